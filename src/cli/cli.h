@@ -1,0 +1,24 @@
+/*
+ * cli.h - the non-interactive subcommands.
+ *
+ * main.c parses the global options, fills a struct cli_ctx and calls one
+ * cli_*_main with the subcommand's own argv (argv[0] is the subcommand's
+ * name). Each returns the process exit code: 0 success, 1 usage error,
+ * 2 bad data. They print results on stdout and errors on stderr as
+ * "parlearn: message" or "parlearn: FILE:LINE:COL: message".
+ */
+#ifndef PARLEARN_CLI_H
+#define PARLEARN_CLI_H
+
+struct cli_ctx {
+	const char	*content_dir;	/* lessons/, flashcards/, labs/, data/ */
+	const char	*db_path;	/* progress database, never NULL */
+	const char	*profile;	/* learner profile name, never NULL */
+};
+
+int	cli_list_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_check_content_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_plan_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_trace_main(const struct cli_ctx *, int argc, char **argv);
+
+#endif
