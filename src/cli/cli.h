@@ -11,7 +11,8 @@
 #define PARLEARN_CLI_H
 
 struct cli_ctx {
-	const char	*content_dir;	/* lessons/, flashcards/, labs/, data/ */
+	const char	*content_dir;	/* holds lessons/, flashcards/, labs/ */
+	const char	*data_dir;	/* holds gpus.json, models.json */
 	const char	*db_path;	/* progress database, never NULL */
 	const char	*profile;	/* learner profile name, never NULL */
 };
@@ -20,5 +21,6 @@ int	cli_list_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_check_content_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_plan_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_trace_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_srs_main(const struct cli_ctx *, int argc, char **argv);
 
 #endif

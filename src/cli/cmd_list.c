@@ -1,0 +1,125 @@
+/*
+ * cmd_list.c - `parlearn list`: the curriculum and each drop's status.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "i18n.h"
+#include "cli/cli.h"
+#include "cli/common.h"
+#include "core/curriculum.h"
+#include "store/progress.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp, "%s", _("Usage: parlearn list [--json]\n"
+	    "Print the phases and drops of the course with your status in each.\n"
+	    "\n"
+	    "  --json    print a JSON array of phases, each with its drops\n"
+	    "  --help    show this help\n"));
+}
+
+static int
+print_json(const struct content_course *c, const enum curriculum_status *st)
+{
+	cJSON *root = cJSON_CreateArray(), *ph, *drops, *d;
+	size_t p, i;
+	char *out;
+
+	for (p = 0; p < c->n_phases; p++) {
+		ph = cJSON_CreateObject();
+		cJSON_AddNumberToObject(ph, "phase", c->phases[p].number);
+		cJSON_AddStringToObject(ph, "title", c->phases[p].title);
+		drops = cJSON_AddArrayToObject(ph, "drops");
+		for (i = 0; i < c->n_drops; i++) {
+			if (c->drops[i].phase != c->phases[p].number)
+				continue;
+			d = cJSON_CreateObject();
+			cJSON_AddStringToObject(d, "id", c->drops[i].id);
+			cJSON_AddNumberToObject(d, "number", c->drops[i].number);
+			cJSON_AddStringToObject(d, "title", c->drops[i].title);
+			cJSON_AddNumberToObject(d, "minutes",
+			    c->drops[i].minutes);
+			/* The contract's status words are not translated. */
+			cJSON_AddStringToObject(d, "status",
+			    st[i] == CURRICULUM_DONE ? "done" :
+			    st[i] == CURRICULUM_STARTED ? "started" : "new");
+			cJSON_AddItemToArray(drops, d);
+		}
+		cJSON_AddItemToArray(root, ph);
+	}
+	out = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (out == NULL)
+		return 2;
+	printf("%s\n", out);
+	free(out);
+	return 0;
+}
+
+static void
+print_text(const struct content_course *c, const enum curriculum_status *st)
+{
+	struct curriculum_phase_progress pr;
+	size_t p, i;
+
+	printf("%s\n", c->title);
+	for (p = 0; p < c->n_phases; p++) {
+		curriculum_phase(c, st, c->phases[p].number, &pr);
+		printf("\n");
+		printf(_("Phase %d: %s (%d/%d done)\n"), c->phases[p].number,
+		    c->phases[p].title, pr.done, pr.total);
+		for (i = 0; i < c->n_drops; i++) {
+			if (c->drops[i].phase != c->phases[p].number)
+				continue;
+			printf(_("  %2d  %-62s %2d min  %s\n"),
+			    c->drops[i].number, c->drops[i].title,
+			    c->drops[i].minutes, curriculum_status_name(st[i]));
+		}
+	}
+}
+
+int
+cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli_session s;
+	int json = 0, ch, rc;
+
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, _("parlearn: list: unexpected argument '%s'\n"),
+		    argv[optind]);
+		return 1;
+	}
+	rc = cli_session_open(ctx, &s, 1);
+	if (rc != 0)
+		return rc;
+	rc = json ? print_json(s.course, s.status) :
+	    (print_text(s.course, s.status), 0);
+	cli_session_close(&s);
+	return rc;
+}

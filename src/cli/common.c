@@ -1,0 +1,72 @@
+/*
+ * common.c - opening the course and the progress store for a subcommand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "i18n.h"
+#include "cli/common.h"
+
+void
+cli_print_err(const struct pl_err *err)
+{
+	char buf[1800];
+
+	fprintf(stderr, "parlearn: %s\n", pl_err_format(err, buf, sizeof buf));
+}
+
+static void
+print_problems(const struct content_problems *probs, int warn)
+{
+	char buf[1800];
+	size_t i;
+
+	for (i = 0; warn && i < probs->n; i++)
+		fprintf(stderr, _("parlearn: warning: skipped %s\n"),
+		    pl_err_format(&probs->items[i], buf, sizeof buf));
+}
+
+int
+cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
+{
+	struct content_problems probs = { NULL, 0, 0 };
+	struct pl_err err;
+
+	memset(s, 0, sizeof *s);
+	s->course = content_load(ctx->content_dir, &probs);
+	if (s->course == NULL) {
+		if (probs.n > 0)
+			cli_print_err(&probs.items[0]);
+		else
+			fprintf(stderr, _("parlearn: %s: cannot load the course\n"),
+			    ctx->content_dir);
+		content_problems_free(&probs);
+		return 2;
+	}
+	print_problems(&probs, warn);
+	s->problems = (int)probs.n;
+	content_problems_free(&probs);
+	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);
+	s->store = store_open(ctx->db_path, &err);
+	if (s->status == NULL || s->store == NULL ||
+	    store_profile(s->store, ctx->profile, (int64_t)time(NULL),
+	    &s->profile, &err) != 0 ||
+	    store_course_status(s->store, s->profile, s->course, s->status,
+	    &s->last_drop, &err) != 0) {
+		cli_print_err(&err);
+		cli_session_close(s);
+		return 2;
+	}
+	return 0;
+}
+
+void
+cli_session_close(struct cli_session *s)
+{
+	store_close(s->store);
+	content_free(s->course);
+	free(s->status);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,36 @@
+/*
+ * common.h - what several subcommands need: the course and the learner's
+ * progress, opened with errors reported the same way everywhere.
+ */
+#ifndef PARLEARN_CLI_COMMON_H
+#define PARLEARN_CLI_COMMON_H
+
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "core/content.h"
+#include "core/curriculum.h"
+#include "store/progress.h"
+
+struct cli_session {
+	struct content_course	*course;
+	struct store		*store;
+	int64_t			 profile;
+	enum curriculum_status	*status;	/* per drop */
+	int			 last_drop;	/* index or -1 */
+	int			 problems;	/* content files skipped */
+};
+
+/*
+ * Load the course (printing each skipped file's problem to stderr as
+ * "parlearn: warning: ..." when warn is set) and open the store. Returns 0,
+ * or the exit code (2) after printing a one-line error.
+ */
+int	cli_session_open(const struct cli_ctx *, struct cli_session *,
+	    int warn);
+void	cli_session_close(struct cli_session *);
+
+/* Print "parlearn: FILE:LINE:COL: message" to stderr. */
+void	cli_print_err(const struct pl_err *);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * wrap.h - word wrapping UTF-8 text to a width in terminal columns.
+ *
+ * Widths come from wcwidth(3), so the caller must have called setlocale();
+ * in a non-UTF-8 locale every non-ASCII byte counts as one column.
+ */
+#ifndef PARLEARN_CORE_WRAP_H
+#define PARLEARN_CORE_WRAP_H
+
+#include <stddef.h>
+
+/* Display width of the first n bytes of s, in columns. */
+int	wrap_width(const char *s, size_t n);
+
+/*
+ * Split one paragraph (no newlines) into lines of at most width columns,
+ * breaking at spaces; a word longer than width is cut. Calls emit(line,
+ * len, arg) for each line (not NUL-terminated, trailing spaces removed).
+ * Returns the number of lines (at least 1, an empty paragraph gives one
+ * empty line).
+ */
+int	wrap_paragraph(const char *s, int width,
+	    void (*emit)(const char *, size_t, void *), void *arg);
+
+/* Byte length of the longest prefix of s that fits in width columns. */
+size_t	wrap_fit(const char *s, int width);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * db.c - opening the progress database and running statements on it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "i18n.h"
+#include "store/db.h"
+#include "store/migrate.h"
+
+int
+store_fail(struct store *st, struct pl_err *err)
+{
+	pl_err_set(err, st != NULL ? st->path : NULL, 0, 0, "%s",
+	    st != NULL && st->db != NULL ? sqlite3_errmsg(st->db) :
+	    _("database error"));
+	return -1;
+}
+
+int
+store_exec(struct store *st, const char *sql, struct pl_err *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		pl_err_set(err, st->path, 0, 0, "%s", msg != NULL ? msg :
+		    sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_begin(struct store *st, struct pl_err *err)
+{
+	return store_exec(st, "BEGIN IMMEDIATE;", err);
+}
+
+int
+store_commit(struct store *st, struct pl_err *err)
+{
+	if (store_exec(st, "COMMIT;", err) != 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+void
+store_rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK;", NULL, NULL, NULL);
+}
+
+int
+store_schema_version(struct store *st)
+{
+	sqlite3_stmt *s;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version;", -1, &s,
+	    NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+int
+store_default_path(char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (xdg != NULL && xdg[0] == '/')
+		n = snprintf(buf, size, "%s/parlearn/progress.db", xdg);
+	else if (home != NULL && home[0] != '\0')
+		n = snprintf(buf, size, "%s/.local/share/parlearn/progress.db",
+		    home);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* mkdir -p of the directory part of path, new directories mode 0700. */
+static int
+make_parents(const char *path, struct pl_err *err)
+{
+	char dir[4096], *p;
+
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
+		pl_err_set(err, path, 0, 0, "%s", _("path is too long"));
+		return -1;
+	}
+	p = strrchr(dir, '/');
+	if (p == NULL || p == dir)
+		return 0;
+	*p = '\0';
+	for (p = dir + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	pl_err_set(err, dir, 0, 0, _("cannot create directory: %s"),
+	    strerror(errno));
+	return -1;
+}
+
+/* Create the file with mode 0600 before SQLite does, so it is never wider. */
+static int
+create_private(const char *path, struct pl_err *err)
+{
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		pl_err_set(err, path, 0, 0, "%s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int
+configure(struct store *st, struct pl_err *err)
+{
+	sqlite3_busy_timeout(st->db, 5000);
+	return store_exec(st, "PRAGMA foreign_keys = ON;"
+	    "PRAGMA journal_mode = WAL;"
+	    "PRAGMA synchronous = NORMAL;", err);
+}
+
+struct store *
+store_open(const char *path, struct pl_err *err)
+{
+	struct store *st;
+
+	if (make_parents(path, err) != 0 || create_private(path, err) != 0)
+		return NULL;
+	st = calloc(1, sizeof *st);
+	if (st == NULL)
+		return NULL;
+	st->path = strdup(path);
+	if (st->path == NULL ||
+	    sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		store_fail(st, err);
+		store_close(st);
+		return NULL;
+	}
+	if (configure(st, err) != 0 || store_migrate(st, err) != 0) {
+		store_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+void
+store_close(struct store *st)
+{
+	if (st == NULL)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}

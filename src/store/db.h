@@ -1,0 +1,53 @@
+/*
+ * db.h - the progress database: opening, migrating, transactions.
+ *
+ * One SQLite file per user (default $XDG_DATA_HOME/parlearn/progress.db),
+ * created with mode 0600 in a 0700 directory, WAL journal, foreign keys on,
+ * a busy timeout so several parlearn processes can share it. The schema
+ * version is PRAGMA user_version; store_open() migrates forward and refuses
+ * a database written by a newer parlearn rather than touching it.
+ */
+#ifndef PARLEARN_STORE_DB_H
+#define PARLEARN_STORE_DB_H
+
+#include <sqlite3.h>
+
+#include "core/err.h"
+
+struct store {
+	sqlite3	*db;
+	char	*path;
+};
+
+/* Schema version this build writes. */
+#define STORE_SCHEMA_VERSION	1
+
+/*
+ * Open (creating file and parent directories if needed) and migrate.
+ * Returns NULL with err set on failure. Free with store_close().
+ */
+struct store	*store_open(const char *path, struct pl_err *err);
+void		 store_close(struct store *);
+
+/* Current PRAGMA user_version, or -1. */
+int	store_schema_version(struct store *);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. 0 or -1 with err set. */
+int	store_begin(struct store *, struct pl_err *err);
+int	store_commit(struct store *, struct pl_err *err);
+void	store_rollback(struct store *);
+
+/* Run SQL with no result rows. 0 or -1 with err set. */
+int	store_exec(struct store *, const char *sql, struct pl_err *err);
+
+/* Fill err with sqlite's last message for this database. Returns -1. */
+int	store_fail(struct store *, struct pl_err *err);
+
+/*
+ * Default database path: $XDG_DATA_HOME/parlearn/progress.db, else
+ * $HOME/.local/share/parlearn/progress.db. Writes into buf; returns 0, or
+ * -1 if neither variable is set.
+ */
+int	store_default_path(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * migrate.h - bringing a database's schema up to STORE_SCHEMA_VERSION.
+ */
+#ifndef PARLEARN_STORE_MIGRATE_H
+#define PARLEARN_STORE_MIGRATE_H
+
+#include "store/db.h"
+
+/*
+ * Apply every migration after the database's user_version, each in its own
+ * transaction. Returns 0, or -1 with err set (the database is left at the
+ * last version that completed). A version newer than this build is an error.
+ */
+int	store_migrate(struct store *, struct pl_err *err);
+
+#endif

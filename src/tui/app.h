@@ -1,0 +1,40 @@
+/*
+ * app.h - what every screen shares: the course, the store, the learner.
+ */
+#ifndef PARLEARN_TUI_APP_H
+#define PARLEARN_TUI_APP_H
+
+#include <stdint.h>
+
+#include "core/content.h"
+#include "core/curriculum.h"
+#include "store/progress.h"
+
+struct app {
+	struct content_course	*course;	/* borrowed */
+	struct store		*store;		/* borrowed */
+	int64_t			 profile;	/* profile id in the store */
+	const char		*profile_name;
+	int			 problems;	/* content files skipped */
+	enum curriculum_status	*status;	/* per drop, owned */
+	int			 last_drop;	/* index, or -1 */
+};
+
+/*
+ * Run the interactive program until the learner quits. Returns the exit
+ * code: 0, or 2 if the terminal could not be used.
+ */
+int	ui_main(struct app *);
+
+/* Reload app->status and app->last_drop from the store (0 or -1). */
+int	app_refresh(struct app *);
+
+/* Report a store failure on the status line; the session goes on. */
+void	app_store_error(const struct pl_err *);
+
+/* Screens. Each returns a new screen for ui_push(). */
+struct ui_screen	*ui_home_new(struct app *);
+struct ui_screen	*ui_reader_new(struct app *, int drop_index);
+struct ui_screen	*ui_info_new(const char *title, const char *const *body);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * draw.c - clipped text, frames, bars.
+ */
+#include <string.h>
+
+#include "core/wrap.h"
+#include "tui/draw.h"
+#include "tui/term.h"
+
+int
+ui_put(WINDOW *w, int y, int x, const char *s, int width, int attr)
+{
+	int rows, cols;
+	size_t n;
+
+	getmaxyx(w, rows, cols);
+	if (y < 0 || y >= rows || x < 0 || x >= cols || width <= 0)
+		return 0;
+	if (width > cols - x)
+		width = cols - x;
+	n = wrap_fit(s, width);
+	wattron(w, attr);
+	mvwaddnstr(w, y, x, s, (int)n);
+	wattroff(w, attr);
+	return wrap_width(s, n);
+}
+
+void
+ui_rule(WINDOW *w, int y, int x, int width)
+{
+	const char *g = ui_glyph_hline();
+	int i;
+
+	for (i = 0; i < width; i++)
+		ui_put(w, y, x + i, g, 1, ui_attr(UI_C_DIM));
+}
+
+void
+ui_box(WINDOW *w, int y, int x, int h, int wd)
+{
+	const char *tl = "+", *tr = "+", *bl = "+", *br = "+", *v = "|";
+	int i, j;
+
+	if (ui_term.utf8) {
+		tl = "\u250c";
+		tr = "\u2510";
+		bl = "\u2514";
+		br = "\u2518";
+		v = "\u2502";
+	}
+	for (i = 0; i < h; i++)
+		for (j = 0; j < wd; j++)
+			mvwaddch(w, y + i, x + j, ' ');
+	ui_rule(w, y, x + 1, wd - 2);
+	ui_rule(w, y + h - 1, x + 1, wd - 2);
+	for (i = 1; i < h - 1; i++) {
+		ui_put(w, y + i, x, v, 1, ui_attr(UI_C_DIM));
+		ui_put(w, y + i, x + wd - 1, v, 1, ui_attr(UI_C_DIM));
+	}
+	ui_put(w, y, x, tl, 1, ui_attr(UI_C_DIM));
+	ui_put(w, y, x + wd - 1, tr, 1, ui_attr(UI_C_DIM));
+	ui_put(w, y + h - 1, x, bl, 1, ui_attr(UI_C_DIM));
+	ui_put(w, y + h - 1, x + wd - 1, br, 1, ui_attr(UI_C_DIM));
+}
+
+static void
+fill_row(WINDOW *w, int y, int cols, int attr)
+{
+	int i;
+
+	wattron(w, attr);
+	for (i = 0; i < cols; i++)
+		mvwaddch(w, y, i, ' ');
+	wattroff(w, attr);
+}
+
+void
+ui_title(WINDOW *w, int cols, const char *title, const char *right)
+{
+	int a = ui_attr(UI_C_TITLE), used, rw;
+
+	fill_row(w, 0, cols, a);
+	used = ui_put(w, 0, 1, title, cols - 2, a);
+	if (right != NULL) {
+		rw = wrap_width(right, strlen(right));
+		if (rw < cols - used - 4)
+			ui_put(w, 0, cols - rw - 1, right, rw, a);
+	}
+}
+
+void
+ui_status(WINDOW *w, int rows, int cols, const char *text, int attr)
+{
+	fill_row(w, rows - 1, cols, A_NORMAL);
+	ui_put(w, rows - 1, 1, text, cols - 2, attr);
+}
+
+void
+ui_bar(WINDOW *w, int y, int x, int width, double fraction)
+{
+	int i, full;
+
+	if (fraction < 0)
+		fraction = 0;
+	if (fraction > 1)
+		fraction = 1;
+	full = (int)(fraction * width + 0.5);
+	for (i = 0; i < width; i++)
+		ui_put(w, y, x + i, i < full ? ui_glyph_full() :
+		    ui_glyph_empty(), 1, ui_attr(i < full ? UI_C_DONE :
+		    UI_C_DIM));
+}

@@ -1,0 +1,25 @@
+/*
+ * draw.h - small drawing helpers shared by the screens.
+ *
+ * All text goes through ui_put, which clips by display columns (not bytes),
+ * so wide characters never spill past the edge.
+ */
+#ifndef PARLEARN_TUI_DRAW_H
+#define PARLEARN_TUI_DRAW_H
+
+#include <curses.h>
+
+/* Draw s at (y, x), at most width columns, with attr. Returns columns used. */
+int	ui_put(WINDOW *, int y, int x, const char *s, int width, int attr);
+/* A frame of h rows and w columns with its inside cleared. */
+void	ui_box(WINDOW *, int y, int x, int h, int w);
+/* The title bar on row 0: title on the left, right text on the right. */
+void	ui_title(WINDOW *, int cols, const char *title, const char *right);
+/* The status bar on the last row. */
+void	ui_status(WINDOW *, int rows, int cols, const char *text, int attr);
+/* A horizontal bar of width cells, fraction (0..1) filled. */
+void	ui_bar(WINDOW *, int y, int x, int width, double fraction);
+/* A horizontal rule. */
+void	ui_rule(WINDOW *, int y, int x, int width);
+
+#endif

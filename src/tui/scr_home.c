@@ -1,0 +1,337 @@
+/*
+ * scr_home.c - the home screen: continue, the phases and their drops,
+ * flashcard review, the cost-model playground.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "tui/app.h"
+#include "tui/draw.h"
+#include "tui/term.h"
+#include "tui/ui.h"
+
+enum item_kind {
+	ITEM_BLANK,
+	ITEM_CONTINUE,
+	ITEM_PHASE,
+	ITEM_DROP,
+	ITEM_REVIEW,
+	ITEM_PLAYGROUND
+};
+
+struct item {
+	enum item_kind	kind;
+	int		index;		/* drop index or phase number */
+};
+
+struct home {
+	struct app	*app;
+	struct item	*items;
+	int		 n;
+	int		 sel;		/* selected item */
+	int		 top;		/* first item shown */
+};
+
+static const struct ui_key_help home_help[] = {
+	{ N_("Up/Down, j/k"), N_("move") },
+	{ N_("PgUp/PgDn"), N_("move a page") },
+	{ N_("Home/End, g/G"), N_("first / last entry") },
+	{ N_("Enter, l"), N_("open") },
+	{ N_("c"), N_("continue where you left off") },
+	{ N_("q"), N_("quit") },
+	{ NULL, NULL }
+};
+
+static const char *const review_body[] = {
+	N_("Flashcard review is coming in a later version of parlearn."),
+	N_("Here you will review cards on the ideas of every drop you have started, on a spaced-repetition schedule (FSRS): each card comes back just before you would forget it."),
+	N_("You will see the due queue, reveal each answer with Space and rate it from 1 (again) to 4 (easy), with the next interval shown for each rating."),
+	NULL
+};
+
+static const char *const playground_body[] = {
+	N_("The cost-model playground is coming in a later version of parlearn."),
+	N_("Here you will turn every knob of a training run (model, GPUs, data, tensor and pipeline degrees, ZeRO stage, recomputation, micro-batch) and watch memory per GPU, communication time, the pipeline bubble and throughput change at once."),
+	N_("Meanwhile, 'parlearn plan --help' shows what the engine can compute from the command line."),
+	NULL
+};
+
+static int
+selectable(const struct item *it)
+{
+	return it->kind != ITEM_BLANK && it->kind != ITEM_PHASE;
+}
+
+static void
+add(struct home *h, enum item_kind k, int index)
+{
+	h->items[h->n].kind = k;
+	h->items[h->n].index = index;
+	h->n++;
+}
+
+static void
+build(struct home *h)
+{
+	const struct content_course *c = h->app->course;
+	size_t p, i;
+
+	h->items = calloc(c->n_drops + 3 * c->n_phases + 8,
+	    sizeof *h->items);
+	if (h->items == NULL)
+		return;
+	add(h, ITEM_CONTINUE, 0);
+	for (p = 0; p < c->n_phases; p++) {
+		add(h, ITEM_BLANK, 0);
+		add(h, ITEM_PHASE, c->phases[p].number);
+		for (i = 0; i < c->n_drops; i++)
+			if (c->drops[i].phase == c->phases[p].number)
+				add(h, ITEM_DROP, (int)i);
+	}
+	add(h, ITEM_BLANK, 0);
+	add(h, ITEM_REVIEW, 0);
+	add(h, ITEM_PLAYGROUND, 0);
+}
+
+static void
+draw_continue(struct home *h, WINDOW *w, int y, int cols, int attr)
+{
+	struct app *a = h->app;
+	int next = curriculum_continue(a->course, a->status, a->last_drop);
+	char line[512];
+
+	if (next < 0)
+		snprintf(line, sizeof line, "%s",
+		    _("Course complete. Open any drop to read it again."));
+	else
+		snprintf(line, sizeof line, a->last_drop < 0 ?
+		    _("Start: %d. %s") : _("Continue where I left off: %d. %s"),
+		    a->course->drops[next].number, a->course->drops[next].title);
+	ui_put(w, y, 2, line, cols - 4, attr | A_BOLD);
+}
+
+static void
+draw_phase(struct home *h, WINDOW *w, int y, int cols, int phase)
+{
+	const struct content_phase *ph = content_find_phase(h->app->course,
+	    phase);
+	struct curriculum_phase_progress pr;
+	char head[300], count[64];
+	int barw = 12;
+
+	curriculum_phase(h->app->course, h->app->status, phase, &pr);
+	snprintf(head, sizeof head, _("Phase %d  %s"), phase,
+	    ph != NULL ? ph->title : "");
+	ui_put(w, y, 2, head, cols - barw - 14, ui_attr(UI_C_HEADING));
+	snprintf(count, sizeof count, "%d/%d", pr.done, pr.total);
+	if (cols > 60) {
+		ui_bar(w, y, cols - barw - 8, barw, pr.fraction);
+		ui_put(w, y, cols - 6, count, 6, ui_attr(UI_C_DIM));
+	}
+}
+
+static void
+draw_drop(struct home *h, WINDOW *w, int y, int cols, int idx, int attr)
+{
+	const struct content_drop *d = &h->app->course->drops[idx];
+	enum curriculum_status s = h->app->status[idx];
+	char num[16], mins[32];
+	int sattr = s == CURRICULUM_DONE ? ui_attr(UI_C_DONE) :
+	    s == CURRICULUM_STARTED ? ui_attr(UI_C_STARTED) : ui_attr(UI_C_DIM);
+	int right = 22;
+
+	snprintf(num, sizeof num, "%2d", d->number);
+	ui_put(w, y, 4, num, 3, attr);
+	ui_put(w, y, 8, d->title, cols - 8 - right, attr);
+	snprintf(mins, sizeof mins, _("%d min"), d->minutes);
+	ui_put(w, y, cols - right + 1, mins, 8, attr | ui_attr(UI_C_DIM));
+	ui_put(w, y, cols - 12, curriculum_status_name(s), 8,
+	    attr ? attr : sattr);
+	if (s == CURRICULUM_DONE)
+		ui_put(w, y, cols - 3, ui_glyph_check(), 1, sattr);
+}
+
+static void
+draw_item(struct home *h, WINDOW *w, int y, int cols, const struct item *it,
+    int sel)
+{
+	int attr = sel ? ui_attr(UI_C_SELECT) : (int)A_NORMAL;
+	int i;
+
+	if (sel)
+		for (i = 1; i < cols - 1; i++)
+			mvwaddch(w, y, i, ' ' | attr);
+	switch (it->kind) {
+	case ITEM_CONTINUE:
+		draw_continue(h, w, y, cols, attr);
+		break;
+	case ITEM_PHASE:
+		draw_phase(h, w, y, cols, it->index);
+		break;
+	case ITEM_DROP:
+		draw_drop(h, w, y, cols, it->index, attr);
+		break;
+	case ITEM_REVIEW:
+		ui_put(w, y, 2, _("Flashcard review"), cols - 4, attr);
+		break;
+	case ITEM_PLAYGROUND:
+		ui_put(w, y, 2, _("Cost-model playground"), cols - 4, attr);
+		break;
+	case ITEM_BLANK:
+		break;
+	}
+}
+
+static void
+home_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
+{
+	struct home *h = s->state;
+	char right[200], status[300];
+	int body = rows - 3, i;
+
+	snprintf(right, sizeof right, _("profile: %s"), h->app->profile_name);
+	ui_title(w, cols, h->app->course->title, right);
+	if (h->sel < h->top)
+		h->top = h->sel;
+	if (h->sel >= h->top + body)
+		h->top = h->sel - body + 1;
+	for (i = 0; i < body && h->top + i < h->n; i++)
+		draw_item(h, w, 2 + i, cols, &h->items[h->top + i],
+		    h->top + i == h->sel);
+	if (h->app->problems > 0)
+		snprintf(status, sizeof status, P_("%d content file was "
+		    "skipped: run 'parlearn check-content' for details.",
+		    "%d content files were skipped: run 'parlearn "
+		    "check-content' for details.", h->app->problems),
+		    h->app->problems);
+	else
+		snprintf(status, sizeof status, "%s",
+		    _("j/k move  Enter open  c continue  ? keys  q quit"));
+	ui_status(w, rows, cols, status, h->app->problems > 0 ?
+	    ui_attr(UI_C_WARN) : ui_attr(UI_C_DIM));
+}
+
+static void
+move_sel(struct home *h, int delta)
+{
+	int i = h->sel, step = delta > 0 ? 1 : -1, moved = 0;
+
+	while (moved < (delta > 0 ? delta : -delta)) {
+		i += step;
+		if (i < 0 || i >= h->n)
+			break;
+		if (selectable(&h->items[i])) {
+			h->sel = i;
+			moved++;
+		}
+	}
+}
+
+static void
+open_item(struct home *h, const struct item *it)
+{
+	struct app *a = h->app;
+	int next;
+
+	switch (it->kind) {
+	case ITEM_CONTINUE:
+		next = curriculum_continue(a->course, a->status, a->last_drop);
+		ui_push(ui_reader_new(a, next >= 0 ? next : 0));
+		break;
+	case ITEM_DROP:
+		ui_push(ui_reader_new(a, it->index));
+		break;
+	case ITEM_REVIEW:
+		ui_push(ui_info_new(N_("Flashcard review"), review_body));
+		break;
+	case ITEM_PLAYGROUND:
+		ui_push(ui_info_new(N_("Cost-model playground"),
+		    playground_body));
+		break;
+	default:
+		break;
+	}
+}
+
+static enum ui_result
+home_key(struct ui_screen *s, int ch)
+{
+	struct home *h = s->state;
+	int rows = getmaxy(stdscr) - 3;
+
+	switch (ch) {
+	case KEY_UP: case 'k':
+		move_sel(h, -1);
+		break;
+	case KEY_DOWN: case 'j':
+		move_sel(h, 1);
+		break;
+	case KEY_PPAGE:
+		move_sel(h, -(rows - 1));
+		break;
+	case KEY_NPAGE:
+		move_sel(h, rows - 1);
+		break;
+	case KEY_HOME: case 'g':
+		h->sel = 0;
+		break;
+	case KEY_END: case 'G':
+		h->sel = h->n - 1;
+		break;
+	case '\n': case '\r': case KEY_ENTER: case 'l': case KEY_RIGHT:
+		if (h->app->course->n_drops > 0)
+			open_item(h, &h->items[h->sel]);
+		break;
+	case 'c':
+		if (h->app->course->n_drops > 0)
+			open_item(h, &h->items[0]);
+		break;
+	case 'q': case 'Q': case 27:
+		return UI_QUIT;
+	default:
+		return UI_IGNORED;
+	}
+	return UI_HANDLED;
+}
+
+static void
+home_resume(struct ui_screen *s)
+{
+	struct home *h = s->state;
+
+	app_refresh(h->app);
+}
+
+static void
+home_free(struct ui_screen *s)
+{
+	struct home *h = s->state;
+
+	free(h->items);
+	free(h);
+}
+
+struct ui_screen *
+ui_home_new(struct app *a)
+{
+	struct ui_screen *s = calloc(1, sizeof *s);
+	struct home *h = calloc(1, sizeof *h);
+
+	if (s == NULL || h == NULL) {
+		free(s);
+		free(h);
+		return NULL;
+	}
+	h->app = a;
+	build(h);
+	s->title = N_("Home");
+	s->help = home_help;
+	s->draw = home_draw;
+	s->key = home_key;
+	s->resume = home_resume;
+	s->free = home_free;
+	s->state = h;
+	return s;
+}

@@ -1,0 +1,288 @@
+/*
+ * scr_reader.c - the lesson reader: a drop's blocks, wrapped and paged.
+ *
+ * Opening a drop marks it started; seeing its last line marks it done.
+ * The position saved is the block at the top of the page, so it survives a
+ * resize or a different terminal width next time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "i18n.h"
+#include "core/layout.h"
+#include "tui/app.h"
+#include "tui/draw.h"
+#include "tui/term.h"
+#include "tui/ui.h"
+
+/* Longest pause between keys still counted as reading, seconds. */
+#define IDLE_CAP_S	120
+
+struct reader {
+	struct app	*app;
+	int		 drop;		/* index in course->drops */
+	struct layout	 lo;
+	int		 top;		/* first line shown */
+	int		 resume_block;	/* block to show once laid out */
+	int		 page;		/* lines per page at last draw */
+	time_t		 last_key;
+	int64_t		 seconds;	/* reading time not yet saved */
+	int		 finished;	/* done was recorded this visit */
+};
+
+static const struct ui_key_help reader_help[] = {
+	{ N_("Up/Down, j/k"), N_("scroll a line") },
+	{ N_("PgDn, f, Space"), N_("next page") },
+	{ N_("PgUp, b"), N_("previous page") },
+	{ N_("Home/End, g/G"), N_("start / end of the drop") },
+	{ N_("n / p"), N_("next / previous drop") },
+	{ N_("q, Esc, h"), N_("back to the home screen") },
+	{ NULL, NULL }
+};
+
+static const struct content_drop *
+drop_of(struct reader *r)
+{
+	return &r->app->course->drops[r->drop];
+}
+
+static void
+count_time(struct reader *r)
+{
+	time_t now = time(NULL);
+	int64_t d = (int64_t)(now - r->last_key);
+
+	r->seconds += d < 0 ? 0 : d > IDLE_CAP_S ? IDLE_CAP_S : d;
+	r->last_key = now;
+}
+
+static void
+save(struct reader *r)
+{
+	struct pl_err err;
+	int block = 0;
+
+	count_time(r);
+	if (r->lo.n > 0 && (size_t)r->top < r->lo.n)
+		block = r->lo.lines[r->top].block;
+	if (store_drop_visit(r->app->store, r->app->profile, drop_of(r)->id,
+	    block, r->seconds, (int64_t)time(NULL), &err) != 0)
+		app_store_error(&err);
+	else
+		r->seconds = 0;
+}
+
+static void
+relayout(struct reader *r, int width)
+{
+	int block = r->resume_block;
+
+	if (r->lo.width == width && r->lo.n > 0)
+		return;
+	if (r->lo.n > 0 && (size_t)r->top < r->lo.n)
+		block = r->lo.lines[r->top].block;
+	layout_free(&r->lo);
+	if (layout_drop(drop_of(r), width, &r->lo) != 0)
+		return;
+	r->top = (int)layout_line_of_block(&r->lo, block);
+}
+
+static int
+line_attr(const struct layout_line *l)
+{
+	switch (l->style) {
+	case LAYOUT_HEADING:
+		return ui_attr(UI_C_HEADING);
+	case LAYOUT_PROMPT:
+		return ui_attr(UI_C_ACCENT);
+	case LAYOUT_NOTE:
+		return ui_attr(UI_C_DIM);
+	default:
+		return A_NORMAL;
+	}
+}
+
+static void
+mark_done_if_seen(struct reader *r)
+{
+	struct pl_err err;
+
+	if (r->finished || r->top + r->page < (int)r->lo.n)
+		return;
+	r->finished = 1;
+	if (store_drop_finish(r->app->store, r->app->profile, drop_of(r)->id,
+	    (int64_t)time(NULL), &err) != 0) {
+		app_store_error(&err);
+		return;
+	}
+	ui_flash(_("Drop complete. Press n for the next drop, q for the home screen."));
+}
+
+static void
+draw_position(struct reader *r, WINDOW *w, int rows, int cols)
+{
+	char pos[200];
+	int last = r->top + r->page < (int)r->lo.n ? r->top + r->page :
+	    (int)r->lo.n;
+	int pct = r->lo.n == 0 ? 100 : (int)(100.0 * last / (double)r->lo.n);
+	int block = r->lo.n > 0 ? r->lo.lines[r->top].block + 1 : 0;
+
+	snprintf(pos, sizeof pos, _("lines %d-%d of %zu (%d%%)  block %d/%zu  "
+	    "? keys"), r->lo.n > 0 ? r->top + 1 : 0, last, r->lo.n, pct,
+	    block, drop_of(r)->n_blocks);
+	ui_status(w, rows, cols, pos, ui_attr(UI_C_DIM));
+}
+
+static void
+reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
+{
+	struct reader *r = s->state;
+	const struct content_drop *d = drop_of(r);
+	int width = cols - 4 > 100 ? 100 : cols - 4, i, y;
+	char title[400], right[120];
+
+	relayout(r, width);
+	r->page = rows - 4;
+	if (r->top > (int)r->lo.n - r->page)
+		r->top = (int)r->lo.n - r->page;
+	if (r->top < 0)
+		r->top = 0;
+	snprintf(title, sizeof title, _("Drop %d: %s"), d->number, d->title);
+	snprintf(right, sizeof right, P_("phase %d, %d min", "phase %d, %d min",
+	    d->minutes), d->phase, d->minutes);
+	ui_title(w, cols, title, right);
+	for (i = 0; i < r->page && r->top + i < (int)r->lo.n; i++) {
+		const struct layout_line *l = &r->lo.lines[r->top + i];
+
+		y = 2 + i;
+		if (l->style == LAYOUT_BULLET)
+			ui_put(w, y, 2, ui_glyph_dot(), 1, A_NORMAL);
+		ui_put(w, y, 2 + l->indent, l->text, width - l->indent,
+		    line_attr(l));
+	}
+	draw_position(r, w, rows, cols);
+	mark_done_if_seen(r);
+}
+
+static void
+scroll_by(struct reader *r, int n)
+{
+	r->top += n;
+	if (r->top > (int)r->lo.n - r->page)
+		r->top = (int)r->lo.n - r->page;
+	if (r->top < 0)
+		r->top = 0;
+}
+
+static void
+set_resume(struct reader *r, const char *value)
+{
+	struct pl_err err;
+
+	if (store_setting_set(r->app->store, r->app->profile, "resume", value,
+	    &err) != 0)
+		app_store_error(&err);
+}
+
+/* Switch to another drop in place (n/p), saving this one first. */
+static void
+goto_drop(struct reader *r, int index)
+{
+	char val[160];
+
+	if (index < 0 || (size_t)index >= r->app->course->n_drops)
+		return;
+	save(r);
+	layout_free(&r->lo);
+	r->drop = index;
+	r->top = 0;
+	r->resume_block = 0;
+	r->finished = 0;
+	snprintf(val, sizeof val, "reader:%s", drop_of(r)->id);
+	set_resume(r, val);
+	save(r);
+}
+
+static enum ui_result
+reader_key(struct ui_screen *s, int ch)
+{
+	struct reader *r = s->state;
+
+	count_time(r);
+	switch (ch) {
+	case KEY_UP: case 'k':
+		scroll_by(r, -1);
+		break;
+	case KEY_DOWN: case 'j': case '\n': case '\r': case KEY_ENTER:
+		scroll_by(r, 1);
+		break;
+	case KEY_NPAGE: case 'f': case ' ':
+		scroll_by(r, r->page - 1);
+		break;
+	case KEY_PPAGE: case 'b':
+		scroll_by(r, -(r->page - 1));
+		break;
+	case KEY_HOME: case 'g':
+		r->top = 0;
+		break;
+	case KEY_END: case 'G':
+		scroll_by(r, (int)r->lo.n);
+		break;
+	case 'n':
+		goto_drop(r, r->drop + 1);
+		break;
+	case 'p':
+		goto_drop(r, r->drop - 1);
+		break;
+	case 'q': case 'Q': case 27: case 'h': case KEY_LEFT:
+		set_resume(r, "home");
+		return UI_BACK;
+	default:
+		return UI_IGNORED;
+	}
+	return UI_HANDLED;
+}
+
+static void
+reader_free(struct ui_screen *s)
+{
+	struct reader *r = s->state;
+
+	save(r);
+	layout_free(&r->lo);
+	free(r);
+}
+
+struct ui_screen *
+ui_reader_new(struct app *a, int drop_index)
+{
+	struct ui_screen *s = calloc(1, sizeof *s);
+	struct reader *r = calloc(1, sizeof *r);
+	struct store_drop_progress p;
+	struct pl_err err;
+	char val[160];
+
+	if (s == NULL || r == NULL) {
+		free(s);
+		free(r);
+		return NULL;
+	}
+	r->app = a;
+	r->drop = drop_index;
+	r->last_key = time(NULL);
+	if (store_drop_get(a->store, a->profile, drop_of(r)->id, &p,
+	    &err) == 0 && p.status != STORE_DONE)
+		r->resume_block = p.position;
+	snprintf(val, sizeof val, "reader:%s", drop_of(r)->id);
+	set_resume(r, val);
+	save(r);
+	s->title = N_("Lesson");
+	s->help = reader_help;
+	s->draw = reader_draw;
+	s->key = reader_key;
+	s->free = reader_free;
+	s->state = r;
+	return s;
+}

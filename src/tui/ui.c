@@ -1,0 +1,193 @@
+/*
+ * ui.c - the screen stack and the key loop.
+ *
+ * The loop blocks in getch while nothing animates, so an idle parlearn
+ * uses no CPU; a screen that animates asks for a tick through
+ * next_tick_ms().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "tui/draw.h"
+#include "tui/term.h"
+#include "tui/ui.h"
+
+#define STACK_MAX	16
+
+static struct ui_screen *stack[STACK_MAX];
+static int depth;
+static int help_shown;
+static char flash_msg[256];
+
+static const struct ui_key_help global_help[] = {
+	{ N_("?"), N_("show or hide this help") },
+	{ N_("q, Esc"), N_("go back (quit on the home screen)") },
+	{ N_("Ctrl-C"), N_("quit, saving your place") },
+	{ NULL, NULL }
+};
+
+void
+ui_push(struct ui_screen *s)
+{
+	if (s == NULL)
+		return;
+	if (depth == STACK_MAX) {
+		if (s->free != NULL)
+			s->free(s);
+		free(s);
+		return;
+	}
+	stack[depth++] = s;
+}
+
+static void
+pop(void)
+{
+	struct ui_screen *s;
+
+	if (depth == 0)
+		return;
+	s = stack[--depth];
+	if (s->free != NULL)
+		s->free(s);
+	free(s);
+	if (depth > 0 && stack[depth - 1]->resume != NULL)
+		stack[depth - 1]->resume(stack[depth - 1]);
+}
+
+void
+ui_clear(void)
+{
+	while (depth > 0)
+		pop();
+}
+
+void
+ui_flash(const char *msg)
+{
+	snprintf(flash_msg, sizeof flash_msg, "%s", msg);
+}
+
+static int
+help_rows(const struct ui_key_help *h)
+{
+	int n = 0;
+
+	while (h != NULL && h[n].keys != NULL)
+		n++;
+	return n;
+}
+
+static void
+draw_help_list(WINDOW *w, const struct ui_key_help *h, int *y, int x,
+    int width)
+{
+	for (; h != NULL && h->keys != NULL; h++, (*y)++) {
+		ui_put(w, *y, x + 2, _(h->keys), 16, ui_attr(UI_C_ACCENT));
+		ui_put(w, *y, x + 19, _(h->what), width - 21, A_NORMAL);
+	}
+}
+
+/* The '?' overlay: the top screen's keys, then the keys that work anywhere. */
+static void
+draw_help(WINDOW *w, int rows, int cols)
+{
+	const struct ui_key_help *h = stack[depth - 1]->help;
+	int n = help_rows(h) + help_rows(global_help) + 5;
+	int width = cols - 4 < 64 ? cols - 4 : 64;
+	int top = (rows - n) / 2 < 1 ? 1 : (rows - n) / 2;
+	int x = (cols - width) / 2, y;
+
+	ui_box(w, top, x, n < rows - 1 ? n : rows - 1, width);
+	y = top + 1;
+	ui_put(w, y++, x + 2, _("Keys on this screen"), width - 4,
+	    ui_attr(UI_C_HEADING));
+	draw_help_list(w, h, &y, x, width);
+	ui_put(w, y++, x + 2, _("Everywhere"), width - 4,
+	    ui_attr(UI_C_HEADING));
+	draw_help_list(w, global_help, &y, x, width);
+	ui_put(w, top + n - 2 < rows - 1 ? top + n - 2 : rows - 2, x + 2,
+	    _("Press any key to close this help."), width - 4,
+	    ui_attr(UI_C_DIM));
+}
+
+static void
+draw_all(void)
+{
+	struct ui_screen *s = stack[depth - 1];
+	int rows, cols;
+
+	getmaxyx(stdscr, rows, cols);
+	if (ui_term_too_small(stdscr, rows, cols)) {
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	werase(stdscr);
+	s->draw(s, stdscr, rows, cols);
+	if (flash_msg[0] != '\0')
+		ui_status(stdscr, rows, cols, flash_msg, ui_attr(UI_C_ACCENT));
+	if (help_shown)
+		draw_help(stdscr, rows, cols);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* Act on one key. Returns 0 to go on, 1 to leave the loop. */
+static int
+handle_key(int ch)
+{
+	struct ui_screen *s = stack[depth - 1];
+	int rows, cols;
+
+	getmaxyx(stdscr, rows, cols);
+	flash_msg[0] = '\0';
+	if (ch == KEY_RESIZE)
+		return 0;
+	if (help_shown) {
+		help_shown = 0;
+		return 0;
+	}
+	if (ui_term_too_small(stdscr, rows, cols))
+		return ch == 'q' || ch == 'Q';
+	if (ch == '?') {
+		help_shown = 1;
+		return 0;
+	}
+	switch (s->key(s, ch)) {
+	case UI_BACK:
+		pop();
+		return depth == 0;
+	case UI_QUIT:
+		return 1;
+	case UI_HANDLED:
+	case UI_IGNORED:
+		break;
+	}
+	return 0;
+}
+
+void
+ui_run(void)
+{
+	int ch, ms;
+
+	while (depth > 0 && !ui_term_quit) {
+		struct ui_screen *s = stack[depth - 1];
+
+		draw_all();
+		ms = s->next_tick_ms != NULL ? s->next_tick_ms(s) : -1;
+		ch = ui_term_getkey(ms);
+		if (ui_term_quit)
+			break;
+		if (ch == ERR) {
+			if (ms >= 0 && s->tick != NULL)
+				s->tick(s);
+			continue;
+		}
+		if (handle_key(ch))
+			break;
+	}
+}

@@ -1,0 +1,51 @@
+/*
+ * ui.h - screens, the screen stack and the one key loop.
+ *
+ * A screen is a struct of functions (htop's PanelClass, tmux's
+ * window_mode). ui_run() owns the loop: it reads a key, handles resize, '?'
+ * and the quit signals itself, passes other keys to the top screen and acts
+ * on the result. A screen's draw() only draws what core has computed.
+ */
+#ifndef PARLEARN_TUI_UI_H
+#define PARLEARN_TUI_UI_H
+
+#include <curses.h>
+
+enum ui_result {
+	UI_HANDLED,	/* redraw */
+	UI_IGNORED,	/* key not used: no redraw */
+	UI_BACK,	/* pop this screen */
+	UI_QUIT		/* leave parlearn */
+};
+
+struct ui_key_help {
+	const char	*keys;		/* N_("j/k"), shown as is */
+	const char	*what;		/* N_("move") */
+};
+
+struct ui_screen {
+	const char		 *title;	/* N_(), translated when drawn */
+	const struct ui_key_help *help;		/* ends with { NULL, NULL } */
+	void			(*draw)(struct ui_screen *, WINDOW *, int rows,
+				    int cols);
+	enum ui_result		(*key)(struct ui_screen *, int ch);
+	/* Called when the screen becomes the top again (after a pop). */
+	void			(*resume)(struct ui_screen *);
+	/* Animation: ms until the next tick, or -1 when idle. May be NULL. */
+	int			(*next_tick_ms)(struct ui_screen *);
+	void			(*tick)(struct ui_screen *);
+	void			(*free)(struct ui_screen *);
+	void			 *state;	/* owned by the screen */
+};
+
+/* Push a screen; the stack owns it from here. */
+void	ui_push(struct ui_screen *);
+/* Run until the stack is empty, q on the last screen, or a quit signal. */
+void	ui_run(void);
+/* Pop and free every screen (each screen's free() saves its state). */
+void	ui_clear(void);
+
+/* A one-line message shown in the status bar until the next key. */
+void	ui_flash(const char *msg);
+
+#endif

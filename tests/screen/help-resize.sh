@@ -1,0 +1,35 @@
+#!/bin/sh
+# '?' shows the keys of the current screen; a resize below the minimum shows
+# a message instead of a broken screen, and growing back restores it.
+. "${top_srcdir:-.}/tests/screen/lib.sh"
+
+screen_start 100 30
+screen_wait "Phase 1"
+screen_keys '?'
+screen_wait "Keys on this screen"
+screen_has "continue where you left off"
+screen_has "show or hide this help"
+screen_keys x
+screen_wait_gone "Keys on this screen"
+
+# Help in the reader lists the reader's keys.
+screen_keys j Enter
+screen_wait "Drop 1:"
+screen_keys '?'
+screen_wait "next / previous drop"
+screen_keys x
+screen_wait_gone "Keys on this screen"
+
+screen_resize 40 12
+screen_wait "Terminal too small: 40x12"
+screen_lacks "Drop 1:"
+screen_resize 100 30
+screen_wait "Drop 1:"
+screen_lacks "too small"
+screen_has "lines 1-"
+
+screen_resize 40 12
+screen_wait "Terminal too small"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q on the small screen should exit 0"
+exit 0

@@ -1,0 +1,57 @@
+#!/bin/sh
+# The home screen lists the 4 phases and all 14 drops with their status,
+# the continue entry, and the review and playground entries.
+. "${top_srcdir:-.}/tests/screen/lib.sh"
+
+screen_start 100 30
+screen_wait "Phase 1"
+for t in \
+	"Three different things people call 'parallel'" \
+	"Same model, different examples, sum the gradients" \
+	"Cut the matmul, not the batch" \
+	"Stack the layers across machines" \
+	"One forward pass under pure data parallelism" \
+	"Activations crossing the fabric every layer" \
+	"Microbatches filling the pipeline" \
+	"Stack DP, TP, and PP on the same eight GPUs" \
+	"Counting bytes per GPU under each regime" \
+	"Your 13B training run just crashed at step 4,000" \
+	"Your throughput dropped 40% after moving to a bigger cluster" \
+	"Your pipeline has a 35% bubble and you can't increase M" \
+	"Choose (DP, TP, PP) for a 30B model on 32 GPUs" \
+	"Defend a (DP, TP, PP) tuple for a 70B model on 64 GPUs"
+do
+	screen_has "$t"
+done
+screen_has "Phase 2  Tracing Four GPUs, Three Ways"
+screen_has "Phase 3  Cost Models and When OOM Hits"
+screen_has "Phase 4  Sizing a 70B Cluster"
+screen_has "Start: 1. Three different things"
+screen_has "Flashcard review"
+screen_has "Cost-model playground"
+screen_has "profile: tester"
+screen_has "0/4"
+screen_has "0/5"
+[ "$(screen_capture | grep -c ' new')" -ge 14 ] || fail "14 drops should be new"
+
+# The last entry opens the playground's placeholder, which says what comes.
+screen_keys G Enter
+screen_wait "Cost-model playground"
+screen_has "coming in a later version"
+screen_keys q
+screen_wait "Phase 1"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+
+# ASCII in a non-UTF-8 locale: no box-drawing characters at all.
+screen_cleanup
+SCREEN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/parlearn-screen.XXXXXX")
+SCREEN_STATUS="$SCREEN_TMP/exit-status"
+SCREEN_LOCALE=C
+screen_start 100 30
+screen_wait "Phase 1"
+screen_has "......"
+screen_capture | LC_ALL=C grep -q "$(printf '\342')" && fail "non-ASCII in C locale"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+exit 0

@@ -1,0 +1,47 @@
+#!/bin/sh
+# q, Ctrl-C and SIGTERM all leave with status 0 and a restored terminal.
+. "${top_srcdir:-.}/tests/screen/lib.sh"
+
+check_restored() {
+	grep -q -- ' icanon' "$SCREEN_TMP/stty-after" || fail "$1: icanon not restored"
+	grep -q -- ' echo' "$SCREEN_TMP/stty-after" || fail "$1: echo not restored"
+}
+
+restart() {
+	rm -f "$SCREEN_STATUS" "$SCREEN_TMP/stty-after"
+	tmux -L "$SCREEN_SOCK" kill-server >/dev/null 2>&1
+	screen_start 100 30
+	screen_wait "Phase 1"
+}
+
+screen_start 100 30
+screen_wait "Phase 1"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+sleep 0.2
+check_restored q
+
+restart
+screen_keys C-c
+[ "$(screen_exit_status)" = 0 ] || fail "Ctrl-C should exit 0"
+sleep 0.2
+check_restored Ctrl-C
+
+restart
+pid=$(pgrep -f "^$PARLEARN --profile tester" | head -n 1)
+[ -n "$pid" ] || fail "cannot find the parlearn process"
+kill -TERM "$pid"
+[ "$(screen_exit_status)" = 0 ] || fail "SIGTERM should exit 0"
+sleep 0.2
+check_restored SIGTERM
+
+# Idle means blocked on input: no CPU time used while waiting.
+restart
+pid=$(pgrep -f "^$PARLEARN --profile tester" | head -n 1)
+t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+sleep 2
+t2=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+[ $((t2 - t1)) -le 2 ] || fail "idle parlearn used $((t2 - t1)) ticks in 2 s"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+exit 0
