@@ -117,39 +117,154 @@ text_block(struct layout *lo, const struct content_block *b, int block)
 }
 
 static int
-question_block(struct layout *lo, const struct content_block *b, int block)
+option_lines(struct layout *lo, const struct content_question *q,
+    const struct quiz_state *st, int block)
 {
-	const struct content_question *q = &b->question;
-	char mark[16];
+	const char *mark;
 	size_t i;
-	int rc;
+	char *s;
+	int rc = 0, on;
 
-	rc = para(lo, q->prompt, LAYOUT_PROMPT, LAYOUT_PROMPT, 0, block);
 	for (i = 0; rc == 0 && i < q->n_options; i++) {
-		struct emit_ctx e = { lo, LAYOUT_OPTION, LAYOUT_OPTION, 4,
+		struct emit_ctx e = { lo, LAYOUT_OPTION, LAYOUT_OPTION, 8,
 		    block, 0 };
-		char *s;
 
-		snprintf(mark, sizeof mark, "%c) ", (int)('a' + i));
-		if (asprintf(&s, "%s%s", mark, q->options[i].text) < 0)
+		on = st != NULL && (st->selected & (1u << i)) != 0;
+		if (q->type == CONTENT_Q_SINGLE)
+			mark = on ? "(*)" : "( )";
+		else
+			mark = on ? "[x]" : "[ ]";
+		if (asprintf(&s, "%s %zu) %s", mark, i + 1,
+		    q->options[i].text) < 0)
 			return -1;
-		wrap_paragraph(s, lo->width - 4, emit_line, &e);
+		e.indent = 2;
+		wrap_paragraph(s, lo->width - 2, emit_line, &e);
 		free(s);
 		rc = e.failed ? -1 : 0;
 	}
-	if (rc == 0 && q->unit != NULL)
-		rc = para(lo, q->unit, LAYOUT_NOTE, LAYOUT_NOTE, 4, block);
+	return rc;
+}
+
+/* After a choice answer: the verdict and why, option by option. */
+static int
+choice_feedback(struct layout *lo, const struct content_question *q,
+    const struct quiz_state *st, int block)
+{
+	char *s;
+	size_t i;
+	int rc = 0, chosen;
+
+	for (i = 0; rc == 0 && i < q->n_options; i++) {
+		chosen = (st->selected & (1u << i)) != 0;
+		/* Say why for each option chosen; name the right ones once
+		 * the learner has it, or has tried twice. */
+		if (!chosen && !(q->options[i].correct && (st->correct ||
+		    st->attempts >= 2)))
+			continue;
+		if (asprintf(&s, "%zu) %s", i + 1, q->options[i].explain) < 0)
+			return -1;
+		rc = para(lo, s, LAYOUT_EXPLAIN, LAYOUT_EXPLAIN, 2, block);
+		free(s);
+	}
 	return rc;
 }
 
 static int
-block_lines(struct layout *lo, const struct content_block *b, int block)
+verdict(struct layout *lo, const struct quiz_state *st, const char *right,
+    const char *wrong, int block)
+{
+	return para(lo, st->correct ? right : wrong, st->correct ?
+	    LAYOUT_RIGHT : LAYOUT_WRONG, st->correct ? LAYOUT_RIGHT :
+	    LAYOUT_WRONG, 0, block);
+}
+
+static int
+numeric_lines(struct layout *lo, const struct content_question *q,
+    const struct quiz_state *st, int block)
+{
+	char *s;
+	int rc;
+
+	if (asprintf(&s, _("Your answer: %s_ %s"), st != NULL ? st->input : "",
+	    q->unit != NULL ? q->unit : "") < 0)
+		return -1;
+	rc = para(lo, s, LAYOUT_INPUT, LAYOUT_INPUT, 2, block);
+	free(s);
+	if (rc != 0 || st == NULL || !st->answered)
+		return rc;
+	if (asprintf(&s, st->correct ?
+	    _("Right: the cost model gives %.4g %s (you said %.4g).") :
+	    _("Not quite: the cost model gives %.4g %s; you said %.4g."),
+	    st->expected, q->unit != NULL ? q->unit : "", st->given) < 0)
+		return -1;
+	rc = para(lo, s, st->correct ? LAYOUT_RIGHT : LAYOUT_WRONG,
+	    st->correct ? LAYOUT_RIGHT : LAYOUT_WRONG, 0, block);
+	free(s);
+	return rc;
+}
+
+static int
+reveal_lines(struct layout *lo, const struct content_question *q,
+    const struct quiz_state *st, int block)
+{
+	if (st == NULL || !st->revealed)
+		return para(lo, _("Answer it in your head first, then press r to reveal the model answer."),
+		    LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
+	if (para(lo, q->answer, LAYOUT_EXPLAIN, LAYOUT_EXPLAIN, 2, block) != 0)
+		return -1;
+	if (!st->answered)
+		return para(lo, _("How did you do? 1 missed it, 2 partly, 3 got it."),
+		    LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
+	return para(lo, st->self == QUIZ_SELF_GOT ? _("You got it.") :
+	    st->self == QUIZ_SELF_PARTLY ? _("Partly: read the answer once more; this one will come back.") :
+	    _("Missed: read the answer once more; this one will come back."),
+	    st->correct ? LAYOUT_RIGHT : LAYOUT_WRONG,
+	    st->correct ? LAYOUT_RIGHT : LAYOUT_WRONG, 0, block);
+}
+
+static int
+question_block(struct layout *lo, const struct content_block *b,
+    const struct quiz_state *st, int block)
+{
+	const struct content_question *q = &b->question;
+	int rc, choice = q->type == CONTENT_Q_SINGLE ||
+	    q->type == CONTENT_Q_MULTIPLE;
+
+	rc = para(lo, q->prompt, LAYOUT_PROMPT, LAYOUT_PROMPT, 0, block);
+	if (rc == 0 && choice)
+		rc = option_lines(lo, q, st, block);
+	if (rc == 0 && choice && (st == NULL || !st->answered))
+		rc = para(lo, q->type == CONTENT_Q_SINGLE ?
+		    _("Press a number to choose, then Enter to check.") :
+		    _("Press numbers to choose every right option, then Enter to check."),
+		    LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
+	if (rc == 0 && choice && st != NULL && st->answered) {
+		rc = verdict(lo, st, _("Right."),
+		    _("Not quite. Change your choice and press Enter again."),
+		    block);
+		if (rc == 0)
+			rc = choice_feedback(lo, q, st, block);
+	}
+	if (rc == 0 && q->type == CONTENT_Q_NUMERIC)
+		rc = numeric_lines(lo, q, st, block);
+	if (rc == 0 && q->type == CONTENT_Q_REVEAL)
+		rc = reveal_lines(lo, q, st, block);
+	if (rc == 0 && q->explain != NULL && st != NULL && st->answered &&
+	    (st->correct || st->attempts >= 2))
+		rc = para(lo, q->explain, LAYOUT_EXPLAIN, LAYOUT_EXPLAIN, 0,
+		    block);
+	return rc;
+}
+
+static int
+block_lines(struct layout *lo, const struct content_block *b,
+    const struct quiz_state *st, int block)
 {
 	switch (b->kind) {
 	case CONTENT_TEXT:
 		return text_block(lo, b, block);
 	case CONTENT_QUESTION:
-		return question_block(lo, b, block);
+		return question_block(lo, b, st, block);
 	case CONTENT_ANIMATION:
 		return para(lo, b->animation.caption, LAYOUT_NOTE, LAYOUT_NOTE,
 		    0, block);
@@ -164,7 +279,8 @@ block_lines(struct layout *lo, const struct content_block *b, int block)
 }
 
 int
-layout_drop(const struct content_drop *d, int width, struct layout *out)
+layout_drop(const struct content_drop *d, const struct quiz_state *quiz,
+    int width, struct layout *out)
 {
 	size_t i;
 
@@ -173,7 +289,8 @@ layout_drop(const struct content_drop *d, int width, struct layout *out)
 	for (i = 0; i < d->n_blocks; i++) {
 		if (i > 0 && blank(out, (int)i) != 0)
 			goto fail;
-		if (block_lines(out, &d->blocks[i], (int)i) != 0)
+		if (block_lines(out, &d->blocks[i], quiz != NULL ? &quiz[i] :
+		    NULL, (int)i) != 0)
 			goto fail;
 	}
 	while (out->n > 0 && out->lines[out->n - 1].style == LAYOUT_BLANK) {

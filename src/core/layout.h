@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "core/content.h"
+#include "core/quiz.h"
 
 enum layout_style {
 	LAYOUT_BODY,
@@ -18,7 +19,11 @@ enum layout_style {
 	LAYOUT_VERBATIM,	/* two-space indented line, not wrapped */
 	LAYOUT_PROMPT,		/* a question's prompt */
 	LAYOUT_OPTION,		/* a choice option */
-	LAYOUT_NOTE,		/* captions, hints, "answer in the reader" */
+	LAYOUT_NOTE,		/* captions, how to answer */
+	LAYOUT_INPUT,		/* a numeric answer being typed */
+	LAYOUT_RIGHT,		/* verdict: right */
+	LAYOUT_WRONG,		/* verdict: not right */
+	LAYOUT_EXPLAIN,		/* explanations after an answer */
 	LAYOUT_BLANK
 };
 
@@ -37,12 +42,13 @@ struct layout {
 };
 
 /*
- * Lay out drop for width columns (at least 10). Returns 0, -1 on memory
- * failure. Free with layout_free(). Text of question, animation and scenario
- * blocks is laid out as a readable summary; screens that make them
- * interactive use the block index.
+ * Lay out drop for width columns (at least 10). quiz (may be NULL) holds
+ * one state per block: questions are drawn with the choices made, the
+ * verdict and the explanations. Returns 0, -1 on memory failure. Free
+ * with layout_free().
  */
-int	layout_drop(const struct content_drop *, int width, struct layout *out);
+int	layout_drop(const struct content_drop *, const struct quiz_state *quiz,
+	    int width, struct layout *out);
 void	layout_free(struct layout *);
 
 /* First line showing block (or the nearest block after it). */

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 
 #include "i18n.h"
 #include "core/layout.h"
+#include "core/quiz.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/term.h"
@@ -30,6 +32,10 @@ struct reader {
 	time_t		 last_key;
 	int64_t		 seconds;	/* reading time not yet saved */
 	int		 finished;	/* done was recorded this visit */
+	struct quiz_state *quiz;	/* one per block */
+	time_t		*asked;		/* per block: when it became active */
+	int		 active;	/* block of the active question, or -1 */
+	int		 dirty;		/* quiz state changed: lay out again */
 };
 
 static const struct ui_key_help reader_help[] = {
@@ -38,6 +44,10 @@ static const struct ui_key_help reader_help[] = {
 	{ N_("PgUp, b"), N_("previous page") },
 	{ N_("Home/End, g/G"), N_("start / end of the drop") },
 	{ N_("n / p"), N_("next / previous drop") },
+	{ N_("1-9"), N_("choose an option of the marked question") },
+	{ N_("Enter"), N_("check your answer (or scroll)") },
+	{ N_("r"), N_("reveal the model answer") },
+	{ N_("Backspace"), N_("erase a digit of a numeric answer") },
 	{ N_("q, Esc, h"), N_("back to the home screen") },
 	{ NULL, NULL }
 };
@@ -79,12 +89,23 @@ relayout(struct reader *r, int width)
 {
 	int block = r->resume_block;
 
-	if (r->lo.width == width && r->lo.n > 0)
+	if (r->lo.width == width && r->lo.n > 0 && !r->dirty)
 		return;
+	if (r->dirty && r->lo.width == width) {
+		/* Same width, new answer text: keep the page where it is. */
+		int top = r->top;
+
+		layout_free(&r->lo);
+		r->dirty = 0;
+		if (layout_drop(drop_of(r), r->quiz, width, &r->lo) == 0)
+			r->top = top;
+		return;
+	}
 	if (r->lo.n > 0 && (size_t)r->top < r->lo.n)
 		block = r->lo.lines[r->top].block;
 	layout_free(&r->lo);
-	if (layout_drop(drop_of(r), width, &r->lo) != 0)
+	r->dirty = 0;
+	if (layout_drop(drop_of(r), r->quiz, width, &r->lo) != 0)
 		return;
 	r->top = (int)layout_line_of_block(&r->lo, block);
 }
@@ -99,6 +120,12 @@ line_attr(const struct layout_line *l)
 		return ui_attr(UI_C_ACCENT);
 	case LAYOUT_NOTE:
 		return ui_attr(UI_C_DIM);
+	case LAYOUT_INPUT:
+		return ui_attr(UI_C_ACCENT);
+	case LAYOUT_RIGHT:
+		return ui_attr(UI_C_DONE);
+	case LAYOUT_WRONG:
+		return ui_attr(UI_C_WARN);
 	default:
 		return A_NORMAL;
 	}
@@ -135,6 +162,48 @@ draw_position(struct reader *r, WINDOW *w, int rows, int cols)
 	ui_status(w, rows, cols, pos, ui_attr(UI_C_DIM));
 }
 
+/*
+ * The question the number keys answer: the first question on the page
+ * that is not answered right yet, else the first question on the page.
+ */
+static void
+find_active(struct reader *r)
+{
+	int i, first = -1, b, prev = -2;
+	const struct content_drop *d = drop_of(r);
+
+	r->active = -1;
+	for (i = r->top; i < r->top + r->page && i < (int)r->lo.n; i++) {
+		b = r->lo.lines[i].block;
+		if (b == prev || d->blocks[b].kind != CONTENT_QUESTION)
+			continue;
+		prev = b;
+		if (first < 0)
+			first = b;
+		if (!(r->quiz[b].answered && r->quiz[b].correct)) {
+			r->active = b;
+			break;
+		}
+	}
+	if (r->active < 0)
+		r->active = first;
+	if (r->active >= 0 && r->asked[r->active] == 0)
+		r->asked[r->active] = time(NULL);
+}
+
+static void
+draw_line(struct reader *r, WINDOW *w, int y, int width,
+    const struct layout_line *l, int first_of_active)
+{
+	if (l->style == LAYOUT_BULLET)
+		ui_put(w, y, 2, ui_glyph_dot(), 1, A_NORMAL);
+	if (first_of_active)
+		ui_put(w, y, 0, ui_glyph_arrow(), 1, ui_attr(UI_C_ACCENT));
+	ui_put(w, y, 2 + l->indent, l->text, width - l->indent,
+	    line_attr(l));
+	(void)r;
+}
+
 static void
 reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 {
@@ -153,14 +222,14 @@ reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	snprintf(right, sizeof right, P_("phase %d, %d min", "phase %d, %d min",
 	    d->minutes), d->phase, d->minutes);
 	ui_title(w, cols, title, right);
+	find_active(r);
 	for (i = 0; i < r->page && r->top + i < (int)r->lo.n; i++) {
 		const struct layout_line *l = &r->lo.lines[r->top + i];
 
 		y = 2 + i;
-		if (l->style == LAYOUT_BULLET)
-			ui_put(w, y, 2, ui_glyph_dot(), 1, A_NORMAL);
-		ui_put(w, y, 2 + l->indent, l->text, width - l->indent,
-		    line_attr(l));
+		draw_line(r, w, y, width, l, l->block == r->active &&
+		    l->style == LAYOUT_PROMPT && (r->top + i == 0 ||
+		    r->lo.lines[r->top + i - 1].style != LAYOUT_PROMPT));
 	}
 	draw_position(r, w, rows, cols);
 	mark_done_if_seen(r);
@@ -186,6 +255,24 @@ set_resume(struct reader *r, const char *value)
 		app_store_error(&err);
 }
 
+static int
+quiz_alloc(struct reader *r)
+{
+	const struct content_drop *d = drop_of(r);
+	size_t i;
+
+	free(r->quiz);
+	free(r->asked);
+	r->quiz = calloc(d->n_blocks + 1, sizeof *r->quiz);
+	r->asked = calloc(d->n_blocks + 1, sizeof *r->asked);
+	if (r->quiz == NULL || r->asked == NULL)
+		return -1;
+	for (i = 0; i < d->n_blocks; i++)
+		r->quiz[i].expected = NAN;
+	r->active = -1;
+	return 0;
+}
+
 /* Switch to another drop in place (n/p), saving this one first. */
 static void
 goto_drop(struct reader *r, int index)
@@ -200,9 +287,95 @@ goto_drop(struct reader *r, int index)
 	r->top = 0;
 	r->resume_block = 0;
 	r->finished = 0;
+	quiz_alloc(r);
 	snprintf(val, sizeof val, "reader:%s", drop_of(r)->id);
 	set_resume(r, val);
 	save(r);
+}
+
+static void
+save_answer(struct reader *r, int b)
+{
+	const struct content_question *q = &drop_of(r)->blocks[b].question;
+	struct pl_err err;
+	char resp[128];
+	double secs;
+
+	quiz_response(q, &r->quiz[b], resp, sizeof resp);
+	secs = r->asked[b] > 0 ? difftime(time(NULL), r->asked[b]) : 0;
+	if (store_answer_add(r->app->store, r->app->profile, drop_of(r)->id,
+	    q->id, r->quiz[b].correct, resp, secs, (int64_t)time(NULL), NULL,
+	    &err) != 0)
+		app_store_error(&err);
+	r->dirty = 1;
+}
+
+/* Keys for the active question. Returns 1 if the key was used. */
+static int
+answer_key(struct reader *r, int ch)
+{
+	const struct content_question *q;
+	struct quiz_state *st;
+	size_t n;
+
+	if (r->active < 0)
+		return 0;
+	q = &drop_of(r)->blocks[r->active].question;
+	st = &r->quiz[r->active];
+	n = strlen(st->input);
+	switch (q->type) {
+	case CONTENT_Q_SINGLE:
+	case CONTENT_Q_MULTIPLE:
+		if (ch >= '1' && ch <= '9') {
+			if (quiz_choose(q, st, ch - '1') == 0)
+				r->dirty = 1;
+			return 1;
+		}
+		if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) &&
+		    st->selected != 0 && !st->answered) {
+			quiz_submit_choice(q, st);
+			save_answer(r, r->active);
+			return 1;
+		}
+		return 0;
+	case CONTENT_Q_NUMERIC:
+		if (((ch >= '0' && ch <= '9') || ch == '.' || ch == '-' ||
+		    ch == 'e') && n + 1 < sizeof st->input) {
+			st->input[n] = (char)ch;
+			st->input[n + 1] = '\0';
+			r->dirty = 1;
+			return 1;
+		}
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
+			st->input[n - 1] = '\0';
+			r->dirty = 1;
+			return 1;
+		}
+		if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) && n > 0) {
+			if (quiz_submit_numeric(q, st, st->input) < 0)
+				ui_flash(isfinite(st->expected) ?
+				    _("Type a number, such as 112 or 1.5e3.") :
+				    _("The cost model is not available for this question yet."));
+			else
+				save_answer(r, r->active);
+			r->dirty = 1;
+			return 1;
+		}
+		return 0;
+	case CONTENT_Q_REVEAL:
+		if (ch == 'r' && !st->revealed) {
+			st->revealed = 1;
+			r->dirty = 1;
+			return 1;
+		}
+		if (st->revealed && !st->answered && ch >= '1' && ch <= '3') {
+			quiz_self_grade(st, (enum quiz_self)(ch - '0'));
+			save_answer(r, r->active);
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
 }
 
 static enum ui_result
@@ -211,6 +384,8 @@ reader_key(struct ui_screen *s, int ch)
 	struct reader *r = s->state;
 
 	count_time(r);
+	if (answer_key(r, ch))
+		return UI_HANDLED;
 	switch (ch) {
 	case KEY_UP: case 'k':
 		scroll_by(r, -1);
@@ -252,6 +427,8 @@ reader_free(struct ui_screen *s)
 
 	save(r);
 	layout_free(&r->lo);
+	free(r->quiz);
+	free(r->asked);
 	free(r);
 }
 
@@ -272,6 +449,11 @@ ui_reader_new(struct app *a, int drop_index)
 	r->app = a;
 	r->drop = drop_index;
 	r->last_key = time(NULL);
+	if (quiz_alloc(r) != 0) {
+		free(s);
+		free(r);
+		return NULL;
+	}
 	if (store_drop_get(a->store, a->profile, drop_of(r)->id, &p,
 	    &err) == 0 && p.status != STORE_DONE)
 		r->resume_block = p.position;

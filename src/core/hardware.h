@@ -1,0 +1,93 @@
+/*
+ * hardware.h - the GPU and model catalogs (data/gpus.json, data/models.json).
+ *
+ * A catalog is loaded once, validated field by field, and then only read.
+ * Every figure is stored in SI base units (bytes, FLOP/s, bytes/s, seconds)
+ * whatever unit the JSON file uses; the file's own units are documented in
+ * the loader (hardware.c). Sources: reference/costmodel.md sections g and h.
+ */
+#ifndef PARLEARN_CORE_HARDWARE_H
+#define PARLEARN_CORE_HARDWARE_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+
+#define HW_NAME_MAX	32
+
+struct hw_gpu {
+	char	name[HW_NAME_MAX];	/* catalog key, e.g. "h100-80gb" */
+	char	label[64];		/* human name, e.g. "H100 SXM5 80 GB" */
+	double	mem_bytes;		/* HBM capacity, bytes */
+	double	peak_flops;		/* dense bf16/fp16 tensor peak, FLOP/s */
+	double	fp32_flops;		/* fp32 (non-tensor) peak, FLOP/s */
+	double	hbm_bw;			/* HBM bandwidth, bytes/s */
+	double	nvlink_bw;		/* NVLink per GPU per direction, bytes/s */
+	double	inter_bw;		/* default inter-node per GPU, bytes/s */
+	double	intra_lat_s;		/* per ring step inside a node, s */
+	double	inter_lat_s;		/* per ring step across nodes, s */
+	double	gemm_eff;		/* large-GEMM fraction of peak, 0..1 */
+};
+
+enum hw_mlp { HW_MLP_GELU, HW_MLP_SWIGLU };
+enum hw_norm { HW_NORM_LAYER, HW_NORM_RMS };
+
+struct hw_model {
+	char		name[HW_NAME_MAX];	/* catalog key or "custom" */
+	int		layers;			/* L, transformer layers */
+	int		hidden;			/* h, model width */
+	int		heads;			/* a, query heads */
+	int		kv_heads;		/* k, key/value heads (GQA) */
+	int		ffn;			/* f, MLP inner size */
+	int		vocab;			/* V, (padded) vocabulary */
+	int		seq;			/* s, tokens per sample */
+	enum hw_mlp	mlp;
+	enum hw_norm	norm;
+	int		tied;			/* input and output embedding shared */
+	int		learned_pos;		/* learned position table (s x h) */
+	int		biases;			/* linear layers carry biases */
+	long		global_batch;		/* default B, samples; 0 if none */
+	double		params;			/* given count, parameters; 0 = derive */
+};
+
+struct hw_catalog {
+	struct hw_gpu	*gpus;
+	size_t		 n_gpus;
+	struct hw_model	*models;
+	size_t		 n_models;
+};
+
+/*
+ * Load data_dir/gpus.json and data_dir/models.json into cat (zeroed first).
+ * Returns 0, or -1 with err set to "FILE: PATH: message" (the catalog is
+ * then empty and needs no free). Free with hw_catalog_free.
+ */
+int	hw_catalog_load(struct hw_catalog *cat, const char *data_dir,
+	    struct pl_err *err);
+
+/* Load one file into cat (appending). Same errors as hw_catalog_load. */
+int	hw_load_gpus(struct hw_catalog *cat, const char *path,
+	    struct pl_err *err);
+int	hw_load_models(struct hw_catalog *cat, const char *path,
+	    struct pl_err *err);
+
+/* Free what the catalog owns and zero it. NULL does nothing. */
+void	hw_catalog_free(struct hw_catalog *cat);
+
+/* Entry named name (exact), or NULL. Borrowed from cat. */
+const struct hw_gpu	*hw_gpu_find(const struct hw_catalog *cat,
+			    const char *name);
+const struct hw_model	*hw_model_find(const struct hw_catalog *cat,
+			    const char *name);
+
+/*
+ * Check a model's shape: every size positive, kv_heads dividing heads,
+ * heads dividing hidden. Returns 0 or -1 with err->msg set (no file).
+ */
+int	hw_model_check(const struct hw_model *m, struct pl_err *err);
+
+/* Names as words: "gelu", "swiglu", "layernorm", "rmsnorm". */
+const char	*hw_mlp_name(enum hw_mlp);
+const char	*hw_norm_name(enum hw_norm);
+
+#endif

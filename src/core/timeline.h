@@ -1,0 +1,122 @@
+/*
+ * timeline.h - the event list a simulated training step leaves behind.
+ *
+ * The simulator (core/sim) appends one event per thing a device does
+ * (compute a layer for a microbatch, take part in a collective, send or
+ * receive a tensor, run the optimizer, sit idle) and one memory sample per
+ * change of what a device holds. After sim_timeline_finish() the events are
+ * sorted by start time, so a player can walk the array once while its clock
+ * advances, and the memory samples are sorted by time.
+ *
+ * Times are simulated seconds from the start of the step. Byte counts are
+ * bytes of double-precision (8-byte) values.
+ */
+#ifndef PARLEARN_CORE_TIMELINE_H
+#define PARLEARN_CORE_TIMELINE_H
+
+#include <stddef.h>
+
+enum sim_kind {
+	SIM_FORWARD,
+	SIM_BACKWARD,
+	SIM_ALL_REDUCE,
+	SIM_ALL_GATHER,
+	SIM_REDUCE_SCATTER,
+	SIM_SEND,
+	SIM_RECV,
+	SIM_OPTIMIZER,
+	SIM_IDLE,
+	SIM_NKINDS
+};
+
+/* What a device's resident bytes are made of. */
+enum sim_mem_kind {
+	SIM_MEM_PARAMS,
+	SIM_MEM_GRADS,
+	SIM_MEM_OPTIM,
+	SIM_MEM_ACTS,
+	SIM_NMEM
+};
+
+struct sim_event {
+	int		 device;	/* 0-based device rank */
+	enum sim_kind	 kind;
+	int		 layer;		/* 1-based layer, 0 for the whole model */
+	int		 microbatch;	/* 0-based, -1 when not about one */
+	int		 peer;		/* other device of a send/receive, else -1 */
+	double		 start;		/* seconds */
+	double		 end;		/* seconds, >= start */
+	size_t		 bytes;		/* bytes this device sent (receive: got) */
+	size_t		 seq;		/* order of appending; breaks ties */
+};
+
+struct sim_mem_sample {
+	int	 device;		/* 0-based device rank */
+	double	 t;			/* seconds */
+	size_t	 bytes[SIM_NMEM];	/* bytes resident from t on, by kind */
+	size_t	 seq;			/* order of recording; breaks ties */
+};
+
+struct sim_timeline {
+	int			 n_devices;	/* devices in the run */
+	struct sim_event	*ev;		/* sorted by start once finished */
+	size_t			 n_ev;		/* events */
+	size_t			 cap_ev;	/* allocated events */
+	struct sim_mem_sample	*mem;		/* sorted by t once finished */
+	size_t			 n_mem;		/* samples */
+	size_t			 cap_mem;	/* allocated samples */
+	size_t			*cur;		/* running bytes, n_devices x SIM_NMEM */
+	double			 t_end;		/* seconds, end of the last event */
+};
+
+/* Start an empty timeline for n devices (n >= 1). Returns 0, -1 on ENOMEM. */
+int	sim_timeline_init(struct sim_timeline *, int n_devices);
+
+/* Free what the timeline holds; the struct itself is the caller's. */
+void	sim_timeline_free(struct sim_timeline *);
+
+/*
+ * Append an event; device must be < n_devices. Returns a pointer to it
+ * (valid until the next append) so the caller may set peer, or NULL on
+ * ENOMEM.
+ */
+struct sim_event	*sim_timeline_add(struct sim_timeline *, int device,
+			    enum sim_kind, int layer, int microbatch,
+			    double start, double end, size_t bytes);
+
+/*
+ * Record that the device's resident bytes of one kind changed by delta
+ * at time t, appending a sample with the new totals. Returns 0 or -1.
+ */
+int	sim_timeline_mem(struct sim_timeline *, int device, double t,
+	    enum sim_mem_kind, long long delta);
+
+/*
+ * Close the timeline: add idle events for every gap in each device's busy
+ * time (compute, collectives, optimizer; sends and receives run beside
+ * compute and do not count) up to the end of the last event, then sort.
+ * Returns 0 or -1 on ENOMEM.
+ */
+int	sim_timeline_finish(struct sim_timeline *);
+
+/*
+ * The bubble: idle time inside the compute window (first forward start to
+ * last backward end, over all devices), as a share of devices x window.
+ * 0 when there is no compute. Call after sim_timeline_finish().
+ */
+double	sim_timeline_bubble(const struct sim_timeline *);
+
+/* Sum of the bytes of every event but receives (each byte counted once). */
+size_t	sim_timeline_bytes(const struct sim_timeline *);
+
+/* The most bytes the device held at once, all kinds together. */
+size_t	sim_timeline_peak(const struct sim_timeline *, int device);
+
+/* Stable names for the JSON contract ("forward", "all-reduce", ...). */
+const char	*sim_kind_name(enum sim_kind);
+const char	*sim_mem_kind_name(enum sim_mem_kind);
+
+/* 1 for compute events (forward, backward). */
+int	sim_kind_is_compute(enum sim_kind);
+
+#endif
