@@ -1,0 +1,224 @@
+/*
+ * check_quiz.c - grading answers and how answered questions are laid out.
+ */
+#include <check.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/layout.h"
+#include "core/quiz.h"
+
+static struct content_option opts[3] = {
+	{ "Data parallelism", 1, "It splits the batch." },
+	{ "Tensor parallelism", 0, "TP splits weight matrices." },
+	{ "Pipeline parallelism", 1, "It splits layers." },
+};
+
+static struct content_question
+question(enum content_qtype t)
+{
+	struct content_question q;
+
+	memset(&q, 0, sizeof q);
+	q.id = "q1";
+	q.type = t;
+	q.prompt = "Pick";
+	q.options = opts;
+	q.n_options = 3;
+	q.tolerance = 0.05;
+	q.unit = "GB";
+	q.answer = "Because.";
+	q.explain = "General explanation.";
+	return q;
+}
+
+START_TEST(single_choice_replaces)
+{
+	struct content_question q = question(CONTENT_Q_SINGLE);
+	struct quiz_state st;
+
+	memset(&st, 0, sizeof st);
+	ck_assert_int_eq(quiz_submit_choice(&q, &st), -1);
+	ck_assert_int_eq(quiz_choose(&q, &st, 1), 0);
+	ck_assert_int_eq(quiz_choose(&q, &st, 0), 0);
+	ck_assert_uint_eq(st.selected, 1u);
+	ck_assert_int_eq(quiz_choose(&q, &st, 3), -1);
+	ck_assert_int_eq(quiz_choose(&q, &st, -1), -1);
+}
+END_TEST
+
+START_TEST(multiple_choice_needs_exact_set)
+{
+	struct content_question q = question(CONTENT_Q_MULTIPLE);
+	struct quiz_state st;
+	char resp[32];
+
+	memset(&st, 0, sizeof st);
+	quiz_choose(&q, &st, 0);
+	ck_assert_int_eq(quiz_submit_choice(&q, &st), 0);
+	quiz_choose(&q, &st, 2);
+	quiz_choose(&q, &st, 1);
+	ck_assert_int_eq(quiz_submit_choice(&q, &st), 0);
+	quiz_choose(&q, &st, 1);
+	ck_assert_int_eq(quiz_submit_choice(&q, &st), 1);
+	ck_assert_int_eq(st.attempts, 3);
+	quiz_response(&q, &st, resp, sizeof resp);
+	ck_assert_str_eq(resp, "1,3");
+}
+END_TEST
+
+START_TEST(numeric_tolerance)
+{
+	struct content_question q = question(CONTENT_Q_NUMERIC);
+	struct quiz_state st;
+
+	memset(&st, 0, sizeof st);
+	st.expected = NAN;
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "112"), -1);
+	st.expected = 112.0;
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "abc"), -1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "112x"), -1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "117.5"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "117.7"), 0);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "1.064e2"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "106.3"), 0);
+	ck_assert_int_eq(st.attempts, 4);
+	ck_assert(quiz_within(0.001, 0.0, 0.01));
+	ck_assert(!quiz_within(0.1, 0.0, 0.01));
+}
+END_TEST
+
+START_TEST(reveal_needs_reveal_first)
+{
+	struct quiz_state st;
+
+	memset(&st, 0, sizeof st);
+	ck_assert_int_eq(quiz_self_grade(&st, QUIZ_SELF_GOT), -1);
+	st.revealed = 1;
+	ck_assert_int_eq(quiz_self_grade(&st, QUIZ_SELF_PARTLY), 0);
+	ck_assert_int_eq(quiz_self_grade(&st, QUIZ_SELF_GOT), 1);
+}
+END_TEST
+
+static int
+has_line(const struct layout *lo, const char *text, enum layout_style style)
+{
+	size_t i;
+
+	for (i = 0; i < lo->n; i++)
+		if (strcmp(lo->lines[i].text, text) == 0 &&
+		    lo->lines[i].style == style)
+			return 1;
+	return 0;
+}
+
+START_TEST(layout_shows_verdict_and_explanations)
+{
+	struct content_block b[1];
+	struct content_drop d;
+	struct quiz_state st[1];
+	struct layout lo;
+
+	memset(&d, 0, sizeof d);
+	memset(b, 0, sizeof b);
+	memset(st, 0, sizeof st);
+	b[0].kind = CONTENT_QUESTION;
+	b[0].question = question(CONTENT_Q_MULTIPLE);
+	d.blocks = b;
+	d.n_blocks = 1;
+
+	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
+	ck_assert(has_line(&lo, "[ ] 1) Data parallelism", LAYOUT_OPTION));
+	ck_assert(has_line(&lo, "Press numbers to choose every right option, then Enter to check.", LAYOUT_NOTE));
+	layout_free(&lo);
+
+	quiz_choose(&b[0].question, &st[0], 1);
+	quiz_submit_choice(&b[0].question, &st[0]);
+	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
+	ck_assert(has_line(&lo, "[x] 2) Tensor parallelism", LAYOUT_OPTION));
+	ck_assert(has_line(&lo, "2) TP splits weight matrices.", LAYOUT_EXPLAIN));
+	/* first wrong try: the right options are not given away */
+	ck_assert(!has_line(&lo, "1) It splits the batch.", LAYOUT_EXPLAIN));
+	ck_assert(!has_line(&lo, "General explanation.", LAYOUT_EXPLAIN));
+	layout_free(&lo);
+
+	quiz_submit_choice(&b[0].question, &st[0]);
+	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
+	ck_assert(has_line(&lo, "1) It splits the batch.", LAYOUT_EXPLAIN));
+	ck_assert(has_line(&lo, "3) It splits layers.", LAYOUT_EXPLAIN));
+	ck_assert(has_line(&lo, "General explanation.", LAYOUT_EXPLAIN));
+	layout_free(&lo);
+
+	st[0].selected = 5u;
+	quiz_submit_choice(&b[0].question, &st[0]);
+	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
+	ck_assert(has_line(&lo, "Right.", LAYOUT_RIGHT));
+	layout_free(&lo);
+}
+END_TEST
+
+START_TEST(layout_numeric_and_reveal)
+{
+	struct content_block b[2];
+	struct content_drop d;
+	struct quiz_state st[2];
+	struct layout lo;
+
+	memset(&d, 0, sizeof d);
+	memset(b, 0, sizeof b);
+	memset(st, 0, sizeof st);
+	b[0].kind = CONTENT_QUESTION;
+	b[0].question = question(CONTENT_Q_NUMERIC);
+	b[1].kind = CONTENT_QUESTION;
+	b[1].question = question(CONTENT_Q_REVEAL);
+	d.blocks = b;
+	d.n_blocks = 2;
+	strcpy(st[0].input, "12");
+	st[0].expected = 112.0;
+	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
+	ck_assert(has_line(&lo, "Your answer: 12_ GB", LAYOUT_INPUT));
+	ck_assert(has_line(&lo, "Answer it in your head first, then press r to reveal the model answer.", LAYOUT_NOTE));
+	layout_free(&lo);
+	quiz_submit_numeric(&b[0].question, &st[0], "12");
+	st[1].revealed = 1;
+	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
+	ck_assert(has_line(&lo, "Not quite: the cost model gives 112 GB; you said 12.", LAYOUT_WRONG));
+	ck_assert(has_line(&lo, "Because.", LAYOUT_EXPLAIN));
+	ck_assert(has_line(&lo, "How did you do? 1 missed it, 2 partly, 3 got it.", LAYOUT_NOTE));
+	layout_free(&lo);
+}
+END_TEST
+
+static Suite *
+quiz_suite(void)
+{
+	Suite *s = suite_create("quiz");
+	TCase *tc = tcase_create("grading");
+
+	tcase_add_test(tc, single_choice_replaces);
+	tcase_add_test(tc, multiple_choice_needs_exact_set);
+	tcase_add_test(tc, numeric_tolerance);
+	tcase_add_test(tc, reveal_needs_reveal_first);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("feedback layout");
+	tcase_add_test(tc, layout_shows_verdict_and_explanations);
+	tcase_add_test(tc, layout_numeric_and_reveal);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	setlocale(LC_ALL, "C.UTF-8");
+	sr = srunner_create(quiz_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

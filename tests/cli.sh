@@ -1,0 +1,74 @@
+#!/bin/sh
+# The parlearn binary from the outside: --help, --version, exit codes, the
+# content directory options, and refusing to start the TUI without a terminal.
+set -u
+PARLEARN=${PARLEARN:-./parlearn}
+top_srcdir=${top_srcdir:-.}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/parlearn-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/data" LC_ALL=C
+unset PARLEARN_CONTENT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+expect() { # expect STATUS CMD...
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	[ "$got" = "$want" ] || fail "'$*' exited $got, want $want: $(cat "$tmp/err")"
+}
+
+expect 0 "$PARLEARN" --help
+grep -q '^Usage: parlearn \[OPTION\]' "$tmp/out" || fail "--help has no usage line"
+grep -q 'check-content' "$tmp/out" || fail "--help does not list check-content"
+expect 0 "$PARLEARN" --version
+grep -q '^parlearn [0-9][0-9.]*$' "$tmp/out" || fail "--version: $(cat "$tmp/out")"
+expect 1 "$PARLEARN" --bogus
+grep -q "Try 'parlearn --help'" "$tmp/err" || fail "no hint after a bad option"
+expect 1 "$PARLEARN" frobnicate
+grep -q "unknown command 'frobnicate'" "$tmp/err" || fail "unknown command message"
+expect 1 "$PARLEARN" --profile "" list
+expect 0 "$PARLEARN" list --help
+
+# The build tree finds the source tree's course.
+expect 0 "$PARLEARN" list --json
+grep -q '"drop-14"' "$tmp/out" || fail "list --json lacks drop-14"
+[ -f "$tmp/data/parlearn/progress.db" ] || fail "database not created under XDG_DATA_HOME"
+mode=$(stat -c %a "$tmp/data/parlearn/progress.db")
+[ "$mode" = 600 ] || fail "database mode is $mode, want 600"
+
+# --content and PARLEARN_CONTENT: a course with a broken drop.
+mkdir -p "$tmp/c/lessons/1-a"
+printf '{"title": "Mine", "phases": [{"number": 1, "title": "P"}]}' \
+	>"$tmp/c/lessons/course.json"
+printf '{"id": "d1", "phase": 1, "number": 1, "title": "Only", "minutes": 3,\n "blocks": [{"kind": "text", "text": "x"}]}' \
+	>"$tmp/c/lessons/1-a/01.json"
+expect 0 "$PARLEARN" --content "$tmp/c" check-content
+expect 0 env PARLEARN_CONTENT="$tmp/c" "$PARLEARN" list
+grep -q '^Mine$' "$tmp/out" || fail "PARLEARN_CONTENT not used"
+printf '{"id": "d2", "phase": 1,\n "number": 2, "title": 5}' >"$tmp/c/lessons/1-a/02.json"
+expect 2 "$PARLEARN" check-content "$tmp/c"
+grep -q "02.json: title: must be a string" "$tmp/err" || fail "check-content message: $(cat "$tmp/err")"
+expect 0 "$PARLEARN" --content "$tmp/c" list
+grep -q "warning: skipped .*02.json" "$tmp/err" || fail "no warning for the skipped drop"
+printf '{"title": "Mine", "phases": [' >"$tmp/c/lessons/course.json"
+expect 2 "$PARLEARN" --content "$tmp/c" list
+grep -q "course.json:1:29: unexpected end of file in JSON" "$tmp/err" || fail "course.json error: $(cat "$tmp/err")"
+expect 2 "$PARLEARN" --content "$tmp/nowhere" list
+
+# The interactive tutor needs a terminal.
+expect 2 "$PARLEARN"
+grep -q "must be a terminal" "$tmp/err" || fail "no message without a terminal"
+
+# A database from a newer parlearn is refused and left alone.
+expect 0 "$PARLEARN" --db "$tmp/new.db" list
+if command -v sqlite3 >/dev/null 2>&1; then
+	sqlite3 "$tmp/new.db" 'PRAGMA user_version = 99;'
+	sum=$(cksum <"$tmp/new.db")
+	expect 2 "$PARLEARN" --db "$tmp/new.db" list
+	grep -q "schema version 99" "$tmp/err" || fail "newer schema message"
+	[ "$(cksum <"$tmp/new.db")" = "$sum" ] || fail "newer database was modified"
+fi
+echo "cli.sh: all checks passed"
+exit 0
