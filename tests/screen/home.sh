@@ -44,9 +44,6 @@ screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
 # ASCII in a non-UTF-8 locale: no box-drawing characters at all.
-screen_cleanup
-SCREEN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/parlearn-screen.XXXXXX")
-SCREEN_STATUS="$SCREEN_TMP/exit-status"
 SCREEN_LOCALE=C
 screen_start 100 30
 screen_wait "Phase 1"

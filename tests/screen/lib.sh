@@ -20,11 +20,16 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 
 SCREEN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/parlearn-screen.XXXXXX")
-SCREEN_SOCK="parlearn-test-$$"
+SCREEN_RUN=0
+SCREEN_SOCK="parlearn-test-$$-0"
 SCREEN_STATUS="$SCREEN_TMP/exit-status"
 
 screen_cleanup() {
-	tmux -L "$SCREEN_SOCK" kill-server >/dev/null 2>&1
+	n=0
+	while [ $n -le $SCREEN_RUN ]; do
+		tmux -L "parlearn-test-$$-$n" kill-server >/dev/null 2>&1
+		n=$((n + 1))
+	done
 	rm -rf "$SCREEN_TMP"
 }
 trap screen_cleanup EXIT INT TERM
@@ -41,6 +46,11 @@ fail() {
 screen_start() {
 	cols=$1 rows=$2
 	shift 2
+	# A fresh tmux server each time: restarting one on the same socket races.
+	tmux -L "$SCREEN_SOCK" kill-server >/dev/null 2>&1
+	SCREEN_RUN=$((SCREEN_RUN + 1))
+	SCREEN_SOCK="parlearn-test-$$-$SCREEN_RUN"
+	rm -f "$SCREEN_STATUS" "$SCREEN_TMP/stty-after"
 	mkdir -p "$SCREEN_TMP/home" "$SCREEN_TMP/data"
 	cat >"$SCREEN_TMP/run.sh" <<RUN
 #!/bin/sh
@@ -48,6 +58,7 @@ export HOME='$SCREEN_TMP/home' XDG_DATA_HOME='$SCREEN_TMP/data'
 export LC_ALL=\${SCREEN_LOCALE:-C.UTF-8} TERM=\${SCREEN_TERM:-xterm-256color}
 unset PARLEARN_CONTENT NO_COLOR
 stty sane
+trap 'true' INT
 '$PARLEARN' --profile tester $* 
 echo \$? > '$SCREEN_STATUS'
 stty -a > '$SCREEN_TMP/stty-after' 2>&1

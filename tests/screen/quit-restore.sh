@@ -8,8 +8,6 @@ check_restored() {
 }
 
 restart() {
-	rm -f "$SCREEN_STATUS" "$SCREEN_TMP/stty-after"
-	tmux -L "$SCREEN_SOCK" kill-server >/dev/null 2>&1
 	screen_start 100 30
 	screen_wait "Phase 1"
 }

@@ -47,8 +47,6 @@ echo "$json" | tr -d ' \n' | grep -q '"id":"drop-03","number":3,"title":"[^"]*",
 	fail "drop-03 not started in the database"
 
 # Starting again returns to drop 3.
-rm -f "$SCREEN_STATUS"
-tmux -L "$SCREEN_SOCK" kill-server >/dev/null 2>&1
 screen_start 100 30
 screen_wait "Drop 3: Cut the matmul, not the batch"
 screen_keys q
