@@ -45,6 +45,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "list", cli_list_main },
 	{ "check-content", cli_check_content_main },
+	{ "plan", cli_plan_main },
 };
 
 static void
@@ -59,6 +60,7 @@ usage(FILE *fp)
 	    "Commands:\n"
 	    "  list            print the course and your progress (--json)\n"
 	    "  check-content   validate lessons and flashcards (exit 2 if invalid)\n"
+	    "  plan            cost model: memory, time and the best layouts\n"
 	    "Each command has its own --help.\n"
 	    "\n"
 	    "Options:\n"
@@ -145,6 +147,7 @@ run_tui(const struct cli_ctx *ctx)
 	a.profile = s.profile;
 	a.profile_name = ctx->profile;
 	a.problems = s.problems;
+	a.catalog = s.have_catalog ? &s.catalog : NULL;
 	a.last_drop = -1;
 	rc = ui_main(&a);
 	cli_session_close(&s);

@@ -54,7 +54,7 @@ expect 0 "$PARLEARN" --content "$tmp/c" list
 grep -q "warning: skipped .*02.json" "$tmp/err" || fail "no warning for the skipped drop"
 printf '{"title": "Mine", "phases": [' >"$tmp/c/lessons/course.json"
 expect 2 "$PARLEARN" --content "$tmp/c" list
-grep -q "course.json:1:29: unexpected end of file in JSON" "$tmp/err" || fail "course.json error: $(cat "$tmp/err")"
+grep -q "course.json:1:30: unexpected end of file in JSON" "$tmp/err" || fail "course.json error: $(cat "$tmp/err")"
 expect 2 "$PARLEARN" --content "$tmp/nowhere" list
 
 # The interactive tutor needs a terminal.

@@ -8,7 +8,9 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "core/answer.h"
 #include "core/content.h"
+#include "core/hardware.h"
 
 static void
 usage(FILE *fp)
@@ -18,6 +20,22 @@ usage(FILE *fp)
 	    "lessons/course.json, every drop under lessons/ and every deck under\n"
 	    "flashcards/. Prints each problem as FILE:LINE:COL: message or\n"
 	    "FILE: json.path: message. Exit status 0 if all is valid, 2 if not.\n"));
+}
+
+/* Every numeric answer must be computable by the cost model. */
+static void
+check_numeric(const struct cli_ctx *ctx, const struct content_course *c,
+    struct content_problems *probs)
+{
+	struct hw_catalog cat;
+	struct pl_err err;
+
+	if (hw_catalog_load(&cat, ctx->data_dir, &err) != 0) {
+		content_add_problem(probs, &err);
+		return;
+	}
+	answer_check_course(&cat, c, probs);
+	hw_catalog_free(&cat);
 }
 
 int
@@ -50,6 +68,8 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if (optind < argc)
 		dir = argv[optind];
 	c = content_load(dir, &probs);
+	if (c != NULL)
+		check_numeric(ctx, c, &probs);
 	for (i = 0; i < probs.n; i++)
 		fprintf(stderr, "parlearn: %s\n", pl_err_format(&probs.items[i],
 		    buf, sizeof buf));

@@ -46,6 +46,16 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 		return 2;
 	}
 	print_problems(&probs, warn);
+	/* Without the catalog the course still runs; numeric questions say
+	 * the engine is unavailable. */
+	if (hw_catalog_load(&s->catalog, ctx->data_dir, &err) == 0)
+		s->have_catalog = 1;
+	else if (warn) {
+		char buf[1800];
+
+		fprintf(stderr, _("parlearn: warning: %s\n"),
+		    pl_err_format(&err, buf, sizeof buf));
+	}
 	s->problems = (int)probs.n;
 	content_problems_free(&probs);
 	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);
@@ -67,6 +77,8 @@ cli_session_close(struct cli_session *s)
 {
 	store_close(s->store);
 	content_free(s->course);
+	if (s->have_catalog)
+		hw_catalog_free(&s->catalog);
 	free(s->status);
 	memset(s, 0, sizeof *s);
 }

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/content.h"
 #include "core/curriculum.h"
+#include "core/hardware.h"
 #include "store/progress.h"
 
 struct cli_session {
@@ -19,6 +20,8 @@ struct cli_session {
 	enum curriculum_status	*status;	/* per drop */
 	int			 last_drop;	/* index or -1 */
 	int			 problems;	/* content files skipped */
+	struct hw_catalog	 catalog;	/* GPUs and model presets */
+	int			 have_catalog;	/* catalog loaded */
 };
 
 /*

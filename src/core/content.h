@@ -147,6 +147,9 @@ struct content_course	*content_load(const char *dir,
 			    struct content_problems *probs);
 void			 content_free(struct content_course *);
 void			 content_problems_free(struct content_problems *);
+/* Append a copy of e to probs (NULL probs: nothing happens). */
+void			 content_add_problem(struct content_problems *probs,
+			    const struct pl_err *e);
 
 /* Drop with this id, or NULL. Borrowed. */
 const struct content_drop	*content_find_drop(const struct content_course *,

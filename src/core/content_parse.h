@@ -34,7 +34,6 @@ int	content_valid_id(const char *s);
 
 /* Shared between content.c and content_deck.c. */
 cJSON	*content_load_json(const char *path, struct pl_err *err);
-void	 content_add_problem(struct content_problems *, const struct pl_err *);
 int	 content_list_json(const char *dir, char ***names);
 void	 content_free_names(char **names, int n);
 void	 content_load_decks(struct content_course *, const char *dir,

@@ -31,7 +31,7 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->inter_bw = c->gpu.inter_bw;
 	c->intra_lat_s = c->gpu.intra_lat_s;
 	c->inter_lat_s = c->gpu.inter_lat_s;
-	c->link_eff = 1.0;
+	c->intra_eff = c->inter_eff = 1.0;
 	c->global_batch = c->model.global_batch > 0 ? c->model.global_batch :
 	    512;
 	c->micro_batch = 1;
@@ -42,6 +42,13 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->dp_overlap = 1;
 	c->buffers_bytes = 1e9;		/* engine choice, reference j.3 */
 	c->reserve_frac = 0.05;		/* engine choice, reference d */
+}
+
+void
+cm_config_realistic(struct cm_config *c)
+{
+	c->intra_eff = 0.65;	/* [CALC] A100 system file, NVLink */
+	c->inter_eff = 0.9;	/* [CALC] A100 system file, InfiniBand */
 }
 
 /*

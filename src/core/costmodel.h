@@ -34,7 +34,8 @@ struct cm_config {
 	double			inter_bw;	/* per GPU per direction, bytes/s */
 	double			intra_lat_s;	/* alpha inside a node, s */
 	double			inter_lat_s;	/* alpha across nodes, s */
-	double			link_eff;	/* achieved/nominal link bw, 0..1 */
+	double			intra_eff;	/* achieved/nominal NVLink, 0..1 */
+	double			inter_eff;	/* achieved/nominal network, 0..1 */
 	long			global_batch;	/* B, samples per step */
 	int			micro_batch;	/* b, samples */
 	int			dp, tp, pp;	/* degrees d, t, p */
@@ -112,12 +113,26 @@ struct cm_search {
 
 /*
  * Defaults: 1 GPU of gpu, 8 GPUs per node, links from the GPU entry,
- * link_eff 1, micro-batch 1, global batch from the model or 512, layout
+ * link efficiencies 1 (cm_config_realistic: [CALC]'s 0.65 / 0.9), micro-batch 1, global batch from the model or 512, layout
  * 1x1x1, ZeRO 0, selective recompute, no SP, 1F1B, v = 1, Adam, bf16,
  * flash attention, DP overlap on, buffers 1 GB, reserve 5 %.
  */
 void	cm_config_default(struct cm_config *, const struct hw_model *,
 	    const struct hw_gpu *);
+
+/*
+ * Use [CALC]'s achieved-bandwidth fractions (NVLink 0.65, InfiniBand 0.9,
+ * from its A100 system file) instead of the nominal 1.0.
+ */
+void	cm_config_realistic(struct cm_config *);
+
+/*
+ * Layer-equivalents of activations stage r (0-based) of `layers` layers
+ * holds at its peak with m micro-batches ([KOR22] 4.2.3): L on stage 0
+ * under 1F1B, L (1 + (p-1)/(p v)) interleaved, m L/p under GPipe.
+ */
+double	cm_inflight_layers(const struct cm_config *, int r, int layers,
+	    long m);
 
 /*
  * Check a configuration before evaluating. Returns 0, or -1 with err->msg

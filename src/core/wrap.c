@@ -68,6 +68,8 @@ wrap_paragraph(const char *s, int width,
 	while (start < len || lines == 0) {
 		while (start < len && s[start] == ' ' && lines > 0)
 			start++;
+		if (start >= len && lines > 0)
+			break;
 		w = 0;
 		brk = 0;
 		for (i = start; i < len; i += n) {
@@ -78,7 +80,9 @@ wrap_paragraph(const char *s, int width,
 				brk = i;
 			w += c;
 		}
-		if (i < len && brk > start)
+		/* Break at the last space unless the line ends exactly
+		 * at a space. */
+		if (i < len && s[i] != ' ' && brk > start)
 			i = brk;
 		else if (i == start && i < len)
 			i += char_at(s + i, len - i, &c);

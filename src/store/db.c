@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "i18n.h"
@@ -136,13 +137,61 @@ create_private(const char *path, struct pl_err *err)
 	return 0;
 }
 
+/*
+ * Switching to WAL needs an exclusive lock and does not wait on the busy
+ * handler, so when several processes create the database at once the
+ * losers see SQLITE_BUSY: retry for up to five seconds.
+ */
+static int
+set_wal(struct store *st, struct pl_err *err)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	char *msg = NULL;
+	int rc, tries;
+
+	for (tries = 0; tries < 500; tries++) {
+		rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL;", NULL,
+		    NULL, &msg);
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			break;
+		sqlite3_free(msg);
+		msg = NULL;
+		nanosleep(&pause, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		pl_err_set(err, st->path, 0, 0, "%s", msg != NULL ? msg :
+		    sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Refuse, before writing anything, a schema newer than this build's. */
+static int
+check_not_newer(struct store *st, struct pl_err *err)
+{
+	int v = store_schema_version(st);
+
+	if (v < 0)
+		return store_fail(st, err);
+	if (v > STORE_SCHEMA_VERSION) {
+		pl_err_set(err, st->path, 0, 0,
+		    _("database has schema version %d, newer than this parlearn (%d); not touching it"),
+		    v, STORE_SCHEMA_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 configure(struct store *st, struct pl_err *err)
 {
 	sqlite3_busy_timeout(st->db, 5000);
-	return store_exec(st, "PRAGMA foreign_keys = ON;"
-	    "PRAGMA journal_mode = WAL;"
-	    "PRAGMA synchronous = NORMAL;", err);
+	if (store_exec(st, "PRAGMA foreign_keys = ON;", err) != 0 ||
+	    check_not_newer(st, err) != 0 || set_wal(st, err) != 0)
+		return -1;
+	return store_exec(st, "PRAGMA synchronous = NORMAL;", err);
 }
 
 struct store *

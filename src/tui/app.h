@@ -8,6 +8,7 @@
 
 #include "core/content.h"
 #include "core/curriculum.h"
+#include "core/hardware.h"
 #include "store/progress.h"
 
 struct app {
@@ -18,6 +19,7 @@ struct app {
 	int			 problems;	/* content files skipped */
 	enum curriculum_status	*status;	/* per drop, owned */
 	int			 last_drop;	/* index, or -1 */
+	const struct hw_catalog	*catalog;	/* borrowed; NULL if not loaded */
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "core/answer.h"
 #include "core/layout.h"
 #include "core/quiz.h"
 #include "tui/app.h"
@@ -267,8 +268,17 @@ quiz_alloc(struct reader *r)
 	r->asked = calloc(d->n_blocks + 1, sizeof *r->asked);
 	if (r->quiz == NULL || r->asked == NULL)
 		return -1;
-	for (i = 0; i < d->n_blocks; i++)
+	for (i = 0; i < d->n_blocks; i++) {
+		const struct content_question *q = &d->blocks[i].question;
+		struct pl_err err;
+
 		r->quiz[i].expected = NAN;
+		if (d->blocks[i].kind == CONTENT_QUESTION &&
+		    q->type == CONTENT_Q_NUMERIC && r->app->catalog != NULL &&
+		    answer_engine(r->app->catalog, q->engine, q->quantity,
+		    d->file, "", &r->quiz[i].expected, &err) != 0)
+			r->quiz[i].expected = NAN;
+	}
 	r->active = -1;
 	return 0;
 }

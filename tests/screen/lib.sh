@@ -50,7 +50,7 @@ screen_start() {
 	tmux -L "$SCREEN_SOCK" kill-server >/dev/null 2>&1
 	SCREEN_RUN=$((SCREEN_RUN + 1))
 	SCREEN_SOCK="parlearn-test-$$-$SCREEN_RUN"
-	rm -f "$SCREEN_STATUS" "$SCREEN_TMP/stty-after"
+	rm -f "$SCREEN_STATUS" "$SCREEN_TMP/stty-after" "$SCREEN_TMP/shell-pid"
 	mkdir -p "$SCREEN_TMP/home" "$SCREEN_TMP/data"
 	cat >"$SCREEN_TMP/run.sh" <<RUN
 #!/bin/sh
@@ -59,6 +59,7 @@ export LC_ALL=\${SCREEN_LOCALE:-C.UTF-8} TERM=\${SCREEN_TERM:-xterm-256color}
 unset PARLEARN_CONTENT NO_COLOR
 stty sane
 trap 'true' INT
+echo \$\$ > '$SCREEN_TMP/shell-pid'
 '$PARLEARN' --profile tester $* 
 echo \$? > '$SCREEN_STATUS'
 stty -a > '$SCREEN_TMP/stty-after' 2>&1
@@ -127,6 +128,20 @@ screen_exit_status() {
 		i=$((i + 1))
 	done
 	echo timeout
+}
+
+# PID of this test's parlearn (a child of its wrapper shell).
+screen_pid() {
+	i=0
+	while [ $i -lt 50 ]; do
+		if [ -s "$SCREEN_TMP/shell-pid" ]; then
+			p=$(pgrep -P "$(cat "$SCREEN_TMP/shell-pid")" -x parlearn | head -n 1)
+			[ -n "$p" ] && { echo "$p"; return 0; }
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
 }
 
 # The progress database the test's parlearn writes.

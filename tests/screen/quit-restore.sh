@@ -26,7 +26,7 @@ sleep 0.2
 check_restored Ctrl-C
 
 restart
-pid=$(pgrep -f "^$PARLEARN --profile tester" | head -n 1)
+pid=$(screen_pid)
 [ -n "$pid" ] || fail "cannot find the parlearn process"
 kill -TERM "$pid"
 [ "$(screen_exit_status)" = 0 ] || fail "SIGTERM should exit 0"
@@ -35,7 +35,7 @@ check_restored SIGTERM
 
 # Idle means blocked on input: no CPU time used while waiting.
 restart
-pid=$(pgrep -f "^$PARLEARN --profile tester" | head -n 1)
+pid=$(screen_pid)
 t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
 sleep 2
 t2=$(awk '{print $14 + $15}' "/proc/$pid/stat")

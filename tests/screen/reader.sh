@@ -20,7 +20,7 @@ screen_capture | grep "Three different things" | grep -q "started" ||
 	fail "drop 1 should be started"
 
 # Read drop 1 to its end: done.
-screen_keys j Enter
+screen_keys g j Enter
 screen_wait "Drop 1:"
 screen_keys G
 screen_wait "Drop complete"
@@ -31,7 +31,7 @@ screen_capture | grep "Three different things" | grep -q "done" ||
 screen_has "1/4"
 
 # Open drop 3, page down, quit with Ctrl-C from inside the reader.
-screen_keys j j j Enter
+screen_keys g j j Enter
 screen_wait "Drop 2:"
 screen_keys n
 screen_wait "Drop 3: Cut the matmul, not the batch"
@@ -41,9 +41,9 @@ screen_keys C-c
 # The database holds it: list --json from the same profile.
 export HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data"
 json=$("$PARLEARN" --profile tester list --json) || fail "list failed"
-echo "$json" | tr -d ' \n' | grep -q '"id":"drop-01","number":1,"title":"[^"]*","minutes":6,"status":"done"' ||
+echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-01","number":1,"title":"[^"]*","minutes":6,"status":"done"' ||
 	fail "drop-01 not done in the database: $json"
-echo "$json" | tr -d ' \n' | grep -q '"id":"drop-03","number":3,"title":"[^"]*","minutes":7,"status":"started"' ||
+echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-03","number":3,"title":"[^"]*","minutes":7,"status":"started"' ||
 	fail "drop-03 not started in the database"
 
 # Starting again returns to drop 3.

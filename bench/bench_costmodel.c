@@ -1,0 +1,85 @@
+/*
+ * bench_costmodel.c - how fast the cost model is: the layout search for
+ * llama2-70b and llama3-70b on 64 H100s and llama3-405b on 16,384, and one
+ * layout's evaluation. Prints figures; not part of make check.
+ * Run from the source tree (reads data/), or pass the data directory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core/costmodel.h"
+#include "core/hardware.h"
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+bench_search(const struct hw_catalog *cat, const char *model, int gpus,
+    struct cm_search *s)
+{
+	struct cm_config c;
+	struct pl_err err;
+	double t0, dt = 0;
+	int i, reps = gpus > 1024 ? 5 : 20;
+
+	cm_config_default(&c, hw_model_find(cat, model),
+	    hw_gpu_find(cat, "h100-80gb"));
+	c.gpus = gpus;
+	for (i = 0; i < reps; i++) {
+		t0 = now();
+		if (cm_search(&c, 10, s, &err) != 0) {
+			fprintf(stderr, "%s\n", err.msg);
+			exit(1);
+		}
+		dt += now() - t0;
+	}
+	dt /= reps;
+	printf("search %-12s on %5d GPUs: %8.2f ms, %6ld layouts, %.2f M "
+	    "layouts/s; best DP%d TP%d PP%d %.1f TFLOP/s\n", model, gpus,
+	    1e3 * dt, s->evaluated, s->evaluated / dt / 1e6,
+	    s->top[0].cfg.dp, s->top[0].cfg.tp, s->top[0].cfg.pp,
+	    s->top[0].tflops_per_gpu);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct hw_catalog cat;
+	struct pl_err err;
+	struct cm_config c;
+	struct cm_result r;
+	struct cm_search *s = malloc(sizeof *s);
+	double t0, dt;
+	int i, n = 200000;
+
+	if (s == NULL || hw_catalog_load(&cat, argc > 1 ? argv[1] : "data",
+	    &err) != 0) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		return 1;
+	}
+	bench_search(&cat, "llama2-70b", 64, s);
+	bench_search(&cat, "llama3-70b", 64, s);
+	bench_search(&cat, "llama3-405b", 16384, s);
+	cm_config_default(&c, hw_model_find(&cat, "llama3-405b"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.gpus = 8192;
+	c.dp = 64;
+	c.tp = 8;
+	c.pp = 16;
+	c.zero = 3;
+	t0 = now();
+	for (i = 0; i < n; i++)
+		cm_evaluate(&c, &r, &err);
+	dt = (now() - t0) / n;
+	printf("single layout evaluation (with reasons): %.2f us\n", 1e6 * dt);
+	free(s);
+	hw_catalog_free(&cat);
+	return 0;
+}

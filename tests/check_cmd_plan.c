@@ -1,0 +1,179 @@
+/*
+ * check_cmd_plan.c - `parlearn plan` called as main() calls it: the JSON
+ * contract of one layout and of the search, and the exit codes for
+ * unknown names, impossible layouts and a malformed data file.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli/cli.h"
+#include "capture.h"
+
+#ifndef TOP_SRCDIR
+#define TOP_SRCDIR "."
+#endif
+
+static struct cli_ctx ctx = { NULL, TOP_SRCDIR "/data", "/nonexistent",
+	"ada" };
+
+static double
+num(const cJSON *o, const char *a, const char *b)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, a);
+
+	if (b != NULL)
+		x = cJSON_GetObjectItemCaseSensitive(x, b);
+	ck_assert_msg(cJSON_IsNumber(x), "%s.%s missing", a, b ? b : "");
+	return x->valuedouble;
+}
+
+START_TEST(json_single_layout)
+{
+	char *argv[] = { "plan", "--model", "gpt3-175b", "--gpu", "a100-80gb",
+	    "--gpus", "1024", "--dp", "16", "--tp", "8", "--pp", "8",
+	    "--global-batch", "1536", "--seq-parallel", "--json", NULL };
+	struct capture c;
+	cJSON *o;
+	double sum;
+
+	capture_run(cli_plan_main, &ctx, 17, argv, &c);
+	ck_assert_int_eq(c.rc, 0);
+	o = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_double_eq(num(o, "layout", "dp"), 16);
+	ck_assert_double_eq(num(o, "layout", "tp"), 8);
+	ck_assert_double_eq(num(o, "layout", "pp"), 8);
+	ck_assert_double_eq(num(o, "layout", "zero"), 0);
+	ck_assert_double_eq(num(o, "layout", "microbatches"), 96);
+	ck_assert_double_eq(num(o, "layout", "micro_batch"), 1);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "layout"),
+	    "schedule")->valuestring, "1f1b");
+	sum = num(o, "memory_bytes", "parameters") +
+	    num(o, "memory_bytes", "gradients") +
+	    num(o, "memory_bytes", "optimizer") +
+	    num(o, "memory_bytes", "activations") +
+	    num(o, "memory_bytes", "other");
+	ck_assert_double_eq_tol(sum / num(o, "memory_bytes", "total"), 1,
+	    1e-12);
+	/* 12 B/param of optimizer = 6x the 2-byte parameters (ZeRO 0). */
+	ck_assert_double_eq_tol(num(o, "memory_bytes", "optimizer") /
+	    num(o, "memory_bytes", "parameters"), 6, 1e-12);
+	ck_assert_double_eq(num(o, "gpu_memory_bytes", NULL),
+	    80 * 1073741824.0);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(o, "fits")));
+	ck_assert_double_eq_tol(num(o, "bubble_fraction", NULL), 7.0 / 103,
+	    1e-12);
+	ck_assert_double_eq_tol(num(o, "time_s", "step"),
+	    num(o, "time_s", "compute") + num(o, "time_s", "exposed_comm") +
+	    num(o, "time_s", "bubble") + num(o, "time_s", "optimizer"), 1e-9);
+	ck_assert_double_eq_tol(num(o, "tokens_per_s", NULL),
+	    1536 * 2048 / num(o, "time_s", "step"), 1e-6);
+	ck_assert(num(o, "tflops_per_gpu", NULL) > 0);
+	ck_assert(num(o, "mfu", NULL) > 0 && num(o, "mfu", NULL) < 1);
+	num(o, "time_s", "tp_comm");
+	num(o, "time_s", "pp_comm");
+	num(o, "time_s", "dp_comm");
+	ck_assert_int_gt(cJSON_GetArraySize(cJSON_GetObjectItem(o,
+	    "reasons")), 0);
+	cJSON_Delete(o);
+	capture_free(&c);
+}
+END_TEST
+
+START_TEST(json_search)
+{
+	char *argv[] = { "plan", "--model", "llama3-70b", "--gpus", "64",
+	    "--json", NULL };
+	struct capture c;
+	cJSON *o, *cand;
+
+	capture_run(cli_plan_main, &ctx, 6, argv, &c);
+	ck_assert_int_eq(c.rc, 0);
+	o = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(o);
+	cand = cJSON_GetObjectItem(o, "candidates");
+	ck_assert_int_eq(cJSON_GetArraySize(cand), 10);
+	ck_assert(num(o, "evaluated", NULL) > 100);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(cand, 0),
+	    "fits")));
+	ck_assert(num(cJSON_GetArrayItem(cand, 0), "time_s", "step") <=
+	    num(cJSON_GetArrayItem(cand, 1), "time_s", "step"));
+	cJSON_Delete(o);
+	capture_free(&c);
+}
+END_TEST
+
+static void
+expect_rc(int argc, char **argv, int rc, const char *msg)
+{
+	struct capture c;
+
+	capture_run(cli_plan_main, &ctx, argc, argv, &c);
+	ck_assert_int_eq(c.rc, rc);
+	ck_assert_msg(strstr(c.err, msg) != NULL, "stderr: %s", c.err);
+	capture_free(&c);
+}
+
+START_TEST(errors)
+{
+	char *a1[] = { "plan", "--model", "gpt-9", NULL };
+	char *a2[] = { "plan", "--model", "gpt3-175b", "--gpus", "64", "--dp",
+	    "2", "--tp", "8", "--pp", "8", NULL };
+	char *a3[] = { "plan", "--model", "gpt3-175b", "--gpus", "8", "--dp",
+	    "1", "--tp", "8", "--pp", "1", "--gpu", "tpu", NULL };
+	char *a4[] = { "plan", "--model", "gpt3-175b", "--dp", "1", "--tp",
+	    "5", "--pp", "1", NULL };
+	char *a5[] = { "plan", "--help", NULL };
+	char *dir = test_tmpdir();
+	char data[4096];
+	struct capture c;
+
+	expect_rc(3, a1, 1, "parlearn: plan: unknown model 'gpt-9'");
+	expect_rc(11, a2, 1, "not the 64 GPUs");
+	expect_rc(13, a3, 1, "unknown GPU 'tpu'");
+	expect_rc(9, a4, 1, "heads");
+	capture_run(cli_plan_main, &ctx, 2, a5, &c);
+	ck_assert_int_eq(c.rc, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "Usage: parlearn plan"));
+	capture_free(&c);
+	test_write(dir, "gpus.json", "{\"gpus\": [}");
+	snprintf(data, sizeof data, "%s", dir);
+	ctx.data_dir = data;
+	expect_rc(3, a1, 2, "gpus.json:1:");
+	ctx.data_dir = TOP_SRCDIR "/data";
+	test_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
+static Suite *
+cmd_plan_suite(void)
+{
+	Suite *s = suite_create("cmd_plan");
+	TCase *tc = tcase_create("json contract");
+
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, json_single_layout);
+	tcase_add_test(tc, json_search);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("exit codes");
+	tcase_add_test(tc, errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(cmd_plan_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,146 @@
+/*
+ * check_hardware.c - the GPU and model catalogs: the shipped files load
+ * with the reference's figures, and malformed files are refused with the
+ * file and JSON path named.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hardware.h"
+
+#ifndef TOP_SRCDIR
+#define TOP_SRCDIR "."
+#endif
+
+START_TEST(shipped_catalog)
+{
+	static const char *gpus[] = { "v100-32gb", "a100-40gb", "a100-80gb",
+	    "h100-80gb", "h200-141gb" };
+	static const char *models[] = { "gpt3-175b", "llama2-7b",
+	    "llama2-13b", "llama2-70b", "llama3-8b", "llama3-70b",
+	    "llama3-405b", "bloom-176b", "megatron-1t", "30b" };
+	struct hw_catalog cat;
+	struct pl_err err;
+	const struct hw_gpu *g;
+	const struct hw_model *m;
+	size_t i;
+
+	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
+	    "%s", err.msg);
+	for (i = 0; i < sizeof gpus / sizeof gpus[0]; i++)
+		ck_assert_ptr_nonnull(hw_gpu_find(&cat, gpus[i]));
+	for (i = 0; i < sizeof models / sizeof models[0]; i++)
+		ck_assert_ptr_nonnull(hw_model_find(&cat, models[i]));
+	ck_assert_ptr_null(hw_gpu_find(&cat, "tpu-v4"));
+	g = hw_gpu_find(&cat, "a100-80gb");
+	ck_assert_double_eq(g->peak_flops, 312e12);
+	ck_assert_double_eq(g->nvlink_bw, 300e9);	/* per direction */
+	ck_assert_double_eq(g->inter_bw, 25e9);
+	ck_assert_double_eq(g->hbm_bw, 2039e9);
+	ck_assert_double_eq(g->mem_bytes, 80.0 * 1073741824.0);
+	g = hw_gpu_find(&cat, "h100-80gb");
+	ck_assert_double_eq_tol(g->peak_flops, 989.4e12, 1);
+	ck_assert_double_eq(g->nvlink_bw, 450e9);
+	m = hw_model_find(&cat, "llama3-405b");
+	ck_assert_int_eq(m->layers, 126);
+	ck_assert_int_eq(m->kv_heads, 8);
+	ck_assert_int_eq(m->mlp, HW_MLP_SWIGLU);
+	ck_assert_int_eq(m->tied, 0);
+	ck_assert_int_eq(m->global_batch, 2048);
+	hw_catalog_free(&cat);
+	hw_catalog_free(&cat);	/* twice is harmless */
+	hw_catalog_free(NULL);
+}
+END_TEST
+
+static void
+expect_error(const char *text, const char *want)
+{
+	char path[] = "/tmp/check_hw_XXXXXX", buf[2048], exp[2048];
+	struct hw_catalog cat = { 0 };
+	struct pl_err err;
+	FILE *fp;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	fp = fdopen(fd, "w");
+	fputs(text, fp);
+	fclose(fp);
+	ck_assert_int_eq(hw_load_gpus(&cat, path, &err), -1);
+	snprintf(exp, sizeof exp, "%s: %s", path, want);
+	ck_assert_str_eq(pl_err_format(&err, buf, sizeof buf), exp);
+	hw_catalog_free(&cat);
+	remove(path);
+}
+
+#define GPU_OK	"\"label\": \"X\", \"memory_mib\": 1024, \"peak_tflops\": 1," \
+	" \"fp32_tflops\": 1, \"hbm_gbps\": 1, \"nvlink_gbps\": 1," \
+	" \"inter_gbps\": 1, \"intra_latency_us\": 1, \"inter_latency_us\": 1," \
+	" \"gemm_efficiency\": 0.8"
+
+START_TEST(malformed_gpus)
+{
+	expect_error("{\"gpus\": []}", "gpus: must be a non-empty array");
+	expect_error("{\"gpus\": [{\"name\": \"x\", " GPU_OK "}, 3]}",
+	    "gpus[1]: must be an object");
+	expect_error("{\"gpus\": [{\"name\": \"x\", " GPU_OK "},"
+	    " {\"name\": \"x\", " GPU_OK "}]}",
+	    "gpus[1]: duplicate name \"x\"");
+	expect_error("{\"gpus\": [{\"label\": \"X\"}]}",
+	    "gpus[0].name: required field is missing");
+}
+END_TEST
+
+START_TEST(malformed_models)
+{
+	char path[] = "/tmp/check_hwm_XXXXXX", buf[2048];
+	struct hw_catalog cat = { 0 };
+	struct pl_err err;
+	FILE *fp;
+	int fd = mkstemp(path);
+
+	fp = fdopen(fd, "w");
+	fputs("{\"models\": [{\"name\": \"m\", \"layers\": 2, \"hidden\": 64,"
+	    " \"heads\": 6, \"kv_heads\": 6, \"ffn\": 256, \"vocab\": 10,"
+	    " \"seq\": 8, \"mlp\": \"gelu\", \"norm\": \"layernorm\","
+	    " \"tied\": true, \"learned_pos\": true, \"biases\": true}]}", fp);
+	fclose(fp);
+	ck_assert_int_eq(hw_load_models(&cat, path, &err), -1);
+	pl_err_format(&err, buf, sizeof buf);
+	ck_assert_ptr_nonnull(strstr(buf, "models[0]: heads (6) must divide "
+	    "hidden (64)"));
+	hw_catalog_free(&cat);
+	ck_assert_int_eq(hw_catalog_load(&cat, "/nonexistent", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.file, "gpus.json"));
+	remove(path);
+}
+END_TEST
+
+static Suite *
+hardware_suite(void)
+{
+	Suite *s = suite_create("hardware");
+	TCase *tc = tcase_create("catalog");
+
+	tcase_add_test(tc, shipped_catalog);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("bad input");
+	tcase_add_test(tc, malformed_gpus);
+	tcase_add_test(tc, malformed_models);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(hardware_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
