@@ -46,6 +46,7 @@ static const struct subcommand subcommands[] = {
 	{ "list", cli_list_main },
 	{ "check-content", cli_check_content_main },
 	{ "plan", cli_plan_main },
+	{ "trace", cli_trace_main },
 };
 
 static void
@@ -61,6 +62,7 @@ usage(FILE *fp)
 	    "  list            print the course and your progress (--json)\n"
 	    "  check-content   validate lessons and flashcards (exit 2 if invalid)\n"
 	    "  plan            cost model: memory, time and the best layouts\n"
+	    "  trace           run the toy model under one parallelism mode\n"
 	    "Each command has its own --help.\n"
 	    "\n"
 	    "Options:\n"

@@ -1,0 +1,320 @@
+/*
+ * cmd_trace.c - `parlearn trace`: run the toy model for one step under a
+ * parallelism mode and print its timeline, as an ASCII Gantt chart or as
+ * JSON (the contract: events, loss, max_grad_error, bubble_fraction,
+ * bytes_moved, and more).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "i18n.h"
+#include "cli/cli.h"
+#include "core/sim.h"
+
+#define GANTT_COLS	64	/* characters of time per row */
+
+struct trace_opts {
+	struct sim_config	 cfg;
+	int			 json;		/* --json */
+	int			 gpus_set;	/* --gpus given */
+	int			 mb_set;	/* --microbatches given */
+	int			 v_set;		/* --virtual-stages given */
+	int			 compute_only;	/* --compute-only */
+};
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp, "%s", _("Usage: parlearn trace [--mode MODE] [--gpus N] "
+	    "[--microbatches M]\n"
+	    "         [--schedule gpipe|1f1b|interleaved] [--virtual-stages V]\n"
+	    "         [--compute-only] [--json]\n"
+	    "Run the 4-layer toy model for one training step on simulated "
+	    "devices and\nshow what each device does over time.\n"
+	    "\n"
+	    "  --mode MODE           single, dp, tp, pp, fsdp or 3d (default pp)\n"
+	    "  --gpus N              devices (default 4; 3d needs 8)\n"
+	    "  --microbatches M      microbatches per pipeline (default 8 for "
+	    "pp and 3d, else 1)\n"
+	    "  --schedule S          gpipe, 1f1b or interleaved (default 1f1b)\n"
+	    "  --virtual-stages V    model chunks per device, interleaved only "
+	    "(default 2)\n"
+	    "  --compute-only        make communication free (the bubble then "
+	    "matches the formula)\n"
+	    "  --json                print the timeline and results as JSON\n"
+	    "  --help                show this help\n"));
+}
+
+/* A whole number in [1, INT_MAX], or -1 after printing an error. */
+static int
+parse_count(const char *opt, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > INT_MAX) {
+		fprintf(stderr, _("parlearn: trace: %s needs a whole number, "
+		    "not '%s'\n"), opt, s);
+		return -1;
+	}
+	return (int)v;
+}
+
+static int
+parse_opt(struct trace_opts *o, int ch, const char *arg)
+{
+	int n;
+
+	switch (ch) {
+	case 'm':
+		if (sim_mode_parse(arg, &o->cfg.mode) != 0) {
+			fprintf(stderr, _("parlearn: trace: unknown mode '%s' "
+			    "(single, dp, tp, pp, fsdp, 3d)\n"), arg);
+			return -1;
+		}
+		return 0;
+	case 's':
+		if (sched_parse(arg, &o->cfg.schedule) != 0) {
+			fprintf(stderr, _("parlearn: trace: unknown schedule "
+			    "'%s' (gpipe, 1f1b, interleaved)\n"), arg);
+			return -1;
+		}
+		return 0;
+	case 'j':
+		o->json = 1;
+		return 0;
+	case 'c':
+		o->compute_only = 1;
+		return 0;
+	}
+	n = parse_count(ch == 'g' ? "--gpus" : ch == 'b' ? "--microbatches" :
+	    "--virtual-stages", arg);
+	if (n < 0)
+		return -1;
+	if (ch == 'g') {
+		o->cfg.gpus = n;
+		o->gpus_set = 1;
+	} else if (ch == 'b') {
+		o->cfg.microbatches = n;
+		o->mb_set = 1;
+	} else {
+		o->cfg.vstages = n;
+		o->v_set = 1;
+	}
+	return 0;
+}
+
+/* Fill in the defaults that depend on the mode and schedule. */
+static void
+apply_defaults(struct trace_opts *o)
+{
+	struct sim_config d;
+
+	sim_config_default(&d, o->cfg.mode, 4);
+	if (!o->gpus_set)
+		o->cfg.gpus = o->cfg.mode == SIM_3D ? 8 :
+		    o->cfg.mode == SIM_SINGLE ? 1 : 4;
+	if (o->cfg.mode == SIM_SINGLE)
+		o->cfg.gpus = 1;
+	if (!o->mb_set)
+		o->cfg.microbatches = d.microbatches;
+	if (!o->v_set)
+		o->cfg.vstages = o->cfg.schedule == SCHED_INTERLEAVED &&
+		    o->cfg.mode == SIM_PP ? 2 : 1;
+	o->cfg.cost = o->compute_only ? sim_cost_compute_only() :
+	    sim_cost_default();
+}
+
+static cJSON *
+json_events(const struct sim_timeline *tl)
+{
+	cJSON *a = cJSON_CreateArray(), *e;
+	size_t i;
+
+	for (i = 0; i < tl->n_ev; i++) {
+		const struct sim_event *ev = &tl->ev[i];
+
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "device", ev->device);
+		cJSON_AddStringToObject(e, "kind", sim_kind_name(ev->kind));
+		cJSON_AddNumberToObject(e, "layer", ev->layer);
+		cJSON_AddNumberToObject(e, "microbatch", ev->microbatch);
+		cJSON_AddNumberToObject(e, "start", ev->start);
+		cJSON_AddNumberToObject(e, "end", ev->end);
+		cJSON_AddNumberToObject(e, "bytes", (double)ev->bytes);
+		cJSON_AddNumberToObject(e, "peer", ev->peer);
+		cJSON_AddItemToArray(a, e);
+	}
+	return a;
+}
+
+static cJSON *
+json_memory(const struct sim_timeline *tl)
+{
+	cJSON *a = cJSON_CreateArray(), *e;
+	size_t i;
+	int k;
+
+	for (i = 0; i < tl->n_mem; i++) {
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "device", tl->mem[i].device);
+		cJSON_AddNumberToObject(e, "t", tl->mem[i].t);
+		for (k = 0; k < SIM_NMEM; k++)
+			cJSON_AddNumberToObject(e, sim_mem_kind_name(k),
+			    (double)tl->mem[i].bytes[k]);
+		cJSON_AddItemToArray(a, e);
+	}
+	return a;
+}
+
+static int
+print_json(const struct sim_config *cfg, const struct sim_result *r)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *out;
+
+	cJSON_AddStringToObject(root, "mode", sim_mode_name(cfg->mode));
+	cJSON_AddNumberToObject(root, "gpus", cfg->gpus);
+	cJSON_AddNumberToObject(root, "dp", r->dp);
+	cJSON_AddNumberToObject(root, "tp", r->tp);
+	cJSON_AddNumberToObject(root, "pp", r->pp);
+	cJSON_AddNumberToObject(root, "microbatches", cfg->microbatches);
+	cJSON_AddStringToObject(root, "schedule",
+	    sched_kind_name(cfg->schedule));
+	cJSON_AddNumberToObject(root, "virtual_stages", cfg->vstages);
+	cJSON_AddNumberToObject(root, "loss", r->loss);
+	cJSON_AddNumberToObject(root, "max_grad_error", r->max_grad_error);
+	cJSON_AddNumberToObject(root, "max_param_error", r->max_param_error);
+	cJSON_AddNumberToObject(root, "bubble_fraction", r->bubble);
+	cJSON_AddNumberToObject(root, "bubble_formula", r->bubble_formula);
+	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
+	cJSON_AddNumberToObject(root, "step_time", r->step_time);
+	cJSON_AddItemToObject(root, "events", json_events(&r->tl));
+	cJSON_AddItemToObject(root, "memory", json_memory(&r->tl));
+	out = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (out == NULL)
+		return 2;
+	printf("%s\n", out);
+	free(out);
+	return 0;
+}
+
+/* The character for what device dev does at time t. */
+static char
+gantt_char(const struct sim_timeline *tl, int dev, double t)
+{
+	static const char sym[SIM_NKINDS] = {
+		'F', 'B', '=', '<', '>', ' ', ' ', '*', '.'
+	};
+	char c = '.';
+	size_t i;
+
+	for (i = 0; i < tl->n_ev; i++) {
+		const struct sim_event *e = &tl->ev[i];
+
+		if (e->device != dev || e->start > t || e->end <= t ||
+		    e->kind == SIM_SEND || e->kind == SIM_RECV ||
+		    e->kind == SIM_IDLE)
+			continue;
+		if (sim_kind_is_compute(e->kind))
+			return (char)((e->kind == SIM_FORWARD ? 'A' : 'a') +
+			    (e->microbatch < 0 ? 0 : e->microbatch % 26));
+		c = sym[e->kind];
+	}
+	return c;
+}
+
+static void
+print_gantt(const struct sim_config *cfg, const struct sim_result *r)
+{
+	const struct sim_timeline *tl = &r->tl;
+	double col = tl->t_end / GANTT_COLS;
+	int d, c;
+
+	printf(P_("parlearn trace: %s on %d devices (dp %d x tp %d x pp %d), "
+	    "%s, %d microbatch\n\n", "parlearn trace: %s on %d devices "
+	    "(dp %d x tp %d x pp %d), %s, %d microbatches\n\n",
+	    cfg->microbatches), sim_mode_name(cfg->mode), cfg->gpus,
+	    r->dp, r->tp, r->pp, sched_kind_name(cfg->schedule),
+	    cfg->microbatches);
+	for (d = 0; d < tl->n_devices; d++) {
+		printf(_("dev %2d |"), d);
+		for (c = 0; c < GANTT_COLS; c++)
+			putchar(gantt_char(tl, d, (c + 0.5) * col));
+		printf("|\n");
+	}
+	printf(_("\ntime 0 to %.2f us, one column = %.3f us\n"),
+	    tl->t_end * 1e6, col * 1e6);
+	printf("%s", _("legend: A-Z forward of microbatch 0-25, a-z backward, "
+	    "= all-reduce,\n        < all-gather, > reduce-scatter, "
+	    "* optimizer step, . idle\n\n"));
+	printf(_("loss %.15g, largest gradient difference from single %.3g\n"),
+	    r->loss, r->max_grad_error);
+	printf(_("bubble measured %.4f, formula (p-1)/(v*m+p-1) %.4f\n"),
+	    r->bubble, r->bubble_formula);
+	printf(_("bytes moved %zu, step time %.2f us\n"), r->bytes_moved,
+	    r->step_time * 1e6);
+}
+
+int
+cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "microbatches", required_argument, NULL, 'b' },
+		{ "schedule", required_argument, NULL, 's' },
+		{ "virtual-stages", required_argument, NULL, 'v' },
+		{ "compute-only", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct trace_opts o;
+	struct sim_result res;
+	struct pl_err err;
+	int ch, rc;
+
+	(void)ctx;
+	memset(&o, 0, sizeof o);
+	sim_config_default(&o.cfg, SIM_PP, 4);
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (ch == '?' || ch == ':') {
+			usage(stderr);
+			return 1;
+		}
+		if (parse_opt(&o, ch, optarg) != 0)
+			return 1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, _("parlearn: trace: unexpected argument '%s'\n"),
+		    argv[optind]);
+		return 1;
+	}
+	apply_defaults(&o);
+	if (sim_run(&o.cfg, &res, &err) != 0) {
+		fprintf(stderr, _("parlearn: trace: %s\n"), err.msg);
+		return 1;
+	}
+	rc = 0;
+	if (o.json)
+		rc = print_json(&o.cfg, &res);
+	else
+		print_gantt(&o.cfg, &res);
+	sim_result_free(&res);
+	return rc;
+}
