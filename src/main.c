@@ -47,6 +47,7 @@ static const struct subcommand subcommands[] = {
 	{ "check-content", cli_check_content_main },
 	{ "plan", cli_plan_main },
 	{ "trace", cli_trace_main },
+	{ "srs", cli_srs_main },
 };
 
 static void
@@ -63,6 +64,7 @@ usage(FILE *fp)
 	    "  check-content   validate lessons and flashcards (exit 2 if invalid)\n"
 	    "  plan            cost model: memory, time and the best layouts\n"
 	    "  trace           run the toy model under one parallelism mode\n"
+	    "  srs replay      show how the review scheduler spaces a card\n"
 	    "Each command has its own --help.\n"
 	    "\n"
 	    "Options:\n"

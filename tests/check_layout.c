@@ -320,7 +320,9 @@ static const struct want_line want30[] = {
 	{ "Press a number to choose,", LAYOUT_NOTE, 2, 1 },
 	{ "then Enter to check.", LAYOUT_NOTE, 2, 1 },
 	{ "", LAYOUT_BLANK, 0, 2 },
-	{ "Watch the ring all-reduce.", LAYOUT_NOTE, 0, 2 },
+	{ "Animation: press Enter to play", LAYOUT_PROMPT, 0, 2 },
+	{ "it.", LAYOUT_PROMPT, 0, 2 },
+	{ "Watch the ring all-reduce.", LAYOUT_NOTE, 2, 2 },
 };
 
 #define N_WANT30	(sizeof want30 / sizeof want30[0])

@@ -266,14 +266,19 @@ block_lines(struct layout *lo, const struct content_block *b,
 	case CONTENT_QUESTION:
 		return question_block(lo, b, st, block);
 	case CONTENT_ANIMATION:
+		if (para(lo, _("Animation: press Enter to play it."),
+		    LAYOUT_PROMPT, LAYOUT_PROMPT, 0, block) != 0)
+			return -1;
 		return para(lo, b->animation.caption, LAYOUT_NOTE, LAYOUT_NOTE,
-		    0, block);
+		    2, block);
 	case CONTENT_SCENARIO:
 		if (para(lo, b->scenario.title, LAYOUT_HEADING,
-		    LAYOUT_HEADING, 0, block) != 0 || blank(lo, block) != 0)
+		    LAYOUT_HEADING, 0, block) != 0 || blank(lo, block) != 0 ||
+		    para(lo, b->scenario.brief, LAYOUT_BODY, LAYOUT_BODY, 0,
+		    block) != 0)
 			return -1;
-		return para(lo, b->scenario.brief, LAYOUT_BODY, LAYOUT_BODY, 0,
-		    block);
+		return para(lo, _("Press Enter to open this incident in the cost-model playground."),
+		    LAYOUT_PROMPT, LAYOUT_PROMPT, 0, block);
 	}
 	return 0;
 }

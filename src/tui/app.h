@@ -38,5 +38,21 @@ void	app_store_error(const struct pl_err *);
 struct ui_screen	*ui_home_new(struct app *);
 struct ui_screen	*ui_reader_new(struct app *, int drop_index);
 struct ui_screen	*ui_info_new(const char *title, const char *const *body);
+/*
+ * The cost-model playground. With sc == NULL, a free playground; with a
+ * scenario block (borrowed from the course, which outlives the screen), the
+ * incident: start configuration, locked knobs, goal, hints, grading, and
+ * results saved for drop_id.
+ */
+struct ui_screen	*ui_playground_new(struct app *,
+			    const struct content_scenario *sc,
+			    const char *drop_id);
+/*
+ * The animation player. With an (borrowed) animation block, plays its
+ * configuration; with NULL, starts on pipeline parallelism and Tab moves
+ * through the modes.
+ */
+struct ui_screen	*ui_player_new(struct app *,
+			    const struct content_animation *an);
 
 #endif

@@ -18,7 +18,8 @@ enum item_kind {
 	ITEM_PHASE,
 	ITEM_DROP,
 	ITEM_REVIEW,
-	ITEM_PLAYGROUND
+	ITEM_PLAYGROUND,
+	ITEM_PLAYER
 };
 
 struct item {
@@ -48,13 +49,6 @@ static const char *const review_body[] = {
 	N_("Flashcard review is coming in a later version of parlearn."),
 	N_("Here you will review cards on the ideas of every drop you have started, on a spaced-repetition schedule (FSRS): each card comes back just before you would forget it."),
 	N_("You will see the due queue, reveal each answer with Space and rate it from 1 (again) to 4 (easy), with the next interval shown for each rating."),
-	NULL
-};
-
-static const char *const playground_body[] = {
-	N_("The cost-model playground is coming in a later version of parlearn."),
-	N_("Here you will turn every knob of a training run (model, GPUs, data, tensor and pipeline degrees, ZeRO stage, recomputation, micro-batch) and watch memory per GPU, communication time, the pipeline bubble and throughput change at once."),
-	N_("Meanwhile, 'parlearn plan --help' shows what the engine can compute from the command line."),
 	NULL
 };
 
@@ -93,6 +87,7 @@ build(struct home *h)
 	add(h, ITEM_BLANK, 0);
 	add(h, ITEM_REVIEW, 0);
 	add(h, ITEM_PLAYGROUND, 0);
+	add(h, ITEM_PLAYER, 0);
 }
 
 static void
@@ -179,6 +174,10 @@ draw_item(struct home *h, WINDOW *w, int y, int cols, const struct item *it,
 	case ITEM_PLAYGROUND:
 		ui_put(w, y, 2, _("Cost-model playground"), cols - 4, attr);
 		break;
+	case ITEM_PLAYER:
+		ui_put(w, y, 2, _("Animations: the toy model on simulated GPUs"),
+		    cols - 4, attr);
+		break;
 	case ITEM_BLANK:
 		break;
 	}
@@ -247,8 +246,10 @@ open_item(struct home *h, const struct item *it)
 		ui_push(ui_info_new(N_("Flashcard review"), review_body));
 		break;
 	case ITEM_PLAYGROUND:
-		ui_push(ui_info_new(N_("Cost-model playground"),
-		    playground_body));
+		ui_push(ui_playground_new(a, NULL, NULL));
+		break;
+	case ITEM_PLAYER:
+		ui_push(ui_player_new(a, NULL));
 		break;
 	default:
 		break;

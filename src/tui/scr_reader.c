@@ -164,8 +164,9 @@ draw_position(struct reader *r, WINDOW *w, int rows, int cols)
 }
 
 /*
- * The question the number keys answer: the first question on the page
- * that is not answered right yet, else the first question on the page.
+ * The block the answer keys (or Enter, for an animation or a scenario) act
+ * on: the first interactive block on the page that is not a question
+ * answered right, else the first interactive block on the page.
  */
 static void
 find_active(struct reader *r)
@@ -176,12 +177,13 @@ find_active(struct reader *r)
 	r->active = -1;
 	for (i = r->top; i < r->top + r->page && i < (int)r->lo.n; i++) {
 		b = r->lo.lines[i].block;
-		if (b == prev || d->blocks[b].kind != CONTENT_QUESTION)
+		if (b == prev || d->blocks[b].kind == CONTENT_TEXT)
 			continue;
 		prev = b;
 		if (first < 0)
 			first = b;
-		if (!(r->quiz[b].answered && r->quiz[b].correct)) {
+		if (d->blocks[b].kind != CONTENT_QUESTION ||
+		    !(r->quiz[b].answered && r->quiz[b].correct)) {
 			r->active = b;
 			break;
 		}
@@ -190,6 +192,18 @@ find_active(struct reader *r)
 		r->active = first;
 	if (r->active >= 0 && r->asked[r->active] == 0)
 		r->asked[r->active] = time(NULL);
+}
+
+/* 1 if line i is the first non-blank line of its block. */
+static int
+is_first_line(struct reader *r, int i)
+{
+	int b = r->lo.lines[i].block;
+
+	for (i--; i >= 0 && r->lo.lines[i].block == b; i--)
+		if (r->lo.lines[i].style != LAYOUT_BLANK)
+			return 0;
+	return 1;
 }
 
 static void
@@ -229,8 +243,10 @@ reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 
 		y = 2 + i;
 		draw_line(r, w, y, width, l, l->block == r->active &&
-		    l->style == LAYOUT_PROMPT && (r->top + i == 0 ||
-		    r->lo.lines[r->top + i - 1].style != LAYOUT_PROMPT));
+		    l->style != LAYOUT_BLANK && (r->top + i == 0 ||
+		    r->lo.lines[r->top + i - 1].block != l->block ||
+		    r->lo.lines[r->top + i - 1].style == LAYOUT_BLANK) &&
+		    is_first_line(r, r->top + i));
 	}
 	draw_position(r, w, rows, cols);
 	mark_done_if_seen(r);
@@ -320,7 +336,26 @@ save_answer(struct reader *r, int b)
 	r->dirty = 1;
 }
 
-/* Keys for the active question. Returns 1 if the key was used. */
+/* Enter on an animation or a scenario opens its screen. */
+static int
+open_block(struct reader *r, int ch)
+{
+	const struct content_block *b = &drop_of(r)->blocks[r->active];
+
+	if (ch != '\n' && ch != '\r' && ch != KEY_ENTER)
+		return 0;
+	if (b->kind == CONTENT_ANIMATION) {
+		ui_push(ui_player_new(r->app, &b->animation));
+		return 1;
+	}
+	if (b->kind == CONTENT_SCENARIO) {
+		ui_push(ui_playground_new(r->app, &b->scenario, drop_of(r)->id));
+		return 1;
+	}
+	return 0;
+}
+
+/* Keys for the active block. Returns 1 if the key was used. */
 static int
 answer_key(struct reader *r, int ch)
 {
@@ -329,6 +364,10 @@ answer_key(struct reader *r, int ch)
 	size_t n;
 
 	if (r->active < 0)
+		return 0;
+	if (open_block(r, ch))
+		return 1;
+	if (drop_of(r)->blocks[r->active].kind != CONTENT_QUESTION)
 		return 0;
 	q = &drop_of(r)->blocks[r->active].question;
 	st = &r->quiz[r->active];

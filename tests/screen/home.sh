@@ -29,13 +29,14 @@ screen_has "Phase 4  Sizing a 70B Cluster"
 screen_has "Start: 1. Three different things"
 screen_has "Flashcard review"
 screen_has "Cost-model playground"
+screen_has "Animations: the toy model on simulated GPUs"
 screen_has "profile: tester"
 screen_has "0/4"
 screen_has "0/5"
 [ "$(screen_capture | grep -c ' new')" -ge 14 ] || fail "14 drops should be new"
 
-# The last entry opens the playground's placeholder, which says what comes.
-screen_keys G Enter
+# The entry above the last opens the playground.
+screen_keys G k Enter
 screen_wait "Cost-model playground"
 screen_has "coming in a later version"
 screen_keys q
