@@ -23,6 +23,7 @@
 #include "cli/common.h"
 #include "store/db.h"
 #include "tui/app.h"
+#include "tui/term.h"
 
 #ifndef PL_PKGDATADIR
 #define PL_PKGDATADIR	"/usr/local/share/parlearn"
@@ -48,6 +49,12 @@ static const struct subcommand subcommands[] = {
 	{ "plan", cli_plan_main },
 	{ "trace", cli_trace_main },
 	{ "srs", cli_srs_main },
+	{ "review", cli_review_main },
+	{ "stats", cli_stats_main },
+	{ "deck", cli_deck_main },
+	{ "lab", cli_lab_main },
+	{ "export", cli_export_main },
+	{ "import", cli_import_main },
 };
 
 static void
@@ -65,6 +72,12 @@ usage(FILE *fp)
 	    "  plan            cost model: memory, time and the best layouts\n"
 	    "  trace           run the toy model under one parallelism mode\n"
 	    "  srs replay      show how the review scheduler spaces a card\n"
+	    "  review          review the flashcards that are due (--list: as text)\n"
+	    "  stats           flashcard statistics: forecast, heatmap, retention\n"
+	    "  deck            list decks, export one for Anki, import a TSV deck\n"
+	    "  lab             host or join an instructor-led lab, report on it\n"
+	    "  export          write one learner's progress (JSON or CSV)\n"
+	    "  import          restore a profile from its JSON export\n"
 	    "Each command has its own --help.\n"
 	    "\n"
 	    "Options:\n"
@@ -73,6 +86,7 @@ usage(FILE *fp)
 	    "  --db PATH       progress database (default:\n"
 	    "                  $XDG_DATA_HOME/parlearn/progress.db)\n"
 	    "  --profile NAME  learner profile (default: your login name)\n"
+	    "  --projector     projector mode: bold, high contrast, big figures\n"
 	    "  -h, --help      show this help and exit\n"
 	    "  -V, --version   show the version and exit\n"
 	    "\n"
@@ -178,6 +192,7 @@ main(int argc, char **argv)
 		{ "content", required_argument, NULL, 'c' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "profile", required_argument, NULL, 'p' },
+		{ "projector", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -210,6 +225,10 @@ main(int argc, char **argv)
 			break;
 		case 'p':
 			ctx.profile = optarg;
+			break;
+		case 'P':
+			/* Read by every screen when the terminal starts. */
+			ui_term.projector = 1;
 			break;
 		case 'h':
 			usage(stdout);

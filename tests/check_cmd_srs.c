@@ -17,7 +17,8 @@
 #define TOL	1e-4
 
 
-static const struct cli_ctx ctx = { NULL, NULL, "/nonexistent/db", "x" };
+static const struct cli_ctx ctx = { .db_path = "/nonexistent/db",
+    .profile = "x" };
 
 /* Run `srs ARGS...` (NULL-terminated) and capture it. */
 static void

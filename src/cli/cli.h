@@ -22,5 +22,11 @@ int	cli_check_content_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_plan_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_trace_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_srs_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_review_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_stats_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_deck_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_lab_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_export_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_import_main(const struct cli_ctx *, int argc, char **argv);
 
 #endif

@@ -2,8 +2,11 @@
  * cmd_check_content.c - `parlearn check-content [DIR]`: validate lessons,
  * flashcards and labs, print every problem, exit 2 if there is any.
  */
+#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "i18n.h"
 #include "cli/cli.h"
@@ -11,15 +14,127 @@
 #include "core/answer.h"
 #include "core/content.h"
 #include "core/hardware.h"
+#include "core/lab.h"
+#include "core/scenario.h"
 
 static void
 usage(FILE *fp)
 {
 	fprintf(fp, "%s", _("Usage: parlearn check-content [DIR]\n"
 	    "Validate the course under DIR (default: the content parlearn uses):\n"
-	    "lessons/course.json, every drop under lessons/ and every deck under\n"
-	    "flashcards/. Prints each problem as FILE:LINE:COL: message or\n"
+	    "lessons/course.json, every drop under lessons/, every deck under\n"
+	    "flashcards/ and every lab script under labs/. Prints each problem as FILE:LINE:COL: message or\n"
 	    "FILE: json.path: message. Exit status 0 if all is valid, 2 if not.\n"));
+}
+
+/* Every scenario's start configuration must evaluate. */
+static void
+check_scenarios(const struct hw_catalog *cat, const struct content_course *c,
+    struct content_problems *probs)
+{
+	const struct content_drop *d;
+	struct cm_config cfg;
+	struct cm_result *r = malloc(sizeof *r);
+	struct pl_err err, e;
+	char path[64];
+	size_t i, j;
+
+	for (i = 0; r != NULL && i < c->n_drops; i++) {
+		d = &c->drops[i];
+		for (j = 0; j < d->n_blocks; j++) {
+			if (d->blocks[j].kind != CONTENT_SCENARIO)
+				continue;
+			snprintf(path, sizeof path, "blocks[%zu]", j);
+			if (scenario_start(d->blocks[j].scenario.raw, cat, &cfg,
+			    d->file, path, &err) != 0) {
+				content_add_problem(probs, &err);
+				continue;
+			}
+			if (cm_evaluate(&cfg, r, &e) == 0)
+				continue;
+			snprintf(path, sizeof path, "blocks[%zu].start", j);
+			pl_err_set_path(&err, d->file, path, "%s", e.msg);
+			content_add_problem(probs, &err);
+		}
+	}
+	free(r);
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One lab script: its schema, the course items and GPUs it names. */
+static void
+check_lab(const char *path, const struct content_course *c,
+    const struct hw_catalog *cat, struct content_problems *probs)
+{
+	struct lab_script *ls;
+	struct pl_err err;
+	char key[64];
+	size_t i;
+
+	pl_err_clear(&err);
+	if ((ls = lab_script_load(path, &err)) == NULL) {
+		content_add_problem(probs, &err);
+		return;
+	}
+	if (c != NULL)
+		lab_script_check_course(ls, c, probs);
+	for (i = 0; cat != NULL && i < ls->n_steps; i++)
+		if (ls->steps[i].override.gpu != NULL &&
+		    hw_gpu_find(cat, ls->steps[i].override.gpu) == NULL) {
+			snprintf(key, sizeof key, "steps[%zu].override.gpu", i);
+			pl_err_set_path(&err, path, key,
+			    _("no GPU called \"%s\" in the catalog"),
+			    ls->steps[i].override.gpu);
+			content_add_problem(probs, &err);
+		}
+	lab_script_free(ls);
+}
+
+/* Every DIR/labs/NAME.json, in name order. Returns how many. */
+static size_t
+check_labs(const struct cli_ctx *ctx, const char *dir,
+    const struct content_course *c, struct content_problems *probs)
+{
+	struct hw_catalog cat;
+	struct pl_err err;
+	struct dirent *de;
+	char path[4096], **names = NULL, **nn;
+	size_t n = 0, i, len;
+	int have_cat;
+	DIR *d;
+
+	snprintf(path, sizeof path, "%s/labs", dir);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len < 6 ||
+		    strcmp(de->d_name + len - 5, ".json") != 0)
+			continue;
+		if ((nn = realloc(names, (n + 1) * sizeof *names)) == NULL)
+			break;
+		names = nn;
+		if ((names[n] = strdup(de->d_name)) != NULL)
+			n++;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmp_name);
+	have_cat = hw_catalog_load(&cat, ctx->data_dir, &err) == 0;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/labs/%s", dir, names[i]);
+		check_lab(path, c, have_cat ? &cat : NULL, probs);
+		free(names[i]);
+	}
+	if (have_cat)
+		hw_catalog_free(&cat);
+	free(names);
+	return n;
 }
 
 /* Every numeric answer must be computable by the cost model. */
@@ -35,6 +150,7 @@ check_numeric(const struct cli_ctx *ctx, const struct content_course *c,
 		return;
 	}
 	answer_check_course(&cat, c, probs);
+	check_scenarios(&cat, c, probs);
 	hw_catalog_free(&cat);
 }
 
@@ -49,7 +165,7 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 	struct content_course *c;
 	const char *dir = ctx->content_dir;
 	char buf[1800];
-	size_t i;
+	size_t i, n_labs;
 	int ch;
 
 	optind = 0;
@@ -70,6 +186,7 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 	c = content_load(dir, &probs);
 	if (c != NULL)
 		check_numeric(ctx, c, &probs);
+	n_labs = check_labs(ctx, dir, c, &probs);
 	for (i = 0; i < probs.n; i++)
 		fprintf(stderr, "parlearn: %s\n", pl_err_format(&probs.items[i],
 		    buf, sizeof buf));
@@ -78,6 +195,8 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 		    dir, c->n_drops);
 		printf(P_("%zu deck, ", "%zu decks, ", c->n_decks), c->n_decks);
 		printf(P_("%zu card, ", "%zu cards, ", c->n_cards), c->n_cards);
+		if (n_labs > 0)
+			printf(P_("%zu lab, ", "%zu labs, ", n_labs), n_labs);
 		printf(P_("%zu problem\n", "%zu problems\n", probs.n), probs.n);
 	}
 	ch = c == NULL || probs.n > 0 ? 2 : 0;

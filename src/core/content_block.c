@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "core/content_parse.h"
 #include "core/json.h"
+#include "core/scenario.h"
 
 char *
 content_strdup(const char *s)
@@ -254,6 +255,7 @@ parse_scenario(const cJSON *b, struct content_block *blk, const char *path,
     struct content_ctx *ctx)
 {
 	struct content_scenario *sc = &blk->scenario;
+	struct scenario rules;
 
 	if (content_take_string(b, "id", 1, path, ctx, &sc->id) != 0 ||
 	    content_take_string(b, "title", 1, path, ctx, &sc->title) != 0 ||
@@ -269,6 +271,10 @@ parse_scenario(const cJSON *b, struct content_block *blk, const char *path,
 		    _("must be an object holding the success criteria"));
 	if (parse_hints(b, sc, path, ctx) != 0)
 		return -1;
+	/* locked, goal and claims: the playground's own parser. */
+	if (scenario_parse(&rules, b, ctx->file, path, ctx->err) != 0)
+		return -1;
+	scenario_free(&rules);
 	sc->raw = cJSON_Duplicate(b, 1);
 	return 0;
 }

@@ -20,6 +20,7 @@ struct app {
 	enum curriculum_status	*status;	/* per drop, owned */
 	int			 last_drop;	/* index, or -1 */
 	const struct hw_catalog	*catalog;	/* borrowed; NULL if not loaded */
+	const char		*lab_dir;	/* lab mode: the lab directory */
 };
 
 /*
@@ -54,5 +55,21 @@ struct ui_screen	*ui_playground_new(struct app *,
  */
 struct ui_screen	*ui_player_new(struct app *,
 			    const struct content_animation *an);
+/*
+ * Labs. The host's dashboard over lab directory dir (course may be NULL;
+ * both borrowed), and the student's lab screen for app->lab_dir. NULL if
+ * the lab cannot be read (the dashboard: message on stderr first).
+ */
+struct ui_screen	*ui_lab_host_new(const char *dir,
+			    const struct content_course *course);
+struct ui_screen	*ui_lab_student_new(struct app *);
+/*
+ * Flashcard review: the due queue of every deck (deck NULL) or one deck;
+ * with cram, every card of it, without changing any schedule. deck is
+ * copied.
+ */
+struct ui_screen	*ui_review_new(struct app *, int cram, const char *deck);
+/* Flashcard statistics: forecast, heatmap, retention, counts by state. */
+struct ui_screen	*ui_stats_new(struct app *);
 
 #endif

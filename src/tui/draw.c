@@ -110,3 +110,58 @@ ui_bar(WINDOW *w, int y, int x, int width, double fraction)
 		    ui_glyph_empty(), 1, ui_attr(i < full ? UI_C_DONE :
 		    UI_C_DIM));
 }
+
+/* 3x5 block glyphs, one string of 15 cells per character, row by row. */
+static const char *
+big_glyph(char c)
+{
+	static const char *const digits[] = {
+		"###" "# #" "# #" "# #" "###", "  #" "  #" "  #" "  #" "  #",
+		"###" "  #" "###" "#  " "###", "###" "  #" "###" "  #" "###",
+		"# #" "# #" "###" "  #" "  #", "###" "#  " "###" "  #" "###",
+		"###" "#  " "###" "# #" "###", "###" "  #" "  #" "  #" "  #",
+		"###" "# #" "###" "# #" "###", "###" "# #" "###" "  #" "###",
+	};
+
+	if (c >= '0' && c <= '9')
+		return digits[c - '0'];
+	switch (c) {
+	case ':':
+		return "   " " # " "   " " # " "   ";
+	case '/':
+		return "  #" "  #" " # " "#  " "#  ";
+	case '%':
+		return "# #" "  #" " # " "#  " "# #";
+	case '.':
+		return "   " "   " "   " "   " " # ";
+	case '-':
+		return "   " "   " "###" "   " "   ";
+	default:
+		return "   " "   " "   " "   " "   ";
+	}
+}
+
+int
+ui_big_width(const char *s)
+{
+	int n = (int)strlen(s);
+
+	return n > 0 ? 4 * n - 1 : 0;
+}
+
+int
+ui_big_number(WINDOW *w, int y, int x, const char *s, int attr)
+{
+	const char *g;
+	int r, c, i;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		g = big_glyph(s[i]);
+		for (r = 0; r < UI_BIG_ROWS; r++)
+			for (c = 0; c < 3; c++)
+				if (g[r * 3 + c] == '#')
+					ui_put(w, y + r, x + 4 * i + c,
+					    ui_glyph_full(), 1, attr);
+	}
+	return ui_big_width(s);
+}

@@ -22,4 +22,14 @@ void	ui_bar(WINDOW *, int y, int x, int width, double fraction);
 /* A horizontal rule. */
 void	ui_rule(WINDOW *, int y, int x, int width);
 
+/* Rows and columns of a big number drawn by ui_big_number. */
+#define UI_BIG_ROWS	5
+int	ui_big_width(const char *s);
+/*
+ * Draw s (digits and " .:/%-") in block digits UI_BIG_ROWS tall, for the
+ * key figures in projector mode. Other characters draw as blanks. Clipped
+ * to the window. Returns the columns used.
+ */
+int	ui_big_number(WINDOW *, int y, int x, const char *s, int attr);
+
 #endif

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "i18n.h"
+#include "store/cards.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/term.h"
@@ -18,6 +20,7 @@ enum item_kind {
 	ITEM_PHASE,
 	ITEM_DROP,
 	ITEM_REVIEW,
+	ITEM_STATS,
 	ITEM_PLAYGROUND,
 	ITEM_PLAYER
 };
@@ -33,6 +36,7 @@ struct home {
 	int		 n;
 	int		 sel;		/* selected item */
 	int		 top;		/* first item shown */
+	int		 cards[3];	/* new, learning, due today */
 };
 
 static const struct ui_key_help home_help[] = {
@@ -41,15 +45,9 @@ static const struct ui_key_help home_help[] = {
 	{ N_("Home/End, g/G"), N_("first / last entry") },
 	{ N_("Enter, l"), N_("open") },
 	{ N_("c"), N_("continue where you left off") },
+	{ N_("L"), N_("back to the lab (lab mode)") },
 	{ N_("q"), N_("quit") },
 	{ NULL, NULL }
-};
-
-static const char *const review_body[] = {
-	N_("Flashcard review is coming in a later version of parlearn."),
-	N_("Here you will review cards on the ideas of every drop you have started, on a spaced-repetition schedule (FSRS): each card comes back just before you would forget it."),
-	N_("You will see the due queue, reveal each answer with Space and rate it from 1 (again) to 4 (easy), with the next interval shown for each rating."),
-	NULL
 };
 
 static int
@@ -78,7 +76,10 @@ build(struct home *h)
 		return;
 	add(h, ITEM_CONTINUE, 0);
 	for (p = 0; p < c->n_phases; p++) {
-		add(h, ITEM_BLANK, 0);
+		/* No blank under "Continue": the Statistics entry needs the
+		 * row for everything to fit in 30 rows. */
+		if (p > 0)
+			add(h, ITEM_BLANK, 0);
 		add(h, ITEM_PHASE, c->phases[p].number);
 		for (i = 0; i < c->n_drops; i++)
 			if (c->drops[i].phase == c->phases[p].number)
@@ -86,6 +87,7 @@ build(struct home *h)
 	}
 	add(h, ITEM_BLANK, 0);
 	add(h, ITEM_REVIEW, 0);
+	add(h, ITEM_STATS, 0);
 	add(h, ITEM_PLAYGROUND, 0);
 	add(h, ITEM_PLAYER, 0);
 }
@@ -153,6 +155,7 @@ draw_item(struct home *h, WINDOW *w, int y, int cols, const struct item *it,
     int sel)
 {
 	int attr = sel ? ui_attr(UI_C_SELECT) : (int)A_NORMAL;
+	char line[200];
 	int i;
 
 	if (sel)
@@ -169,7 +172,12 @@ draw_item(struct home *h, WINDOW *w, int y, int cols, const struct item *it,
 		draw_drop(h, w, y, cols, it->index, attr);
 		break;
 	case ITEM_REVIEW:
-		ui_put(w, y, 2, _("Flashcard review"), cols - 4, attr);
+		snprintf(line, sizeof line, _("Flashcard review  (%d due, %d "
+		    "learning, %d new)"), h->cards[2], h->cards[1], h->cards[0]);
+		ui_put(w, y, 2, line, cols - 4, attr);
+		break;
+	case ITEM_STATS:
+		ui_put(w, y, 2, _("Statistics"), cols - 4, attr);
 		break;
 	case ITEM_PLAYGROUND:
 		ui_put(w, y, 2, _("Cost-model playground"), cols - 4, attr);
@@ -205,6 +213,9 @@ home_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		    "%d content files were skipped: run 'parlearn "
 		    "check-content' for details.", h->app->problems),
 		    h->app->problems);
+	else if (h->app->lab_dir != NULL)
+		snprintf(status, sizeof status, "%s",
+		    _("In a lab: L back to the lab  j/k move  Enter open  q quit"));
 	else
 		snprintf(status, sizeof status, "%s",
 		    _("j/k move  Enter open  c continue  ? keys  q quit"));
@@ -243,7 +254,10 @@ open_item(struct home *h, const struct item *it)
 		ui_push(ui_reader_new(a, it->index));
 		break;
 	case ITEM_REVIEW:
-		ui_push(ui_info_new(N_("Flashcard review"), review_body));
+		ui_push(ui_review_new(a, 0, NULL));
+		break;
+	case ITEM_STATS:
+		ui_push(ui_stats_new(a));
 		break;
 	case ITEM_PLAYGROUND:
 		ui_push(ui_playground_new(a, NULL, NULL));
@@ -289,6 +303,11 @@ home_key(struct ui_screen *s, int ch)
 		if (h->app->course->n_drops > 0)
 			open_item(h, &h->items[0]);
 		break;
+	case 'L':
+		if (h->app->lab_dir == NULL)
+			return UI_IGNORED;
+		ui_push(ui_lab_student_new(h->app));
+		break;
 	case 'q': case 'Q': case 27:
 		return UI_QUIT;
 	default:
@@ -297,12 +316,24 @@ home_key(struct ui_screen *s, int ch)
 	return UI_HANDLED;
 }
 
+/* Today's card counts for the review entry. */
+static void
+count_cards(struct home *h)
+{
+	struct pl_err err;
+
+	if (store_review_counts(h->app->store, h->app->profile, h->app->course,
+	    (int64_t)time(NULL), h->cards, &err) != 0)
+		app_store_error(&err);
+}
+
 static void
 home_resume(struct ui_screen *s)
 {
 	struct home *h = s->state;
 
 	app_refresh(h->app);
+	count_cards(h);
 }
 
 static void
@@ -327,6 +358,7 @@ ui_home_new(struct app *a)
 	}
 	h->app = a;
 	build(h);
+	count_cards(h);
 	s->title = N_("Home");
 	s->help = home_help;
 	s->draw = home_draw;

@@ -1,15 +1,320 @@
 /*
- * scr_playground.c - the cost-model playground (placeholder until the
- * playground screen lands: says what it will do).
+ * scr_playground.c - the cost-model playground: keys, scenario rules and
+ * saving attempts. Every figure comes from core/playground and
+ * core/costmodel; every verdict from core/scenario. Drawing is in
+ * scr_playground_draw.c.
+ *
+ * Free mode starts on pg_default_config(). Scenario mode starts on the
+ * block's start configuration with its locked knobs; 'c' grades the
+ * current layout, saves the attempt (store/scenario_store) and, on a
+ * failure, unlocks the next hint; after two failures 'w' shows the worked
+ * solution. Failures and passes are read back from the store on opening,
+ * so hints stay unlocked and a passed scenario shows as passed.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "i18n.h"
+#include "store/scenario_store.h"
 #include "tui/app.h"
+#include "tui/scr_playground.h"
 #include "tui/ui.h"
 
-static const char *const playground_body[] = {
-	N_("The cost-model playground is coming in a later version of parlearn."),
-	N_("Here you will turn every knob of a training run (model, GPUs, data, tensor and pipeline degrees, ZeRO stage, recomputation, micro-batch) and watch memory per GPU, communication time, the pipeline bubble and throughput change at once."),
-	N_("Meanwhile, 'parlearn plan --help' shows what the engine can compute from the command line."),
+/* Failed checks before the worked solution can be opened. */
+#define PGS_SOLUTION_AFTER	2
+
+static const struct ui_key_help playground_help[] = {
+	{ N_("Up/Down, j/k"), N_("select a knob (or a ranked layout)") },
+	{ N_("Left/Right, h/l"), N_("change the selected knob") },
+	{ N_("s"), N_("ranked search: the best layouts, and yours") },
+	{ N_("Enter"), N_("in the ranking: apply the selected layout") },
+	{ N_("r"), N_("back to the starting configuration") },
+	{ N_("Tab, i"), N_("scenario: incident brief, goal, verdict, hints") },
+	{ N_("c"), N_("scenario: check the layout against the goal") },
+	{ N_("1-8"), N_("scenario: assert or withdraw a claim") },
+	{ N_("w"), N_("scenario: worked solution (after two failed checks)") },
+	{ N_("q, Esc"), N_("close the ranking; back") },
+	{ NULL, NULL }
+};
+
+int
+pgs_hints_open(const struct pgs *p)
+{
+	if (p->sc == NULL)
+		return 0;
+	return p->failed < (int)p->sc->n_hints ? p->failed :
+	    (int)p->sc->n_hints;
+}
+
+/* Run the ranked search for the current configuration. */
+static void
+open_search(struct pgs *p)
+{
+	struct pl_err err;
+
+	if (p->search == NULL && (p->search = malloc(sizeof *p->search)) ==
+	    NULL)
+		return;
+	if (cm_search(&p->pg.cfg, CM_SEARCH_MAX, p->search, &err) != 0) {
+		ui_flash(err.msg);
+		return;
+	}
+	p->rank = p->pg.cur_valid ? pg_rank(p->search, &p->pg.cur) : -1;
+	p->search_sel = 0;
+	p->pg.note[0] = '\0';
+	p->panel = PGS_SEARCH;
+}
+
+static void
+apply_selected(struct pgs *p)
+{
+	const struct cm_result *r;
+
+	if (p->search == NULL || p->search_sel >= p->search->n_top)
+		return;
+	r = &p->search->top[p->search_sel];
+	if (!pg_same_knobs(&r->cfg, &p->pg.cfg, p->pg.locked)) {
+		ui_flash(_("That layout changes a locked knob of this scenario."));
+		return;
+	}
+	pg_apply(&p->pg, &r->cfg);
+	p->graded = 0;
+	p->panel = PGS_FIGURES;
+	ui_flash(_("Layout applied; the change column compares it with the "
+	    "one before."));
+}
+
+static void
+save_attempt(struct pgs *p)
+{
+	struct pl_err err;
+	char layout[512];
+	time_t now = time(NULL);
+
+	pg_layout_text(&p->pg.cfg, layout, sizeof layout);
+	if (store_scenario_add(p->app->store, p->app->profile, p->drop_id,
+	    p->sc->id, p->grade.pass, layout, difftime(now, p->opened),
+	    (int64_t)now, &err) != 0)
+		app_store_error(&err);
+	p->opened = now;
+	if (p->grade.pass) {
+		p->passed = 1;
+		snprintf(p->passed_layout, sizeof p->passed_layout, "%s",
+		    layout);
+	}
+}
+
+static void
+check(struct pgs *p)
+{
+	char msg[200];
+
+	if (p->sc == NULL || p->load_err[0] != '\0')
+		return;
+	scenario_grade(&p->rules, p->pg.cur_valid ? &p->pg.cur : NULL,
+	    p->pg.why, &p->start, p->best, p->asserted, &p->grade);
+	p->graded = 1;
+	save_attempt(p);
+	p->panel = PGS_INCIDENT;
+	p->info_top = 0;
+	if (p->grade.pass) {
+		ui_flash(_("Passed: every criterion holds. The attempt is saved."));
+		return;
+	}
+	p->failed++;
+	if (p->failed <= (int)p->sc->n_hints)
+		snprintf(msg, sizeof msg, _("Not yet. Hint %d is now open."),
+		    p->failed);
+	else
+		snprintf(msg, sizeof msg, "%s", _("Not yet. Read the failed "
+		    "lines and try again."));
+	if (p->failed == PGS_SOLUTION_AFTER)
+		snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " %s",
+		    _("Press w for the worked solution."));
+	ui_flash(msg);
+}
+
+/* Keys of the ranking panel; 1 if used. */
+static int
+search_key(struct pgs *p, int ch)
+{
+	int n = p->search != NULL ? (p->search->n_top < PGS_SHOWN ?
+	    p->search->n_top : PGS_SHOWN) : 0;
+
+	switch (ch) {
+	case KEY_UP: case 'k':
+		if (p->search_sel > 0)
+			p->search_sel--;
+		return 1;
+	case KEY_DOWN: case 'j':
+		if (p->search_sel + 1 < n)
+			p->search_sel++;
+		return 1;
+	case '\n': case '\r': case KEY_ENTER:
+		apply_selected(p);
+		return 1;
+	case 's': case 'q': case 27:
+		p->panel = PGS_FIGURES;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Keys of the incident panel; 1 if used. */
+static int
+incident_key(struct pgs *p, int ch)
+{
+	switch (ch) {
+	case KEY_UP: case 'k':
+		if (p->info_top > 0)
+			p->info_top--;
+		return 1;
+	case KEY_DOWN: case 'j':
+		p->info_top++;
+		return 1;
+	case KEY_NPAGE: case ' ':
+		p->info_top += 8;
+		return 1;
+	case KEY_PPAGE:
+		p->info_top = p->info_top > 8 ? p->info_top - 8 : 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Keys only a scenario has; 1 if used. */
+static int
+scenario_key(struct pgs *p, int ch)
+{
+	if (p->sc == NULL)
+		return 0;
+	if (ch == 'c') {
+		check(p);
+		return 1;
+	}
+	if (ch == '\t' || ch == 'i') {
+		p->panel = p->panel == PGS_INCIDENT ? PGS_FIGURES :
+		    PGS_INCIDENT;
+		return 1;
+	}
+	if (ch == 'w') {
+		if (p->failed >= PGS_SOLUTION_AFTER || p->passed) {
+			p->show_solution = 1;
+			p->panel = PGS_INCIDENT;
+			p->info_top = 0;
+		} else
+			ui_flash(_("The worked solution opens after two failed "
+			    "checks."));
+		return 1;
+	}
+	if (ch >= '1' && ch <= '8' && ch - '1' < p->rules.n_claims) {
+		p->asserted ^= 1u << (ch - '1');
+		p->graded = 0;
+		p->panel = PGS_INCIDENT;
+		return 1;
+	}
+	return 0;
+}
+
+static void
+turn(struct pgs *p, int dir)
+{
+	if (pg_change(&p->pg, (enum pg_knob)p->sel, dir) > 0)
+		p->graded = 0;
+	p->panel = PGS_FIGURES;
+}
+
+static enum ui_result
+playground_key(struct ui_screen *s, int ch)
+{
+	struct pgs *p = s->state;
+
+	if (p->panel == PGS_SEARCH && search_key(p, ch))
+		return UI_HANDLED;
+	if (scenario_key(p, ch))
+		return UI_HANDLED;
+	if (p->panel == PGS_INCIDENT && incident_key(p, ch))
+		return UI_HANDLED;
+	switch (ch) {
+	case KEY_UP: case 'k':
+		p->sel = (p->sel + PG_N_KNOBS - 1) % PG_N_KNOBS;
+		break;
+	case KEY_DOWN: case 'j':
+		p->sel = (p->sel + 1) % PG_N_KNOBS;
+		break;
+	case KEY_LEFT: case 'h':
+		turn(p, -1);
+		break;
+	case KEY_RIGHT: case 'l':
+		turn(p, +1);
+		break;
+	case 's':
+		open_search(p);
+		break;
+	case 'r':
+		pg_apply(&p->pg, &p->start.cfg);
+		p->graded = 0;
+		break;
+	case 'q': case 'Q': case 27:
+		return UI_BACK;
+	default:
+		return UI_IGNORED;
+	}
+	return UI_HANDLED;
+}
+
+static void
+playground_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
+{
+	pgs_draw(s->state, w, rows, cols);
+}
+
+static void
+playground_free(struct ui_screen *s)
+{
+	struct pgs *p = s->state;
+
+	scenario_free(&p->rules);
+	free(p->search);
+	free(p->best);
+	free(p);
+}
+
+/* Read the scenario's rules, start, best layout and past attempts. */
+static int
+load_scenario(struct pgs *p, struct cm_config *cfg)
+{
+	struct store_scenario_stats st;
+	struct pl_err err;
+	char buf[600];
+
+	if (scenario_parse(&p->rules, p->sc->raw, p->drop_id, "scenario",
+	    &err) != 0 || scenario_start(p->sc->raw, p->app->catalog, cfg,
+	    p->drop_id, "scenario", &err) != 0 ||
+	    cm_evaluate(cfg, &p->start, &err) != 0 ||
+	    (p->best = malloc(sizeof *p->best)) == NULL ||
+	    cm_search(cfg, CM_SEARCH_MAX, p->best, &err) != 0) {
+		snprintf(p->load_err, sizeof p->load_err, "%s",
+		    pl_err_format(&err, buf, sizeof buf));
+		return -1;
+	}
+	if (store_scenario_stats(p->app->store, p->app->profile, p->drop_id,
+	    p->sc->id, &st, &err) != 0)
+		app_store_error(&err);
+	p->failed = st.failed;
+	p->passed = st.passed;
+	snprintf(p->passed_layout, sizeof p->passed_layout, "%s", st.layout);
+	p->panel = PGS_INCIDENT;
+	return 0;
+}
+
+static const char *const no_catalog_body[] = {
+	N_("The GPU and model catalog (data/gpus.json, data/models.json) could not be loaded, so the cost model cannot run."),
+	N_("'parlearn plan --help' names the data directory it reads; 'parlearn check-content' reports what is wrong."),
 	NULL
 };
 
@@ -17,8 +322,37 @@ struct ui_screen *
 ui_playground_new(struct app *a, const struct content_scenario *sc,
     const char *drop_id)
 {
-	(void)a;
-	(void)sc;
-	(void)drop_id;
-	return ui_info_new(N_("Cost-model playground"), playground_body);
+	struct ui_screen *s;
+	struct pgs *p;
+	struct cm_config cfg;
+
+	if (a->catalog == NULL)
+		return ui_info_new(N_("Cost-model playground"),
+		    no_catalog_body);
+	s = calloc(1, sizeof *s);
+	p = calloc(1, sizeof *p);
+	if (s == NULL || p == NULL || a->catalog == NULL ||
+	    pg_default_config(a->catalog, &cfg) != 0) {
+		free(s);
+		free(p);
+		return NULL;
+	}
+	p->app = a;
+	p->sel = PG_TP;
+	p->sc = sc;
+	p->drop_id = drop_id != NULL ? drop_id : "";
+	if (sc != NULL && load_scenario(p, &cfg) != 0)
+		pg_default_config(a->catalog, &cfg);
+	pg_init(&p->pg, a->catalog, &cfg, p->load_err[0] == '\0' ?
+	    p->rules.locked : 0);
+	if (sc == NULL || p->load_err[0] != '\0')
+		p->start.cfg = cfg;
+	p->opened = time(NULL);
+	s->title = N_("Cost-model playground");
+	s->help = playground_help;
+	s->draw = playground_draw;
+	s->key = playground_key;
+	s->free = playground_free;
+	s->state = p;
+	return s;
 }

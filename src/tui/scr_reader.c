@@ -15,6 +15,7 @@
 #include "core/answer.h"
 #include "core/layout.h"
 #include "core/quiz.h"
+#include "store/cards.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/term.h"
@@ -332,6 +333,10 @@ save_answer(struct reader *r, int b)
 	if (store_answer_add(r->app->store, r->app->profile, drop_of(r)->id,
 	    q->id, r->quiz[b].correct, resp, secs, (int64_t)time(NULL), NULL,
 	    &err) != 0)
+		app_store_error(&err);
+	if (!r->quiz[b].correct && store_cards_add_question(r->app->store,
+	    r->app->profile, drop_of(r)->id, q, r->quiz[b].expected,
+	    (int64_t)time(NULL), &err) != 0)
 		app_store_error(&err);
 	r->dirty = 1;
 }

@@ -91,6 +91,23 @@ init_colors(void)
 	attrs[UI_C_WARN] = COLOR_PAIR(5) | A_BOLD;
 }
 
+/* Projector mode: everything bold, nothing dim, white on black. */
+static void
+init_projector(void)
+{
+	int i;
+
+	if (!ui_term.projector)
+		return;
+	for (i = 0; i < UI_C_COUNT; i++)
+		attrs[i] = (attrs[i] & ~A_DIM) | A_BOLD;
+	if (ui_term.color) {
+		init_pair(6, COLOR_WHITE, COLOR_BLACK);
+		bkgd(COLOR_PAIR(6) | A_BOLD);
+	} else
+		bkgd(A_BOLD);
+}
+
 int
 ui_term_start(void)
 {
@@ -110,6 +127,7 @@ ui_term_start(void)
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
+	init_projector();
 	install_signals();
 	return 0;
 }
@@ -188,4 +206,28 @@ const char *
 ui_glyph_arrow(void)
 {
 	return ui_term.utf8 ? "\u25b6" : ">";
+}
+
+const char *
+ui_glyph_bubble(void)
+{
+	return ui_term.utf8 ? "\u2592" : ".";
+}
+
+const char *
+ui_glyph_right(void)
+{
+	return ui_term.utf8 ? "\u2192" : ">";
+}
+
+const char *
+ui_glyph_left(void)
+{
+	return ui_term.utf8 ? "\u2190" : "<";
+}
+
+const char *
+ui_glyph_both(void)
+{
+	return ui_term.utf8 ? "\u2194" : "=";
 }

@@ -29,6 +29,8 @@ struct ui_term {
 	int	started;	/* curses is active */
 	int	color;		/* colours in use (terminal has them, no NO_COLOR) */
 	int	utf8;		/* locale is UTF-8: use Unicode drawing */
+	int	projector;	/* projector mode: bold, high contrast; set
+				   before ui_term_start() */
 };
 
 extern struct ui_term ui_term;
@@ -57,5 +59,10 @@ const char	*ui_glyph_empty(void);
 const char	*ui_glyph_check(void);
 const char	*ui_glyph_dot(void);
 const char	*ui_glyph_arrow(void);
+/* The player: idle time in a Gantt row, data moving right, left, both. */
+const char	*ui_glyph_bubble(void);
+const char	*ui_glyph_right(void);
+const char	*ui_glyph_left(void);
+const char	*ui_glyph_both(void);
 
 #endif

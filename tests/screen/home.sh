@@ -38,7 +38,7 @@ screen_has "0/5"
 # The entry above the last opens the playground.
 screen_keys G k Enter
 screen_wait "Cost-model playground"
-screen_has "coming in a later version"
+screen_has "Memory/GPU, GB (1e9 B)"
 screen_keys q
 screen_wait "Phase 1"
 screen_keys q

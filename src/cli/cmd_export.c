@@ -1,0 +1,158 @@
+/*
+ * cmd_export.c - `parlearn export` and `parlearn import`: one learner's
+ * progress, answers, scenario results and review statistics as a file,
+ * and back into a progress database (store/export.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "cli/cli.h"
+#include "cli/common.h"
+#include "core/json.h"
+#include "store/export.h"
+
+static void
+export_usage(FILE *fp)
+{
+	fprintf(fp, "%s", _("Usage: parlearn export [--format json|csv] [--profile NAME] [-o FILE]\n"
+	    "Write one learner's progress, answers, scenario results and review\n"
+	    "statistics (default: JSON on standard output, your profile). The\n"
+	    "JSON export is deterministic and 'parlearn import' restores it.\n"));
+}
+
+static void
+import_usage(FILE *fp)
+{
+	fprintf(fp, "%s", _("Usage: parlearn import [--as NAME] FILE\n"
+	    "Restore a profile from its JSON export, in one transaction. Rows\n"
+	    "already in the database are kept and never duplicated.\n"));
+}
+
+static int
+save(const char *path, const char *text)
+{
+	FILE *fp = path != NULL ? fopen(path, "w") : stdout;
+
+	if (fp == NULL) {
+		fprintf(stderr, "parlearn: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	fputs(text, fp);
+	if (text[0] != '\0' && text[strlen(text) - 1] != '\n')
+		fputc('\n', fp);
+	if (fp != stdout ? fclose(fp) != 0 : fflush(fp) != 0) {
+		fprintf(stderr, "parlearn: %s: %s\n", path != NULL ? path :
+		    "stdout", strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+int
+cli_export_main(const struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *fmt = "json", *out = NULL, *profile = ctx->profile;
+	struct store *st;
+	struct content_course *c;
+	struct pl_err err;
+	char *text;
+	int ch, rc;
+
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			export_usage(stdout);
+			return 0;
+		} else if (ch == 'f' && (strcmp(optarg, "json") == 0 ||
+		    strcmp(optarg, "csv") == 0))
+			fmt = optarg;
+		else if (ch == 'p')
+			profile = optarg;
+		else if (ch == 'o')
+			out = optarg;
+		else {
+			export_usage(stderr);
+			return 1;
+		}
+	}
+	if (optind != argc) {
+		export_usage(stderr);
+		return 1;
+	}
+	pl_err_clear(&err);
+	if ((st = store_open(ctx->db_path, &err)) == NULL) {
+		cli_print_err(&err);
+		return 2;
+	}
+	c = content_load(ctx->content_dir, NULL);
+	text = strcmp(fmt, "csv") == 0 ? export_profile_csv(st, profile,
+	    &err) : export_profile_json(st, profile, c, &err);
+	rc = text != NULL ? save(out, text) : (cli_print_err(&err), 2);
+	free(text);
+	content_free(c);
+	store_close(st);
+	return rc;
+}
+
+int
+cli_import_main(const struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "as", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *as = NULL;
+	struct store *st;
+	struct pl_err err;
+	char *text;
+	int ch, added = 0, rc;
+
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			import_usage(stdout);
+			return 0;
+		} else if (ch == 'a')
+			as = optarg;
+		else {
+			import_usage(stderr);
+			return 1;
+		}
+	}
+	if (argc - optind != 1) {
+		import_usage(stderr);
+		return 1;
+	}
+	pl_err_clear(&err);
+	if ((text = pl_read_file(argv[optind], NULL, &err)) == NULL) {
+		cli_print_err(&err);
+		return 2;
+	}
+	if ((st = store_open(ctx->db_path, &err)) == NULL) {
+		free(text);
+		cli_print_err(&err);
+		return 2;
+	}
+	rc = export_import_json(st, text, argv[optind], as, &added, &err);
+	if (rc == 0)
+		printf(P_("imported %s: %d row written\n",
+		    "imported %s: %d rows written\n", added), argv[optind],
+		    added);
+	else
+		cli_print_err(&err);
+	free(text);
+	store_close(st);
+	return rc == 0 ? 0 : 2;
+}

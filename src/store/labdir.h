@@ -1,0 +1,97 @@
+/*
+ * labdir.h - the lab directory on a shared filesystem: no server, only
+ * files with the right owners and modes.
+ *
+ *   DIR/              the instructor's, 0755
+ *   DIR/script.json   the lab script, 0644, written by the host
+ *   DIR/state.json    the current step, 0644, written by the host
+ *   DIR/results/      the drop box: 03733 (setgid, sticky, -wx for all):
+ *                     students create files but cannot list the directory,
+ *                     and cannot remove or replace one another's files
+ *   DIR/results/USER@PROFILE.json
+ *                     one student's results, created O_EXCL|O_NOFOLLOW
+ *                     0600 (0640 with the directory's group when the
+ *                     student is not the instructor, so only the
+ *                     instructor's group can read it), replaced by
+ *                     write-to-temp-then-rename
+ *   DIR/archive-STAMP/ earlier groups, moved there by labdir_reset()
+ *
+ * Every write is atomic (temp file, fsync, rename). Reading a student's
+ * file trusts nothing: it must not be a symlink, must be a regular file
+ * owned by the user its name names, at most LABDIR_RESULT_MAX bytes, and
+ * valid JSON whose user and profile match its name; any other file is
+ * reported and skipped. Functions return 0, or -1 with err set.
+ */
+#ifndef PARLEARN_STORE_LABDIR_H
+#define PARLEARN_STORE_LABDIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/lab.h"
+
+#define LABDIR_RESULT_MAX	(64 * 1024)	/* bytes per result file */
+
+/*
+ * Create (or take up again) a lab directory owned by the caller and put
+ * script_text in it as script.json. Refuses a DIR that exists and is not
+ * the caller's directory.
+ */
+int	labdir_create(const char *dir, const char *script_text,
+	    struct pl_err *err);
+
+/* Write or read DIR/state.json. */
+int	labdir_write_state(const char *dir, const struct lab_state *,
+	    struct pl_err *err);
+int	labdir_read_state(const char *dir, struct lab_state *,
+	    struct pl_err *err);
+
+/* DIR/script.json, parsed. Free with lab_script_free(). */
+struct lab_script	*labdir_load_script(const char *dir, struct pl_err *err);
+
+/* The caller's login name (from the real uid, not $USER). 0 or -1. */
+int	labdir_whoami(char *buf, size_t size);
+
+/*
+ * File name for a user and profile ("USER@PROFILE.json", the profile
+ * escaped to [A-Za-z0-9_-] with %XX). 0, or -1 if it does not fit.
+ */
+int	labdir_result_name(const char *user, const char *profile, char *buf,
+	    size_t size);
+
+/*
+ * Read the caller's own result (r->user and r->profile say whose).
+ * Returns 1 if found, 0 if there is none yet (r keeps only its names),
+ * -1 on error.
+ */
+int	labdir_read_own(const char *dir, struct lab_result *r,
+	    struct pl_err *err);
+/* Write the caller's result atomically. */
+int	labdir_submit(const char *dir, const struct lab_result *,
+	    struct pl_err *err);
+
+/* What one pass over the drop box found. */
+struct labdir_scan {
+	struct lab_result	*results;	/* sorted by user, profile */
+	size_t			 n;
+	struct pl_err		*problems;	/* files reported and skipped */
+	size_t			 n_problems;
+};
+
+/* Read every result in DIR/results (the host). */
+int	labdir_scan(const char *dir, struct labdir_scan *,
+	    struct pl_err *err);
+void	labdir_scan_free(struct labdir_scan *);
+
+/*
+ * Archive the results and state into DIR/archive-YYYYMMDD-HHMMSS and start
+ * a new session at step 0. The archive's name goes into archived.
+ */
+int	labdir_reset(const char *dir, int64_t now, char *archived,
+	    size_t size, struct pl_err *err);
+
+/* A new random session id into buf (at least 17 bytes). */
+void	labdir_new_session(char *buf, size_t size);
+
+#endif

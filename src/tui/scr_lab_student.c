@@ -1,0 +1,374 @@
+/*
+ * scr_lab_student.c - a student's lab screen: the step the instructor is
+ * on, what to do in it, and how the student's own answers stand.
+ *
+ * The screen reads DIR/state.json once a second and follows the lab's
+ * step; the student may look back at earlier steps, never ahead. Answers
+ * are given in the reader (or the playground for a scenario step) and
+ * saved in the progress database as usual; when the student comes back,
+ * the screen copies the answers of the lab's steps from the database into
+ * the student's result file in the drop box (labdir_submit), the same
+ * write `parlearn lab submit` makes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "i18n.h"
+#include "store/export.h"
+#include "store/labdir.h"
+#include "tui/app.h"
+#include "tui/draw.h"
+#include "tui/term.h"
+#include "tui/ui.h"
+
+#define POLL_MS		1000
+#define MAX_ITEMS	32
+
+struct student {
+	struct app		*app;
+	struct lab_script	*script;
+	struct lab_state	 state;
+	struct lab_result	 res;
+	int			 view;		/* step shown, <= state.step */
+	struct content_scenario	 sc;		/* overridden copy for the playground */
+	int			 have_sc;
+	char			 msg[300];	/* last problem writing */
+};
+
+static const struct ui_key_help student_help[] = {
+	{ N_("Left, h"), N_("an earlier step") },
+	{ N_("Right, l"), N_("a later step, up to the lab's") },
+	{ N_("Enter"), N_("open this step's drop or scenario") },
+	{ N_("q"), N_("home screen (the lab goes on; L comes back)") },
+	{ NULL, NULL }
+};
+
+static void
+save(struct student *st)
+{
+	struct pl_err err;
+
+	pl_err_clear(&err);
+	st->res.updated = (int64_t)time(NULL);
+	if (labdir_submit(st->app->lab_dir, &st->res, &err) != 0)
+		pl_err_format(&err, st->msg, sizeof st->msg);
+	else
+		st->msg[0] = '\0';
+}
+
+/* Copy the answers of steps 0..state.step from the progress database. */
+static void
+sync_answers(struct student *st)
+{
+	const char *ids[MAX_ITEMS];
+	enum lab_item_kind kinds[MAX_ITEMS];
+	struct pl_err err;
+	char q[LAB_ID_MAX + 16];
+	size_t s, i, n;
+	int att, first, corr;
+
+	for (s = 0; s <= (size_t)st->state.step && s < st->script->n_steps;
+	    s++) {
+		const struct lab_step *ls = &st->script->steps[s];
+
+		n = lab_step_items(ls, st->app->course, ids, kinds, MAX_ITEMS);
+		for (i = 0; i < n; i++) {
+			snprintf(q, sizeof q, "%s%s", kinds[i] ==
+			    LAB_ITEM_SCENARIO ? EXPORT_SCENARIO_PREFIX : "",
+			    ids[i]);
+			att = export_answer_summary(st->app->store,
+			    st->app->profile, ls->drop, q, &first, &corr, &err);
+			if (att > 0)
+				lab_result_set(&st->res, (int)s, kinds[i],
+				    ids[i], att, first, corr);
+		}
+	}
+}
+
+static void
+set_view(struct student *st, int v)
+{
+	if (v == st->view && st->res.step == v)
+		return;
+	st->view = v;
+	st->res.step = v;
+	st->res.step_since = (int64_t)time(NULL);
+	save(st);
+}
+
+static void
+new_session(struct student *st)
+{
+	lab_result_free(&st->res);
+	snprintf(st->res.session, sizeof st->res.session, "%s",
+	    st->state.session);
+	st->res.step = -1;
+}
+
+static void
+poll_state(struct student *st)
+{
+	struct lab_state ns;
+	struct pl_err err;
+	char line[200];
+	int follow;
+
+	pl_err_clear(&err);
+	if (labdir_read_state(st->app->lab_dir, &ns, &err) != 0 ||
+	    (size_t)ns.n_steps != st->script->n_steps)
+		return;
+	if (strcmp(ns.session, st->state.session) != 0) {
+		st->state = ns;
+		new_session(st);
+		set_view(st, ns.step);
+		return;
+	}
+	if (ns.step == st->state.step)
+		return;
+	follow = st->view == st->state.step || st->view > ns.step;
+	st->state = ns;
+	if (follow) {
+		set_view(st, ns.step);
+		snprintf(line, sizeof line, _("The lab is on step %d: %s"),
+		    ns.step + 1, st->script->steps[ns.step].title);
+		ui_flash(line);
+	}
+}
+
+static void
+draw_items(struct student *st, WINDOW *w, int rows, int cols, int *y)
+{
+	const struct lab_step *ls = &st->script->steps[st->view];
+	const char *ids[MAX_ITEMS];
+	enum lab_item_kind kinds[MAX_ITEMS];
+	const struct lab_answer *a;
+	char line[200];
+	size_t i, n;
+
+	n = lab_step_items(ls, st->app->course, ids, kinds, MAX_ITEMS);
+	for (i = 0; i < n && *y < rows - 3; i++) {
+		a = lab_result_find(&st->res, st->view, kinds[i], ids[i]);
+		snprintf(line, sizeof line, "%s %s %s",
+		    a == NULL ? ui_glyph_dot() : a->correct ?
+		    ui_glyph_check() : "x", kinds[i] == LAB_ITEM_SCENARIO ?
+		    _("scenario") : _("question"), ids[i]);
+		ui_put(w, (*y)++, 4, line, cols - 8, a == NULL ?
+		    ui_attr(UI_C_DIM) : a->correct ? ui_attr(UI_C_DONE) :
+		    ui_attr(UI_C_WARN));
+	}
+}
+
+static void
+student_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
+{
+	struct student *st = s->state;
+	const struct lab_step *ls = &st->script->steps[st->view];
+	const struct content_drop *d = ls->drop != NULL ?
+	    content_find_drop(st->app->course, ls->drop) : NULL;
+	char line[512], right[64], title[300];
+	int y = 2;
+
+	snprintf(right, sizeof right, _("lab at step %d/%zu"),
+	    st->state.step + 1, st->script->n_steps);
+	ui_title(w, cols, st->script->title, right);
+	snprintf(line, sizeof line, _("Step %d: %s"), st->view + 1,
+	    lab_step_title(ls, st->app->course, title, sizeof title));
+	ui_put(w, y++, 2, line, cols - 4, ui_attr(UI_C_HEADING));
+	snprintf(line, sizeof line, P_("%s, about %d minute", "%s, about %d minutes",
+	    ls->minutes), lab_step_kind_name(ls->kind), ls->minutes);
+	ui_put(w, y++, 2, line, cols - 4, A_NORMAL);
+	y++;
+	if (ls->kind == LAB_STEP_BREAK)
+		ui_put(w, y++, 2, _("Break. The screen moves on when the lab does."),
+		    cols - 4, A_NORMAL);
+	else if (d != NULL) {
+		snprintf(line, sizeof line, _("Enter: open drop %d, %s"),
+		    d->number, d->title);
+		ui_put(w, y++, 2, line, cols - 4, ui_attr(UI_C_ACCENT));
+		y++;
+		draw_items(st, w, rows, cols, &y);
+	}
+	if (st->view < st->state.step && y < rows - 3)
+		ui_put(w, rows - 3, 2, _("You are looking back; the lab is ahead (Right)."),
+		    cols - 4, ui_attr(UI_C_STARTED));
+	if (st->msg[0] != '\0')
+		ui_put(w, rows - 2, 2, st->msg, cols - 4, ui_attr(UI_C_WARN));
+	ui_status(w, rows, cols, _("<- -> steps  Enter open  q home  ? keys"),
+	    ui_attr(UI_C_DIM));
+}
+
+/* The step's scenario with the lab's override applied to its start. */
+static const struct content_scenario *
+scenario_for(struct student *st, const struct lab_step *ls,
+    const struct content_drop *d)
+{
+	const struct lab_override *o = &ls->override;
+	cJSON *start;
+	size_t i;
+
+	for (i = 0; i < d->n_blocks; i++)
+		if (d->blocks[i].kind == CONTENT_SCENARIO &&
+		    strcmp(d->blocks[i].scenario.id, ls->scenario) == 0)
+			break;
+	if (i == d->n_blocks)
+		return NULL;
+	if (!ls->has_override)
+		return &d->blocks[i].scenario;
+	if (st->have_sc)
+		cJSON_Delete(st->sc.raw);
+	st->sc = d->blocks[i].scenario;
+	st->sc.raw = cJSON_Duplicate(d->blocks[i].scenario.raw, 1);
+	st->have_sc = st->sc.raw != NULL;
+	start = cJSON_GetObjectItem(st->sc.raw, "start");
+	if (start == NULL)
+		return &d->blocks[i].scenario;
+	if (o->gpu != NULL)
+		cJSON_ReplaceItemInObject(start, "gpu", cJSON_CreateString(o->gpu));
+	if (o->gpus > 0)
+		cJSON_ReplaceItemInObject(start, "gpus", cJSON_CreateNumber(o->gpus));
+	if (o->gpus_per_node > 0)
+		cJSON_ReplaceItemInObject(start, "gpus_per_node",
+		    cJSON_CreateNumber(o->gpus_per_node));
+	if (o->intra_bw > 0)
+		cJSON_ReplaceItemInObject(start, "intra_bw",
+		    cJSON_CreateNumber(o->intra_bw));
+	if (o->inter_bw > 0)
+		cJSON_ReplaceItemInObject(start, "inter_bw",
+		    cJSON_CreateNumber(o->inter_bw));
+	return &st->sc;
+}
+
+static void
+open_step(struct student *st)
+{
+	const struct lab_step *ls = &st->script->steps[st->view];
+	const struct content_drop *d = ls->drop != NULL ?
+	    content_find_drop(st->app->course, ls->drop) : NULL;
+	const struct content_scenario *sc;
+
+	if (d == NULL)
+		return;
+	if (ls->kind == LAB_STEP_SCENARIO &&
+	    (sc = scenario_for(st, ls, d)) != NULL)
+		ui_push(ui_playground_new(st->app, sc, d->id));
+	else
+		ui_push(ui_reader_new(st->app, (int)(d - st->app->course->drops)));
+}
+
+static enum ui_result
+student_key(struct ui_screen *s, int ch)
+{
+	struct student *st = s->state;
+
+	switch (ch) {
+	case KEY_LEFT: case 'h':
+		if (st->view > 0)
+			set_view(st, st->view - 1);
+		return UI_HANDLED;
+	case KEY_RIGHT: case 'l':
+		if (st->view < st->state.step)
+			set_view(st, st->view + 1);
+		return UI_HANDLED;
+	case '\n': case '\r': case KEY_ENTER:
+		open_step(st);
+		return UI_HANDLED;
+	case 'q': case 'Q': case 27:
+		return UI_BACK;
+	}
+	return UI_IGNORED;
+}
+
+static void
+student_resume(struct ui_screen *s)
+{
+	struct student *st = s->state;
+
+	sync_answers(st);
+	save(st);
+	app_refresh(st->app);
+}
+
+static int
+student_next_tick(struct ui_screen *s)
+{
+	(void)s;
+	return POLL_MS;
+}
+
+static void
+student_tick(struct ui_screen *s)
+{
+	poll_state(s->state);
+}
+
+static void
+student_free(struct ui_screen *s)
+{
+	struct student *st = s->state;
+
+	if (st->have_sc)
+		cJSON_Delete(st->sc.raw);
+	lab_result_free(&st->res);
+	lab_script_free(st->script);
+	free(st);
+}
+
+static int
+student_open(struct student *st, struct pl_err *err)
+{
+	const char *dir = st->app->lab_dir;
+
+	if ((st->script = labdir_load_script(dir, err)) == NULL ||
+	    labdir_read_state(dir, &st->state, err) != 0)
+		return -1;
+	if (labdir_whoami(st->res.user, sizeof st->res.user) != 0)
+		return -1;
+	snprintf(st->res.profile, sizeof st->res.profile, "%s",
+	    st->app->profile_name);
+	if (labdir_read_own(dir, &st->res, err) < 0)
+		pl_err_clear(err);	/* unreadable: start afresh */
+	if (strcmp(st->res.session, st->state.session) != 0)
+		new_session(st);
+	st->view = -1;
+	sync_answers(st);
+	set_view(st, st->state.step);
+	return 0;
+}
+
+struct ui_screen *
+ui_lab_student_new(struct app *a)
+{
+	struct ui_screen *s = calloc(1, sizeof *s);
+	struct student *st = calloc(1, sizeof *st);
+	struct pl_err err;
+	char buf[600];
+
+	pl_err_clear(&err);
+	if (s == NULL || st == NULL)
+		goto fail;
+	st->app = a;
+	if (student_open(st, &err) != 0) {
+		ui_flash(pl_err_format(&err, buf, sizeof buf));
+		goto fail;
+	}
+	s->title = N_("Lab");
+	s->help = student_help;
+	s->draw = student_draw;
+	s->key = student_key;
+	s->resume = student_resume;
+	s->next_tick_ms = student_next_tick;
+	s->tick = student_tick;
+	s->free = student_free;
+	s->state = st;
+	return s;
+fail:
+	if (st != NULL) {
+		lab_result_free(&st->res);
+		lab_script_free(st->script);
+	}
+	free(st);
+	free(s);
+	return NULL;
+}

@@ -1,0 +1,508 @@
+/*
+ * check_lab.c - lab scripts (schema, located errors, course references),
+ * lab state and results (round trip, hostile input), the class table and
+ * report, and the lab directory's drop box (modes, refused files, reset).
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/content.h"
+#include "core/json.h"
+#include "core/lab.h"
+#include "store/labdir.h"
+#include "capture.h"
+
+static const char good[] =
+    "{\n"
+    "  \"title\": \"T\",\n"
+    "  \"steps\": [\n"
+    "    { \"kind\": \"drop\", \"drop\": \"drop-01\", \"minutes\": 10,\n"
+    "      \"talking_points\": [\"a\", \"b\"] },\n"
+    "    { \"kind\": \"questions\", \"drop\": \"drop-03\",\n"
+    "      \"questions\": [\"q1\", \"q2\"], \"minutes\": 5 },\n"
+    "    { \"kind\": \"break\", \"title\": \"Coffee\", \"minutes\": 10 },\n"
+    "    { \"kind\": \"scenario\", \"drop\": \"drop-10\",\n"
+    "      \"scenario\": \"oom-4000\", \"minutes\": 20,\n"
+    "      \"override\": { \"gpu\": \"h100-80gb\", \"gpus_per_node\": 4,\n"
+    "      \"inter_bw\": 50 } }\n"
+    "  ]\n"
+    "}\n";
+
+static struct lab_script *
+parse(const char *text, struct pl_err *err)
+{
+	pl_err_clear(err);
+	return lab_script_parse(text, "x.json", err);
+}
+
+START_TEST(script_fields)
+{
+	struct pl_err err;
+	struct lab_script *ls = parse(good, &err);
+
+	ck_assert_ptr_nonnull(ls);
+	ck_assert_uint_eq(ls->n_steps, 4);
+	ck_assert_int_eq(ls->minutes, 45);
+	ck_assert_int_eq(ls->steps[0].kind, LAB_STEP_DROP);
+	ck_assert_uint_eq(ls->steps[0].n_points, 2);
+	ck_assert_str_eq(ls->steps[0].title, "drop drop-01");
+	ck_assert_int_eq(ls->steps[1].kind, LAB_STEP_QUESTIONS);
+	ck_assert_str_eq(ls->steps[1].questions[1], "q2");
+	ck_assert_int_eq(ls->steps[2].kind, LAB_STEP_BREAK);
+	ck_assert_ptr_null(ls->steps[2].drop);
+	ck_assert_int_eq(ls->steps[3].has_override, 1);
+	ck_assert_str_eq(ls->steps[3].override.gpu, "h100-80gb");
+	ck_assert_int_eq(ls->steps[3].override.gpus_per_node, 4);
+	ck_assert(ls->steps[3].override.inter_bw == 50);
+	ck_assert(ls->steps[3].override.intra_bw == 0);
+	lab_script_free(ls);
+}
+END_TEST
+
+START_TEST(script_syntax_error_is_located)
+{
+	struct pl_err err;
+	char buf[1200];
+
+	ck_assert_ptr_null(parse("{\n  \"title\": \"T\",\n  \"steps\": [,]\n}\n",
+	    &err));
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_int_eq(err.col, 13);
+	ck_assert_ptr_nonnull(strstr(pl_err_format(&err, buf, sizeof buf),
+	    "x.json:3:13: "));
+}
+END_TEST
+
+/* Each bad script and the JSON path its error must name. */
+START_TEST(script_field_errors_name_the_path)
+{
+	static const struct {
+		const char	*text;
+		const char	*path;
+	} bad[] = {
+		{ "{\"steps\": []}", "title" },
+		{ "{\"title\": \"T\", \"steps\": []}", "steps" },
+		{ "{\"title\": \"T\", \"steps\": [{\"kind\": \"quiz\", \"minutes\": 1}]}",
+		    "steps[0].kind" },
+		{ "{\"title\": \"T\", \"steps\": [{\"kind\": \"break\", \"minutes\": 1}]}",
+		    "steps[0].title" },
+		{ "{\"title\": \"T\", \"steps\": [{\"kind\": \"drop\", \"drop\": \"d\"}]}",
+		    "steps[0].minutes" },
+		{ "{\"title\": \"T\", \"steps\": [{\"kind\": \"drop\", \"drop\": \"d\", \"minutes\": 999}]}",
+		    "steps[0].minutes" },
+		{ "{\"title\": \"T\", \"steps\": [{\"kind\": \"questions\", \"drop\": \"d\", \"minutes\": 1}]}",
+		    "steps[0].questions" },
+		{ "{\"title\": \"T\", \"steps\": [{\"kind\": \"drop\", \"drop\": \"d\", \"minutes\": 1, \"override\": {}}]}",
+		    "steps[0].override" },
+		{ "{\"title\": \"T\", \"steps\": [{\"kind\": \"scenario\", \"drop\": \"d\", \"minutes\": 1}]}",
+		    "steps[0].scenario" },
+		{ "{\"title\": \"T\", \"steps\": [{\"kind\": \"drop\", \"drop\": \"d\", \"minutes\": 1, \"questions\": [\"a b\"]}]}",
+		    "steps[0].questions[0]" },
+	};
+	struct pl_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i].text, &err) == NULL, "%zu", i);
+		ck_assert_msg(strcmp(err.path, bad[i].path) == 0,
+		    "case %zu: path \"%s\", want \"%s\"", i, err.path,
+		    bad[i].path);
+	}
+}
+END_TEST
+
+START_TEST(script_checked_against_course)
+{
+	struct content_problems probs = { NULL, 0, 0 };
+	struct content_course *c = content_load(TOP_SRCDIR, NULL);
+	struct pl_err err;
+	struct lab_script *ls;
+	const char *ids[16];
+	enum lab_item_kind kinds[16];
+	char buf[300];
+
+	ck_assert_ptr_nonnull(c);
+	ls = parse(good, &err);
+	ck_assert_uint_eq(lab_script_check_course(ls, c, &probs), 0);
+	/* A drop step with no list follows all of the drop's questions. */
+	ck_assert_uint_eq(lab_step_items(&ls->steps[0], c, ids, kinds, 16), 4);
+	ck_assert_uint_eq(lab_step_items(&ls->steps[3], c, ids, kinds, 16), 1);
+	ck_assert_int_eq(kinds[0], LAB_ITEM_SCENARIO);
+	ck_assert_str_eq(lab_step_title(&ls->steps[0], c, buf, sizeof buf),
+	    "Drop 1: Three different things people call 'parallel'");
+	ck_assert_str_eq(lab_step_title(&ls->steps[2], c, buf, sizeof buf),
+	    "Coffee");
+	lab_script_free(ls);
+	ls = parse("{\"title\": \"T\", \"steps\": ["
+	    "{\"kind\": \"drop\", \"drop\": \"drop-99\", \"minutes\": 1},"
+	    "{\"kind\": \"questions\", \"drop\": \"drop-01\", \"minutes\": 1,"
+	    " \"questions\": [\"q1\", \"nope\"]},"
+	    "{\"kind\": \"scenario\", \"drop\": \"drop-01\", \"minutes\": 1,"
+	    " \"scenario\": \"oom-4000\"}]}", &err);
+	ck_assert_ptr_nonnull(ls);
+	ck_assert_uint_eq(lab_script_check_course(ls, c, &probs), 3);
+	ck_assert_str_eq(probs.items[0].path, "steps[0].drop");
+	ck_assert_str_eq(probs.items[1].path, "steps[1].questions");
+	ck_assert_str_eq(probs.items[2].path, "steps[2].scenario");
+	lab_script_free(ls);
+	content_problems_free(&probs);
+	content_free(c);
+}
+END_TEST
+
+START_TEST(example_labs_are_valid)
+{
+	static const char *const files[] = { "two-hour-intro.json",
+	    "short-check.json" };
+	struct content_problems probs = { NULL, 0, 0 };
+	struct content_course *c = content_load(TOP_SRCDIR, NULL);
+	struct lab_script *ls;
+	struct pl_err err;
+	char path[1024];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/labs/%s", TOP_SRCDIR, files[i]);
+		ls = lab_script_load(path, &err);
+		ck_assert_msg(ls != NULL, "%s: %s", path, err.msg);
+		ck_assert_uint_eq(lab_script_check_course(ls, c, &probs), 0);
+		lab_script_free(ls);
+	}
+	content_free(c);
+}
+END_TEST
+
+START_TEST(state_round_trip)
+{
+	struct lab_state a = { 2, 5, 1000, 1300, "abc123" }, b;
+	struct pl_err err;
+	char *s = lab_state_to_json(&a);
+
+	ck_assert_int_eq(lab_state_parse(s, "state.json", &b, &err), 0);
+	ck_assert_int_eq(b.step, 2);
+	ck_assert_int_eq(b.n_steps, 5);
+	ck_assert_int_eq(b.step_started, 1300);
+	ck_assert_str_eq(b.session, "abc123");
+	free(s);
+	ck_assert_int_eq(lab_state_parse("{\"session\": \"s\", \"steps\": 3,"
+	    " \"step\": 3, \"started\": 0, \"step_started\": 0}", "s", &b, &err),
+	    -1);
+	ck_assert_str_eq(err.path, "step");
+}
+END_TEST
+
+static void
+mkresult(struct lab_result *r, const char *user, const char *profile,
+    const char *session, int step)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->user, sizeof r->user, "%s", user);
+	snprintf(r->profile, sizeof r->profile, "%s", profile);
+	snprintf(r->session, sizeof r->session, "%s", session);
+	r->step = step;
+	r->step_since = 100;
+	r->updated = 200;
+}
+
+START_TEST(result_round_trip_is_deterministic)
+{
+	struct lab_result a, b, c;
+	struct pl_err err;
+	char *sa, *sb, *sc;
+
+	mkresult(&a, "ada", "p1", "S", 1);
+	mkresult(&b, "ada", "p1", "S", 1);
+	lab_result_add(&a, 0, LAB_ITEM_QUESTION, "q2", 0);
+	lab_result_add(&a, 0, LAB_ITEM_QUESTION, "q2", 1);
+	lab_result_add(&a, 1, LAB_ITEM_SCENARIO, "oom-4000", 1);
+	lab_result_add(&a, 0, LAB_ITEM_QUESTION, "q1", 1);
+	lab_result_add(&b, 0, LAB_ITEM_QUESTION, "q1", 1);
+	lab_result_add(&b, 1, LAB_ITEM_SCENARIO, "oom-4000", 1);
+	lab_result_set(&b, 0, LAB_ITEM_QUESTION, "q2", 2, 0, 1);
+	sa = lab_result_to_json(&a);
+	sb = lab_result_to_json(&b);
+	ck_assert_str_eq(sa, sb);
+	ck_assert_int_eq(lab_result_parse(sa, "r.json", &c, &err), 0);
+	sc = lab_result_to_json(&c);
+	ck_assert_str_eq(sa, sc);
+	ck_assert_uint_eq(c.n_answers, 3);
+	ck_assert_int_eq(lab_result_find(&c, 0, LAB_ITEM_QUESTION,
+	    "q2")->attempts, 2);
+	ck_assert_int_eq(lab_result_find(&c, 0, LAB_ITEM_QUESTION,
+	    "q2")->first_correct, 0);
+	ck_assert_int_eq(lab_result_add(&c, 0, LAB_ITEM_QUESTION, "../x", 1),
+	    -1);
+	free(sa);
+	free(sb);
+	free(sc);
+	lab_result_free(&a);
+	lab_result_free(&b);
+	lab_result_free(&c);
+}
+END_TEST
+
+START_TEST(result_hostile_input_refused)
+{
+	static const char *const bad[] = {
+		"[]",
+		"{\"user\": \"a\"}",
+		"{\"user\": \"a\\u001b[2J\", \"profile\": \"p\", \"session\": \"s\","
+		" \"step\": 0, \"step_since\": 0, \"updated\": 0, \"answers\": []}",
+		"{\"user\": \"a\", \"profile\": \"p\", \"session\": \"s\", \"step\": -1,"
+		" \"step_since\": 0, \"updated\": 0, \"answers\": []}",
+		"{\"user\": \"a\", \"profile\": \"p\", \"session\": \"s\", \"step\": 0,"
+		" \"step_since\": 0, \"updated\": 0, \"answers\": [{\"step\": 0,"
+		" \"kind\": \"question\", \"id\": \"q1\", \"attempts\": 0,"
+		" \"first_correct\": true, \"correct\": true}]}",
+		"{\"user\": \"a\", \"profile\": \"p\", \"session\": \"s\", \"step\": 0,"
+		" \"step_since\": 0, \"updated\": 0, \"answers\": [{\"step\": 0,"
+		" \"kind\": \"essay\", \"id\": \"q1\", \"attempts\": 1,"
+		" \"first_correct\": true, \"correct\": true}]}",
+	};
+	struct lab_result r;
+	struct pl_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		pl_err_clear(&err);
+		ck_assert_msg(lab_result_parse(bad[i], "r", &r, &err) == -1,
+		    "case %zu accepted", i);
+		ck_assert_uint_eq(r.n_answers, 0);
+	}
+}
+END_TEST
+
+START_TEST(class_table_and_most_missed)
+{
+	struct pl_err err;
+	struct lab_script *ls = parse(good, &err);
+	struct lab_result r[4];
+	struct lab_class cl;
+	char *csv, *json;
+	size_t k;
+
+	mkresult(&r[0], "ada", "p", "S", 1);
+	mkresult(&r[1], "bob", "p", "S", 1);
+	mkresult(&r[2], "cy", "p", "S", 0);
+	mkresult(&r[3], "old", "p", "OTHER", 0);
+	lab_result_add(&r[0], 1, LAB_ITEM_QUESTION, "q1", 1);
+	lab_result_add(&r[0], 1, LAB_ITEM_QUESTION, "q2", 0);
+	lab_result_add(&r[0], 1, LAB_ITEM_QUESTION, "q2", 1);
+	lab_result_add(&r[1], 1, LAB_ITEM_QUESTION, "q2", 0);
+	lab_result_add(&r[2], 1, LAB_ITEM_QUESTION, "q1", 0);
+	lab_result_add(&r[3], 1, LAB_ITEM_QUESTION, "q1", 0);
+	lab_result_add(&r[3], 1, LAB_ITEM_QUESTION, "q1", 0);
+	ck_assert_int_eq(lab_class_build(ls, NULL, r, 4, "S", &cl), 0);
+	ck_assert_uint_eq(cl.n_students, 3);
+	ck_assert_int_eq(cl.on_step[0], 1);
+	ck_assert_int_eq(cl.on_step[1], 2);
+	/* step 1 q1, q2 and step 3's scenario */
+	ck_assert_uint_eq(cl.n_items, 3);
+	for (k = 0; k < cl.n_items; k++)
+		if (strcmp(cl.items[k].id, "q2") == 0) {
+			ck_assert_int_eq(cl.items[k].right, 1);
+			ck_assert_int_eq(cl.items[k].wrong, 1);
+			ck_assert_int_eq(cl.items[k].missed, 2);
+		}
+	ck_assert_int_ge(cl.most_missed, 0);
+	ck_assert_str_eq(cl.items[cl.most_missed].id, "q2");
+	lab_class_free(&cl);
+	csv = lab_report_csv(ls, NULL, r, 4, "S");
+	ck_assert_ptr_nonnull(strstr(csv,
+	    "\"ada\",\"p\",2,\"questions drop-03\",question,q2,2,0,1,,,,right\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+	    "\"bob\",\"p\",2,\"questions drop-03\",step,,,,,0,1,0,current\n"));
+	ck_assert_ptr_null(strstr(csv, "\"old\""));
+	json = lab_report_json(ls, NULL, r, 4, "S");
+	ck_assert_ptr_nonnull(strstr(json, "\"most_missed\""));
+	free(csv);
+	free(json);
+	for (k = 0; k < 4; k++)
+		lab_result_free(&r[k]);
+	lab_script_free(ls);
+}
+END_TEST
+
+/* A lab directory with the good script; caller frees both strings. */
+static char *
+make_lab(char **tmp)
+{
+	struct pl_err err;
+	struct lab_state st = { 0, 4, 1, 1, "S1" };
+	char *dir;
+
+	*tmp = test_tmpdir();
+	dir = malloc(strlen(*tmp) + 8);
+	sprintf(dir, "%s/lab", *tmp);
+	ck_assert_int_eq(labdir_create(dir, good, &err), 0);
+	ck_assert_int_eq(labdir_write_state(dir, &st, &err), 0);
+	return dir;
+}
+
+START_TEST(labdir_modes_and_own_result)
+{
+	struct lab_result r, back;
+	struct pl_err err;
+	struct stat sb;
+	char *tmp, *dir = make_lab(&tmp), path[2048], name[200];
+
+	snprintf(path, sizeof path, "%s/results", dir);
+	ck_assert_int_eq(lstat(path, &sb), 0);
+	ck_assert_int_eq(sb.st_mode & 07777, 03733);
+	mkresult(&r, "", "my prof/1", "S1", 0);
+	ck_assert_int_eq(labdir_whoami(r.user, sizeof r.user), 0);
+	lab_result_add(&r, 0, LAB_ITEM_QUESTION, "q1", 1);
+	ck_assert_int_eq(labdir_submit(dir, &r, &err), 0);
+	ck_assert_int_eq(labdir_submit(dir, &r, &err), 0);	/* replace */
+	ck_assert_int_eq(labdir_result_name(r.user, r.profile, name,
+	    sizeof name), 0);
+	ck_assert_ptr_nonnull(strstr(name, "@my%20prof%2F1.json"));
+	snprintf(path, sizeof path, "%s/results/%s", dir, name);
+	ck_assert_int_eq(lstat(path, &sb), 0);
+	ck_assert_int_eq(sb.st_mode & 0777, 0600);
+	mkresult(&back, r.user, r.profile, "", 0);
+	ck_assert_int_eq(labdir_read_own(dir, &back, &err), 1);
+	ck_assert_uint_eq(back.n_answers, 1);
+	lab_result_free(&back);
+	mkresult(&back, r.user, "nobody-yet", "", 0);
+	ck_assert_int_eq(labdir_read_own(dir, &back, &err), 0);
+	lab_result_free(&r);
+	test_rmrf(tmp);
+	free(tmp);
+	free(dir);
+}
+END_TEST
+
+START_TEST(labdir_scan_refuses_bad_files)
+{
+	struct labdir_scan sc;
+	struct lab_result r;
+	struct pl_err err;
+	char *tmp, *dir = make_lab(&tmp), path[2048], target[2048], me[64];
+	char cmd[4400], *big;
+	FILE *fp;
+
+	mkresult(&r, "", "good", "S1", 0);
+	labdir_whoami(r.user, sizeof r.user);
+	snprintf(me, sizeof me, "%s", r.user);
+	lab_result_add(&r, 0, LAB_ITEM_QUESTION, "q1", 1);
+	ck_assert_int_eq(labdir_submit(dir, &r, &err), 0);
+	/* A symlink to someone else's file. */
+	snprintf(target, sizeof target, "%s/results/%s@good.json", dir, me);
+	snprintf(path, sizeof path, "%s/results/%s@link.json", dir, me);
+	ck_assert_int_eq(symlink(target, path), 0);
+	/* Garbage, a bad name, an oversized file, a mismatched profile. */
+	snprintf(path, sizeof path, "%s/results/%s@junk.json", dir, me);
+	fp = fopen(path, "w");
+	fputs("{\"user\": [1, 2", fp);
+	fclose(fp);
+	snprintf(path, sizeof path, "%s/results/notes.txt", dir);
+	fp = fopen(path, "w");
+	fclose(fp);
+	snprintf(path, sizeof path, "%s/results/%s@big.json", dir, me);
+	fp = fopen(path, "w");
+	big = calloc(1, LABDIR_RESULT_MAX + 10);
+	memset(big, ' ', LABDIR_RESULT_MAX + 9);
+	fputs(big, fp);
+	fclose(fp);
+	free(big);
+	snprintf(path, sizeof path, "%s/results/%s@other.json", dir, me);
+	snprintf(cmd, sizeof cmd, "cp '%s/results/%s@good.json' '%s'",
+	    dir, me, path);
+	ck_assert_int_eq(system(cmd), 0);
+	/* As root, a file owned by another user under our name. */
+	if (geteuid() == 0) {
+		snprintf(path, sizeof path, "%s/results/%s@foreign.json", dir,
+		    me);
+		fp = fopen(path, "w");
+		fputs("{}", fp);
+		fclose(fp);
+		ck_assert_int_eq(chown(path, 1, 1), 0);
+	}
+	ck_assert_int_eq(labdir_scan(dir, &sc, &err), 0);
+	ck_assert_uint_eq(sc.n, 1);
+	ck_assert_str_eq(sc.results[0].profile, "good");
+	ck_assert_uint_eq(sc.n_problems, geteuid() == 0 ? 6 : 5);
+	labdir_scan_free(&sc);
+	lab_result_free(&r);
+	test_rmrf(tmp);
+	free(tmp);
+	free(dir);
+}
+END_TEST
+
+START_TEST(labdir_reset_archives)
+{
+	struct lab_result r;
+	struct labdir_scan sc;
+	struct lab_state st;
+	struct pl_err err;
+	char *tmp, *dir = make_lab(&tmp), arch[2048], path[2100];
+	struct stat sb;
+
+	mkresult(&r, "", "p", "S1", 0);
+	labdir_whoami(r.user, sizeof r.user);
+	ck_assert_int_eq(labdir_submit(dir, &r, &err), 0);
+	ck_assert_int_eq(labdir_reset(dir, 1700000000, arch, sizeof arch,
+	    &err), 0);
+	ck_assert_ptr_nonnull(strstr(arch, "archive-20231114-221320"));
+	snprintf(path, sizeof path, "%s/results", arch);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_int_eq(labdir_read_state(dir, &st, &err), 0);
+	ck_assert_int_eq(st.step, 0);
+	ck_assert_str_ne(st.session, "S1");
+	ck_assert_int_eq(labdir_scan(dir, &sc, &err), 0);
+	ck_assert_uint_eq(sc.n, 0);
+	labdir_scan_free(&sc);
+	test_rmrf(tmp);
+	free(tmp);
+	free(dir);
+}
+END_TEST
+
+static Suite *
+lab_suite(void)
+{
+	Suite *s = suite_create("lab");
+	TCase *tc = tcase_create("script schema");
+
+	tcase_add_test(tc, script_fields);
+	tcase_add_test(tc, script_syntax_error_is_located);
+	tcase_add_test(tc, script_field_errors_name_the_path);
+	tcase_add_test(tc, script_checked_against_course);
+	tcase_add_test(tc, example_labs_are_valid);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("state and results");
+	tcase_add_test(tc, state_round_trip);
+	tcase_add_test(tc, result_round_trip_is_deterministic);
+	tcase_add_test(tc, result_hostile_input_refused);
+	tcase_add_test(tc, class_table_and_most_missed);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("lab directory");
+	tcase_add_test(tc, labdir_modes_and_own_result);
+	tcase_add_test(tc, labdir_scan_refuses_bad_files);
+	tcase_add_test(tc, labdir_reset_archives);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	setlocale(LC_ALL, "C.UTF-8");
+	umask(022);
+	sr = srunner_create(lab_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,477 @@
+/*
+ * check_player.c - the animation player's model: the clock, stepping from
+ * event to event, what is active at a time t, the bytes per link, the
+ * memory at t, the Gantt rows, and what each device holds.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/player.h"
+
+/* A player for mode on gpus devices with schedule, m and v (0: default). */
+static void
+open_player(struct player *p, enum sim_mode mode, int gpus,
+    enum sched_kind sk, int m, int v)
+{
+	struct sim_config cfg;
+	struct pl_err err;
+
+	player_config_default(&cfg, mode);
+	cfg.gpus = gpus;
+	cfg.schedule = sk;
+	if (m > 0)
+		cfg.microbatches = m;
+	if (v > 0)
+		cfg.vstages = v;
+	ck_assert_msg(player_init(p, &cfg, &err) == 0, "init: %s", err.msg);
+}
+
+static double
+mid(const struct sim_event *e)
+{
+	return 0.5 * (e->start + e->end);
+}
+
+START_TEST(step_event_to_event)
+{
+	const struct sim_timeline *tl;
+	struct player p;
+	double first = INFINITY, prev;
+	size_t i, n = 0, back = 0;
+
+	open_player(&p, SIM_PP, 4, SCHED_GPIPE, 8, 0);
+	tl = &p.res.tl;
+	for (i = 0; i < tl->n_ev; i++)
+		if (tl->ev[i].kind != SIM_IDLE && tl->ev[i].start > 0 &&
+		    tl->ev[i].start < first)
+			first = tl->ev[i].start;
+	p.playing = 1;
+	ck_assert_int_eq(player_step(&p, 1), 1);
+	ck_assert_int_eq(p.playing, 0);
+	ck_assert(fabs(p.now - first) < 1e-15);
+	/* Forward through every stop: strictly increasing, ends at the end. */
+	prev = p.now;
+	while (player_step(&p, 1)) {
+		ck_assert(p.now > prev);
+		prev = p.now;
+		n++;
+	}
+	ck_assert(n > 10);
+	ck_assert(p.now == p.res.step_time);
+	ck_assert_int_eq(player_step(&p, 1), 0);
+	/* Back to the start, stopping at the same events. */
+	while (player_step(&p, -1))
+		back++;
+	ck_assert(p.now == 0.0);
+	ck_assert_uint_eq(back, n + 1);
+	player_free(&p);
+}
+END_TEST
+
+START_TEST(clock_and_speed)
+{
+	struct player p;
+	double end;
+	int i;
+
+	open_player(&p, SIM_PP, 4, SCHED_1F1B, 8, 0);
+	end = p.res.step_time;
+	ck_assert_int_eq(player_advance(&p, 1.0), 0);	/* paused */
+	player_toggle(&p);
+	ck_assert_int_eq(p.playing, 1);
+	ck_assert(player_speed_factor(&p) == 1.0);
+	ck_assert_int_eq(player_advance(&p, PLAYER_BASE_SECONDS / 4), 1);
+	ck_assert(fabs(p.now - end / 4) < 1e-12 * end);
+	ck_assert(player_speed_change(&p, 1) == 2.0);
+	player_advance(&p, PLAYER_BASE_SECONDS / 8);
+	ck_assert(fabs(p.now - end / 2) < 1e-12 * end);
+	for (i = 0; i < 10; i++)
+		player_speed_change(&p, 1);
+	ck_assert(player_speed_factor(&p) == 8.0);
+	for (i = 0; i < 10; i++)
+		player_speed_change(&p, -1);
+	ck_assert(player_speed_factor(&p) == 0.125);
+	/* Past the end: stops there and pauses; Space starts over. */
+	player_advance(&p, 1e6);
+	ck_assert(p.now == end);
+	ck_assert_int_eq(p.playing, 0);
+	player_toggle(&p);
+	ck_assert(p.now == 0.0 && p.playing == 1);
+	player_step(&p, 1);
+	player_restart(&p);
+	ck_assert(p.now == 0.0 && p.playing == 1);
+	ck_assert_int_eq(player_cursor_col(&p, 50), 0);
+	p.now = end;
+	ck_assert_int_eq(player_cursor_col(&p, 50), 49);
+	p.now = end / 2;
+	ck_assert_int_eq(player_cursor_col(&p, 50), 25);
+	player_free(&p);
+}
+END_TEST
+
+/* Every compute event is what its device is busy with in its middle. */
+START_TEST(active_at_t)
+{
+	static const enum sim_mode modes[] = {
+		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D
+	};
+	const struct sim_event *e, *b;
+	struct player p;
+	size_t i;
+
+	open_player(&p, modes[_i], modes[_i] == SIM_3D ? 8 :
+	    modes[_i] == SIM_SINGLE ? 1 : 4, SCHED_1F1B, 0, 0);
+	for (i = 0; i < p.res.tl.n_ev; i++) {
+		e = &p.res.tl.ev[i];
+		b = player_busy(&p, e->device, mid(e));
+		if (sim_kind_is_compute(e->kind) || e->kind == SIM_OPTIMIZER)
+			ck_assert_ptr_eq(b, e);
+		else if (e->kind == SIM_IDLE && e->end - e->start > 1e-12)
+			ck_assert_ptr_null(b);	/* not rounding slivers */
+	}
+	player_free(&p);
+}
+END_TEST
+
+START_TEST(pipeline_idle_and_sends)
+{
+	const struct sim_timeline *tl;
+	struct player_flow f[8];
+	struct player p;
+	size_t i, n;
+	int acts = 0, grads = 0;
+
+	open_player(&p, SIM_PP, 4, SCHED_GPIPE, 1, 0);
+	tl = &p.res.tl;
+	for (i = 0; i < tl->n_ev; i++) {
+		const struct sim_event *e = &tl->ev[i];
+
+		if (e->kind == SIM_FORWARD && e->device == 0) {
+			/* Stage 0 computes layer 1; the others wait. */
+			ck_assert_int_eq(e->layer, 1);
+			ck_assert_ptr_null(player_busy(&p, 1, mid(e)));
+			ck_assert_ptr_null(player_busy(&p, 3, mid(e)));
+		}
+		if (e->kind != SIM_SEND)
+			continue;
+		n = player_flows(&p, mid(e), f, 8);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_int_eq(f[0].from, e->device);
+		ck_assert_int_eq(f[0].to, e->peer);
+		ck_assert_uint_eq(f[0].bytes, e->bytes);
+		ck_assert(fabs(f[0].progress - 0.5) < 1e-9);
+		ck_assert(player_link_active(&p, mid(e), e->device, e->peer));
+		ck_assert(!player_link_active(&p, mid(e), e->peer, e->device));
+		/* Forward sends go down the pipeline, gradients come back. */
+		if (f[0].what == PLAYER_W_ACTS) {
+			ck_assert_int_eq(e->peer, e->device + 1);
+			acts++;
+		} else {
+			ck_assert_int_eq(f[0].what, PLAYER_W_ACT_GRADS);
+			ck_assert_int_eq(e->peer, e->device - 1);
+			grads++;
+		}
+	}
+	ck_assert_int_eq(acts, 3);
+	ck_assert_int_eq(grads, 3);
+	player_free(&p);
+}
+END_TEST
+
+/* The gradient all-reduce of dp is one flow over the whole ring. */
+START_TEST(collective_flow)
+{
+	const struct sim_timeline *tl;
+	struct player_flow f[8];
+	struct player p;
+	size_t i, n, sum = 0;
+	double t = -1;
+
+	open_player(&p, SIM_DP, 4, SCHED_1F1B, 0, 0);
+	tl = &p.res.tl;
+	for (i = 0; i < tl->n_ev; i++)
+		if (tl->ev[i].kind == SIM_ALL_REDUCE) {
+			t = mid(&tl->ev[i]);
+			sum += tl->ev[i].bytes;
+		}
+	ck_assert(t > 0);
+	n = player_flows(&p, t, f, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(f[0].kind, SIM_ALL_REDUCE);
+	ck_assert_int_eq(f[0].what, PLAYER_W_GRADS);
+	ck_assert_uint_eq(f[0].members, 0xFu);
+	ck_assert_int_eq(f[0].from, -1);
+	ck_assert_uint_eq(f[0].bytes, sum);
+	/* Ring: 0->1->2->3->0. */
+	ck_assert(player_link_active(&p, t, 0, 1));
+	ck_assert(player_link_active(&p, t, 3, 0));
+	ck_assert(!player_link_active(&p, t, 1, 0));
+	player_free(&p);
+}
+END_TEST
+
+/* 3d: the TP all-reduces of the two replicas are two flows. */
+START_TEST(collective_groups_3d)
+{
+	const struct sim_timeline *tl;
+	struct player_flow f[16];
+	struct player p;
+	size_t i, n, j;
+
+	open_player(&p, SIM_3D, 8, SCHED_1F1B, 0, 0);
+	tl = &p.res.tl;
+	for (i = 0; i < tl->n_ev; i++)
+		if (tl->ev[i].kind == SIM_ALL_REDUCE &&
+		    tl->ev[i].microbatch >= 0)
+			break;
+	ck_assert(i < tl->n_ev);
+	n = player_flows(&p, mid(&tl->ev[i]), f, 16);
+	for (j = 0; j < n; j++)
+		if (f[j].kind == SIM_ALL_REDUCE)
+			ck_assert_msg(f[j].members == 0x03u ||
+			    f[j].members == 0x30u || f[j].members == 0x0Cu ||
+			    f[j].members == 0xC0u, "group %#x", f[j].members);
+	ck_assert(player_link_active(&p, mid(&tl->ev[i]), 0, 1));
+	ck_assert(player_link_active(&p, mid(&tl->ev[i]), 1, 0));
+	player_free(&p);
+}
+END_TEST
+
+/* At the end every link has carried its total; the totals sum to the run. */
+START_TEST(link_bytes_sum)
+{
+	static const enum sim_mode modes[] = {
+		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D
+	};
+	const struct player_link *l;
+	struct player p;
+	double sum = 0, half = 0;
+	size_t i, tot = 0;
+
+	open_player(&p, modes[_i], modes[_i] == SIM_3D ? 8 :
+	    modes[_i] == SIM_SINGLE ? 1 : 4, SCHED_1F1B, 0, 0);
+	l = player_links_at(&p, 0.0);
+	for (i = 0; i < p.n_links; i++)
+		ck_assert(l[i].bytes == 0.0);
+	l = player_links_at(&p, p.res.step_time / 2);
+	for (i = 0; i < p.n_links; i++) {
+		ck_assert(l[i].bytes <= (double)l[i].total);
+		half += l[i].bytes;
+	}
+	l = player_links_at(&p, p.res.step_time);
+	for (i = 0; i < p.n_links; i++) {
+		ck_assert(l[i].a < l[i].b);
+		ck_assert(fabs(l[i].bytes - (double)l[i].total) < 1e-6);
+		sum += l[i].bytes;
+		tot += l[i].total;
+	}
+	ck_assert_uint_eq(tot, p.res.bytes_moved);
+	ck_assert(fabs(sum - (double)p.res.bytes_moved) < 1e-6);
+	ck_assert(half <= sum);
+	if (modes[_i] == SIM_SINGLE)
+		ck_assert_uint_eq(p.n_links, 0);
+	else
+		ck_assert(p.n_links > 0 && tot > 0);
+	player_free(&p);
+}
+END_TEST
+
+START_TEST(gantt_marks_bubble)
+{
+	struct player_cell c[64];
+	struct player p;
+	double col;
+	int d, i, bubbles = 0;
+
+	open_player(&p, SIM_PP, 4, SCHED_GPIPE, 1, 0);
+	col = p.res.step_time / 64;
+	for (d = 0; d < 4; d++) {
+		player_gantt_row(&p, d, 64, c);
+		for (i = 0; i < 64; i++) {
+			const struct sim_event *e = player_busy(&p, d,
+			    (i + 0.5) * col);
+
+			if (c[i].kind == PLAYER_CELL_BUBBLE) {
+				ck_assert_ptr_null(e);
+				bubbles++;
+				continue;
+			}
+			ck_assert_ptr_nonnull(e);
+			ck_assert_int_eq(c[i].kind, e->kind == SIM_FORWARD ?
+			    PLAYER_CELL_FORWARD : e->kind == SIM_BACKWARD ?
+			    PLAYER_CELL_BACKWARD : PLAYER_CELL_OPTIMIZER);
+		}
+	}
+	/* No microbatching: most of the grid is bubble. */
+	ck_assert_msg(bubbles > 64 * 4 / 2, "bubble cells %d", bubbles);
+	player_gantt_row(&p, 0, 64, c);
+	ck_assert_int_eq(c[0].kind, PLAYER_CELL_FORWARD);
+	ck_assert_int_eq(c[0].mb, 0);
+	ck_assert_int_eq(c[63].kind, PLAYER_CELL_OPTIMIZER);
+	player_gantt_row(&p, 3, 64, c);
+	ck_assert_int_eq(c[0].kind, PLAYER_CELL_BUBBLE);
+	player_free(&p);
+}
+END_TEST
+
+/* Collectives show in the row, compute wins where both cover a column. */
+START_TEST(gantt_collectives)
+{
+	struct player_cell c[200];
+	struct player p;
+	int i, ar = 0, fw = 0;
+
+	open_player(&p, SIM_TP, 4, SCHED_1F1B, 0, 0);
+	player_gantt_row(&p, 2, 200, c);
+	for (i = 0; i < 200; i++) {
+		ar += c[i].kind == PLAYER_CELL_ALL_REDUCE;
+		fw += c[i].kind == PLAYER_CELL_FORWARD;
+	}
+	ck_assert(ar > 0 && fw > 0);
+	player_free(&p);
+}
+END_TEST
+
+START_TEST(memory_at_t)
+{
+	const struct sim_timeline *tl;
+	size_t k[SIM_NMEM], best = 0, m, i;
+	struct player p;
+
+	open_player(&p, SIM_PP, 4, SCHED_GPIPE, 8, 0);
+	tl = &p.res.tl;
+	/* Before anything is allocated and after every sample of device 0. */
+	for (i = 0; i < tl->n_mem; i++) {
+		if (tl->mem[i].device != 0)
+			continue;
+		m = player_mem(&p, 0, tl->mem[i].t, k);
+		if (m > best)
+			best = m;
+	}
+	ck_assert_uint_eq(best, sim_timeline_peak(tl, 0));
+	ck_assert(p.peak >= best);
+	m = player_mem(&p, 0, p.res.step_time, k);
+	ck_assert_uint_eq(m, k[0] + k[1] + k[2] + k[3]);
+	ck_assert(k[SIM_MEM_OPTIM] > 0);	/* Adam state at the end */
+	ck_assert(k[SIM_MEM_PARAMS] > 0);
+	/* GPipe: stage 0 holds the most activations after all forwards. */
+	ck_assert(player_mem(&p, 0, p.res.step_time / 2, NULL) >
+	    player_mem(&p, 0, 0.0, NULL));
+	player_free(&p);
+}
+END_TEST
+
+START_TEST(holds)
+{
+	struct player p;
+	char b[64];
+
+	open_player(&p, SIM_PP, 4, SCHED_1F1B, 8, 0);
+	ck_assert_str_eq(player_holds(&p, 2, 0, 0, b, sizeof b), "L3");
+	ck_assert_str_eq(player_holds(&p, 2, 1, 0, b, sizeof b), "stage 2");
+	player_free(&p);
+	open_player(&p, SIM_PP, 2, SCHED_INTERLEAVED, 4, 2);
+	ck_assert_str_eq(player_holds(&p, 0, 0, 0, b, sizeof b), "L1 L3");
+	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b), "L2 L4");
+	player_free(&p);
+	open_player(&p, SIM_TP, 4, SCHED_1F1B, 0, 0);
+	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b),
+	    "L1 L3 cols 4-7");
+	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b),
+	    "L2 L4 rows 4-7");
+	player_free(&p);
+	open_player(&p, SIM_3D, 8, SCHED_1F1B, 0, 0);
+	/* Device 5: replica 1, stage 0, TP rank 1. */
+	ck_assert_str_eq(player_holds(&p, 5, 0, 1, b, sizeof b), "L1c8-15");
+	ck_assert_str_eq(player_holds(&p, 5, 1, 1, b, sizeof b), "L2r8-15");
+	ck_assert_str_eq(player_holds(&p, 6, 0, 1, b, sizeof b), "L3c0-7");
+	player_free(&p);
+	open_player(&p, SIM_FSDP, 4, SCHED_1F1B, 0, 0);
+	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b), "L1-L4");
+	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b),
+	    "shard 2 of 4");
+	player_free(&p);
+}
+END_TEST
+
+START_TEST(config_from_block)
+{
+	struct content_animation an;
+	struct sim_config cfg;
+	struct pl_err err;
+
+	memset(&an, 0, sizeof an);
+	an.mode = "pp";
+	an.gpus = 2;
+	an.microbatches = 4;
+	an.schedule = "interleaved";
+	ck_assert_int_eq(player_config_from_block(&an, &cfg, &err), 0);
+	ck_assert_int_eq(cfg.mode, SIM_PP);
+	ck_assert_int_eq(cfg.gpus, 2);
+	ck_assert_int_eq(cfg.microbatches, 4);
+	ck_assert_int_eq(cfg.schedule, SCHED_INTERLEAVED);
+	ck_assert_int_eq(cfg.vstages, 2);
+	an.mode = "3d";
+	an.gpus = 0;
+	an.schedule = NULL;
+	an.microbatches = 0;
+	ck_assert_int_eq(player_config_from_block(&an, &cfg, &err), 0);
+	ck_assert_int_eq(cfg.gpus, 8);
+	ck_assert_int_eq(cfg.microbatches, 8);
+	an.mode = "ring";
+	ck_assert_int_eq(player_config_from_block(&an, &cfg, &err), -1);
+	ck_assert(strstr(err.msg, "ring") != NULL);
+	ck_assert_int_eq(player_next_mode(SIM_FSDP), SIM_3D);
+	ck_assert_int_eq(player_next_mode(SIM_3D), SIM_SINGLE);
+	/* A config the simulator refuses leaves an empty, freeable player. */
+	{
+		struct player p;
+
+		player_config_default(&cfg, SIM_3D);
+		cfg.gpus = 4;
+		ck_assert_int_eq(player_init(&p, &cfg, &err), -1);
+		player_free(&p);
+	}
+}
+END_TEST
+
+static Suite *
+player_suite(void)
+{
+	Suite *s = suite_create("player");
+	TCase *tc;
+
+	tc = tcase_create("playback");
+	tcase_add_test(tc, step_event_to_event);
+	tcase_add_test(tc, clock_and_speed);
+	tcase_add_test(tc, config_from_block);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("at time t");
+	tcase_add_loop_test(tc, active_at_t, 0, 6);
+	tcase_add_test(tc, pipeline_idle_and_sends);
+	tcase_add_test(tc, collective_flow);
+	tcase_add_test(tc, collective_groups_3d);
+	tcase_add_loop_test(tc, link_bytes_sum, 0, 6);
+	tcase_add_test(tc, memory_at_t);
+	tcase_add_test(tc, holds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("gantt");
+	tcase_add_test(tc, gantt_marks_bubble);
+	tcase_add_test(tc, gantt_collectives);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(player_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

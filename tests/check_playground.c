@@ -1,0 +1,241 @@
+/*
+ * check_playground.c - the playground's knob model on the real catalog:
+ * stepping values, keeping DP x TP x PP = GPUs, locks, the delta of every
+ * figure against the previous setting, invalid combinations, the layout
+ * text and the rank of a layout in the search.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/costmodel.h"
+#include "core/hardware.h"
+#include "core/playground.h"
+
+#ifndef TOP_SRCDIR
+#define TOP_SRCDIR "."
+#endif
+
+static struct hw_catalog cat;
+static struct pg_state *pg;
+
+static void
+setup(void)
+{
+	struct pl_err err;
+	struct cm_config c;
+
+	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
+	    "%s", err.msg);
+	pg = calloc(1, sizeof *pg);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_int_eq(pg_default_config(&cat, &c), 0);
+	pg_init(pg, &cat, &c, 0);
+}
+
+static void
+teardown(void)
+{
+	free(pg);
+	hw_catalog_free(&cat);
+}
+
+START_TEST(default_is_valid)
+{
+	ck_assert(pg->cur_valid);
+	ck_assert(!pg->have_prev);
+	ck_assert_str_eq(pg->cfg.model.name, "llama2-13b");
+	ck_assert_int_eq(pg->cfg.dp * pg->cfg.tp * pg->cfg.pp, pg->cfg.gpus);
+	ck_assert(pg->cur.fits);
+	ck_assert_double_eq(pg_delta(pg, PG_F_T_STEP), 0);
+}
+END_TEST
+
+START_TEST(tp_adjusts_dp)
+{
+	struct cm_result before = pg->cur;
+	char v[64];
+
+	/* 16 GPUs, TP 2 x PP 2 x DP 4: TP up to 4 takes DP to 2. */
+	ck_assert_int_eq(pg_change(pg, PG_TP, +1), 1);
+	ck_assert_int_eq(pg->cfg.tp, 4);
+	ck_assert_int_eq(pg->cfg.dp, 2);
+	ck_assert_int_eq(pg->cfg.gpus, 16);
+	ck_assert_ptr_nonnull(strstr(pg->note, "DP degree set to 2"));
+	ck_assert(pg->cur_valid && pg->have_prev);
+	/* Every figure's delta is the difference of the two engine runs. */
+	ck_assert_double_eq_tol(pg_delta(pg, PG_F_T_STEP),
+	    pg->cur.t_step - before.t_step, 1e-12);
+	ck_assert_double_eq_tol(pg_delta(pg, PG_F_MEM_PARAMS),
+	    pg->cur.mem_params - before.mem_params, 1e-3);
+	ck_assert(pg_delta(pg, PG_F_MEM_PARAMS) < 0);	/* half the weights */
+	ck_assert_double_eq_tol(pg_delta(pg, PG_F_TOKENS),
+	    pg->cur.tokens_per_s - before.tokens_per_s, 1e-6);
+	pg_knob_value(pg, PG_TP, v, sizeof v);
+	ck_assert_str_eq(v, "4");
+	/* Back down and the figures return exactly. */
+	ck_assert_int_eq(pg_change(pg, PG_TP, -1), 1);
+	ck_assert_int_eq(pg->cfg.dp, 4);
+	ck_assert_double_eq(pg->cur.t_step, before.t_step);
+}
+END_TEST
+
+START_TEST(gpus_adjust_dp)
+{
+	ck_assert_int_eq(pg_change(pg, PG_GPUS, +1), 1);
+	ck_assert_int_eq(pg->cfg.gpus, 24);
+	ck_assert_int_eq(pg->cfg.dp, 6);
+	/* 1024 samples do not split over 6 replicas: the engine says so. */
+	ck_assert(!pg->cur_valid);
+	ck_assert(strlen(pg->why) > 0);
+	ck_assert_int_eq(pg_change(pg, PG_GPUS, -1), 1);
+	ck_assert_int_eq(pg_change(pg, PG_GPUS, -1), 1);
+	ck_assert_int_eq(pg->cfg.gpus, 12);
+	ck_assert_int_eq(pg->cfg.dp, 3);
+}
+END_TEST
+
+START_TEST(locks)
+{
+	struct cm_config c = pg->cfg;
+
+	pg_init(pg, &cat, &c, (1u << PG_GPUS) | (1u << PG_DP));
+	ck_assert_int_eq(pg_change(pg, PG_GPUS, +1), -1);
+	ck_assert_ptr_nonnull(strstr(pg->note, "locked"));
+	ck_assert_int_eq(pg->cfg.gpus, 16);
+	/* DP locked: TP takes its factor from PP. */
+	ck_assert_int_eq(pg_change(pg, PG_TP, +1), 1);
+	ck_assert_int_eq(pg->cfg.tp, 4);
+	ck_assert_int_eq(pg->cfg.pp, 1);
+	ck_assert_int_eq(pg->cfg.dp, 4);
+	ck_assert(pg_same_knobs(&pg->cfg, &c, pg->locked));
+}
+END_TEST
+
+START_TEST(invalid_shows_reason)
+{
+	struct cm_config c = pg->cfg;
+
+	/* 40 layers: PP 3 does not divide them, and 16 is not 3 x ... */
+	c.pp = 3;
+	pg_apply(pg, &c);
+	ck_assert(!pg->cur_valid);
+	ck_assert(strlen(pg->why) > 0);
+	ck_assert_double_eq(pg_delta(pg, PG_F_T_STEP), 0);
+	/* The previous valid result is kept for the next delta. */
+	ck_assert(pg->have_prev);
+	c.pp = 2;
+	pg_apply(pg, &c);
+	ck_assert(pg->cur_valid);
+	ck_assert_double_eq(pg_delta(pg, PG_F_T_STEP), 0);
+}
+END_TEST
+
+START_TEST(enums_and_ends)
+{
+	char v[64];
+
+	ck_assert_int_eq(pg_change(pg, PG_ZERO, -1), 1);
+	ck_assert_int_eq(pg_change(pg, PG_ZERO, -1), 0);	/* at 0 */
+	ck_assert_int_eq(pg_change(pg, PG_RECOMPUTE, +1), 1);
+	pg_knob_value(pg, PG_RECOMPUTE, v, sizeof v);
+	ck_assert_str_eq(v, "full");
+	ck_assert_int_eq(pg_change(pg, PG_RECOMPUTE, +1), 0);
+	ck_assert_int_eq(pg_change(pg, PG_SCHEDULE, +1), 1);
+	ck_assert_int_eq(pg->cfg.schedule, CM_SCHED_INTERLEAVED);
+	ck_assert_int_eq(pg->cfg.virtual_stages, 2);
+	ck_assert(pg->cur_valid);
+	ck_assert_int_eq(pg_change(pg, PG_VSTAGES, -1), 1);
+	ck_assert_int_eq(pg->cfg.schedule, CM_SCHED_1F1B);
+	ck_assert_int_eq(pg_change(pg, PG_MICRO_BATCH, +1), 1);
+	ck_assert_int_eq(pg->cfg.micro_batch, 2);
+	ck_assert_int_eq(pg_change(pg, PG_SEQ, +1), 1);
+	ck_assert_int_eq(pg->cfg.model.seq, 8192);
+	ck_assert_int_eq(pg_change(pg, PG_GPU, -1), 1);
+	ck_assert_str_eq(pg->cfg.gpu.name, "a100-80gb");
+	ck_assert_int_eq(pg_change(pg, PG_MODEL, +1), 1);
+	ck_assert_str_eq(pg->cfg.model.name, "llama2-70b");
+	ck_assert_int_eq(pg_change(pg, PG_ATTENTION, +1), 1);
+	pg_knob_value(pg, PG_ATTENTION, v, sizeof v);
+	ck_assert_str_eq(v, "plain");
+}
+END_TEST
+
+START_TEST(knob_names)
+{
+	enum pg_knob k;
+	int i;
+
+	for (i = 0; i < PG_N_KNOBS; i++) {
+		ck_assert_int_eq(pg_knob_parse(pg_knob_name((enum pg_knob)i),
+		    &k), 0);
+		ck_assert_int_eq(k, i);
+		ck_assert(strlen(pg_knob_label(k)) > 0);
+	}
+	ck_assert_int_eq(pg_knob_parse("warp", &k), -1);
+}
+END_TEST
+
+START_TEST(layout_text)
+{
+	char buf[300];
+
+	pg_layout_text(&pg->cfg, buf, sizeof buf);
+	ck_assert_str_eq(buf, "dp=4 tp=2 pp=2 mb=1 zero=1 recompute=selective "
+	    "sp=on schedule=1f1b v=1 attention=flash seq=4096 gb=1024 gpus=16 "
+	    "gpn=8 model=llama2-13b gpu=h100-80gb");
+}
+END_TEST
+
+START_TEST(rank_in_search)
+{
+	struct cm_search *s = malloc(sizeof *s);
+	struct pl_err err;
+	int r;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(cm_search(&pg->cfg, CM_SEARCH_MAX, s, &err), 0);
+	ck_assert_int_gt(s->n_top, 1);
+	/* The best layout ranks first; applying #2 ranks second. */
+	pg_apply(pg, &s->top[0].cfg);
+	ck_assert_int_eq(pg_rank(s, &pg->cur), 1);
+	pg_apply(pg, &s->top[1].cfg);
+	ck_assert_double_eq_tol(pg->cur.t_step, s->top[1].t_step, 1e-12);
+	r = pg_rank(s, &pg->cur);
+	ck_assert_int_eq(r, 2);
+	free(s);
+}
+END_TEST
+
+static Suite *
+playground_suite(void)
+{
+	Suite *s = suite_create("playground");
+	TCase *tc = tcase_create("knobs");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, default_is_valid);
+	tcase_add_test(tc, tp_adjusts_dp);
+	tcase_add_test(tc, gpus_adjust_dp);
+	tcase_add_test(tc, locks);
+	tcase_add_test(tc, invalid_shows_reason);
+	tcase_add_test(tc, enums_and_ends);
+	tcase_add_test(tc, knob_names);
+	tcase_add_test(tc, layout_text);
+	tcase_add_test(tc, rank_in_search);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(playground_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

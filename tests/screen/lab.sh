@@ -1,0 +1,103 @@
+#!/bin/sh
+# A hosted lab in two terminals: the instructor's dashboard moves to the
+# next step and the student's lab screen follows it; the student's visit
+# shows up on the dashboard; the projector view draws big figures.
+. "${top_srcdir:-.}/tests/screen/lib.sh"
+
+STUDENT_SOCK="parlearn-test-$$-student"
+lab_cleanup() {
+	tmux -L "$STUDENT_SOCK" kill-server >/dev/null 2>&1
+	screen_cleanup
+}
+trap lab_cleanup EXIT INT TERM
+
+LAB="$SCREEN_TMP/lab"
+script="$top_srcdir/labs/two-hour-intro.json"
+
+student_capture() {
+	tmux -L "$STUDENT_SOCK" capture-pane -p 2>/dev/null
+}
+
+# student_wait TEXT: wait until the student's terminal shows TEXT.
+student_wait() {
+	i=0
+	while [ $i -lt 100 ]; do
+		student_capture | grep -qF -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "--- student screen ---" >&2
+	student_capture >&2
+	fail "student: timed out waiting for: $1"
+}
+
+screen_start 80 24 lab host "$LAB" --script "$script"
+screen_wait "Step 1 of 8: Three meanings of 'parallel'"
+screen_has "No student has joined yet"
+screen_has "Ask the room which of the three"
+
+# The student joins from another terminal (same machine, own profile),
+# having answered drop 1's q1 right and q2 wrong before (imported here):
+# joining copies those answers into the lab.
+mkdir -p "$SCREEN_TMP/shome"
+cat >"$SCREEN_TMP/pupil.json" <<JSON
+{"format": "parlearn-profile", "version": 1,
+ "profile": {"name": "pupil", "created": 1000},
+ "drops": [], "settings": [],
+ "answers": [
+  {"drop": "drop-01", "question": "q1", "attempt": 1, "correct": 1,
+   "response": "a", "seconds": 3, "answered": 1001},
+  {"drop": "drop-01", "question": "q2", "attempt": 1, "correct": 0,
+   "response": "b", "seconds": 3, "answered": 1002}]}
+JSON
+HOME="$SCREEN_TMP/shome" XDG_DATA_HOME="$SCREEN_TMP/sdata" \
+	"$PARLEARN" import "$SCREEN_TMP/pupil.json" >/dev/null ||
+	fail "import of the pupil's answers failed"
+tmux -L "$STUDENT_SOCK" -f /dev/null new-session -d -x 80 -y 24 \
+	"HOME='$SCREEN_TMP/shome' XDG_DATA_HOME='$SCREEN_TMP/sdata' LC_ALL=C.UTF-8 TERM=xterm-256color '$PARLEARN' --profile pupil lab join '$LAB'; sleep 30" ||
+	fail "cannot start the student's tmux"
+student_wait "Step 1: Three meanings of 'parallel'"
+student_wait "Enter: open drop 1,"
+student_wait "lab at step 1/8"
+
+# The dashboard sees the student and their answers within a poll or two.
+screen_wait "@pupil"
+screen_wait "q1 ✓1 x0   q2 ✓0 x1"
+screen_has "Most missed: step 1, q2"
+
+# Next step on the dashboard; the student follows.
+screen_keys Right
+screen_wait "Step 2 of 8:"
+student_wait "lab at step 2/8"
+student_wait "Step 2:"
+student_wait "Enter: open drop 2,"
+
+# The student may look back but not ahead.
+tmux -L "$STUDENT_SOCK" send-keys Left
+student_wait "Step 1: Three meanings"
+student_wait "You are looking back"
+tmux -L "$STUDENT_SOCK" send-keys Right Right Right
+student_wait "Step 2:"
+student_capture | grep -q "Step 3:" && fail "the student went ahead of the lab"
+
+# q leads home, L back to the lab.
+tmux -L "$STUDENT_SOCK" send-keys q
+student_wait "L back to the lab"
+tmux -L "$STUDENT_SOCK" send-keys L
+student_wait "lab at step 2/8"
+
+# The state file says step 2 (1 counting from 0), and the student is on it.
+grep -q '"step":	1' "$LAB/state.json" || fail "state.json: $(cat "$LAB/state.json")"
+screen_wait "on this step: 1"
+
+# Projector view: the answered count in big block digits.
+screen_keys v
+screen_wait "answered"
+screen_has "███"
+screen_keys v
+screen_wait "Step 2 of 8:"
+
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should leave the dashboard with 0"
+tmux -L "$STUDENT_SOCK" send-keys q
+exit 0

@@ -1,0 +1,65 @@
+#!/bin/sh
+# The cost-model playground from the home screen: TP changed with the arrow
+# keys moves DP to keep the GPU count, the figures and the change column
+# follow; an impossible combination shows the engine's reason; the ranked
+# search opens with s and Enter applies a layout; the narrow form works.
+. "${top_srcdir:-.}/tests/screen/lib.sh"
+
+screen_start 100 30
+screen_wait "Phase 1"
+screen_keys G k Enter
+screen_wait "Memory/GPU, GB (1e9 B)"
+screen_has "llama2-13b on 16 x h100-80gb"
+screen_has "TP degree"
+screen_has "Step time, s"
+screen_has "tokens/s"
+step0=$(screen_capture | grep -E '^ *[^ ].* step +[0-9.]+' | head -n 1)
+[ -n "$step0" ] || fail "no step line"
+
+# TP 2 -> 4 (TP is selected on opening): DP 4 -> 2, same 16 GPUs.
+screen_keys Right
+screen_wait "DP degree set to 2 to keep DP x TP x PP = GPUs."
+screen_capture | grep "TP degree" | grep -q " 4 " || fail "TP should be 4"
+screen_capture | grep "DP degree" | grep -q " 2 " || fail "DP should be 2"
+step1=$(screen_capture | grep -E '^ *[^ ].* step +[0-9.]+' | head -n 1)
+[ "$step0" != "$step1" ] || fail "step line did not change: $step1"
+# Half the weights per GPU: the parameters row shows a negative change.
+screen_capture | grep "parameters" | grep -qE -- '-[0-9]+\.[0-9]' ||
+	fail "no negative change on the parameters row"
+
+# GPUs 16 -> 24 makes DP 6, which 1,024 samples do not split into.
+screen_keys k k k k k k Right
+screen_wait "not a valid layout"
+screen_keys Left
+screen_wait "Memory/GPU"
+
+# The ranked search; apply the second layout; it now ranks 2nd.
+screen_keys s
+screen_wait "Ranked by step time"
+screen_has "Your layout"
+screen_has "Why #1:"
+screen_keys j
+screen_wait "Why #2:"
+screen_keys Enter
+screen_wait "Layout applied"
+screen_has "Memory/GPU"
+screen_keys s
+screen_wait "Your layout ranks 2 of"
+screen_keys q
+screen_wait "Memory/GPU"
+screen_keys q
+screen_wait "Phase 1"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+
+# The smallest terminal: one knob line, figures below.
+screen_start 50 14
+screen_wait "Phase 1"
+screen_keys G k Enter
+screen_wait "TP degree: 2"
+screen_has "Memory/GPU"
+screen_keys Right
+screen_wait "TP degree: 4"
+screen_keys q q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+exit 0

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Drop 12's incident in the playground: open the drop, Enter on the
+# scenario, check the start (it fails, hint 1 opens), move a factor of 4
+# from PP to TP with the arrow keys, check again (it passes), and find the
+# pass saved: shown on reopening, in the database, and the drop's progress
+# on the home screen and in list --json.
+. "${top_srcdir:-.}/tests/screen/lib.sh"
+
+title="A 35% bubble with m pinned at 28"
+
+# A short terminal, so the last page holds only the reveal question
+# and the scenario: grade the question, then the scenario is the active block.
+screen_start 100 14
+screen_wait "Phase 1"
+screen_keys g
+n=0
+while [ $n -lt 12 ]; do screen_keys j; n=$((n + 1)); done
+screen_keys Enter
+screen_wait "Drop 12:"
+screen_keys G
+screen_wait "$title"
+screen_keys r
+screen_wait "How did you do"
+screen_keys 3
+sleep 0.2
+screen_keys G
+screen_wait "Press Enter to open this incident"
+screen_keys Enter
+screen_wait "Scenario: $title"
+screen_resize 100 36
+screen_wait "Goal (all must hold):"
+screen_has "Goal (all must hold):"
+screen_has "pipeline bubble at most 15.0% of the step"
+screen_has "Press c to check"
+
+# The start fails: bubble 15/43 = 34.9%, and hint 1 opens.
+screen_keys c
+screen_wait "Check: not yet"
+screen_has "bubble 34.9% of the step (at most 15.0%)"
+screen_has "Hint 1 is now open"
+screen_has "1. Write the bubble as"
+screen_has "1 failed check"
+
+# Figures; TP is selected. DP is locked, so PP takes TP's factor.
+screen_keys Tab
+screen_wait "Memory/GPU"
+screen_capture | grep "DP degree" | grep -q "lock" || fail "DP not shown locked"
+screen_keys Right
+screen_wait "PP degree set to 8"
+screen_keys Right
+screen_wait "PP degree set to 4"
+screen_keys c
+screen_wait "Check: PASSED"
+screen_has "bubble 9.7% of the step (at most 15.0%)"
+screen_has "TP group of 4 GPUs, nodes of 8: inside one node"
+screen_has "passed"
+
+# Back to the reader and in again: passed, read from the store.
+screen_resize 100 14
+sleep 0.3
+screen_keys q
+screen_wait "Drop 12:"
+sleep 0.3
+screen_keys G
+screen_wait "Press Enter to open this incident"
+screen_keys Enter
+screen_wait "Scenario: $title"
+screen_resize 100 36
+screen_wait "Status: passed (saved)"
+screen_wait "Passed with: dp=2 tp=4 pp=4"
+screen_keys q
+screen_wait "Drop 12:"
+screen_keys q
+screen_wait "Phase 3"
+screen_capture | grep "35% bubble" | grep -qE "started|done" ||
+	fail "drop 12 should show progress on the home screen"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+
+export HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data"
+json=$("$PARLEARN" --profile tester list --json) || fail "list failed"
+echo "$json" | tr -d ' \t\n' | grep -qE '"id":"drop-12","number":12,"title":"[^"]*","minutes":[0-9]*,"status":"(started|done)"' ||
+	fail "drop-12 shows no progress: $json"
+if command -v sqlite3 >/dev/null 2>&1; then
+	rows=$(sqlite3 "$(screen_db)" "SELECT attempt, correct, response FROM answers WHERE drop_id = 'drop-12' AND question_id = 'scenario:bubble-35' ORDER BY attempt;")
+	echo "$rows" | head -n 1 | grep -q '^1|0|dp=2 tp=1 pp=16 ' || fail "first attempt: $rows"
+	echo "$rows" | sed -n 2p | grep -q '^2|1|dp=2 tp=4 pp=4 ' || fail "second attempt: $rows"
+fi
+exit 0
