@@ -86,14 +86,19 @@ screen_has "Cards by state"
 screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
-# Cram changes nothing stored.
-sum1=$(run review --list --all | md5sum)
+# Cram changes nothing stored: the cards' states and absolute due times
+# (not the header's counts or "in 9m", which move with the clock).
+schedules() {
+	run review --list --all | tail -n +2 |
+		sed -E 's/ \((due, [^)]* ago|in [^)]*)\)//'
+}
+sum1=$(schedules | md5sum)
 screen_start 80 24 review --cram
 screen_wait "cram: 7 left"
 screen_keys Space 1 Space 3
 screen_wait "cram: 6 left"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
-sum2=$(run review --list --all | md5sum)
+sum2=$(schedules | md5sum)
 [ "$sum1" = "$sum2" ] || fail "cram changed a schedule"
 exit 0
