@@ -578,12 +578,16 @@ draw_stats(struct pscr *ps, WINDOW *w, const struct plan *pl, int cols)
 	char line[256], b[32];
 
 	if (r->pp > 1)
-		snprintf(line, sizeof line, _("bubble: %.1f%% measured, "
-		    "%.1f%% by the formula (p-1)/(v*m+p-1)"), 100.0 * r->bubble,
-		    100.0 * r->bubble_formula);
+		snprintf(line, sizeof line, _("bubble: %.1f%% measured with "
+		    "transfer waits, %.1f%% by (p-1)/(v*m+p-1), compute only"),
+		    100.0 * r->bubble, 100.0 * r->bubble_formula);
 	else
 		snprintf(line, sizeof line, _("bubble: %.1f%% measured; no "
 		    "pipeline, so the formula gives 0"), 100.0 * r->bubble);
+	if (r->pp > 1 && wrap_width(line, strlen(line)) > cols - 2)
+		snprintf(line, sizeof line, _("bubble: %.1f%% measured, "
+		    "%.1f%% by the formula (p-1)/(v*m+p-1)"), 100.0 * r->bubble,
+		    100.0 * r->bubble_formula);
 	if (wrap_width(line, strlen(line)) > cols - 2)
 		snprintf(line, sizeof line, _("bubble %.1f%%, formula %.1f%%"),
 		    100.0 * r->bubble, 100.0 * r->bubble_formula);

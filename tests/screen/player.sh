@@ -93,7 +93,7 @@ screen_wait "Animation: press Enter to play it."
 screen_keys Enter
 screen_wait "Animation: pp, 4 GPUs, gpipe, m=1"
 screen_has "No microbatching"
-screen_has "75.0% by the formula"
+screen_has "75.0% by (p-1)/(v*m+p-1), compute only"
 screen_keys Space
 screen_wait_gone "t = 0.0 of"
 screen_keys q
