@@ -90,7 +90,7 @@ screen_keys q q
 # (not the header's counts or "in 9m", which move with the clock).
 schedules() {
 	run review --list --all | tail -n +2 |
-		sed -E 's/ \((due, [^)]* ago|in [^)]*)\)//'
+		sed -E 's/ \((due, [^)]* ago|in [^)]*)\)//' | tr -s ' '
 }
 sum1=$(schedules | md5sum)
 screen_start 80 24 review --cram
