@@ -355,14 +355,14 @@ START_TEST(calibration_bloom)
 	c.recompute = CM_RECOMPUTE_FULL;
 	c.attention = CM_ATTN_PLAIN;
 	c.dp_overlap = 0;
+	c.pp_scatter_gather = 0;	/* DeepSpeed's pipeline engine */
 	eval(&c, &r);
 	e = r.hw_tflops_per_gpu / 150 - 1;
-	/* Outside 15 % (+15 %): reported, not tuned away. */
 	printf("calibration BLOOM-176B: %.1f hw (%.1f model) vs ~150 TFLOP/s "
 	    "(%+.1f%%), step %.1f s vs ~105 s\n", r.hw_tflops_per_gpu,
 	    r.tflops_per_gpu, 100 * e, r.t_step);
 	ck_assert(r.fits);
-	ck_assert_msg(fabs(e) <= 0.20, "BLOOM off by %.1f%%", 100 * e);
+	ck_assert_msg(fabs(e) <= 0.15, "BLOOM off by %.1f%%", 100 * e);
 }
 END_TEST
 

@@ -25,13 +25,14 @@ struct plan_opts {
 	long		 gpus, gpn, global_batch, micro_batch, dp, tp, pp;
 	long		 zero, vstages;
 	int		 seq_parallel, json;
+	int		 no_scatter_gather, realistic;
 };
 
 enum {
 	O_MODEL = 256, O_PARAMS, O_LAYERS, O_HIDDEN, O_HEADS, O_KV, O_FFN,
 	O_VOCAB, O_SEQ, O_GPU, O_GPUS, O_GPN, O_INTRA, O_INTER, O_GB, O_MB,
 	O_DP, O_TP, O_PP, O_ZERO, O_RC, O_SP, O_SCHED, O_VS, O_OPT, O_PREC,
-	O_ATTN, O_MLP, O_JSON, O_HELP
+	O_ATTN, O_MLP, O_JSON, O_HELP, O_NOSG, O_REAL
 };
 
 static const struct option plan_longopts[] = {
@@ -57,6 +58,8 @@ static const struct option plan_longopts[] = {
 	{ "zero", required_argument, NULL, O_ZERO },
 	{ "recompute", required_argument, NULL, O_RC },
 	{ "seq-parallel", no_argument, NULL, O_SP },
+	{ "no-scatter-gather", no_argument, NULL, O_NOSG },
+	{ "realistic-links", no_argument, NULL, O_REAL },
 	{ "schedule", required_argument, NULL, O_SCHED },
 	{ "virtual-stages", required_argument, NULL, O_VS },
 	{ "optimizer", required_argument, NULL, O_OPT },
@@ -85,6 +88,10 @@ usage(FILE *fp)
 	    "Setup:   --zero 0..3 --recompute none|selective|full --seq-parallel\n"
 	    "         --optimizer adam|sgd --precision bf16|fp32\n"
 	    "         --attention flash|plain\n"
+	    "         --no-scatter-gather  every TP rank sends the whole PP\n"
+	    "                              tensor (DeepSpeed's pipeline)\n"
+	    "         --realistic-links    achieved link bandwidth: NVLink 65 %,\n"
+	    "                              InfiniBand 90 % of nominal\n"
 	    "Output:  --json  machine-readable result\n"
 	    "         --help  show this help\n"));
 }
@@ -181,6 +188,10 @@ parse_opts(int argc, char **argv, struct plan_opts *o)
 				return 1;
 		} else if (ch == O_SP) {
 			o->seq_parallel = 1;
+		} else if (ch == O_NOSG) {
+			o->no_scatter_gather = 1;
+		} else if (ch == O_REAL) {
+			o->realistic = 1;
 		} else if (ch == O_JSON) {
 			o->json = 1;
 		} else if (ch == O_HELP) {
@@ -306,6 +317,9 @@ build_config(const struct plan_opts *o, const struct hw_catalog *cat,
 	c->pp = (int)o->pp;
 	c->zero = (int)o->zero;
 	c->seq_parallel = o->seq_parallel;
+	c->pp_scatter_gather = !o->no_scatter_gather;
+	if (o->realistic)
+		cm_config_realistic(c);
 	if (apply_words(o, c) != 0)
 		return -1;
 	c->virtual_stages = o->vstages ? (int)o->vstages :

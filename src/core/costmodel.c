@@ -40,6 +40,7 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->schedule = CM_SCHED_1F1B;
 	c->virtual_stages = 1;
 	c->dp_overlap = 1;
+	c->pp_scatter_gather = 1;
 	c->buffers_bytes = 1e9;		/* engine choice, reference j.3 */
 	c->reserve_frac = 0.05;		/* engine choice, reference d */
 }

@@ -48,6 +48,10 @@ struct cm_config {
 	enum cm_precision	precision;
 	enum cm_attention	attention;
 	int			dp_overlap;	/* bool: DP reduce overlaps bwd */
+	int			pp_scatter_gather; /* bool: [NAR21] 4.1 split PP sends
+						    * across TP ranks (Megatron); 0 =
+						    * every TP rank sends the whole
+						    * tensor (DeepSpeed's pipeline) */
 	int			grad_accum_fp32; /* bool: Megatron 4-byte grads */
 	double			buffers_bytes;	/* context, NCCL, allocator, bytes */
 	double			reserve_frac;	/* capacity held back, 0..1 */

@@ -83,7 +83,7 @@ static const char *const known_keys[] = {
 	"vocab", "seq", "gpu", "gpus", "gpus_per_node", "intra_bw", "inter_bw",
 	"global_batch", "micro_batch", "dp", "tp", "pp", "zero", "recompute",
 	"seq_parallel", "schedule", "virtual_stages", "optimizer", "precision",
-	"attention", "mlp", NULL
+	"attention", "mlp", "pp_scatter_gather", NULL
 };
 
 /* An optional int key into *out (kept when absent). */
@@ -217,6 +217,8 @@ training_from_json(struct cm_config *c, const cJSON *o, const char *file,
 	    opt_word(o, "recompute", rc_w, &rc, file, path, err) ||
 	    pl_json_bool(o, "seq_parallel", 0, &c->seq_parallel, file, path,
 	    err) ||
+	    pl_json_bool(o, "pp_scatter_gather", 0, &c->pp_scatter_gather,
+	    file, path, err) ||
 	    opt_word(o, "schedule", sched_w, &sch, file, path, err) ||
 	    opt_int(o, "virtual_stages", 1, 1000, &c->virtual_stages, file,
 	    path, err) ||

@@ -197,6 +197,9 @@ tp_layer_s(const struct cm_config *c, struct cm_result *r)
  * the same back, v times when interleaved ([NAR21] 2.2.2). With t > 1
  * each TP rank sends 1/t over its own NIC and NVLink all-gathers the rest
  * ([NAR21] 4.1 scatter/gather); under SP the tensor is already split.
+ * Without that optimisation (DeepSpeed's pipeline engine, used by
+ * Megatron-DeepSpeed and BLOOM) every TP rank sends the whole tensor over
+ * its own NIC.
  */
 static double
 pp_mb_s(const struct cm_config *c, struct cm_result *r)
@@ -209,6 +212,8 @@ pp_mb_s(const struct cm_config *c, struct cm_result *r)
 	group_link(c, c->tp, c->pp, &bw, &lat, &r->pp_inter);
 	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
 	    c->model.hidden;
+	if (!c->pp_scatter_gather)	/* each TP rank sends all of it */
+		return 2.0 * c->virtual_stages * cm_sendrecv_s(S, bw, lat);
 	one = cm_sendrecv_s(S / c->tp, bw, lat);
 	if (c->tp > 1 && !c->seq_parallel) {
 		group_link(c, 1, c->tp, &ibw, &ilat, &iinter);
