@@ -263,6 +263,9 @@ START_TEST(lessons_and_cards_are_original)
 		for (j = 0; j < d->n_blocks; j++)
 			hits += check_block(d, &d->blocks[j]);
 	}
+	ck_assert_ptr_nonnull(c->reference);
+	for (j = 0; j < c->reference->n_blocks; j++)
+		hits += check_block(c->reference, &c->reference->blocks[j]);
 	for (i = 0; i < c->n_cards; i++) {
 		hits += copied_runs(c->cards[i].front, c->cards[i].id);
 		hits += copied_runs(c->cards[i].back, c->cards[i].id);

@@ -338,6 +338,37 @@ load_drops(struct content_course *c, const char *dir,
 	free_names(folders, nf);
 }
 
+/* The optional reference document: parsed as a drop, kept apart. */
+static void
+load_reference(struct content_course *c, const char *dir,
+    struct content_problems *probs)
+{
+	struct content_ctx ctx;
+	struct pl_err err;
+	char path[2048];
+	cJSON *root;
+	struct stat st;
+
+	snprintf(path, sizeof path, "%s/lessons/reference.json", dir);
+	if (stat(path, &st) != 0)
+		return;
+	pl_err_clear(&err);
+	ctx.file = path;
+	ctx.err = &err;
+	c->reference = calloc(1, sizeof *c->reference);
+	if (c->reference == NULL)
+		return;
+	root = load_json(path, &err);
+	c->reference->file = content_strdup(path);
+	if (root == NULL || parse_drop(root, c->reference, c, &ctx) != 0) {
+		problem(probs, &err);
+		drop_clear(c->reference);
+		free(c->reference);
+		c->reference = NULL;
+	}
+	cJSON_Delete(root);
+}
+
 static int
 cmp_drop(const void *a, const void *b)
 {
@@ -359,6 +390,7 @@ content_load(const char *dir, struct content_problems *probs)
 		return NULL;
 	}
 	load_drops(c, dir, probs);
+	load_reference(c, dir, probs);
 	if (c->n_drops > 1)
 		qsort(c->drops, c->n_drops, sizeof *c->drops, cmp_drop);
 	content_load_decks(c, dir, probs);
@@ -381,6 +413,10 @@ content_free(struct content_course *c)
 	}
 	free(c->phases);
 	content_free_decks(c);
+	if (c->reference != NULL) {
+		drop_clear(c->reference);
+		free(c->reference);
+	}
 	free(c->title);
 	free(c->dir);
 	free(c);

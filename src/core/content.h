@@ -128,6 +128,9 @@ struct content_course {
 	size_t			 n_decks;
 	struct content_card	*cards;
 	size_t			 n_cards;
+	/* lessons/reference.json: the cheatsheet and key equations, read like
+	 * a drop but not part of the course; NULL when the file is absent. */
+	struct content_drop	*reference;
 };
 
 /* Problems found while loading; each is a located struct pl_err. */

@@ -34,6 +34,12 @@ app_store_error(const struct pl_err *err)
 	ui_flash(line);
 }
 
+static struct ui_screen *
+make_reference(void *arg)
+{
+	return ui_reference_new(arg);
+}
+
 /* Reopen the reader if the learner quit while reading. */
 static void
 push_resume(struct app *a)
@@ -65,6 +71,8 @@ ui_main(struct app *a)
 	}
 	ui_push(ui_home_new(a));
 	push_resume(a);
+	if (a->course->reference != NULL)
+		ui_set_global_key('C', UI_REFERENCE_TITLE, make_reference, a);
 	ui_run();
 	ui_clear();
 	ui_term_stop();

@@ -39,6 +39,10 @@ void	app_store_error(const struct pl_err *);
 struct ui_screen	*ui_home_new(struct app *);
 struct ui_screen	*ui_reader_new(struct app *, int drop_index);
 struct ui_screen	*ui_info_new(const char *title, const char *const *body);
+/* Title of the reference screen; ui.c's C key uses it to toggle. */
+#define UI_REFERENCE_TITLE	N_("Cheatsheet and key equations")
+/* The cheatsheet and key equations (lessons/reference.json), or NULL. */
+struct ui_screen	*ui_reference_new(struct app *);
 /*
  * The cost-model playground. With sc == NULL, a free playground; with a
  * scenario block (borrowed from the course, which outlives the screen), the

@@ -1,6 +1,8 @@
 /*
- * draw.c - clipped text, frames, bars.
+ * draw.c - clipped text, frames, bars, and the block-digit figures of
+ * projector mode.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/wrap.h"
@@ -164,4 +166,102 @@ ui_big_number(WINDOW *w, int y, int x, const char *s, int attr)
 					    ui_glyph_full(), 1, attr);
 	}
 	return ui_big_width(s);
+}
+
+#define BIG_GAP		4	/* columns between two big figures */
+#define BIG_MAX		8	/* figures ui_big_figures draws, at most */
+
+/* Columns a figure takes: its big value or its label, the wider. */
+static int
+fig_width(const struct ui_figure *f)
+{
+	int vw = ui_big_width(f->value);
+	int lw = wrap_width(f->label, strlen(f->label));
+
+	return vw > lw ? vw : lw;
+}
+
+/*
+ * Split the figures into rows of at most width columns: starts[k] is the
+ * first figure of row k, starts[rows] = n. Returns the number of rows, or
+ * -1 if one figure alone is wider than width.
+ */
+static int
+big_split(const struct ui_figure *f, int n, int width, int *starts)
+{
+	int i, k = 0, used = 0, fw;
+
+	for (i = 0; i < n; i++) {
+		fw = fig_width(&f[i]);
+		if (fw > width)
+			return -1;
+		if (i == 0 || used + BIG_GAP + fw > width) {
+			starts[k++] = i;
+			used = fw;
+		} else
+			used += BIG_GAP + fw;
+	}
+	starts[k] = n;
+	return k;
+}
+
+/* Figures a .. b-1 on one row, centred in width columns from x. */
+static void
+big_row(WINDOW *w, int y, int x, int width, const struct ui_figure *f, int a,
+    int b)
+{
+	int i, used = 0, fw, lw;
+
+	for (i = a; i < b; i++)
+		used += (i > a ? BIG_GAP : 0) + fig_width(&f[i]);
+	x += (width - used) / 2;
+	for (i = a; i < b; i++) {
+		fw = fig_width(&f[i]);
+		lw = wrap_width(f[i].label, strlen(f[i].label));
+		ui_big_number(w, y, x + (fw - ui_big_width(f[i].value)) / 2,
+		    f[i].value, f[i].attr);
+		ui_put(w, y + UI_BIG_ROWS, x + (fw - lw) / 2, f[i].label, fw,
+		    A_NORMAL);
+		x += fw + BIG_GAP;
+	}
+}
+
+int
+ui_big_figures(WINDOW *w, int y, int x, int width, int rows,
+    const struct ui_figure *f, int n)
+{
+	int starts[BIG_MAX + 1], k, i, need, used;
+
+	if (n > BIG_MAX)
+		n = BIG_MAX;
+	k = big_split(f, n, width, starts);
+	need = k * (UI_BIG_ROWS + 2) - 1;
+	if (k > 0 && need <= rows) {
+		for (i = 0; i < k; i++)
+			big_row(w, y + i * (UI_BIG_ROWS + 2), x, width, f,
+			    starts[i], starts[i + 1]);
+		return need;
+	}
+	for (i = 0; i < n && i < rows; i++) {
+		used = ui_put(w, y + i, x, f[i].label, width, A_NORMAL);
+		used += ui_put(w, y + i, x + used, ": ", width - used,
+		    A_NORMAL);
+		ui_put(w, y + i, x + used, f[i].value, width - used, f[i].attr);
+	}
+	return i;
+}
+
+const char *
+ui_big_bytes(double bytes, char *num, size_t n)
+{
+	if (bytes < 1e3) {
+		snprintf(num, n, "%.0f", bytes);
+		return "B";
+	}
+	if (bytes < 1e6) {
+		snprintf(num, n, "%.1f", bytes / 1e3);
+		return "kB";
+	}
+	snprintf(num, n, "%.2f", bytes / 1e6);
+	return "MB";
 }

@@ -8,6 +8,7 @@
 #define PARLEARN_TUI_DRAW_H
 
 #include <curses.h>
+#include <stddef.h>
 
 /* Draw s at (y, x), at most width columns, with attr. Returns columns used. */
 int	ui_put(WINDOW *, int y, int x, const char *s, int width, int attr);
@@ -31,5 +32,27 @@ int	ui_big_width(const char *s);
  * to the window. Returns the columns used.
  */
 int	ui_big_number(WINDOW *, int y, int x, const char *s, int attr);
+
+/* A key figure for ui_big_figures: a big value over a normal-size label. */
+struct ui_figure {
+	const char	*value;		/* digits and " .:/%-", drawn big */
+	const char	*label;		/* normal text under the value */
+	int		 attr;		/* of the value */
+};
+
+/*
+ * Draw n figures in block digits, side by side and centred in the width
+ * columns from x, starting a new row of figures when one is full, within
+ * rows rows from y. If they do not all fit, draw each as "label: value" in
+ * normal-size text on its own line instead (as many as rows allow).
+ * Returns the rows used.
+ */
+int	ui_big_figures(WINDOW *, int y, int x, int width, int rows,
+	    const struct ui_figure *, int n);
+/*
+ * Bytes as a number that block digits can draw and its unit, returned as
+ * a static string: "812" B, "12.5" kB, else "1.25" MB (1e3 steps).
+ */
+const char	*ui_big_bytes(double bytes, char *num, size_t n);
 
 #endif

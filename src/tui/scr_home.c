@@ -216,8 +216,9 @@ home_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	else if (h->app->lab_dir != NULL)
 		snprintf(status, sizeof status, "%s",
 		    _("In a lab: L back to the lab  j/k move  Enter open  q quit"));
-	else
-		snprintf(status, sizeof status, "%s",
+	else	/* projector: only the keys that matter */
+		snprintf(status, sizeof status, "%s", ui_term.projector ?
+		    _("Enter open  ? keys  q quit") :
 		    _("j/k move  Enter open  c continue  ? keys  q quit"));
 	ui_status(w, rows, cols, status, h->app->problems > 0 ?
 	    ui_attr(UI_C_WARN) : ui_attr(UI_C_DIM));

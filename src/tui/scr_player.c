@@ -10,7 +10,9 @@
  * figure comes from core/player; this file lays them out.
  *
  * The rows are budgeted (plan_rows): boxes, Gantt and figures first, then
- * the optional lines as the terminal allows. While playing, the screen
+ * the optional lines as the terminal allows. In projector mode the
+ * bubble and the bytes moved are drawn in block digits below the Gantt
+ * chart when the rows allow, without the legend. While playing, the screen
  * asks for a tick every 33 ms and advances the clock by the wall time
  * that really passed; paused, it asks for none, so the loop blocks.
  * ui.c redraws into stdscr and doupdate() sends only the cells that
@@ -75,12 +77,10 @@ static const struct ui_key_help player_help[] = {
 static void
 fmt_bytes(double b, char *buf, size_t n)
 {
-	if (b < 1000.0)
-		snprintf(buf, n, "%.0f B", b);
-	else if (b < 1e6)
-		snprintf(buf, n, "%.1f kB", b / 1e3);
-	else
-		snprintf(buf, n, "%.2f MB", b / 1e6);
+	char num[20];
+	const char *unit = ui_big_bytes(b, num, sizeof num);
+
+	snprintf(buf, n, "%s %s", num, unit);
 }
 
 /* wrap_paragraph's emit when only the number of lines is wanted. */
@@ -600,6 +600,27 @@ draw_stats(struct pscr *ps, WINDOW *w, const struct plan *pl, int cols)
 	ui_put(w, pl->stats_y + 1, 1, line, cols - 2, A_NORMAL);
 }
 
+/* Projector: the bubble and the bytes moved in block digits. */
+static void
+draw_big_stats(struct pscr *ps, WINDOW *w, int y, int rows, int cols)
+{
+	const struct sim_result *r = &ps->pl.res;
+	char bub[16], form[16], b[32], lab[64];
+	struct ui_figure f[3] = {
+		{ bub, _("bubble, measured"), ui_attr(UI_C_ACCENT) },
+		{ form, _("bubble by the formula"), ui_attr(UI_C_HEADING) },
+		{ b, lab, ui_attr(UI_C_DONE) }
+	};
+
+	snprintf(bub, sizeof bub, "%.1f%%", 100.0 * r->bubble);
+	snprintf(form, sizeof form, "%.1f%%", 100.0 * r->bubble_formula);
+	snprintf(lab, sizeof lab, _("%s moved in the step"), ui_big_bytes(
+	    (double)r->bytes_moved, b, sizeof b));
+	if (r->pp <= 1)		/* no pipeline: no formula */
+		f[1] = f[2];
+	ui_big_figures(w, y, 1, cols - 2, rows - 1 - y, f, r->pp > 1 ? 3 : 2);
+}
+
 static void
 player_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 {
@@ -607,6 +628,7 @@ player_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	struct plan pl;
 	struct cap_draw cd;
 	char legend[256];
+	int big;
 
 	if (!ps->ok) {
 		ui_title(w, cols, _("Animation"), NULL);
@@ -615,7 +637,10 @@ player_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		    ui_attr(UI_C_DIM));
 		return;
 	}
-	plan_rows(ps, rows, cols, &pl);
+	/* Projector: room below the essentials for the big figures. */
+	big = ui_term.projector && rows - UI_BIG_ROWS - 1 >= 9 +
+	    player_devices(&ps->pl);
+	plan_rows(ps, big ? rows - UI_BIG_ROWS - 1 : rows, cols, &pl);
 	draw_title(ps, w, cols);
 	if (pl.cap_n > 0) {
 		cd.w = w;
@@ -627,11 +652,14 @@ player_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	draw_flows(ps, w, &pl, cols);
 	draw_links(ps, w, &pl, cols);
 	draw_gantt(ps, w, &pl, cols);
-	if (pl.legend_y >= 0) {
+	if (pl.legend_y >= 0 && !big) {
 		legend_text(ps, cols, legend, sizeof legend);
 		ui_put(w, pl.legend_y, 1, legend, cols - 2, ui_attr(UI_C_DIM));
 	}
-	draw_stats(ps, w, &pl, cols);
+	if (big)
+		draw_big_stats(ps, w, pl.stats_y + 1, rows, cols);
+	else
+		draw_stats(ps, w, &pl, cols);
 	ui_status(w, rows, cols, cols >= 78 ? _("Space play  Left/Right step  "
 	    "+/- speed  r restart  Tab mode  q back  ? keys") :
 	    _("Space play  Left/Right step  q back  ? keys"),

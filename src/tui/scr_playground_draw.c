@@ -5,7 +5,8 @@
  * panel of a scenario and the ranked search. Only draws: every number is
  * read from a cm_result, a cm_search or an sc_grade computed in core.
  * Memory is shown in GB = 1e9 bytes; glyphs tell the bar segments apart,
- * colour only repeats them.
+ * colour only repeats them. In projector mode the figures panel is the
+ * selected knob and the key figures in block digits, nothing else.
  */
 #include <math.h>
 #include <stdio.h>
@@ -268,6 +269,39 @@ draw_figures(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 		draw_reasons(p, w, b, y);
 }
 
+/*
+ * Projector: memory per GPU against the usable capacity, step time and
+ * MFU in block digits (normal text if they do not fit), then whether the
+ * layout fits.
+ */
+static void
+draw_big(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
+{
+	const struct cm_result *r = &p->pg.cur;
+	struct ui_figure f[3];
+	char mem[32], step[32], mfu[16], line[200];
+	int y, a = ui_attr(r->fits ? UI_C_DONE : UI_C_WARN);
+
+	if (!p->pg.cur_valid) {
+		draw_invalid(p, w, b);
+		return;
+	}
+	snprintf(mem, sizeof mem, "%.1f/%.1f", GB(pg_figure(r,
+	    PG_F_MEM_TOTAL)), GB(r->mem_usable));
+	fmt_s(step, sizeof step, pg_figure(r, PG_F_T_STEP), 0);
+	snprintf(mfu, sizeof mfu, "%.0f%%", 100 * pg_figure(r, PG_F_MFU));
+	f[0] = (struct ui_figure){ mem, _("GB per GPU / usable"), a };
+	f[1] = (struct ui_figure){ step, _("s per step"),
+	    ui_attr(UI_C_ACCENT) };
+	f[2] = (struct ui_figure){ mfu, _("MFU"), ui_attr(UI_C_ACCENT) };
+	y = b->y + ui_big_figures(w, b->y, b->x, b->w, b->h - 2, f, 3) + 1;
+	snprintf(line, sizeof line, r->fits ?
+	    _("Fits: %.1f GB of %.1f GB usable per GPU.") :
+	    _("Does NOT fit: %.1f GB needed, %.1f GB usable per GPU."),
+	    GB(pg_figure(r, PG_F_MEM_TOTAL)), GB(r->mem_usable));
+	ui_put(w, y, b->x, line, b->w, a);
+}
+
 /* The knob column (wide form). */
 static void
 draw_knobs(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
@@ -410,6 +444,13 @@ pgs_draw(struct pgs *p, WINDOW *w, int rows, int cols)
 			pgs_draw_search(p, w, &b);
 		else
 			draw_incident_clamped(p, w, &b);
+	} else if (ui_term.projector) {
+		draw_knob_line(p, w, 2, cols);
+		b.y = 4;
+		b.h = rows - 7;
+		b.x = 1;
+		b.w = cols - 2;
+		draw_big(p, w, &b);
 	} else if (wide) {
 		b.x = 0;
 		b.w = KNOB_W;

@@ -3,7 +3,9 @@
  *
  * Opening a drop marks it started; seeing its last line marks it done.
  * The position saved is the block at the top of the page, so it survives a
- * resize or a different terminal width next time.
+ * resize or a different terminal width next time. In projector mode a
+ * page shows one block, with wide margins and double spacing when it
+ * fits, and the arrow keys step from block to block.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,8 @@
 struct reader {
 	struct app	*app;
 	int		 drop;		/* index in course->drops */
+	const struct content_drop *reference; /* reference mode: this document,
+					 * nothing saved; NULL for a drop */
 	struct layout	 lo;
 	int		 top;		/* first line shown */
 	int		 resume_block;	/* block to show once laid out */
@@ -37,6 +41,8 @@ struct reader {
 	struct quiz_state *quiz;	/* one per block */
 	time_t		*asked;		/* per block: when it became active */
 	int		 active;	/* block of the active question, or -1 */
+	int		 focus;		/* block chosen with Tab, or -1 */
+	int		 show;		/* block whose feedback must be seen, or -1 */
 	int		 dirty;		/* quiz state changed: lay out again */
 };
 
@@ -47,6 +53,7 @@ static const struct ui_key_help reader_help[] = {
 	{ N_("Home/End, g/G"), N_("start / end of the drop") },
 	{ N_("n / p"), N_("next / previous drop") },
 	{ N_("1-9"), N_("choose an option of the marked question") },
+	{ N_("Tab"), N_("mark the next question on the page") },
 	{ N_("Enter"), N_("check your answer (or scroll)") },
 	{ N_("r"), N_("reveal the model answer") },
 	{ N_("Backspace"), N_("erase a digit of a numeric answer") },
@@ -57,6 +64,8 @@ static const struct ui_key_help reader_help[] = {
 static const struct content_drop *
 drop_of(struct reader *r)
 {
+	if (r->reference != NULL)
+		return r->reference;
 	return &r->app->course->drops[r->drop];
 }
 
@@ -76,6 +85,8 @@ save(struct reader *r)
 	struct pl_err err;
 	int block = 0;
 
+	if (r->reference != NULL)
+		return;
 	count_time(r);
 	if (r->lo.n > 0 && (size_t)r->top < r->lo.n)
 		block = r->lo.lines[r->top].block;
@@ -138,7 +149,8 @@ mark_done_if_seen(struct reader *r)
 {
 	struct pl_err err;
 
-	if (r->finished || r->top + r->page < (int)r->lo.n)
+	if (r->reference != NULL || r->finished ||
+	    r->top + r->page < (int)r->lo.n)
 		return;
 	r->finished = 1;
 	if (store_drop_finish(r->app->store, r->app->profile, drop_of(r)->id,
@@ -165,34 +177,94 @@ draw_position(struct reader *r, WINDOW *w, int rows, int cols)
 }
 
 /*
- * The block the answer keys (or Enter, for an animation or a scenario) act
- * on: the first interactive block on the page that is not a question
- * answered right, else the first interactive block on the page.
+ * Interactive blocks (questions, animations, scenarios) with a line on the
+ * page, in order, into out (at most max). Returns how many.
  */
-static void
-find_active(struct reader *r)
+static int
+visible_blocks(struct reader *r, int *out, int max)
 {
-	int i, first = -1, b, prev = -2;
 	const struct content_drop *d = drop_of(r);
+	int i, b, prev = -2, n = 0;
 
-	r->active = -1;
 	for (i = r->top; i < r->top + r->page && i < (int)r->lo.n; i++) {
 		b = r->lo.lines[i].block;
 		if (b == prev || d->blocks[b].kind == CONTENT_TEXT)
 			continue;
 		prev = b;
-		if (first < 0)
-			first = b;
-		if (d->blocks[b].kind != CONTENT_QUESTION ||
-		    !(r->quiz[b].answered && r->quiz[b].correct)) {
-			r->active = b;
-			break;
-		}
+		if (n < max)
+			out[n++] = b;
 	}
-	if (r->active < 0)
-		r->active = first;
+	return n;
+}
+
+/* Rank for choosing the marked block: lower is first. */
+static int
+block_rank(struct reader *r, int b)
+{
+	const struct quiz_state *q = &r->quiz[b];
+
+	if (drop_of(r)->blocks[b].kind != CONTENT_QUESTION)
+		return 0;
+	/* A question not yet answered right keeps the keys: a wrong answer
+	 * is retried in place; Tab moves on without answering. */
+	return q->answered && q->correct ? 2 : 0;
+}
+
+/*
+ * The marked block, which Enter acts on: the one Tab chose if it is still
+ * on the page; else the first animation, scenario or question not answered
+ * right on the page; else the first interactive block. Answer keys go to
+ * the marked question, or, when an animation or a scenario is marked, to
+ * the first question on the page not answered right (see answer_key).
+ */
+static void
+find_active(struct reader *r)
+{
+	int vis[64], n, i, best = 3;
+
+	n = visible_blocks(r, vis, 64);
+	r->active = -1;
+	for (i = 0; i < n; i++)
+		if (vis[i] == r->focus)
+			r->active = r->focus;
+	if (r->active < 0)	/* no Tab choice, or it scrolled away */
+		r->focus = -1;
+	for (i = 0; r->focus < 0 && i < n; i++)
+		if (block_rank(r, vis[i]) < best) {
+			best = block_rank(r, vis[i]);
+			r->active = vis[i];
+		}
 	if (r->active >= 0 && r->asked[r->active] == 0)
 		r->asked[r->active] = time(NULL);
+}
+
+/* First question on the page not answered right, or -1. */
+static int
+question_on_page(struct reader *r)
+{
+	int vis[64], n, i;
+
+	n = visible_blocks(r, vis, 64);
+	for (i = 0; i < n; i++)
+		if (drop_of(r)->blocks[vis[i]].kind == CONTENT_QUESTION &&
+		    block_rank(r, vis[i]) == 0)
+			return vis[i];
+	return -1;
+}
+
+/* Tab: mark the next interactive block on the page. */
+static void
+focus_next(struct reader *r)
+{
+	int vis[64], n, i;
+
+	n = visible_blocks(r, vis, 64);
+	if (n == 0)
+		return;
+	for (i = 0; i < n && vis[i] != r->active; i++)
+		;
+	r->focus = vis[i + 1 < n ? i + 1 : 0];
+	r->active = r->focus;
 }
 
 /* 1 if line i is the first non-blank line of its block. */
@@ -220,6 +292,116 @@ draw_line(struct reader *r, WINDOW *w, int y, int width,
 	(void)r;
 }
 
+/*
+ * After an answer, scroll just enough that the block's new feedback is on
+ * the page, never past the block's first line.
+ */
+static void
+show_feedback(struct reader *r)
+{
+	int first = -1, last = -1, i;
+
+	if (r->show < 0)
+		return;
+	for (i = 0; i < (int)r->lo.n; i++)
+		if (r->lo.lines[i].block == r->show &&
+		    r->lo.lines[i].style != LAYOUT_BLANK) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	r->show = -1;
+	if (last >= r->top + r->page)
+		r->top = last - r->page + 1;
+	if (first >= 0 && r->top > first)
+		r->top = first;
+}
+
+/*
+ * Projector: the lines of block b, blank lines at either end left out:
+ * *first .. *end - 1. Empty (first == end) if b has no lines.
+ */
+static void
+block_span(const struct reader *r, int b, int *first, int *end)
+{
+	int n = (int)r->lo.n, i = (int)layout_line_of_block(&r->lo, b);
+
+	while (i < n && r->lo.lines[i].block == b &&
+	    r->lo.lines[i].style == LAYOUT_BLANK)
+		i++;
+	*first = i;
+	while (i < n && r->lo.lines[i].block == b)
+		i++;
+	while (i > *first && r->lo.lines[i - 1].style == LAYOUT_BLANK)
+		i--;
+	*end = i;
+}
+
+/* Projector: the title bar, without the phase and minutes. */
+static void
+projector_chrome(struct reader *r, WINDOW *w, int cols)
+{
+	const struct content_drop *d = drop_of(r);
+	char title[400];
+
+	if (r->reference != NULL)
+		snprintf(title, sizeof title, "%s", d->title);
+	else
+		snprintf(title, sizeof title, _("Drop %d: %s"), d->number,
+		    d->title);
+	ui_title(w, cols, title, NULL);
+}
+
+/* Projector: line l at row y, with a 4-column margin. */
+static void
+projector_line(WINDOW *w, int y, int width, const struct layout_line *l,
+    int first_of_active)
+{
+	if (l->style == LAYOUT_BULLET)
+		ui_put(w, y, 4, ui_glyph_dot(), 1, A_NORMAL);
+	if (first_of_active)
+		ui_put(w, y, 2, ui_glyph_arrow(), 1, ui_attr(UI_C_ACCENT));
+	ui_put(w, y, 4 + l->indent, l->text, width - l->indent,
+	    line_attr(l));
+}
+
+/*
+ * Projector: one block per page, double-spaced when it fits. r->page
+ * becomes the lines shown, so find_active and mark_done_if_seen look at
+ * this block only.
+ */
+static void
+projector_draw(struct reader *r, WINDOW *w, int rows, int cols)
+{
+	int width = cols - 8 > 72 ? 72 : cols - 8, avail = rows - 5;
+	int b, first, end, step, i;
+	char pos[120];
+
+	projector_chrome(r, w, cols);
+	relayout(r, width);
+	if (r->lo.n == 0)
+		return;
+	if (r->top >= (int)r->lo.n)
+		r->top = (int)r->lo.n - 1;
+	b = r->lo.lines[r->top < 0 ? 0 : r->top].block;
+	block_span(r, b, &first, &end);
+	step = 2 * (end - first) - 1 <= avail ? 2 : 1;
+	r->page = (avail + step - 1) / step;
+	show_feedback(r);
+	if (r->top < first || r->top >= end)
+		r->top = first;
+	if (r->page > end - r->top)
+		r->page = end - r->top;
+	find_active(r);
+	for (i = 0; i < r->page; i++)
+		projector_line(w, 3 + i * step, width, &r->lo.lines[r->top + i],
+		    b == r->active && r->top + i == first);
+	snprintf(pos, sizeof pos, _("block %d/%zu  %s %s step  q back"), b + 1,
+	    drop_of(r)->n_blocks, ui_glyph_left(), ui_glyph_right());
+	ui_status(w, rows, cols, pos, ui_attr(UI_C_DIM));
+	mark_done_if_seen(r);
+}
+
 static void
 reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 {
@@ -228,15 +410,26 @@ reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	int width = cols - 4 > 100 ? 100 : cols - 4, i, y;
 	char title[400], right[120];
 
+	if (ui_term.projector) {
+		projector_draw(r, w, rows, cols);
+		return;
+	}
 	relayout(r, width);
 	r->page = rows - 4;
+	show_feedback(r);
 	if (r->top > (int)r->lo.n - r->page)
 		r->top = (int)r->lo.n - r->page;
 	if (r->top < 0)
 		r->top = 0;
-	snprintf(title, sizeof title, _("Drop %d: %s"), d->number, d->title);
-	snprintf(right, sizeof right, P_("phase %d, %d min", "phase %d, %d min",
-	    d->minutes), d->phase, d->minutes);
+	if (r->reference != NULL) {
+		snprintf(title, sizeof title, "%s", d->title);
+		snprintf(right, sizeof right, "%s", _("C or q to close"));
+	} else {
+		snprintf(title, sizeof title, _("Drop %d: %s"), d->number,
+		    d->title);
+		snprintf(right, sizeof right, P_("phase %d, %d min",
+		    "phase %d, %d min", d->minutes), d->phase, d->minutes);
+	}
 	ui_title(w, cols, title, right);
 	find_active(r);
 	for (i = 0; i < r->page && r->top + i < (int)r->lo.n; i++) {
@@ -268,6 +461,8 @@ set_resume(struct reader *r, const char *value)
 {
 	struct pl_err err;
 
+	if (r->reference != NULL)
+		return;
 	if (store_setting_set(r->app->store, r->app->profile, "resume", value,
 	    &err) != 0)
 		app_store_error(&err);
@@ -297,6 +492,8 @@ quiz_alloc(struct reader *r)
 			r->quiz[i].expected = NAN;
 	}
 	r->active = -1;
+	r->focus = -1;
+	r->show = -1;
 	return 0;
 }
 
@@ -306,7 +503,8 @@ goto_drop(struct reader *r, int index)
 {
 	char val[160];
 
-	if (index < 0 || (size_t)index >= r->app->course->n_drops)
+	if (r->reference != NULL || index < 0 ||
+	    (size_t)index >= r->app->course->n_drops)
 		return;
 	save(r);
 	layout_free(&r->lo);
@@ -372,8 +570,16 @@ answer_key(struct reader *r, int ch)
 		return 0;
 	if (open_block(r, ch))
 		return 1;
-	if (drop_of(r)->blocks[r->active].kind != CONTENT_QUESTION)
-		return 0;
+	if (drop_of(r)->blocks[r->active].kind != CONTENT_QUESTION) {
+		/* An animation or scenario is marked: answer keys mark the
+		 * first question below it that still wants an answer. */
+		int qb = question_on_page(r);
+
+		if (qb < 0 || ch == '\n' || ch == '\r' || ch == KEY_ENTER ||
+		    ch == '\t')
+			return 0;
+		r->focus = r->active = qb;
+	}
 	q = &drop_of(r)->blocks[r->active].question;
 	st = &r->quiz[r->active];
 	n = strlen(st->input);
@@ -432,13 +638,68 @@ answer_key(struct reader *r, int ch)
 	return 0;
 }
 
+/*
+ * Projector: step through the page's block, then on to the next block
+ * (dir 1) or back to the start of the previous one (dir -1).
+ */
+static void
+step_block(struct reader *r, int dir)
+{
+	int b, first, end, by = r->page > 1 ? r->page - 1 : 1;
+
+	if (r->lo.n == 0 || r->top < 0 || r->top >= (int)r->lo.n)
+		return;
+	b = r->lo.lines[r->top].block;
+	block_span(r, b, &first, &end);
+	if (dir > 0 && r->top + r->page < end)
+		r->top += by;
+	else if (dir < 0 && r->top > first)
+		r->top = r->top - by > first ? r->top - by : first;
+	else if (dir > 0 && end < (int)r->lo.n)
+		r->top = end;
+	else
+		for (b--; dir < 0 && b >= 0; b--) {
+			block_span(r, b, &first, &end);
+			if (first < end) {
+				r->top = first;
+				break;
+			}
+		}
+}
+
+/* Projector keys: arrows, j/k/l, Space, Enter and the page keys step. */
+static int
+projector_key(struct reader *r, int ch)
+{
+	switch (ch) {
+	case KEY_RIGHT: case KEY_DOWN: case 'j': case 'l': case ' ': case 'f':
+	case KEY_NPAGE: case '\n': case '\r': case KEY_ENTER:
+		step_block(r, 1);
+		return 1;
+	case KEY_LEFT: case KEY_UP: case 'k': case 'b': case KEY_PPAGE:
+		step_block(r, -1);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static enum ui_result
 reader_key(struct ui_screen *s, int ch)
 {
 	struct reader *r = s->state;
 
 	count_time(r);
-	if (answer_key(r, ch))
+	if (ch == '\t') {
+		focus_next(r);
+		return UI_HANDLED;
+	}
+	if (answer_key(r, ch)) {
+		if (r->dirty)
+			r->show = r->active;
+		return UI_HANDLED;
+	}
+	if (ui_term.projector && projector_key(r, ch))
 		return UI_HANDLED;
 	switch (ch) {
 	case KEY_UP: case 'k':
@@ -515,6 +776,44 @@ ui_reader_new(struct app *a, int drop_index)
 	set_resume(r, val);
 	save(r);
 	s->title = N_("Lesson");
+	s->help = reader_help;
+	s->draw = reader_draw;
+	s->key = reader_key;
+	s->free = reader_free;
+	s->state = r;
+	return s;
+}
+
+/*
+ * The reference document (cheatsheet and key equations) in the reader:
+ * same paging and wrapping, nothing recorded. NULL if the course has none.
+ */
+struct ui_screen *
+ui_reference_new(struct app *a)
+{
+	struct ui_screen *s;
+	struct reader *r;
+
+	if (a->course->reference == NULL)
+		return NULL;
+	s = calloc(1, sizeof *s);
+	r = calloc(1, sizeof *r);
+	if (s == NULL || r == NULL) {
+		free(s);
+		free(r);
+		return NULL;
+	}
+	r->app = a;
+	r->reference = a->course->reference;
+	r->last_key = time(NULL);
+	if (quiz_alloc(r) != 0) {
+		free(r->quiz);
+		free(r->asked);
+		free(s);
+		free(r);
+		return NULL;
+	}
+	s->title = UI_REFERENCE_TITLE;
 	s->help = reader_help;
 	s->draw = reader_draw;
 	s->key = reader_key;

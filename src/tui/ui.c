@@ -21,8 +21,16 @@ static int depth;
 static int help_shown;
 static char flash_msg[256];
 
+static struct {
+	int		  key;
+	const char	 *title;
+	struct ui_screen *(*make)(void *);
+	void		 *arg;
+} global_key;
+
 static const struct ui_key_help global_help[] = {
 	{ N_("?"), N_("show or hide this help") },
+	{ N_("C"), N_("cheatsheet and key equations") },
 	{ N_("q, Esc"), N_("go back (quit on the home screen)") },
 	{ N_("Ctrl-C"), N_("quit, saving your place") },
 	{ NULL, NULL }
@@ -62,6 +70,29 @@ ui_clear(void)
 {
 	while (depth > 0)
 		pop();
+}
+
+void
+ui_set_global_key(int key, const char *title,
+    struct ui_screen *(*make)(void *), void *arg)
+{
+	global_key.key = key;
+	global_key.title = title;
+	global_key.make = make;
+	global_key.arg = arg;
+}
+
+/* The global key: open its screen, or close it if it is on top. */
+static int
+global_key_pressed(int ch)
+{
+	if (global_key.make == NULL || ch != global_key.key)
+		return 0;
+	if (stack[depth - 1]->title == global_key.title)
+		pop();
+	else
+		ui_push(global_key.make(global_key.arg));
+	return 1;
 }
 
 void
@@ -156,6 +187,8 @@ handle_key(int ch)
 		help_shown = 1;
 		return 0;
 	}
+	if (global_key_pressed(ch))
+		return depth == 0;
 	switch (s->key(s, ch)) {
 	case UI_BACK:
 		pop();

@@ -45,6 +45,13 @@ void	ui_run(void);
 /* Pop and free every screen (each screen's free() saves its state). */
 void	ui_clear(void);
 
+/*
+ * One key that works on every screen: key opens make(arg), a screen whose
+ * title is title; pressed again on that screen, it closes it.
+ */
+void	ui_set_global_key(int key, const char *title,
+	    struct ui_screen *(*make)(void *), void *arg);
+
 /* A one-line message shown in the status bar until the next key. */
 void	ui_flash(const char *msg);
 

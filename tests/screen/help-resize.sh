@@ -20,6 +20,15 @@ screen_wait "next / previous drop"
 screen_keys x
 screen_wait_gone "Keys on this screen"
 
+# C opens the cheatsheet from anywhere, and closes it again.
+screen_keys C
+screen_wait "Cheatsheet and key equations"
+screen_has "The three axes"
+screen_keys j j
+screen_keys C
+screen_wait "Drop 1:"
+screen_lacks "Cheatsheet and key equations"
+
 screen_resize 40 12
 screen_wait "Terminal too small: 40x12"
 screen_lacks "Drop 1:"
