@@ -88,7 +88,8 @@ global_key_pressed(int ch)
 {
 	if (global_key.make == NULL || ch != global_key.key)
 		return 0;
-	if (stack[depth - 1]->title == global_key.title)
+	if (stack[depth - 1]->title != NULL &&
+	    strcmp(stack[depth - 1]->title, global_key.title) == 0)
 		pop();
 	else
 		ui_push(global_key.make(global_key.arg));
