@@ -112,35 +112,50 @@ help_rows(const struct ui_key_help *h)
 	return n;
 }
 
-static void
-draw_help_list(WINDOW *w, const struct ui_key_help *h, int *y, int x,
-    int width)
+/* Draw h from row *y, stopping before ymax. Returns 1 if some were cut. */
+static int
+draw_help_list(WINDOW *w, const struct ui_key_help *h, int *y, int ymax,
+    int x, int width)
 {
 	for (; h != NULL && h->keys != NULL; h++, (*y)++) {
+		if (*y >= ymax)
+			return 1;
 		ui_put(w, *y, x + 2, _(h->keys), 16, ui_attr(UI_C_ACCENT));
 		ui_put(w, *y, x + 19, _(h->what), width - 21, A_NORMAL);
 	}
+	return 0;
 }
 
-/* The '?' overlay: the top screen's keys, then the keys that work anywhere. */
+/*
+ * The '?' overlay: the top screen's keys, then the keys that work anywhere.
+ * On a short terminal the list is cut and the last line says so.
+ */
 static void
 draw_help(WINDOW *w, int rows, int cols)
 {
 	const struct ui_key_help *h = stack[depth - 1]->help;
 	int n = help_rows(h) + help_rows(global_help) + 5;
 	int width = cols - 4 < 64 ? cols - 4 : 64;
-	int top = (rows - n) / 2 < 1 ? 1 : (rows - n) / 2;
-	int x = (cols - width) / 2, y;
+	int hb = n < rows - 1 ? n : rows - 1;
+	int top = (rows - hb) / 2 < 1 ? 1 : (rows - hb) / 2;
+	int x = (cols - width) / 2, y, ymax = top + hb - 2, cut;
 
-	ui_box(w, top, x, n < rows - 1 ? n : rows - 1, width);
+	if (top + hb > rows)
+		top = rows - hb;
+	ymax = top + hb - 2;
+	ui_box(w, top, x, hb, width);
 	y = top + 1;
 	ui_put(w, y++, x + 2, _("Keys on this screen"), width - 4,
 	    ui_attr(UI_C_HEADING));
-	draw_help_list(w, h, &y, x, width);
-	ui_put(w, y++, x + 2, _("Everywhere"), width - 4,
-	    ui_attr(UI_C_HEADING));
-	draw_help_list(w, global_help, &y, x, width);
-	ui_put(w, top + n - 2 < rows - 1 ? top + n - 2 : rows - 2, x + 2,
+	cut = draw_help_list(w, h, &y, ymax, x, width);
+	if (!cut && y < ymax) {
+		ui_put(w, y++, x + 2, _("Everywhere"), width - 4,
+		    ui_attr(UI_C_HEADING));
+		cut = draw_help_list(w, global_help, &y, ymax, x, width);
+	} else
+		cut = 1;
+	ui_put(w, top + hb - 2, x + 2, cut ?
+	    _("More keys in a larger window. Any key closes.") :
 	    _("Press any key to close this help."), width - 4,
 	    ui_attr(UI_C_DIM));
 }
