@@ -4,9 +4,12 @@
 #include <check.h>
 #include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/answer.h"
+#include "core/hardware.h"
 #include "core/layout.h"
 #include "core/quiz.h"
 
@@ -191,6 +194,73 @@ START_TEST(layout_numeric_and_reveal)
 }
 END_TEST
 
+#ifndef TOP_SRCDIR
+#define TOP_SRCDIR "."
+#endif
+
+/*
+ * Every numeric question and card that ships is answered by the engine:
+ * the loader refuses typed answers, and here each configuration evaluates.
+ */
+START_TEST(shipped_numeric_answers_come_from_the_engine)
+{
+	struct content_problems p = { NULL, 0, 0 };
+	struct content_course *c = content_load(TOP_SRCDIR, NULL);
+	struct hw_catalog cat;
+	struct pl_err err;
+	size_t i, j, want = 0;
+	char buf[2048];
+	int n;
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err), 0);
+	for (i = 0; i < c->n_drops; i++)
+		for (j = 0; j < c->drops[i].n_blocks; j++)
+			if (c->drops[i].blocks[j].kind == CONTENT_QUESTION &&
+			    c->drops[i].blocks[j].question.type ==
+			    CONTENT_Q_NUMERIC)
+				want++;
+	for (i = 0; i < c->n_cards; i++)
+		if (c->cards[i].engine != NULL)
+			want++;
+	n = answer_check_course(&cat, c, &p);
+	for (i = 0; i < p.n; i++)
+		fprintf(stderr, "%s\n", pl_err_format(&p.items[i], buf,
+		    sizeof buf));
+	ck_assert_uint_eq(p.n, 0);
+	ck_assert_uint_ge(want, 20);
+	ck_assert_int_eq(n, (int)want);
+	content_problems_free(&p);
+	hw_catalog_free(&cat);
+	content_free(c);
+}
+END_TEST
+
+/* Llama 2 7B's model state by the 16-bytes rule, through a lesson config. */
+START_TEST(engine_answer_for_a_lesson_config)
+{
+	struct hw_catalog cat;
+	struct pl_err err;
+	cJSON *cfg;
+	double v;
+
+	ck_assert_int_eq(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err), 0);
+	cfg = cJSON_Parse("{\"model\": \"llama2-7b\", \"gpu\": \"h200-141gb\"}");
+	ck_assert_int_eq(answer_engine(&cat, cfg, "model_state_gb", "x.json",
+	    "blocks[1].engine", &v, &err), 0);
+	ck_assert_double_eq_tol(v, 16 * 6.738e9 / 1e9, 0.2);
+	ck_assert_int_eq(answer_engine(&cat, cfg, "vibes", "x.json",
+	    "blocks[1].engine", &v, &err), -1);
+	cJSON_Delete(cfg);
+	cfg = cJSON_Parse("{\"model\": \"llama2-7b\", \"gpus\": 8, \"tp\": 3}");
+	ck_assert_int_eq(answer_engine(&cat, cfg, "mfu", "x.json",
+	    "blocks[1].engine", &v, &err), -1);
+	ck_assert_str_eq(err.file, "x.json");
+	cJSON_Delete(cfg);
+	hw_catalog_free(&cat);
+}
+END_TEST
+
 static Suite *
 quiz_suite(void)
 {
@@ -205,6 +275,10 @@ quiz_suite(void)
 	tc = tcase_create("feedback layout");
 	tcase_add_test(tc, layout_shows_verdict_and_explanations);
 	tcase_add_test(tc, layout_numeric_and_reveal);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("numeric answers from the engine");
+	tcase_add_test(tc, shipped_numeric_answers_come_from_the_engine);
+	tcase_add_test(tc, engine_answer_for_a_lesson_config);
 	suite_add_tcase(s, tc);
 	return s;
 }
