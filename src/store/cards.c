@@ -19,37 +19,6 @@
 #define CARD_COLS "seed, state, step, stability, difficulty, due, " \
 	"last_review, reps, lapses"
 
-static int
-prepare(struct store *st, const char *sql, sqlite3_stmt **s,
-    struct pl_err *err)
-{
-	*s = NULL;
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
-		return store_fail(st, err);
-	return 0;
-}
-
-/* Step a statement that returns no rows and finalize it. */
-static int
-run(struct store *st, sqlite3_stmt *s, struct pl_err *err)
-{
-	int rc = sqlite3_step(s);
-
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : store_fail(st, err);
-}
-
-/* Commit if rc is 0, else roll back. Returns rc (or -1 on commit failure). */
-static int
-finish(struct store *st, int rc, struct pl_err *err)
-{
-	if (rc != 0) {
-		store_rollback(st);
-		return -1;
-	}
-	return store_commit(st, err);
-}
-
 /* Read CARD_COLS starting at column col into c. */
 static void
 card_from_row(sqlite3_stmt *s, int col, struct fsrs_card *c)
@@ -73,7 +42,7 @@ store_cards_get(struct store *st, int64_t profile, const char *card_id,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prepare(st, "SELECT " CARD_COLS " FROM cards WHERE profile_id = ?1 "
+	if (store_prepare(st, "SELECT " CARD_COLS " FROM cards WHERE profile_id = ?1 "
 	    "AND card_id = ?2;", &s, err) != 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, profile);
@@ -94,7 +63,7 @@ put_card(struct store *st, int64_t profile, const char *card_id,
 {
 	sqlite3_stmt *s;
 
-	if (prepare(st, "UPDATE cards SET state = ?3, step = ?4, "
+	if (store_prepare(st, "UPDATE cards SET state = ?3, step = ?4, "
 	    "stability = ?5, difficulty = ?6, due = ?7, last_review = ?8, "
 	    "reps = ?9, lapses = ?10 WHERE profile_id = ?1 AND card_id = ?2;",
 	    &s, err) != 0)
@@ -109,7 +78,7 @@ put_card(struct store *st, int64_t profile, const char *card_id,
 	sqlite3_bind_int64(s, 8, c->last_review);
 	sqlite3_bind_int(s, 9, c->reps);
 	sqlite3_bind_int(s, 10, c->lapses);
-	if (run(st, s, err) != 0)
+	if (store_step_done(st, s, err) != 0)
 		return -1;
 	if (sqlite3_changes(st->db) != 1) {
 		pl_err_set(err, st->path, 0, 0, _("no card \"%s\" to update"),
@@ -125,7 +94,7 @@ insert_log(struct store *st, int64_t profile, const char *card_id,
 {
 	sqlite3_stmt *s;
 
-	if (prepare(st, "INSERT INTO review_log (profile_id, card_id, "
+	if (store_prepare(st, "INSERT INTO review_log (profile_id, card_id, "
 	    "reviewed, rating, duration_ms, elapsed_days, scheduled_days, "
 	    "scheduled_s, state_before, state_after, s_before, d_before, "
 	    "s_after, d_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
@@ -145,7 +114,7 @@ insert_log(struct store *st, int64_t profile, const char *card_id,
 	sqlite3_bind_double(s, 12, l->d_before);
 	sqlite3_bind_double(s, 13, l->s_after);
 	sqlite3_bind_double(s, 14, l->d_after);
-	return run(st, s, err);
+	return store_step_done(st, s, err);
 }
 
 int
@@ -162,7 +131,7 @@ store_cards_review(struct store *st, int64_t profile, const char *card_id,
 		rc = insert_log(st, profile, card_id, log, duration_ms, err);
 	if (rc == 0 && log_id != NULL)
 		*log_id = sqlite3_last_insert_rowid(st->db);
-	return finish(st, rc, err);
+	return store_end(st, rc, err);
 }
 
 /* Replay the card's log (read inside the caller's transaction, if any). */
@@ -176,7 +145,7 @@ rebuild(struct store *st, int64_t profile, const char *card_id,
 	int64_t seed = 0, added = 0;
 	int rc, found;
 
-	if (prepare(st, "SELECT seed, added FROM cards WHERE profile_id = ?1 "
+	if (store_prepare(st, "SELECT seed, added FROM cards WHERE profile_id = ?1 "
 	    "AND card_id = ?2;", &s, err) != 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, profile);
@@ -188,7 +157,7 @@ rebuild(struct store *st, int64_t profile, const char *card_id,
 	sqlite3_finalize(s);
 	if (!found)
 		return 0;
-	if (prepare(st, "SELECT rating, reviewed FROM review_log WHERE "
+	if (store_prepare(st, "SELECT rating, reviewed FROM review_log WHERE "
 	    "profile_id = ?1 AND card_id = ?2 ORDER BY id;", &s, err) != 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, profile);
@@ -242,11 +211,11 @@ store_cards_undo(struct store *st, int64_t profile, int64_t log_id,
 	if (store_begin(st, err) != 0)
 		return -1;
 	/* The row must be the newest of its card. */
-	if (prepare(st, "SELECT l.card_id FROM review_log l WHERE l.id = ?2 "
+	if (store_prepare(st, "SELECT l.card_id FROM review_log l WHERE l.id = ?2 "
 	    "AND l.profile_id = ?1 AND NOT EXISTS (SELECT 1 FROM review_log m "
 	    "WHERE m.profile_id = ?1 AND m.card_id = l.card_id AND m.id > ?2);",
 	    &s, err) != 0)
-		return finish(st, -1, err);
+		return store_end(st, -1, err);
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_int64(s, 2, log_id);
 	if (sqlite3_step(s) == SQLITE_ROW)
@@ -256,11 +225,11 @@ store_cards_undo(struct store *st, int64_t profile, int64_t log_id,
 		store_rollback(st);
 		return 1;
 	}
-	if (prepare(st, "DELETE FROM review_log WHERE id = ?1;", &s, err) != 0)
+	if (store_prepare(st, "DELETE FROM review_log WHERE id = ?1;", &s, err) != 0)
 		rc = -1;
 	else {
 		sqlite3_bind_int64(s, 1, log_id);
-		rc = run(st, s, err);
+		rc = store_step_done(st, s, err);
 	}
 	if (rc == 0 && rebuild(st, profile, card, p, &c, err) != 1)
 		rc = -1;
@@ -269,7 +238,7 @@ store_cards_undo(struct store *st, int64_t profile, int64_t log_id,
 	if (rc == 0 && restored != NULL)
 		*restored = c;
 	free(card);
-	return finish(st, rc, err);
+	return store_end(st, rc, err);
 }
 
 int
@@ -280,7 +249,7 @@ store_cards_today(struct store *st, int64_t profile, int64_t day_start,
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (prepare(st, "SELECT COALESCE(SUM(state_before = 0), 0), "
+	if (store_prepare(st, "SELECT COALESCE(SUM(state_before = 0), 0), "
 	    "COALESCE(SUM(state_before = 2), 0) FROM review_log "
 	    "WHERE profile_id = ?1 AND reviewed >= ?2;", &s, err) != 0)
 		return -1;
@@ -337,16 +306,16 @@ store_review_settings_save(struct store *st, int64_t profile,
 	if (review_settings_check(set, err) != 0 || store_begin(st, err) != 0)
 		return -1;
 	for (i = 0; i < 3 && rc == 0; i++) {
-		if ((rc = prepare(st, "INSERT INTO settings (profile_id, key, "
+		if ((rc = store_prepare(st, "INSERT INTO settings (profile_id, key, "
 		    "value) VALUES (?1, ?2, ?3) ON CONFLICT (profile_id, key) "
 		    "DO UPDATE SET value = ?3;", &s, err)) != 0)
 			break;
 		sqlite3_bind_int64(s, 1, profile);
 		sqlite3_bind_text(s, 2, setting_key[i], -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 3, v[i]);
-		rc = run(st, s, err);
+		rc = store_step_done(st, s, err);
 	}
-	return finish(st, rc, err);
+	return store_end(st, rc, err);
 }
 
 int

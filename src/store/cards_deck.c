@@ -14,26 +14,6 @@
 #include "i18n.h"
 #include "store/cards.h"
 
-static int
-prepare(struct store *st, const char *sql, sqlite3_stmt **s,
-    struct pl_err *err)
-{
-	*s = NULL;
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
-		return store_fail(st, err);
-	return 0;
-}
-
-static int
-finish(struct store *st, int rc, struct pl_err *err)
-{
-	if (rc != 0) {
-		store_rollback(st);
-		return -1;
-	}
-	return store_commit(st, err);
-}
-
 /* INSERT OR IGNORE a NEW card row with the statement s (see new_row_sql). */
 static const char new_row_sql[] = "INSERT OR IGNORE INTO cards (profile_id, "
     "card_id, seed, due, added) VALUES (?1, ?2, ?3, ?4, ?4);";
@@ -74,7 +54,7 @@ store_cards_unlock(struct store *st, int64_t profile,
 
 	if (store_begin(st, err) != 0)
 		return -1;
-	if (prepare(st, new_row_sql, &ins, err) != 0 || prepare(st,
+	if (store_prepare(st, new_row_sql, &ins, err) != 0 || store_prepare(st,
 	    "SELECT 1 FROM drop_progress WHERE profile_id = ?1 AND "
 	    "drop_id = ?2 AND status >= 1;", &q, err) != 0)
 		rc = -1;
@@ -88,7 +68,7 @@ store_cards_unlock(struct store *st, int64_t profile,
 	sqlite3_finalize(q);
 	if (rc == 0 && added != NULL)
 		*added = n;
-	return finish(st, rc, err);
+	return store_end(st, rc, err);
 }
 
 static const struct content_card *
@@ -166,7 +146,7 @@ store_cards_load(struct store *st, int64_t profile,
 	int rc, kept = 0;
 
 	memset(out, 0, sizeof *out);
-	if (prepare(st, "SELECT k.card_id, k.seed, k.state, k.step, "
+	if (store_prepare(st, "SELECT k.card_id, k.seed, k.state, k.step, "
 	    "k.stability, k.difficulty, k.due, k.last_review, k.reps, "
 	    "k.lapses, u.deck, u.front, u.back, k.added FROM cards k "
 	    "LEFT JOIN user_cards u ON u.profile_id = k.profile_id AND "
@@ -234,7 +214,7 @@ user_card(struct store *st, int64_t profile, const char *id,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prepare(st, "INSERT OR IGNORE INTO user_cards (profile_id, card_id, "
+	if (store_prepare(st, "INSERT OR IGNORE INTO user_cards (profile_id, card_id, "
 	    "deck, front, back, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6);",
 	    &s, err) != 0)
 		return -1;
@@ -246,7 +226,7 @@ user_card(struct store *st, int64_t profile, const char *id,
 	sqlite3_bind_int64(s, 6, now);
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : store_fail(st, err);
 	sqlite3_finalize(s);
-	if (rc == 0 && prepare(st, new_row_sql, &s, err) == 0) {
+	if (rc == 0 && store_prepare(st, new_row_sql, &s, err) == 0) {
 		rc = new_row(st, s, profile, id, now, err);
 		sqlite3_finalize(s);
 	} else
@@ -269,7 +249,7 @@ store_cards_add_question(struct store *st, int64_t profile,
 	snprintf(id, sizeof id, "q:%s:%s", drop_id, q->id);
 	rc = store_begin(st, err);
 	if (rc == 0)
-		rc = finish(st, user_card(st, profile, id, STORE_MISTAKES_DECK,
+		rc = store_end(st, user_card(st, profile, id, STORE_MISTAKES_DECK,
 		    front, back, now, err), err);
 	free(front);
 	free(back);
@@ -284,7 +264,7 @@ user_deck_exists(struct store *st, int64_t profile, const char *name,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prepare(st, "SELECT 1 FROM user_cards WHERE profile_id = ?1 AND "
+	if (store_prepare(st, "SELECT 1 FROM user_cards WHERE profile_id = ?1 AND "
 	    "deck = ?2 LIMIT 1;", &s, err) != 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, profile);
@@ -325,7 +305,7 @@ store_cards_import(struct store *st, int64_t profile,
 		rc = user_card(st, profile, id, name, notes->cards[i].front,
 		    notes->cards[i].back, now, err);
 	}
-	return finish(st, rc, err);
+	return store_end(st, rc, err);
 }
 
 int
@@ -335,7 +315,7 @@ store_user_decks(struct store *st, int64_t profile,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prepare(st, "SELECT deck, COUNT(*) FROM user_cards WHERE "
+	if (store_prepare(st, "SELECT deck, COUNT(*) FROM user_cards WHERE "
 	    "profile_id = ?1 GROUP BY deck ORDER BY deck;", &s, err) != 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, profile);
@@ -355,7 +335,7 @@ each_row(struct store *st, const char *sql, int64_t profile, int64_t x,
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prepare(st, sql, &s, err) != 0)
+	if (store_prepare(st, sql, &s, err) != 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_int64(s, 2, x);

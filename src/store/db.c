@@ -38,6 +38,35 @@ store_exec(struct store *st, const char *sql, struct pl_err *err)
 }
 
 int
+store_prepare(struct store *st, const char *sql, sqlite3_stmt **s,
+    struct pl_err *err)
+{
+	*s = NULL;
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
+		return store_fail(st, err);
+	return 0;
+}
+
+int
+store_step_done(struct store *st, sqlite3_stmt *s, struct pl_err *err)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : store_fail(st, err);
+}
+
+int
+store_end(struct store *st, int rc, struct pl_err *err)
+{
+	if (rc != 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, err);
+}
+
+int
 store_begin(struct store *st, struct pl_err *err)
 {
 	return store_exec(st, "BEGIN IMMEDIATE;", err);

@@ -37,6 +37,19 @@ int	store_begin(struct store *, struct pl_err *err);
 int	store_commit(struct store *, struct pl_err *err);
 void	store_rollback(struct store *);
 
+/* Prepare sql into *s (NULL on failure). 0 or -1 with err set. */
+int	store_prepare(struct store *, const char *sql, sqlite3_stmt **s,
+	    struct pl_err *err);
+
+/* Step s, which returns no rows, and finalize it. 0 or -1 with err set. */
+int	store_step_done(struct store *, sqlite3_stmt *s, struct pl_err *err);
+
+/*
+ * End the transaction store_begin() opened: commit when rc is 0, else roll
+ * back. Returns 0 after a commit, -1 otherwise.
+ */
+int	store_end(struct store *, int rc, struct pl_err *err);
+
 /* Run SQL with no result rows. 0 or -1 with err set. */
 int	store_exec(struct store *, const char *sql, struct pl_err *err);
 

@@ -7,38 +7,6 @@
 #include "i18n.h"
 #include "store/progress.h"
 
-static int
-prepare(struct store *st, const char *sql, sqlite3_stmt **s,
-    struct pl_err *err)
-{
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
-		return store_fail(st, err);
-	return 0;
-}
-
-/* Step a statement that returns no rows, finalize it. */
-static int
-run(struct store *st, sqlite3_stmt *s, struct pl_err *err)
-{
-	int rc = sqlite3_step(s);
-
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_fail(st, err);
-	return 0;
-}
-
-/* Wrap one statement-building function in a transaction. */
-static int
-in_transaction(struct store *st, int rc_body, struct pl_err *err)
-{
-	if (rc_body != 0) {
-		store_rollback(st);
-		return -1;
-	}
-	return store_commit(st, err);
-}
-
 int
 store_profile(struct store *st, const char *name, int64_t now, int64_t *id,
     struct pl_err *err)
@@ -48,22 +16,22 @@ store_profile(struct store *st, const char *name, int64_t now, int64_t *id,
 
 	if (store_begin(st, err) != 0)
 		return -1;
-	if (prepare(st, "INSERT OR IGNORE INTO profiles (name, created) "
+	if (store_prepare(st, "INSERT OR IGNORE INTO profiles (name, created) "
 	    "VALUES (?1, ?2);", &s, err) != 0)
-		return in_transaction(st, -1, err);
+		return store_end(st, -1, err);
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, now);
-	if (run(st, s, err) != 0 || prepare(st,
+	if (store_step_done(st, s, err) != 0 || store_prepare(st,
 	    "SELECT id FROM profiles WHERE name = ?1;", &s, err) != 0)
-		return in_transaction(st, -1, err);
+		return store_end(st, -1, err);
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW)
-		return in_transaction(st, store_fail(st, err), err);
-	return in_transaction(st, 0, err);
+		return store_end(st, store_fail(st, err), err);
+	return store_end(st, 0, err);
 }
 
 int
@@ -74,7 +42,7 @@ store_drop_get(struct store *st, int64_t profile, const char *drop_id,
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (prepare(st, "SELECT status, COALESCE(started, 0), "
+	if (store_prepare(st, "SELECT status, COALESCE(started, 0), "
 	    "COALESCE(finished, 0), seconds, position, COALESCE(last_seen, 0) "
 	    "FROM drop_progress WHERE profile_id = ?1 AND drop_id = ?2;",
 	    &s, err) != 0)
@@ -104,27 +72,27 @@ store_drop_visit(struct store *st, int64_t profile, const char *drop_id,
 
 	if (store_begin(st, err) != 0)
 		return -1;
-	if (prepare(st, "INSERT INTO drop_progress (profile_id, drop_id, "
+	if (store_prepare(st, "INSERT INTO drop_progress (profile_id, drop_id, "
 	    "status, started, seconds, position, last_seen) "
 	    "VALUES (?1, ?2, 1, ?5, ?3, ?4, ?5) "
 	    "ON CONFLICT (profile_id, drop_id) DO UPDATE SET "
 	    "status = MAX(status, 1), started = COALESCE(started, ?5), "
 	    "seconds = seconds + ?3, position = ?4, last_seen = ?5;",
 	    &s, err) != 0)
-		return in_transaction(st, -1, err);
+		return store_end(st, -1, err);
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, add_seconds > 0 ? add_seconds : 0);
 	sqlite3_bind_int(s, 4, position);
 	sqlite3_bind_int64(s, 5, now);
-	if (run(st, s, err) != 0 || prepare(st, "INSERT INTO settings "
+	if (store_step_done(st, s, err) != 0 || store_prepare(st, "INSERT INTO settings "
 	    "(profile_id, key, value) VALUES (?1, 'last_drop', ?2) "
 	    "ON CONFLICT (profile_id, key) DO UPDATE SET value = ?2;",
 	    &s, err) != 0)
-		return in_transaction(st, -1, err);
+		return store_end(st, -1, err);
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
-	return in_transaction(st, run(st, s, err), err);
+	return store_end(st, store_step_done(st, s, err), err);
 }
 
 int
@@ -135,17 +103,17 @@ store_drop_finish(struct store *st, int64_t profile, const char *drop_id,
 
 	if (store_begin(st, err) != 0)
 		return -1;
-	if (prepare(st, "INSERT INTO drop_progress (profile_id, drop_id, "
+	if (store_prepare(st, "INSERT INTO drop_progress (profile_id, drop_id, "
 	    "status, started, finished, last_seen) VALUES (?1, ?2, 2, ?3, ?3, ?3) "
 	    "ON CONFLICT (profile_id, drop_id) DO UPDATE SET status = 2, "
 	    "started = COALESCE(started, ?3), "
 	    "finished = COALESCE(finished, ?3), last_seen = ?3;",
 	    &s, err) != 0)
-		return in_transaction(st, -1, err);
+		return store_end(st, -1, err);
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, now);
-	return in_transaction(st, run(st, s, err), err);
+	return store_end(st, store_step_done(st, s, err), err);
 }
 
 int
@@ -165,7 +133,7 @@ count_attempts(struct store *st, int64_t profile, const char *drop_id,
 	*n = 0;
 	if (last_correct != NULL)
 		*last_correct = 0;
-	if (prepare(st, "SELECT COUNT(*), (SELECT correct FROM answers WHERE "
+	if (store_prepare(st, "SELECT COUNT(*), (SELECT correct FROM answers WHERE "
 	    "profile_id = ?1 AND drop_id = ?2 AND question_id = ?3 "
 	    "ORDER BY id DESC LIMIT 1) FROM answers WHERE profile_id = ?1 "
 	    "AND drop_id = ?2 AND question_id = ?3;", &s, err) != 0)
@@ -203,10 +171,10 @@ store_answer_add(struct store *st, int64_t profile, const char *drop_id,
 	if (store_begin(st, err) != 0)
 		return -1;
 	if (count_attempts(st, profile, drop_id, question_id, &n, NULL,
-	    err) != 0 || prepare(st, "INSERT INTO answers (profile_id, "
+	    err) != 0 || store_prepare(st, "INSERT INTO answers (profile_id, "
 	    "drop_id, question_id, attempt, correct, response, seconds, "
 	    "answered) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);", &s, err) != 0)
-		return in_transaction(st, -1, err);
+		return store_end(st, -1, err);
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, question_id, -1, SQLITE_STATIC);
@@ -218,7 +186,7 @@ store_answer_add(struct store *st, int64_t profile, const char *drop_id,
 	sqlite3_bind_int64(s, 8, now);
 	if (attempt_out != NULL)
 		*attempt_out = n + 1;
-	return in_transaction(st, run(st, s, err), err);
+	return store_end(st, store_step_done(st, s, err), err);
 }
 
 int
@@ -228,7 +196,7 @@ store_setting_get(struct store *st, int64_t profile, const char *key,
 	sqlite3_stmt *s;
 	int rc, found = 0;
 
-	if (prepare(st, "SELECT value FROM settings WHERE profile_id = ?1 "
+	if (store_prepare(st, "SELECT value FROM settings WHERE profile_id = ?1 "
 	    "AND key = ?2;", &s, err) != 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, profile);
@@ -253,14 +221,14 @@ store_setting_set(struct store *st, int64_t profile, const char *key,
 
 	if (store_begin(st, err) != 0)
 		return -1;
-	if (prepare(st, "INSERT INTO settings (profile_id, key, value) "
+	if (store_prepare(st, "INSERT INTO settings (profile_id, key, value) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (profile_id, key) "
 	    "DO UPDATE SET value = ?3;", &s, err) != 0)
-		return in_transaction(st, -1, err);
+		return store_end(st, -1, err);
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, value, -1, SQLITE_STATIC);
-	return in_transaction(st, run(st, s, err), err);
+	return store_end(st, store_step_done(st, s, err), err);
 }
 
 int
