@@ -196,8 +196,8 @@ search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	const struct cm_search *s = p->search;
 	char line[300];
 
-	snprintf(line, sizeof line, _("Ranked by step time: %ld layouts "
-	    "evaluated, %ld fit. Top %d of %s on %d x %s:"), s->evaluated,
+	snprintf(line, sizeof line, _("%ld layouts, %ld fit; the %d "
+	    "fastest for %s on %d x %s:"), s->evaluated,
 	    s->fitting, s->n_top < PGS_SHOWN ? s->n_top : PGS_SHOWN,
 	    p->pg.cfg.model.name, p->pg.cfg.gpus, p->pg.cfg.gpu.name);
 	ui_put(w, b->y, b->x, line, b->w, ui_attr(UI_C_HEADING));

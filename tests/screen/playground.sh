@@ -35,7 +35,7 @@ screen_wait "Memory/GPU"
 
 # The ranked search; apply the second layout; it now ranks 2nd.
 screen_keys s
-screen_wait "Ranked by step time"
+screen_wait "fastest for llama2-13b on 16 x h100-80gb:"
 screen_has "Your layout"
 screen_has "Why #1:"
 screen_keys j
