@@ -327,14 +327,15 @@ build_config(const struct plan_opts *o, const struct hw_catalog *cat,
 	return 0;
 }
 
-#define GIB(x)	((x) / 1073741824.0)
+/* GB = 1e9 bytes, as in the lessons and the playground. */
+#define GB(x)	((x) / 1e9)
 
 static void
 bar(const char *label, double bytes, double total, char ch)
 {
 	int i, n = total > 0 ? (int)(40 * bytes / total + 0.5) : 0;
 
-	printf("  %-12s %8.2f GiB |", label, GIB(bytes));
+	printf("  %-12s %8.2f GB |", label, GB(bytes));
 	for (i = 0; i < 40; i++)
 		putchar(i < n ? ch : ' ');
 	printf("|\n");
@@ -353,9 +354,9 @@ print_memory(const struct cm_result *r)
 	bar(_("activations"), r->mem_act, scale, '*');
 	bar(_("other"), r->mem_other, scale, '.');
 	bar(_("total"), r->mem_total, scale, '@');
-	printf(_("  GPU %.2f GiB, usable %.2f GiB: %s by %.2f GiB\n"),
-	    GIB(r->mem_gpu), GIB(r->mem_usable), r->fits ? _("fits") :
-	    _("does NOT fit"), GIB(r->fits ? r->mem_usable - r->mem_total :
+	printf(_("  GPU %.2f GB, usable %.2f GB: %s by %.2f GB (GB = 1e9 bytes)\n"),
+	    GB(r->mem_gpu), GB(r->mem_usable), r->fits ? _("fits") :
+	    _("does NOT fit"), GB(r->fits ? r->mem_usable - r->mem_total :
 	    r->mem_total - r->mem_usable));
 }
 
@@ -408,7 +409,7 @@ print_search(const struct cm_search *s)
 		return;
 	}
 	printf("%s", _("rank  DP  TP  PP sched      v  b ZeRO recomp    SP "
-	    "  step s  TFLOP/s   MFU  mem GiB\n"));
+	    "  step s  TFLOP/s   MFU   mem GB\n"));
 	for (i = 0; i < s->n_top; i++) {
 		r = &s->top[i];
 		printf("%4d %3d %3d %3d %-10s %2d %2d %4d %-9s %-3s %8.3f %8.1f "
@@ -417,7 +418,7 @@ print_search(const struct cm_search *s)
 		    r->cfg.micro_batch, r->cfg.zero,
 		    cm_recompute_name(r->cfg.recompute),
 		    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step,
-		    r->tflops_per_gpu, 100 * r->mfu, GIB(r->mem_total));
+		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total));
 		if (r->n_reasons > 1)
 			printf("      %s\n", r->reasons[1]);
 	}
