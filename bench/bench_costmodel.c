@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/costmodel.h"
-#include "core/hardware.h"
+#include "core/engine/costmodel.h"
+#include "core/engine/hardware.h"
 
 static double
 now(void)

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/content.h"
-#include "core/costmodel.h"
-#include "core/hardware.h"
-#include "core/playground.h"
-#include "core/scenario.h"
+#include "core/course/content.h"
+#include "core/engine/costmodel.h"
+#include "core/engine/hardware.h"
+#include "core/course/playground.h"
+#include "core/course/scenario.h"
 
 static double
 now(void)

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/content.h"
+#include "core/course/content.h"
 #include "store/cards.h"
 #include "store/progress.h"
 

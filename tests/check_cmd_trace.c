@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/cli.h"
-#include "core/schedule.h"
+#include "core/sim/schedule.h"
 #include "capture.h"
 
 static struct cli_ctx ctx = { NULL, NULL, "/nonexistent/progress.db", "t" };

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/content.h"
+#include "core/course/content.h"
 #include "capture.h"
 
 #ifndef TOP_SRCDIR

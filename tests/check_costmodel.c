@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/costmodel.h"
-#include "core/hardware.h"
+#include "core/engine/costmodel.h"
+#include "core/engine/hardware.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fsrs.h"
+#include "core/srs/fsrs.h"
 
 #define TOL	1e-4		/* the references' own tolerance (srs.md §1.7) */
 #define T0	1669725000	/* 2022-11-29 12:30:00 UTC, the py-fsrs start */

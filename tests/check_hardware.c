@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hardware.h"
+#include "core/engine/hardware.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."

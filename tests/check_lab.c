@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/content.h"
+#include "core/course/content.h"
 #include "core/json.h"
-#include "core/lab.h"
+#include "core/lab/lab.h"
 #include "store/labdir.h"
 #include "capture.h"
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/content.h"
-#include "core/layout.h"
+#include "core/course/content.h"
+#include "core/course/layout.h"
 #include "core/wrap.h"
 
 /* Lines emitted by wrap_paragraph, copied as NUL-terminated strings. */

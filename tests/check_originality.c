@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/content.h"
+#include "core/course/content.h"
 #include "core/json.h"
 
 #ifndef TOP_SRCDIR

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/player.h"
+#include "core/sim/player.h"
 
 /* A player for mode on gpus devices with schedule, m and v (0: default). */
 static void

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/costmodel.h"
-#include "core/hardware.h"
-#include "core/playground.h"
+#include "core/engine/costmodel.h"
+#include "core/engine/hardware.h"
+#include "core/course/playground.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."

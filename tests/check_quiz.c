@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/answer.h"
-#include "core/hardware.h"
-#include "core/layout.h"
-#include "core/quiz.h"
+#include "core/course/answer.h"
+#include "core/engine/hardware.h"
+#include "core/course/layout.h"
+#include "core/course/quiz.h"
 
 static struct content_option opts[3] = {
 	{ "Data parallelism", 1, "It splits the batch." },

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/review.h"
+#include "core/srs/review.h"
 
 #define T0	((int64_t)1710072000)	/* 2024-03-10 12:00:00 UTC */
 #define H	3600

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/schedule.h"
+#include "core/sim/schedule.h"
 
 static const struct sched_op *
 op_at(const struct sched *s, int stage, int i)

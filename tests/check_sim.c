@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sim.h"
-#include "core/sim_model.h"
+#include "core/sim/sim.h"
+#include "core/sim/sim_model.h"
 
 static void
 run_ok(enum sim_mode mode, int gpus, int m, enum sched_kind k, int v,

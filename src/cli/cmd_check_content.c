@@ -11,11 +11,11 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
-#include "core/answer.h"
-#include "core/content.h"
-#include "core/hardware.h"
-#include "core/lab.h"
-#include "core/scenario.h"
+#include "core/course/answer.h"
+#include "core/course/content.h"
+#include "core/engine/hardware.h"
+#include "core/lab/lab.h"
+#include "core/course/scenario.h"
 
 static void
 usage(FILE *fp)

@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "core/json.h"
-#include "core/lab.h"
+#include "core/lab/lab.h"
 #include "store/labdir.h"
 #include "tui/app.h"
 #include "tui/term.h"

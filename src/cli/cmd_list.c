@@ -12,7 +12,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
-#include "core/curriculum.h"
+#include "core/course/curriculum.h"
 #include "store/progress.h"
 
 static void

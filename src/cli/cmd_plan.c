@@ -13,8 +13,8 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
-#include "core/costmodel.h"
-#include "core/hardware.h"
+#include "core/engine/costmodel.h"
+#include "core/engine/hardware.h"
 
 /* Options as given; -1 / NULL = not given. */
 struct plan_opts {

@@ -20,7 +20,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
-#include "core/fsrs.h"
+#include "core/srs/fsrs.h"
 
 #define SRS_MAX_LIST	10000	/* most ratings (or weights) in one list */
 

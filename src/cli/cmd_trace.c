@@ -15,7 +15,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
-#include "core/sim.h"
+#include "core/sim/sim.h"
 
 #define GANTT_COLS	64	/* characters of time per row */
 

@@ -8,9 +8,9 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
-#include "core/content.h"
-#include "core/curriculum.h"
-#include "core/hardware.h"
+#include "core/course/content.h"
+#include "core/course/curriculum.h"
+#include "core/engine/hardware.h"
 #include "store/progress.h"
 
 struct cli_session {

@@ -23,10 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/content.h"
-#include "core/fsrs.h"
-#include "core/hardware.h"
-#include "core/review.h"
+#include "core/course/content.h"
+#include "core/srs/fsrs.h"
+#include "core/engine/hardware.h"
+#include "core/srs/review.h"
 #include "store/db.h"
 
 #define STORE_MISTAKES_DECK	"mistakes"	/* deck of question cards */

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "core/content.h"
+#include "core/course/content.h"
 #include "core/err.h"
 #include "store/db.h"
 

@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "core/lab.h"
+#include "core/lab/lab.h"
 
 #define LABDIR_RESULT_MAX	(64 * 1024)	/* bytes per result file */
 

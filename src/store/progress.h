@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/content.h"
-#include "core/curriculum.h"
+#include "core/course/content.h"
+#include "core/course/curriculum.h"
 #include "store/db.h"
 
 enum store_status {

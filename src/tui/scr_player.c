@@ -24,7 +24,7 @@
 #include <time.h>
 
 #include "i18n.h"
-#include "core/player.h"
+#include "core/sim/player.h"
 #include "core/wrap.h"
 #include "tui/app.h"
 #include "tui/draw.h"

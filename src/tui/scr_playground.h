@@ -9,9 +9,9 @@
 #include <curses.h>
 #include <time.h>
 
-#include "core/costmodel.h"
-#include "core/playground.h"
-#include "core/scenario.h"
+#include "core/engine/costmodel.h"
+#include "core/course/playground.h"
+#include "core/course/scenario.h"
 #include "tui/app.h"
 
 /* Rows of the ranking shown (the search keeps CM_SEARCH_MAX for ranks). */

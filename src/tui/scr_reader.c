@@ -14,9 +14,9 @@
 #include <time.h>
 
 #include "i18n.h"
-#include "core/answer.h"
-#include "core/layout.h"
-#include "core/quiz.h"
+#include "core/course/answer.h"
+#include "core/course/layout.h"
+#include "core/course/quiz.h"
 #include "store/cards.h"
 #include "tui/app.h"
 #include "tui/draw.h"

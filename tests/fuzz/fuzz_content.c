@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/content.h"
+#include "core/course/content.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,0 +1,42 @@
+/*
+ * curriculum.h - what the home screen and `parlearn list` report about a
+ * learner's place in the course, from the per-drop statuses.
+ */
+#ifndef PARLEARN_CORE_CURRICULUM_H
+#define PARLEARN_CORE_CURRICULUM_H
+
+#include <stddef.h>
+
+#include "core/course/content.h"
+
+enum curriculum_status {
+	CURRICULUM_NEW = 0,
+	CURRICULUM_STARTED = 1,
+	CURRICULUM_DONE = 2
+};
+
+struct curriculum_phase_progress {
+	int	done;		/* drops done */
+	int	started;	/* drops started, not done */
+	int	total;		/* drops in the phase */
+	double	fraction;	/* done / total, 0 when total is 0 */
+};
+
+/* Count status[i] (one per course->drops[i]) for one phase. */
+void	curriculum_phase(const struct content_course *,
+	    const enum curriculum_status *status, int phase,
+	    struct curriculum_phase_progress *out);
+
+/*
+ * Index of the drop "continue" should open: the last visited drop
+ * (last_index, or -1 if none) unless it is done, in which case the first
+ * drop after it that is not done, else the first not-done drop of the
+ * course. Returns -1 when every drop is done.
+ */
+int	curriculum_continue(const struct content_course *,
+	    const enum curriculum_status *status, int last_index);
+
+/* Translated one-word name of a status: "new", "started", "done". */
+const char	*curriculum_status_name(enum curriculum_status);
+
+#endif

@@ -1,0 +1,639 @@
+/*
+ * playground.c - knobs over one cost-model configuration.
+ *
+ * Each knob steps through a list of values: catalog entries for the model
+ * and GPU, "nice" sizes (powers of two and three times powers of two) for
+ * counts and batches, powers of two for TP and the micro-batch, every
+ * integer for PP, and the words of each enumerated setting. When GPUs, DP,
+ * TP or PP changes, the state looks for the next value whose product can
+ * still equal the GPU count by adjusting one unlocked partner (DP first),
+ * and the note says which partner moved. If no such value exists the plain
+ * next value is taken and the engine's reason explains what is wrong.
+ *
+ * Invariant: cur holds cm_evaluate(cfg) when cur_valid; prev is the last
+ * valid result before it (have_prev).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "core/course/playground.h"
+
+/* Upper ends of the stepped ranges. */
+#define PG_MAX_GPUS	16384
+#define PG_MAX_BATCH	65536
+#define PG_MAX_SEQ	131072
+#define PG_MAX_MB	64
+#define PG_MAX_TP	64
+#define PG_MAX_V	8
+/* Values tried when looking for one that keeps DP x TP x PP = GPUs. */
+#define PG_MAX_TRIES	512
+
+static const char *const knob_names[PG_N_KNOBS] = {
+	"model", "gpu", "gpus", "gpus_per_node", "seq", "global_batch",
+	"micro_batch", "dp", "tp", "pp", "zero", "recompute", "seq_parallel",
+	"schedule", "virtual_stages", "attention"
+};
+
+static const char *const knob_labels[PG_N_KNOBS] = {
+	N_("Model"), N_("GPU type"), N_("GPUs"), N_("GPUs per node"),
+	N_("Sequence length"), N_("Global batch"), N_("Micro-batch"),
+	N_("DP degree"), N_("TP degree"), N_("PP degree"), N_("ZeRO stage"),
+	N_("Recompute"), N_("Sequence parallel"), N_("Schedule"),
+	N_("Virtual stages"), N_("Attention")
+};
+
+const char *
+pg_knob_name(enum pg_knob k)
+{
+	return k < PG_N_KNOBS ? knob_names[k] : "";
+}
+
+const char *
+pg_knob_label(enum pg_knob k)
+{
+	return k < PG_N_KNOBS ? knob_labels[k] : "";
+}
+
+int
+pg_knob_parse(const char *name, enum pg_knob *out)
+{
+	int k;
+
+	for (k = 0; k < PG_N_KNOBS; k++)
+		if (strcmp(name, knob_names[k]) == 0) {
+			*out = (enum pg_knob)k;
+			return 0;
+		}
+	return -1;
+}
+
+/* Evaluate cfg into cur, keeping the last valid result in prev. */
+static void
+evaluate(struct pg_state *s)
+{
+	struct pl_err err;
+
+	if (s->cur_valid) {
+		s->prev = s->cur;
+		s->have_prev = 1;
+	}
+	s->why[0] = '\0';
+	s->cur_valid = cm_evaluate(&s->cfg, &s->cur, &err) == 0;
+	if (!s->cur_valid)
+		snprintf(s->why, sizeof s->why, "%s", err.msg);
+}
+
+void
+pg_init(struct pg_state *s, const struct hw_catalog *cat,
+    const struct cm_config *cfg, unsigned locked)
+{
+	memset(s, 0, sizeof *s);
+	s->cat = cat;
+	s->cfg = *cfg;
+	s->locked = locked;
+	evaluate(s);
+}
+
+int
+pg_default_config(const struct hw_catalog *cat, struct cm_config *out)
+{
+	const struct hw_model *m = hw_model_find(cat, "llama2-13b");
+	const struct hw_gpu *g = hw_gpu_find(cat, "h100-80gb");
+
+	if (m == NULL)
+		m = cat->n_models > 0 ? &cat->models[0] : NULL;
+	if (g == NULL)
+		g = cat->n_gpus > 0 ? &cat->gpus[0] : NULL;
+	if (m == NULL || g == NULL)
+		return -1;
+	cm_config_default(out, m, g);
+	out->gpus = 16;
+	out->dp = 4;
+	out->tp = 2;
+	out->pp = 2;
+	out->zero = 1;
+	out->seq_parallel = 1;
+	return 0;
+}
+
+/* Next "nice" number after v (dir +1) or before it (dir -1): 1, 2, 3, 4, 6, 8, 12 ... */
+static long
+nice_step(long v, int dir, long lo, long hi)
+{
+	long p, best = -1;
+
+	for (p = 1; p <= hi; p *= 2) {
+		long c[2] = { p, 3 * p }, i;
+
+		for (i = 0; i < 2; i++) {
+			if (c[i] < lo || c[i] > hi)
+				continue;
+			if (dir > 0 && c[i] > v && (best < 0 || c[i] < best))
+				best = c[i];
+			if (dir < 0 && c[i] < v && c[i] > best)
+				best = c[i];
+		}
+	}
+	return best;
+}
+
+/* Next power of two after v (or before it), in [lo, hi], or -1. */
+static long
+pow2_step(long v, int dir, long lo, long hi)
+{
+	long p, best = -1;
+
+	for (p = 1; p <= hi; p *= 2) {
+		if (p < lo)
+			continue;
+		if (dir > 0 && p > v && best < 0)
+			best = p;
+		if (dir < 0 && p < v)
+			best = p;
+	}
+	return best;
+}
+
+/* Next value of a numeric knob after v, or -1 at the end of its range. */
+static long
+num_step(const struct pg_state *s, enum pg_knob k, long v, int dir)
+{
+	long n;
+
+	switch (k) {
+	case PG_GPUS:
+		return nice_step(v, dir, 1, PG_MAX_GPUS);
+	case PG_GPN:
+		return pow2_step(v, dir, 1, 16);
+	case PG_SEQ:
+		return pow2_step(v, dir, 256, PG_MAX_SEQ);
+	case PG_GLOBAL_BATCH:
+		return nice_step(v, dir, 1, PG_MAX_BATCH);
+	case PG_MICRO_BATCH:
+		return pow2_step(v, dir, 1, PG_MAX_MB);
+	case PG_TP:
+		return pow2_step(v, dir, 1, PG_MAX_TP);
+	case PG_DP:
+		if (!(s->locked & (1u << PG_GPUS)))
+			return nice_step(v, dir, 1, PG_MAX_GPUS);
+		/* FALLTHROUGH */
+	case PG_PP:
+		n = k == PG_PP ? s->cfg.model.layers : s->cfg.gpus;
+		v += dir;
+		return v >= 1 && v <= n ? v : -1;
+	case PG_ZERO:
+		v += dir;
+		return v >= 0 && v <= 3 ? v : -1;
+	case PG_VSTAGES:
+		v += dir;
+		return v >= 1 && v <= PG_MAX_V ? v : -1;
+	default:
+		return -1;
+	}
+}
+
+static int *
+degree(struct cm_config *c, enum pg_knob k)
+{
+	return k == PG_DP ? &c->dp : k == PG_TP ? &c->tp : k == PG_PP ?
+	    &c->pp : &c->gpus;
+}
+
+/*
+ * Make DP x TP x PP = GPUs after knob k changed by adjusting the first
+ * unlocked partner that can take an integer value. Returns the partner,
+ * k itself when nothing needed to change, or PG_N_KNOBS if none can.
+ */
+static enum pg_knob
+balance(const struct pg_state *s, struct cm_config *c, enum pg_knob k)
+{
+	static const enum pg_knob partners[4][3] = {
+		{ PG_DP, PG_PP, PG_N_KNOBS },		/* GPUs */
+		{ PG_GPUS, PG_PP, PG_TP },		/* DP */
+		{ PG_DP, PG_PP, PG_N_KNOBS },		/* TP */
+		{ PG_DP, PG_TP, PG_N_KNOBS },		/* PP */
+	};
+	int row = k == PG_GPUS ? 0 : k == PG_DP ? 1 : k == PG_TP ? 2 : 3;
+	long prod, rest;
+	int i, *slot;
+
+	if ((long)c->dp * c->tp * c->pp == c->gpus)
+		return k;
+	for (i = 0; i < 3 && partners[row][i] != PG_N_KNOBS; i++) {
+		enum pg_knob p = partners[row][i];
+
+		if (s->locked & (1u << p))
+			continue;
+		slot = degree(c, p);
+		if (p == PG_GPUS) {
+			prod = (long)c->dp * c->tp * c->pp;
+			if (prod > PG_MAX_GPUS)
+				continue;
+			*slot = (int)prod;
+			return p;
+		}
+		rest = (long)c->dp * c->tp * c->pp / *slot;
+		if (rest < 1 || c->gpus % rest != 0)
+			continue;
+		*slot = (int)(c->gpus / rest);
+		return p;
+	}
+	return PG_N_KNOBS;
+}
+
+/* Step a degree (or GPUs) to the next value that can be balanced. */
+static int
+change_degree(struct pg_state *s, enum pg_knob k, int dir)
+{
+	struct cm_config c;
+	long v = *degree(&s->cfg, k), first = -1;
+	enum pg_knob moved;
+	int tries;
+	char val[32];
+
+	for (tries = 0; tries < PG_MAX_TRIES; tries++) {
+		if ((v = num_step(s, k, v, dir)) < 0)
+			break;
+		if (first < 0)
+			first = v;
+		c = s->cfg;
+		*degree(&c, k) = (int)v;
+		if ((moved = balance(s, &c, k)) == PG_N_KNOBS)
+			continue;
+		s->cfg = c;
+		if (moved != k) {
+			pg_knob_value(s, moved, val, sizeof val);
+			snprintf(s->note, sizeof s->note, _("%s set to %s to keep "
+			    "DP x TP x PP = GPUs."), _(pg_knob_label(moved)),
+			    val);
+		}
+		return 1;
+	}
+	if (first < 0)
+		return 0;
+	*degree(&s->cfg, k) = (int)first;
+	snprintf(s->note, sizeof s->note, "%s", _("No unlocked knob could "
+	    "restore DP x TP x PP = GPUs."));
+	return 1;
+}
+
+/* Index of name in the catalog list, or -1. */
+static long
+find_model(const struct hw_catalog *cat, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cat->n_models; i++)
+		if (strcmp(cat->models[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static long
+find_gpu(const struct hw_catalog *cat, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cat->n_gpus; i++)
+		if (strcmp(cat->gpus[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* Next catalog index after i (or before), or -1. */
+static long
+index_step(long i, size_t n, int dir)
+{
+	if (i < 0)
+		return n > 0 ? (dir > 0 ? 0 : (long)n - 1) : -1;
+	i += dir;
+	return i >= 0 && i < (long)n ? i : -1;
+}
+
+static int
+change_model(struct pg_state *s, int dir)
+{
+	long i = index_step(find_model(s->cat, s->cfg.model.name),
+	    s->cat->n_models, dir);
+	int seq = s->cfg.model.seq;
+
+	if (i < 0)
+		return 0;
+	s->cfg.model = s->cat->models[i];
+	if (s->locked & (1u << PG_SEQ))
+		s->cfg.model.seq = seq;
+	if (!(s->locked & (1u << PG_GLOBAL_BATCH)) &&
+	    s->cfg.model.global_batch > 0)
+		s->cfg.global_batch = s->cfg.model.global_batch;
+	return 1;
+}
+
+static int
+change_gpu(struct pg_state *s, int dir)
+{
+	long i = index_step(find_gpu(s->cat, s->cfg.gpu.name),
+	    s->cat->n_gpus, dir);
+	const struct hw_gpu *g;
+
+	if (i < 0)
+		return 0;
+	g = &s->cat->gpus[i];
+	s->cfg.gpu = *g;
+	s->cfg.intra_bw = g->nvlink_bw;
+	s->cfg.inter_bw = g->inter_bw;
+	s->cfg.intra_lat_s = g->intra_lat_s;
+	s->cfg.inter_lat_s = g->inter_lat_s;
+	return 1;
+}
+
+/* Step an enumerated setting among n values; 0 at the ends. */
+static int
+enum_step(int *v, int n, int dir)
+{
+	if (*v + dir < 0 || *v + dir >= n)
+		return 0;
+	*v += dir;
+	return 1;
+}
+
+static int
+change_schedule(struct pg_state *s, int dir)
+{
+	int v = (int)s->cfg.schedule;
+
+	if (!enum_step(&v, 3, dir))
+		return 0;
+	s->cfg.schedule = (enum cm_schedule)v;
+	if (s->cfg.schedule == CM_SCHED_INTERLEAVED &&
+	    s->cfg.virtual_stages < 2 && !(s->locked & (1u << PG_VSTAGES))) {
+		s->cfg.virtual_stages = 2;
+		snprintf(s->note, sizeof s->note, "%s", _("Virtual stages set "
+		    "to 2 for the interleaved schedule."));
+	} else if (s->cfg.schedule != CM_SCHED_INTERLEAVED &&
+	    s->cfg.virtual_stages != 1 && !(s->locked & (1u << PG_VSTAGES))) {
+		s->cfg.virtual_stages = 1;
+		snprintf(s->note, sizeof s->note, "%s", _("Virtual stages set "
+		    "to 1: only the interleaved schedule uses them."));
+	}
+	return 1;
+}
+
+static int
+change_vstages(struct pg_state *s, int dir)
+{
+	long v = num_step(s, PG_VSTAGES, s->cfg.virtual_stages, dir);
+
+	if (v < 0)
+		return 0;
+	s->cfg.virtual_stages = (int)v;
+	if (v > 1 && s->cfg.schedule != CM_SCHED_INTERLEAVED &&
+	    !(s->locked & (1u << PG_SCHEDULE))) {
+		s->cfg.schedule = CM_SCHED_INTERLEAVED;
+		snprintf(s->note, sizeof s->note, "%s", _("Schedule set to "
+		    "interleaved: only it uses virtual stages."));
+	} else if (v == 1 && s->cfg.schedule == CM_SCHED_INTERLEAVED &&
+	    !(s->locked & (1u << PG_SCHEDULE))) {
+		s->cfg.schedule = CM_SCHED_1F1B;
+		snprintf(s->note, sizeof s->note, "%s", _("Schedule set to "
+		    "1f1b: one virtual stage is not interleaving."));
+	}
+	return 1;
+}
+
+/* Step a plain numeric knob held in an int or long field. */
+static int
+change_number(struct pg_state *s, enum pg_knob k, int dir)
+{
+	long cur, v;
+
+	cur = k == PG_GPN ? s->cfg.gpus_per_node : k == PG_SEQ ?
+	    s->cfg.model.seq : k == PG_GLOBAL_BATCH ? s->cfg.global_batch :
+	    k == PG_MICRO_BATCH ? s->cfg.micro_batch : s->cfg.zero;
+	if ((v = num_step(s, k, cur, dir)) < 0)
+		return 0;
+	if (k == PG_GPN)
+		s->cfg.gpus_per_node = (int)v;
+	else if (k == PG_SEQ)
+		s->cfg.model.seq = (int)v;
+	else if (k == PG_GLOBAL_BATCH)
+		s->cfg.global_batch = v;
+	else if (k == PG_MICRO_BATCH)
+		s->cfg.micro_batch = (int)v;
+	else
+		s->cfg.zero = (int)v;
+	return 1;
+}
+
+static int
+change_enum(struct pg_state *s, enum pg_knob k, int dir)
+{
+	int v, rc;
+
+	switch (k) {
+	case PG_RECOMPUTE:
+		v = (int)s->cfg.recompute;
+		if ((rc = enum_step(&v, 3, dir)))
+			s->cfg.recompute = (enum cm_recompute)v;
+		return rc;
+	case PG_SP:
+		return enum_step(&s->cfg.seq_parallel, 2, dir);
+	case PG_ATTENTION:
+		v = (int)s->cfg.attention;
+		if ((rc = enum_step(&v, 2, dir)))
+			s->cfg.attention = (enum cm_attention)v;
+		return rc;
+	case PG_SCHEDULE:
+		return change_schedule(s, dir);
+	default:
+		return change_vstages(s, dir);
+	}
+}
+
+int
+pg_change(struct pg_state *s, enum pg_knob k, int dir)
+{
+	int rc;
+
+	s->note[0] = '\0';
+	if (k >= PG_N_KNOBS)
+		return 0;
+	if (s->locked & (1u << k)) {
+		snprintf(s->note, sizeof s->note, _("%s is locked in this "
+		    "scenario."), _(pg_knob_label(k)));
+		return -1;
+	}
+	dir = dir < 0 ? -1 : 1;
+	switch (k) {
+	case PG_MODEL:
+		rc = change_model(s, dir);
+		break;
+	case PG_GPU:
+		rc = change_gpu(s, dir);
+		break;
+	case PG_GPUS: case PG_DP: case PG_TP: case PG_PP:
+		rc = change_degree(s, k, dir);
+		break;
+	case PG_GPN: case PG_SEQ: case PG_GLOBAL_BATCH: case PG_MICRO_BATCH:
+	case PG_ZERO:
+		rc = change_number(s, k, dir);
+		break;
+	default:
+		rc = change_enum(s, k, dir);
+		break;
+	}
+	if (rc) {
+		s->changes++;
+		evaluate(s);
+	}
+	return rc;
+}
+
+void
+pg_apply(struct pg_state *s, const struct cm_config *cfg)
+{
+	s->note[0] = '\0';
+	s->cfg = *cfg;
+	s->changes++;
+	evaluate(s);
+}
+
+void
+pg_knob_value(const struct pg_state *s, enum pg_knob k, char *buf,
+    size_t size)
+{
+	const struct cm_config *c = &s->cfg;
+
+	switch (k) {
+	case PG_MODEL: snprintf(buf, size, "%s", c->model.name); break;
+	case PG_GPU: snprintf(buf, size, "%s", c->gpu.name); break;
+	case PG_GPUS: snprintf(buf, size, "%d", c->gpus); break;
+	case PG_GPN: snprintf(buf, size, "%d", c->gpus_per_node); break;
+	case PG_SEQ: snprintf(buf, size, "%d", c->model.seq); break;
+	case PG_GLOBAL_BATCH: snprintf(buf, size, "%ld", c->global_batch);
+		break;
+	case PG_MICRO_BATCH: snprintf(buf, size, "%d", c->micro_batch); break;
+	case PG_DP: snprintf(buf, size, "%d", c->dp); break;
+	case PG_TP: snprintf(buf, size, "%d", c->tp); break;
+	case PG_PP: snprintf(buf, size, "%d", c->pp); break;
+	case PG_ZERO: snprintf(buf, size, "%d", c->zero); break;
+	case PG_RECOMPUTE:
+		snprintf(buf, size, "%s", cm_recompute_name(c->recompute));
+		break;
+	case PG_SP: snprintf(buf, size, "%s", c->seq_parallel ? _("on") :
+	    _("off")); break;
+	case PG_SCHEDULE:
+		snprintf(buf, size, "%s", cm_schedule_name(c->schedule));
+		break;
+	case PG_VSTAGES: snprintf(buf, size, "%d", c->virtual_stages); break;
+	case PG_ATTENTION:
+		snprintf(buf, size, "%s", cm_attention_name(c->attention));
+		break;
+	default: snprintf(buf, size, "?"); break;
+	}
+}
+
+double
+pg_figure(const struct cm_result *r, enum pg_fig f)
+{
+	switch (f) {
+	case PG_F_MEM_PARAMS: return r->mem_params;
+	case PG_F_MEM_GRADS: return r->mem_grads;
+	case PG_F_MEM_OPTIM: return r->mem_optim;
+	case PG_F_MEM_ACT: return r->mem_act;
+	case PG_F_MEM_OTHER: return r->mem_other;
+	case PG_F_MEM_TOTAL: return r->mem_total;
+	case PG_F_T_COMPUTE: return r->t_compute;
+	case PG_F_T_COMM: return r->t_exposed_comm;
+	case PG_F_T_BUBBLE: return r->t_bubble;
+	case PG_F_T_OPTIM: return r->t_optimizer;
+	case PG_F_T_STEP: return r->t_step;
+	case PG_F_BUBBLE: return r->bubble_fraction;
+	case PG_F_MFU: return r->mfu;
+	case PG_F_TOKENS: return r->tokens_per_s;
+	default: return 0;
+	}
+}
+
+double
+pg_delta(const struct pg_state *s, enum pg_fig f)
+{
+	if (!s->cur_valid || !s->have_prev)
+		return 0;
+	return pg_figure(&s->cur, f) - pg_figure(&s->prev, f);
+}
+
+void
+pg_layout_text(const struct cm_config *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "dp=%d tp=%d pp=%d mb=%d zero=%d recompute=%s "
+	    "sp=%s schedule=%s v=%d attention=%s seq=%d gb=%ld gpus=%d gpn=%d "
+	    "model=%s gpu=%s", c->dp, c->tp, c->pp, c->micro_batch, c->zero,
+	    cm_recompute_name(c->recompute), c->seq_parallel ? "on" : "off",
+	    cm_schedule_name(c->schedule), c->virtual_stages,
+	    cm_attention_name(c->attention), c->model.seq, c->global_batch,
+	    c->gpus, c->gpus_per_node, c->model.name, c->gpu.name);
+}
+
+/* Knob k of c as a number (names compared separately). */
+static long
+knob_num(const struct cm_config *c, enum pg_knob k)
+{
+	switch (k) {
+	case PG_GPUS: return c->gpus;
+	case PG_GPN: return c->gpus_per_node;
+	case PG_SEQ: return c->model.seq;
+	case PG_GLOBAL_BATCH: return c->global_batch;
+	case PG_MICRO_BATCH: return c->micro_batch;
+	case PG_DP: return c->dp;
+	case PG_TP: return c->tp;
+	case PG_PP: return c->pp;
+	case PG_ZERO: return c->zero;
+	case PG_RECOMPUTE: return (long)c->recompute;
+	case PG_SP: return c->seq_parallel;
+	case PG_SCHEDULE: return (long)c->schedule;
+	case PG_VSTAGES: return c->virtual_stages;
+	case PG_ATTENTION: return (long)c->attention;
+	default: return 0;
+	}
+}
+
+int
+pg_same_knobs(const struct cm_config *a, const struct cm_config *b,
+    unsigned mask)
+{
+	int k;
+
+	for (k = 0; k < PG_N_KNOBS; k++) {
+		if (!(mask & (1u << k)))
+			continue;
+		if (k == PG_MODEL && strcmp(a->model.name, b->model.name) != 0)
+			return 0;
+		if (k == PG_GPU && strcmp(a->gpu.name, b->gpu.name) != 0)
+			return 0;
+		if (knob_num(a, (enum pg_knob)k) != knob_num(b, (enum pg_knob)k))
+			return 0;
+	}
+	return 1;
+}
+
+int
+pg_rank(const struct cm_search *s, const struct cm_result *r)
+{
+	const unsigned shape = (1u << PG_DP) | (1u << PG_TP) | (1u << PG_PP) |
+	    (1u << PG_MICRO_BATCH) | (1u << PG_SCHEDULE) | (1u << PG_VSTAGES);
+	int i, ahead = 0, others = 0;
+
+	if (!r->valid || !r->fits)
+		return -1;
+	for (i = 0; i < s->n_top; i++) {
+		if (pg_same_knobs(&s->top[i].cfg, &r->cfg, shape))
+			continue;
+		others++;
+		if (s->top[i].t_step < r->t_step * (1 - 1e-9))
+			ahead++;
+	}
+	if (ahead == others && others > 0 && s->n_top == CM_SEARCH_MAX)
+		return 0;
+	return ahead + 1;
+}

@@ -1,0 +1,130 @@
+/*
+ * playground.h - the knob model of the cost-model playground.
+ *
+ * A playground holds one engine configuration and the knobs a learner
+ * turns: each knob has a name (the engine-configuration key, so a
+ * scenario's "locked" list and a lesson's "start" use the same words), a
+ * label, and a list of values to step through. pg_change() turns a knob by
+ * one step, keeps DP x TP x PP = GPUs where it can (the note says what it
+ * adjusted), evaluates the new layout with the cost model and keeps the
+ * previous valid result, so a screen can show what changed. Pure logic: no
+ * allocation, no I/O; the catalog is borrowed and must outlive the state.
+ */
+#ifndef PARLEARN_CORE_PLAYGROUND_H
+#define PARLEARN_CORE_PLAYGROUND_H
+
+#include <stddef.h>
+
+#include "core/engine/costmodel.h"
+#include "core/engine/hardware.h"
+
+enum pg_knob {
+	PG_MODEL,		/* model preset from the catalog */
+	PG_GPU,			/* GPU type from the catalog */
+	PG_GPUS,		/* GPUs in the job */
+	PG_GPN,			/* GPUs per node */
+	PG_SEQ,			/* sequence length, tokens */
+	PG_GLOBAL_BATCH,	/* samples per step */
+	PG_MICRO_BATCH,		/* samples per micro-batch */
+	PG_DP, PG_TP, PG_PP,	/* degrees */
+	PG_ZERO,		/* 0..3 */
+	PG_RECOMPUTE,		/* none, selective, full */
+	PG_SP,			/* sequence parallelism off/on */
+	PG_SCHEDULE,		/* gpipe, 1f1b, interleaved */
+	PG_VSTAGES,		/* virtual stages (interleaved) */
+	PG_ATTENTION,		/* flash, plain */
+	PG_N_KNOBS
+};
+
+/* The figures a screen shows and diffs. */
+enum pg_fig {
+	PG_F_MEM_PARAMS, PG_F_MEM_GRADS, PG_F_MEM_OPTIM, PG_F_MEM_ACT,
+	PG_F_MEM_OTHER, PG_F_MEM_TOTAL,		/* bytes */
+	PG_F_T_COMPUTE, PG_F_T_COMM, PG_F_T_BUBBLE, PG_F_T_OPTIM,
+	PG_F_T_STEP,				/* seconds */
+	PG_F_BUBBLE, PG_F_MFU,			/* fractions, 0..1 */
+	PG_F_TOKENS,				/* tokens/s */
+	PG_F_N
+};
+
+#define PG_NOTE_LEN	160
+
+struct pg_state {
+	const struct hw_catalog	*cat;		/* borrowed */
+	struct cm_config	 cfg;		/* what the knobs show */
+	unsigned		 locked;	/* bit (1u << knob) per locked knob */
+	struct cm_result	 cur;		/* valid only if cur_valid */
+	int			 cur_valid;	/* bool */
+	char			 why[512];	/* engine's reason when !cur_valid */
+	struct cm_result	 prev;		/* last valid result before cur */
+	int			 have_prev;	/* bool */
+	char			 note[PG_NOTE_LEN]; /* what the last change adjusted */
+	unsigned		 changes;	/* knob presses that changed cfg */
+};
+
+/* Engine-configuration key of a knob ("tp"), and its label (N_()). */
+const char	*pg_knob_name(enum pg_knob);
+const char	*pg_knob_label(enum pg_knob);
+/* Knob named name; 0, or -1 for an unknown name. */
+int		 pg_knob_parse(const char *name, enum pg_knob *out);
+
+/*
+ * Start from cfg (copied; the model and GPU need not be in cat) with the
+ * knobs in locked (bit per knob) held fixed, and evaluate it.
+ */
+void	pg_init(struct pg_state *, const struct hw_catalog *cat,
+	    const struct cm_config *cfg, unsigned locked);
+
+/*
+ * The default free playground: Llama 2 13B on 16 H100-80GB, 2 nodes, TP 2
+ * x PP 2 x DP 4 (or the first model and GPU of cat). Returns 0, or -1 if
+ * cat has no model or no GPU.
+ */
+int	pg_default_config(const struct hw_catalog *cat, struct cm_config *out);
+
+/*
+ * Turn knob k one step (dir -1 or +1) and re-evaluate. Returns 1 if the
+ * configuration changed, 0 if the knob is at the end of its range, -1 if
+ * it is locked (note says so).
+ */
+int	pg_change(struct pg_state *, enum pg_knob k, int dir);
+
+/* Replace the layout with cfg (from the search) and re-evaluate. */
+void	pg_apply(struct pg_state *, const struct cm_config *cfg);
+
+/* Knob k's current value as text ("4", "selective", "H100 SXM5 80 GB"). */
+void	pg_knob_value(const struct pg_state *, enum pg_knob k, char *buf,
+	    size_t size);
+
+/* Value of figure f in r (units above). */
+double	pg_figure(const struct cm_result *r, enum pg_fig f);
+
+/*
+ * Change of figure f from prev to cur; 0 when there is no previous valid
+ * result or the state is invalid.
+ */
+double	pg_delta(const struct pg_state *, enum pg_fig f);
+
+/*
+ * The layout of cfg as one line of text for the store and the screen:
+ * "dp=2 tp=4 pp=4 mb=1 zero=1 recompute=full sp=off schedule=1f1b v=1
+ * attention=flash seq=4096 gb=56 gpus=32 gpn=8 model=llama2-70b
+ * gpu=a100-80gb".
+ */
+void	pg_layout_text(const struct cm_config *cfg, char *buf, size_t size);
+
+/*
+ * 1 if a and b agree on every knob in mask (bit per knob), else 0.
+ */
+int	pg_same_knobs(const struct cm_config *a, const struct cm_config *b,
+	    unsigned mask);
+
+/*
+ * Rank of r among the search's fitting layouts, by step time: 1 + the
+ * number of listed layouts with a different (d, t, p, b, schedule, v)
+ * that are faster. Returns that rank, 0 when r is slower than every one
+ * of a full list (rank beyond s->n_top), or -1 when r does not fit.
+ */
+int	pg_rank(const struct cm_search *s, const struct cm_result *r);
+
+#endif

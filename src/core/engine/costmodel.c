@@ -1,0 +1,287 @@
+/*
+ * costmodel.c - the cost model's front door: defaults, validation,
+ * parameter and FLOP counts, the bubble, named quantities and the plain-word
+ * reasons. Memory lives in costmodel_memory.c, time in costmodel_time.c,
+ * the layout search in costmodel_search.c and JSON in costmodel_json.c.
+ *
+ * Sources are cited as in reference/costmodel.md: [NAR21] Megatron-LM
+ * SC21, [KOR22] activation recomputation, [ZERO], [PALM] App. B, [NCCL],
+ * [MEGA-MEM], [MEGA-FLOP], [LLAMA3].
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
+
+void
+cm_config_default(struct cm_config *c, const struct hw_model *m,
+    const struct hw_gpu *g)
+{
+	memset(c, 0, sizeof *c);
+	if (m != NULL)
+		c->model = *m;
+	if (g != NULL)
+		c->gpu = *g;
+	c->gpus = 1;
+	c->gpus_per_node = 8;
+	c->intra_bw = c->gpu.nvlink_bw;
+	c->inter_bw = c->gpu.inter_bw;
+	c->intra_lat_s = c->gpu.intra_lat_s;
+	c->inter_lat_s = c->gpu.inter_lat_s;
+	c->intra_eff = c->inter_eff = 1.0;
+	c->global_batch = c->model.global_batch > 0 ? c->model.global_batch :
+	    512;
+	c->micro_batch = 1;
+	c->dp = c->tp = c->pp = 1;
+	c->recompute = CM_RECOMPUTE_SELECTIVE;
+	c->schedule = CM_SCHED_1F1B;
+	c->virtual_stages = 1;
+	c->dp_overlap = 1;
+	c->pp_scatter_gather = 1;
+	c->buffers_bytes = 1e9;		/* engine choice, reference j.3 */
+	c->reserve_frac = 0.05;		/* engine choice, reference d */
+}
+
+void
+cm_config_realistic(struct cm_config *c)
+{
+	c->intra_eff = 0.65;	/* [CALC] A100 system file, NVLink */
+	c->inter_eff = 0.9;	/* [CALC] A100 system file, InfiniBand */
+}
+
+/*
+ * Layers per stage. With p*v chunks of ceil(L/(p v)) layers there may be
+ * r = p v ceil(L/(p v)) - L missing layers; up to 2 are allowed and taken
+ * from the last stage, then the first, as [LLAMA3] 3.3.2 did for 126
+ * layers on 16 stages (those stages also carry the logits / embedding).
+ */
+void
+cm_stage_layers(const struct cm_config *c, struct cm_stages *st)
+{
+	int pv = c->pp * c->virtual_stages;
+	int chunk = (c->model.layers + pv - 1) / pv;
+	int r = pv * chunk - c->model.layers;
+
+	st->middle = chunk * c->virtual_stages;
+	st->last = st->middle - (r >= 1);
+	st->first = st->middle - (r >= 2);
+	if (c->pp == 1)
+		st->first = st->last = st->middle = c->model.layers;
+}
+
+double
+cm_elem_bytes(const struct cm_config *c)
+{
+	return c->precision == CM_PREC_FP32 ? 4.0 : 2.0;
+}
+
+/* Why cfg is not a valid layout, or NULL. */
+static const char *
+invalid_reason(const struct cm_config *c, char *buf, size_t size)
+{
+	const struct hw_model *m = &c->model;
+	long m_b;
+	int pv, chunk;
+
+	if (c->gpus < 1 || c->gpus_per_node < 1 || c->dp < 1 || c->tp < 1 ||
+	    c->pp < 1 || c->micro_batch < 1 || c->global_batch < 1 ||
+	    c->virtual_stages < 1 || c->zero < 0 || c->zero > 3)
+		return _("GPUs, degrees, batches and stages must be positive "
+		    "and ZeRO 0 to 3");
+	if (buf == NULL)
+		size = 0;
+	if ((long)c->dp * c->tp * c->pp != c->gpus) {
+		if (size > 0)
+			snprintf(buf, size, _("DP x TP x PP = %d x %d x %d = "
+			    "%ld, not the %d GPUs"), c->dp, c->tp, c->pp,
+			    (long)c->dp * c->tp * c->pp, c->gpus);
+		return size > 0 ? buf : "";
+	}
+	if (m->heads % c->tp != 0 || m->hidden % c->tp != 0 ||
+	    m->ffn % c->tp != 0) {
+		if (size > 0)
+			snprintf(buf, size, _("TP %d does not divide the %d "
+			    "heads (and hidden %d, ffn %d)"), c->tp, m->heads,
+			    m->hidden, m->ffn);
+		return size > 0 ? buf : "";
+	}
+	/* K/V heads are split or replicated, never cut ([MEGA-MEM]). */
+	if (m->kv_heads % c->tp != 0 && c->tp % m->kv_heads != 0)
+		return _("TP must divide the KV heads or be a multiple of them");
+	if (c->schedule == CM_SCHED_INTERLEAVED &&
+	    (c->pp < 2 || c->virtual_stages < 2))
+		return _("the interleaved schedule needs PP >= 2 and at least "
+		    "2 virtual stages");
+	if (c->schedule != CM_SCHED_INTERLEAVED && c->virtual_stages != 1)
+		return _("virtual stages need the interleaved schedule");
+	pv = c->pp * c->virtual_stages;
+	if (pv > m->layers)
+		return _("more pipeline stages than layers");
+	chunk = (m->layers + pv - 1) / pv;
+	if (c->pp > 1 && pv * chunk - m->layers > 2)
+		return _("PP (times virtual stages) must divide the layers, "
+		    "or leave at most 2 layers short");
+	if (c->global_batch % ((long)c->micro_batch * c->dp) != 0)
+		return _("the global batch is not a multiple of micro-batch "
+		    "x DP");
+	m_b = c->global_batch / ((long)c->micro_batch * c->dp);
+	/* [NAR21] 2.2.2: interleaving needs m a multiple of p. */
+	if (c->schedule == CM_SCHED_INTERLEAVED && m_b % c->pp != 0)
+		return _("the interleaved schedule needs the micro-batch "
+		    "count to be a multiple of PP");
+	return NULL;
+}
+
+int
+cm_valid_quick(const struct cm_config *c)
+{
+	return invalid_reason(c, NULL, 0) == NULL ? 0 : -1;
+}
+
+int
+cm_validate(const struct cm_config *c, struct pl_err *err)
+{
+	char buf[256];
+	const char *why;
+
+	if (hw_model_check(&c->model, err) != 0)
+		return -1;
+	if (c->gpu.peak_flops <= 0 || c->gpu.mem_bytes <= 0 ||
+	    c->intra_bw <= 0 || c->inter_bw <= 0) {
+		pl_err_set(err, NULL, 0, 0, "%s",
+		    _("the GPU and link bandwidths must be set"));
+		return -1;
+	}
+	if ((why = invalid_reason(c, buf, sizeof buf)) != NULL) {
+		pl_err_set(err, NULL, 0, 0, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Parameter count, reference b: per layer Q and O 2h^2, K and V 2 h k d_h,
+ * MLP c h f (c = 2 GeLU, 3 SwiGLU), biases, norms; embeddings V h once if
+ * tied, twice if not; learned positions s h; final norm.
+ */
+double
+cm_params(const struct hw_model *m)
+{
+	double h = m->hidden, f = m->ffn, dh = h / m->heads;
+	double kv = m->kv_heads * dh, norm = m->norm == HW_NORM_RMS ? h : 2 * h;
+	double layer, mlp_c = m->mlp == HW_MLP_SWIGLU ? 3 : 2;
+
+	if (m->params > 0)
+		return m->params;
+	layer = 2 * h * h + 2 * h * kv + mlp_c * h * f + 2 * norm;
+	if (m->biases)	/* [NAR21] eq. 2: 13h per layer with f = 4h */
+		layer += h + 2 * kv + h + (mlp_c - 1) * f + h;
+	return m->layers * layer + (m->tied ? 1 : 2) * (double)m->vocab * h +
+	    (m->learned_pos ? (double)m->seq * h : 0) + norm;
+}
+
+/* N_mm = L (2h^2 + 2 h k d_h + c h f) + V h, reference c, [MEGA-FLOP]. */
+double
+cm_params_matmul(const struct hw_model *m)
+{
+	double h = m->hidden, dh = h / m->heads;
+	double c = m->mlp == HW_MLP_SWIGLU ? 3 : 2;
+
+	return m->layers * (2 * h * h + 2 * h * m->kv_heads * dh +
+	    c * h * m->ffn) + (double)m->vocab * h;
+}
+
+/* F_model = 6 B s N_mm + 12 B s^2 L (a d_h), reference c, [PALM] App. B. */
+double
+cm_flops_model(const struct hw_model *m, double samples)
+{
+	double s = m->seq;
+
+	return 6 * samples * s * cm_params_matmul(m) +
+	    12 * samples * s * s * m->layers * (double)m->hidden;
+}
+
+/* Reference c: recompute adds one layer forward (full) or QK^T, AV (sel.). */
+double
+cm_flops_hw(const struct hw_model *m, double samples, enum cm_recompute rc)
+{
+	double s = m->seq, f = cm_flops_model(m, samples);
+	double attn = 4 * samples * s * s * m->layers * (double)m->hidden;
+
+	if (rc == CM_RECOMPUTE_FULL)
+		return f + 2 * samples * s * (cm_params_matmul(m) -
+		    (double)m->vocab * m->hidden) + attn;
+	if (rc == CM_RECOMPUTE_SELECTIVE)
+		return f + attn;
+	return f;
+}
+
+/* [NAR21] 2.2.1-2.2.2 as a share of the step, reference e. */
+double
+cm_bubble_fraction(int p, long m, int v)
+{
+	if (p <= 1 || m < 1)
+		return 0.0;
+	return (p - 1.0) / ((double)v * m + p - 1.0);
+}
+
+int
+cm_evaluate(const struct cm_config *c, struct cm_result *r,
+    struct pl_err *err)
+{
+	if (cm_validate(c, err) != 0)
+		return -1;
+	cm_evaluate_quick(c, r);
+	cm_explain(r);
+	return 0;
+}
+
+void
+cm_evaluate_quick(const struct cm_config *c, struct cm_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->cfg = *c;
+	r->valid = 1;
+	r->microbatches = c->global_batch / ((long)c->micro_batch * c->dp);
+	r->params = cm_params(&c->model);
+	cm_memory(c, r);
+	cm_time(c, r);
+}
+
+static const char *const quantity_names[] = {
+	"params_b", "model_state_gb", "parameters_gb", "gradients_gb",
+	"optimizer_gb", "activations_gb", "memory_total_gb",
+	"bubble_fraction", "step_time_s", "tokens_per_s", "tflops_per_gpu",
+	"mfu", "tp_comm_s", "pp_comm_s", "dp_comm_s", NULL
+};
+
+const char *const *
+cm_quantity_names(void)
+{
+	return quantity_names;
+}
+
+int
+cm_quantity(const struct cm_result *r, const char *name, double *out)
+{
+	const double v[] = {
+		r->params / 1e9,
+		(r->mem_params + r->mem_grads + r->mem_optim) / 1e9,
+		r->mem_params / 1e9, r->mem_grads / 1e9, r->mem_optim / 1e9,
+		r->mem_act / 1e9, r->mem_total / 1e9, r->bubble_fraction,
+		r->t_step, r->tokens_per_s, r->tflops_per_gpu, r->mfu,
+		r->t_tp, r->t_pp, r->t_dp
+	};
+	size_t i;
+
+	for (i = 0; quantity_names[i] != NULL; i++) {
+		if (strcmp(name, quantity_names[i]) == 0) {
+			*out = v[i];
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,215 @@
+/*
+ * costmodel_memory.c - bytes per GPU: parameters, gradients, optimizer
+ * states ([ZERO] 3.1, 5), activations ([KOR22] Table 2, 4.2.3) and
+ * buffers, for the most loaded pipeline stage.
+ *
+ * Model states use [ZERO]'s (2 + 2 + K) bytes per parameter in mixed
+ * precision (K = 12 Adam, 8 SGD with momentum: fp32 master + momentum);
+ * fp32 training keeps 4 + 4 + (8 Adam | 4 SGD). grad_accum_fp32 switches
+ * gradients to 4 bytes ([MEGA-MEM]'s 18-byte variant).
+ */
+#include <math.h>
+
+#include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
+
+/* K/V heads on one TP rank: split if t <= k, else one replicated head. */
+static double
+kv_heads_rank(const struct cm_config *c)
+{
+	int k = c->model.kv_heads;
+
+	return c->tp <= k ? (double)k / c->tp : 1.0;
+}
+
+/* Reference b per layer, divided over TP; K/V replicated past t = k. */
+double
+cm_layer_params_rank(const struct cm_config *c)
+{
+	const struct hw_model *m = &c->model;
+	double h = m->hidden, f = m->ffn, dh = h / m->heads, t = c->tp;
+	double mlp_c = m->mlp == HW_MLP_SWIGLU ? 3 : 2;
+	double norm = m->norm == HW_NORM_RMS ? h : 2 * h;
+	double p;
+
+	p = 2 * h * h / t + 2 * h * dh * kv_heads_rank(c) + mlp_c * h * f / t +
+	    2 * norm;
+	if (m->biases)
+		p += (h + (mlp_c - 1) * f) / t + 2 * dh * kv_heads_rank(c) +
+		    2 * h;
+	return p;
+}
+
+/* Parameters on the stage holding embedding (first) or output (last). */
+static double
+stage_params(const struct cm_config *c, int layers, int first, int last)
+{
+	const struct hw_model *m = &c->model;
+	double vh = (double)m->vocab * m->hidden / c->tp;
+	double p = layers * cm_layer_params_rank(c);
+
+	/* [MEGA-MEM]: the first stage holds the embedding, the last the
+	 * output layer (a copy of the embedding when tied and p > 1). */
+	if (first)
+		p += vh + (m->learned_pos ? (double)m->seq * m->hidden : 0);
+	if (last && (!m->tied || !first))
+		p += vh;
+	if (last)
+		p += m->norm == HW_NORM_RMS ? m->hidden : 2.0 * m->hidden;
+	return p;
+}
+
+/*
+ * Activations of one layer for one micro-batch on one GPU, [KOR22] Table 2
+ * generalised: 10sbh outside TP (split by SP), Q, K, V, attention output
+ * and the MLP inside TP (K, V at the GQA width, MLP 4fsb or 6fsb for
+ * SwiGLU as [MEGA-MEM]'s 18 + 4f/h), and 5as^2b of scores for plain
+ * attention (flash keeps 4 bytes of softmax statistics per row).
+ */
+double
+cm_act_layer_bytes(const struct cm_config *c)
+{
+	const struct hw_model *m = &c->model;
+	double s = m->seq, b = c->micro_batch, h = m->hidden, t = c->tp;
+	double dh = h / m->heads, sbh = s * b * h;
+	double sp = c->seq_parallel ? t : 1.0, scale = cm_elem_bytes(c) / 2;
+	double mlp = (m->mlp == HW_MLP_SWIGLU ? 6.0 : 4.0) * m->ffn * s * b / t;
+	double a;
+
+	if (c->recompute == CM_RECOMPUTE_FULL)	/* layer input only */
+		return 2 * sbh / sp * scale;
+	a = 10 * sbh / sp + 4 * sbh / t + 4 * s * b * dh * kv_heads_rank(c) +
+	    mlp;
+	if (c->recompute == CM_RECOMPUTE_NONE) {
+		if (c->attention == CM_ATTN_PLAIN)	/* [KOR22] 4.1 */
+			a += 5.0 * m->heads * s * s * b / t;
+		else
+			a += 4.0 * m->heads * s * b / t;
+	}
+	return a * scale;
+}
+
+/* One layer's full working set, for the layer being recomputed. */
+static double
+act_layer_working(const struct cm_config *c)
+{
+	struct cm_config w = *c;
+
+	w.recompute = CM_RECOMPUTE_NONE;
+	return cm_act_layer_bytes(&w);
+}
+
+/*
+ * Layer-equivalents of activations held on stage r at the peak ([KOR22]
+ * 4.2.3; [NAR21] 2.2): 1F1B min(p - r, m) micro-batches of the stage's
+ * layers, GPipe m, interleaved (p - r - 1) 2 + (v - 1) p + 1 chunks (as
+ * Megatron's warm-up), which is L (1 + (p-1)/(p v)) on stage 0.
+ */
+double
+cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
+{
+	int p = c->pp, v = c->virtual_stages;
+	double chunks;
+
+	if (c->schedule == CM_SCHED_GPIPE)
+		return (double)m * layers;
+	if (c->schedule == CM_SCHED_INTERLEAVED) {
+		chunks = (p - r - 1) * 2.0 + (v - 1.0) * p + 1;
+		if (chunks > (double)m * v)
+			chunks = (double)m * v;
+		return chunks * layers / v;
+	}
+	return (double)(p - r < m ? p - r : m) * layers;
+}
+
+/* Micro-batches whose embedding output stage 0 holds. */
+static double
+inflight_mb(const struct cm_config *c, long m)
+{
+	double n = c->schedule == CM_SCHED_GPIPE ? (double)m : c->pp;
+
+	if (c->schedule == CM_SCHED_INTERLEAVED)
+		n = c->pp * (1.0 + (c->pp - 1.0) / (c->pp * c->virtual_stages));
+	return n < m ? n : (double)m;
+}
+
+/* Activation bytes on stage r with the given layer count. */
+static double
+stage_act(const struct cm_config *c, int r, int layers, long m)
+{
+	const struct hw_model *mo = &c->model;
+	double sbh = (double)mo->seq * c->micro_batch * mo->hidden;
+	double sp = c->seq_parallel ? c->tp : 1.0;
+	double a = cm_act_layer_bytes(c) * cm_inflight_layers(c, r, layers, m);
+
+	if (c->recompute == CM_RECOMPUTE_FULL)
+		a += act_layer_working(c);
+	if (r == 0)	/* embedding dropout mask, [KOR22] eq. 5 */
+		a += sbh * inflight_mb(c, m) / sp;
+	if (r == c->pp - 1)	/* final LN, output input, fp32 logits */
+		a += 4 * sbh / c->tp * (1 + (double)mo->vocab / mo->hidden);
+	return a;
+}
+
+/* Fill the bytes of stage r into r (if it is the worst so far). */
+static void
+stage_memory(const struct cm_config *c, struct cm_result *res, int r,
+    int layers, double scale)
+{
+	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
+	double w = cm_elem_bytes(c), g = w, k, d = c->dp, act, other, tot;
+	double pw, pg, po;
+
+	if (c->grad_accum_fp32)
+		g = 4;
+	if (c->precision == CM_PREC_FP32)	/* no master copy */
+		k = c->optimizer == CM_OPT_ADAM ? 8 : 4;
+	else	/* [ZERO] 3.1: K = 12 for Adam; master + momentum for SGD */
+		k = c->optimizer == CM_OPT_ADAM ? 12 : 8;
+	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
+	pw = np * w / (c->zero >= 3 ? d : 1);
+	pg = np * g / (c->zero >= 2 ? d : 1);
+	po = np * k / (c->zero >= 1 ? d : 1);
+	act = stage_act(c, r, layers, res->microbatches);
+	other = c->buffers_bytes;
+	if (c->zero >= 3)	/* this layer and the prefetched one, gathered */
+		other += 2 * cm_layer_params_rank(c) * scale * w;
+	tot = pw + pg + po + act + other;
+	if (tot <= res->mem_total)
+		return;
+	res->params_gpu = np;
+	res->mem_params = pw;
+	res->mem_grads = pg;
+	res->mem_optim = po;
+	res->mem_act = act;
+	res->mem_other = other;
+	res->mem_total = tot;
+}
+
+void
+cm_memory(const struct cm_config *c, struct cm_result *r)
+{
+	struct cm_stages st;
+	struct cm_config whole = *c;
+	double scale = 1.0, derived;
+
+	/* A given parameter count scales the derived shapes to match. */
+	if (c->model.params > 0) {
+		whole.model.params = 0;
+		derived = cm_params(&whole.model);
+		scale = derived > 0 ? c->model.params / derived : 1.0;
+	}
+	cm_stage_layers(c, &st);
+	r->stage_layers = st.middle;
+	r->act_layer = cm_act_layer_bytes(c);
+	r->mem_total = -1;
+	stage_memory(c, r, 0, st.first, scale);
+	if (c->pp > 1) {
+		stage_memory(c, r, c->pp - 1, st.last, scale);
+		if (c->pp > 2)
+			stage_memory(c, r, 1, st.middle, scale);
+	}
+	r->mem_gpu = c->gpu.mem_bytes;
+	r->mem_usable = c->gpu.mem_bytes * (1 - c->reserve_frac);
+	r->fits = r->mem_total <= r->mem_usable;
+}

@@ -1,0 +1,212 @@
+/*
+ * lab.h - instructor-led labs: the lab script, the lab's state, each
+ * student's results and the class table built from them.
+ *
+ * A lab script (schema: labs/README.md) is a titled list of steps, each a
+ * drop, a scenario (with an optional override of the cluster), a set of
+ * questions from a drop, or a break, with minutes and talking points. The
+ * host writes a lab state (the current step); each student writes a result
+ * (the step being viewed and the answers given). This module parses,
+ * validates and serialises all three and builds the class table; it does
+ * no I/O beyond the text it is given (file handling: store/labdir.h).
+ * Every string returned in a struct is owned by that struct.
+ */
+#ifndef PARLEARN_CORE_LAB_H
+#define PARLEARN_CORE_LAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/course/content.h"
+#include "core/err.h"
+
+enum lab_step_kind {
+	LAB_STEP_DROP,
+	LAB_STEP_SCENARIO,
+	LAB_STEP_QUESTIONS,
+	LAB_STEP_BREAK
+};
+
+/* The room's own cluster, replacing fields of a scenario's start. */
+struct lab_override {
+	char	*gpu;		/* GPU catalog name, or NULL to keep */
+	int	 gpus;		/* total GPUs, 0 = keep */
+	int	 gpus_per_node;	/* 0 = keep */
+	double	 intra_bw;	/* intra-node GB/s, 0 = keep */
+	double	 inter_bw;	/* inter-node GB/s, 0 = keep */
+};
+
+struct lab_step {
+	enum lab_step_kind	 kind;
+	char			*title;		/* never NULL (derived if absent) */
+	int			 has_title;	/* the script gave the title */
+	int			 minutes;	/* planned time, 1..240 */
+	char			*drop;		/* drop id; NULL for a break */
+	char			*scenario;	/* scenario id (scenario steps) */
+	int			 has_override;
+	struct lab_override	 override;
+	char			**questions;	/* question ids; may be empty */
+	size_t			 n_questions;
+	char			**points;	/* talking points */
+	size_t			 n_points;
+};
+
+struct lab_script {
+	char		*title;
+	char		*file;		/* path it was read from, or "" */
+	struct lab_step	*steps;
+	size_t		 n_steps;
+	int		 minutes;	/* sum of the steps' minutes */
+};
+
+/* The lab as the host runs it (DIR/state.json). */
+struct lab_state {
+	int	step;			/* current step, 0-based */
+	int	n_steps;		/* steps in the script */
+	int64_t	started;		/* Unix s the lab started */
+	int64_t	step_started;		/* Unix s the current step started */
+	char	session[40];		/* changes at each reset */
+};
+
+enum lab_item_kind {
+	LAB_ITEM_QUESTION,
+	LAB_ITEM_SCENARIO
+};
+
+#define LAB_ID_MAX	64		/* question/scenario id bytes, with NUL */
+#define LAB_MAX_ANSWERS	1024		/* answers one result may hold */
+
+struct lab_answer {
+	int			step;		/* 0-based step */
+	enum lab_item_kind	kind;
+	char			id[LAB_ID_MAX];
+	int			attempts;	/* >= 1 */
+	int			first_correct;	/* first attempt was right */
+	int			correct;	/* latest attempt is right */
+};
+
+/* One student's results (DIR/results/USER@PROFILE.json). */
+struct lab_result {
+	char			 user[33];	/* Unix login name */
+	char			 profile[65];	/* parlearn profile */
+	char			 session[40];	/* lab session it belongs to */
+	int			 step;		/* step the student views */
+	int64_t			 step_since;	/* Unix s they reached it */
+	int64_t			 updated;	/* Unix s of the last write */
+	struct lab_answer	*answers;	/* sorted by step, kind, id */
+	size_t			 n_answers;
+};
+
+/*
+ * Parse a lab script. Syntax errors are FILE:LINE:COL, field errors
+ * FILE: steps[2].drop: message. Returns NULL with err set; free with
+ * lab_script_free().
+ */
+struct lab_script	*lab_script_parse(const char *text, const char *file,
+			    struct pl_err *err);
+struct lab_script	*lab_script_load(const char *path, struct pl_err *err);
+void			 lab_script_free(struct lab_script *);
+
+/*
+ * Check a script against a course: every drop, scenario and question it
+ * names must exist. Each problem is added to probs; returns the count.
+ */
+size_t	lab_script_check_course(const struct lab_script *,
+	    const struct content_course *, struct content_problems *probs);
+
+/*
+ * The title to show for a step: the script's, else "Drop 3: <its title>"
+ * when course has the drop, else the derived one. Writes into buf.
+ */
+const char	*lab_step_title(const struct lab_step *,
+		    const struct content_course *, char *buf, size_t size);
+
+/* Translated name of a step kind ("drop", "scenario", ...). */
+const char	*lab_step_kind_name(enum lab_step_kind);
+
+/*
+ * Items a step asks about: its question ids (all the drop's questions
+ * when a drop step lists none; course may be NULL), then its scenario.
+ * Fills ids[] (borrowed) and kinds[] up to max; returns the count.
+ */
+size_t	lab_step_items(const struct lab_step *, const struct content_course *,
+	    const char **ids, enum lab_item_kind *kinds, size_t max);
+
+/* State as JSON (caller frees), and back. 0 or -1 with err set. */
+char	*lab_state_to_json(const struct lab_state *);
+int	 lab_state_parse(const char *text, const char *file,
+	    struct lab_state *, struct pl_err *err);
+
+/*
+ * A result as JSON, deterministic (caller frees), and back. Parsing
+ * checks every field and its range; on failure the result is emptied.
+ */
+char	*lab_result_to_json(const struct lab_result *);
+int	 lab_result_parse(const char *text, const char *file,
+	    struct lab_result *, struct pl_err *err);
+void	 lab_result_free(struct lab_result *);
+
+/*
+ * Record one more attempt (lab_result_add) or set a whole record from the
+ * progress store (lab_result_set). Keeps answers sorted. 0, or -1 when the
+ * id is invalid or the result is full.
+ */
+int	lab_result_add(struct lab_result *, int step, enum lab_item_kind,
+	    const char *id, int correct);
+int	lab_result_set(struct lab_result *, int step, enum lab_item_kind,
+	    const char *id, int attempts, int first_correct, int correct);
+/* The record for (step, kind, id), or NULL. Borrowed. */
+const struct lab_answer	*lab_result_find(const struct lab_result *, int step,
+			    enum lab_item_kind, const char *id);
+
+/* 1 if s is a valid question/scenario id: 1..63 of [A-Za-z0-9_.-]. */
+int	lab_id_valid(const char *s);
+
+/* Per question or scenario, over the whole class. */
+struct lab_item_stat {
+	int			step;
+	enum lab_item_kind	kind;
+	char			id[LAB_ID_MAX];
+	int			right;		/* students whose latest is right */
+	int			wrong;		/* students whose latest is wrong */
+	int			missed;		/* students whose first was wrong */
+};
+
+struct lab_class {
+	size_t			 n_students;
+	size_t			 n_steps;
+	int			*on_step;	/* students viewing each step */
+	struct lab_item_stat	*items;		/* sorted by step, kind, id */
+	size_t			 n_items;
+	int			 most_missed;	/* index in items, or -1 */
+};
+
+/*
+ * Build the class table from n results (results of another session are
+ * ignored). course may be NULL. 0, or -1 when out of memory.
+ */
+int	lab_class_build(const struct lab_script *,
+	    const struct content_course *, const struct lab_result *, size_t n,
+	    const char *session, struct lab_class *);
+void	lab_class_free(struct lab_class *);
+
+/* Counts over one student's answers on one step. */
+void	lab_student_step(const struct lab_result *, int step, int *right,
+	    int *wrong, int *scenarios_solved);
+
+/*
+ * The class report (one row per student per step, then one per question),
+ * as CSV or JSON; deterministic for the same input. Caller frees; NULL when
+ * out of memory. Results are taken in the order given (sort them first).
+ */
+char	*lab_report_csv(const struct lab_script *,
+	    const struct content_course *, const struct lab_result *, size_t n,
+	    const char *session);
+char	*lab_report_json(const struct lab_script *,
+	    const struct content_course *, const struct lab_result *, size_t n,
+	    const char *session);
+
+/* Sort results by user, then profile. */
+void	lab_results_sort(struct lab_result *, size_t n);
+
+#endif

@@ -1,0 +1,371 @@
+/*
+ * lab_class.c - the class table: per question, how many students have it
+ * right and wrong and how many missed it on the first try; per step, how
+ * many students are on it; the most-missed question; and the class report
+ * in CSV and JSON.
+ *
+ * The items of the table are those the script and the course name for each
+ * step, plus any a student has answered (so an item the course no longer
+ * has still shows). Results of another session (an earlier group) and
+ * answers to steps past the end of the script are ignored.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "core/lab/lab.h"
+
+#define ITEMS_PER_STEP	64
+
+static int
+counts(const struct lab_result *r, size_t n_steps, const char *session)
+{
+	return (session == NULL || strcmp(r->session, session) == 0) &&
+	    r->step >= 0 && (size_t)r->step < n_steps;
+}
+
+/* Gather the item keys into set (a result used as a sorted key set). */
+static int
+gather(const struct lab_script *ls, const struct content_course *c,
+    const struct lab_result *res, size_t n, const char *session,
+    struct lab_result *set)
+{
+	const char *ids[ITEMS_PER_STEP];
+	enum lab_item_kind kinds[ITEMS_PER_STEP];
+	size_t s, i, k;
+
+	for (s = 0; s < ls->n_steps; s++) {
+		k = lab_step_items(&ls->steps[s], c, ids, kinds, ITEMS_PER_STEP);
+		for (i = 0; i < k; i++)
+			if (lab_result_set(set, (int)s, kinds[i], ids[i], 1, 0,
+			    0) != 0)
+				return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!counts(&res[i], ls->n_steps, session))
+			continue;
+		for (k = 0; k < res[i].n_answers; k++) {
+			const struct lab_answer *a = &res[i].answers[k];
+
+			if ((size_t)a->step < ls->n_steps && lab_result_set(set,
+			    a->step, a->kind, a->id, 1, 0, 0) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+tally(struct lab_class *cl, const struct lab_result *set,
+    const struct lab_result *res, size_t n, const char *session)
+{
+	size_t i, k;
+	int best = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!counts(&res[i], cl->n_steps, session))
+			continue;
+		cl->n_students++;
+		cl->on_step[res[i].step]++;
+		for (k = 0; k < set->n_answers; k++) {
+			const struct lab_answer *a = lab_result_find(&res[i],
+			    cl->items[k].step, cl->items[k].kind,
+			    cl->items[k].id);
+
+			if (a == NULL)
+				continue;
+			cl->items[k].right += a->correct;
+			cl->items[k].wrong += !a->correct;
+			cl->items[k].missed += !a->first_correct;
+		}
+	}
+	cl->most_missed = -1;
+	for (k = 0; k < cl->n_items; k++)
+		if (cl->items[k].missed > best) {
+			best = cl->items[k].missed;
+			cl->most_missed = (int)k;
+		}
+}
+
+int
+lab_class_build(const struct lab_script *ls, const struct content_course *c,
+    const struct lab_result *res, size_t n, const char *session,
+    struct lab_class *cl)
+{
+	struct lab_result set;
+	size_t k;
+
+	memset(cl, 0, sizeof *cl);
+	memset(&set, 0, sizeof set);
+	cl->n_steps = ls->n_steps;
+	cl->most_missed = -1;
+	cl->on_step = calloc(ls->n_steps + 1, sizeof *cl->on_step);
+	if (cl->on_step == NULL || gather(ls, c, res, n, session, &set) != 0)
+		goto fail;
+	cl->items = calloc(set.n_answers + 1, sizeof *cl->items);
+	if (cl->items == NULL)
+		goto fail;
+	cl->n_items = set.n_answers;
+	for (k = 0; k < set.n_answers; k++) {
+		cl->items[k].step = set.answers[k].step;
+		cl->items[k].kind = set.answers[k].kind;
+		memcpy(cl->items[k].id, set.answers[k].id, LAB_ID_MAX);
+	}
+	tally(cl, &set, res, n, session);
+	lab_result_free(&set);
+	return 0;
+fail:
+	lab_result_free(&set);
+	lab_class_free(cl);
+	return -1;
+}
+
+void
+lab_class_free(struct lab_class *cl)
+{
+	if (cl == NULL)
+		return;
+	free(cl->on_step);
+	free(cl->items);
+	cl->on_step = NULL;
+	cl->items = NULL;
+	cl->n_items = 0;
+}
+
+/* A growing string for the CSV report. */
+struct sbuf {
+	char	*s;
+	size_t	 len, cap;
+	int	 failed;
+};
+
+static void
+sb_add(struct sbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->failed)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->failed = 1;
+			return;
+		}
+		if ((size_t)n < b->cap - b->len) {
+			b->len += (size_t)n;
+			return;
+		}
+		b->cap = b->cap * 2 + (size_t)n + 256;
+		if ((b->s = realloc(b->s, b->cap)) == NULL) {
+			b->failed = 1;
+			return;
+		}
+	}
+}
+
+/* A CSV field: quoted, with quotes doubled; leading =+-@ defused. */
+static void
+sb_csv(struct sbuf *b, const char *s)
+{
+	sb_add(b, "\"%s", strchr("=+-@", s[0]) != NULL && s[0] != '\0' ?
+	    "'" : "");
+	for (; *s != '\0'; s++)
+		sb_add(b, *s == '"' ? "\"\"" : "%c", *s);
+	sb_add(b, "\"");
+}
+
+static const char *
+kind_word(enum lab_item_kind k)
+{
+	return k == LAB_ITEM_SCENARIO ? "scenario" : "question";
+}
+
+static void
+csv_student(struct sbuf *b, const struct lab_script *ls,
+    const struct content_course *c, const struct lab_class *cl,
+    const struct lab_result *r)
+{
+	const struct lab_answer *a;
+	char title[300];
+	size_t s, k;
+	int right, wrong, solved;
+
+	for (s = 0; s < ls->n_steps; s++) {
+		lab_step_title(&ls->steps[s], c, title, sizeof title);
+		lab_student_step(r, (int)s, &right, &wrong, &solved);
+		sb_csv(b, r->user);
+		sb_add(b, ",");
+		sb_csv(b, r->profile);
+		sb_add(b, ",%zu,", s + 1);
+		sb_csv(b, title);
+		sb_add(b, ",step,,,,,%d,%d,%d,%s\n", right, wrong, solved,
+		    (size_t)r->step == s ? "current" : "");
+		for (k = 0; k < cl->n_items; k++) {
+			if ((size_t)cl->items[k].step != s)
+				continue;
+			a = lab_result_find(r, (int)s, cl->items[k].kind,
+			    cl->items[k].id);
+			sb_csv(b, r->user);
+			sb_add(b, ",");
+			sb_csv(b, r->profile);
+			sb_add(b, ",%zu,", s + 1);
+			sb_csv(b, title);
+			sb_add(b, ",%s,%s,%d,%d,%d,,,,%s\n",
+			    kind_word(cl->items[k].kind), cl->items[k].id,
+			    a != NULL ? a->attempts : 0,
+			    a != NULL ? a->first_correct : 0,
+			    a != NULL ? a->correct : 0,
+			    a == NULL ? "unanswered" : a->correct ? "right" :
+			    "wrong");
+		}
+	}
+}
+
+char *
+lab_report_csv(const struct lab_script *ls, const struct content_course *c,
+    const struct lab_result *res, size_t n, const char *session)
+{
+	struct lab_class cl;
+	struct sbuf b = { NULL, 0, 0, 0 };
+	size_t i;
+
+	if (lab_class_build(ls, c, res, n, session, &cl) != 0)
+		return NULL;
+	sb_add(&b, "%s", "user,profile,step,step_title,row,item,attempts,"
+	    "first_correct,correct,right,wrong,scenarios_solved,status\n");
+	for (i = 0; i < n; i++)
+		if (counts(&res[i], ls->n_steps, session))
+			csv_student(&b, ls, c, &cl, &res[i]);
+	lab_class_free(&cl);
+	if (b.failed) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+static cJSON *
+json_students(const struct lab_script *ls, const struct lab_result *res,
+    size_t n, const char *session)
+{
+	cJSON *arr = cJSON_CreateArray(), *o, *steps, *so;
+	size_t i, s;
+	int right, wrong, solved;
+
+	for (i = 0; arr != NULL && i < n; i++) {
+		if (!counts(&res[i], ls->n_steps, session))
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "user", res[i].user);
+		cJSON_AddStringToObject(o, "profile", res[i].profile);
+		cJSON_AddNumberToObject(o, "step", res[i].step + 1);
+		cJSON_AddNumberToObject(o, "step_since",
+		    (double)res[i].step_since);
+		steps = cJSON_AddArrayToObject(o, "steps");
+		for (s = 0; s < ls->n_steps; s++) {
+			lab_student_step(&res[i], (int)s, &right, &wrong,
+			    &solved);
+			so = cJSON_CreateObject();
+			cJSON_AddNumberToObject(so, "step", (double)s + 1);
+			cJSON_AddNumberToObject(so, "right", right);
+			cJSON_AddNumberToObject(so, "wrong", wrong);
+			cJSON_AddNumberToObject(so, "scenarios_solved", solved);
+			cJSON_AddItemToArray(steps, so);
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+static void
+json_answers(cJSON *students, const struct lab_result *res, size_t n,
+    size_t n_steps, const char *session)
+{
+	cJSON *st = students->child, *arr, *a;
+	size_t i, k;
+
+	for (i = 0; i < n && st != NULL; i++) {
+		if (!counts(&res[i], n_steps, session))
+			continue;
+		arr = cJSON_AddArrayToObject(st, "answers");
+		for (k = 0; k < res[i].n_answers; k++) {
+			const struct lab_answer *x = &res[i].answers[k];
+
+			if ((size_t)x->step >= n_steps)
+				continue;
+			a = cJSON_CreateObject();
+			cJSON_AddNumberToObject(a, "step", x->step + 1);
+			cJSON_AddStringToObject(a, "kind", kind_word(x->kind));
+			cJSON_AddStringToObject(a, "id", x->id);
+			cJSON_AddNumberToObject(a, "attempts", x->attempts);
+			cJSON_AddBoolToObject(a, "first_correct",
+			    x->first_correct);
+			cJSON_AddBoolToObject(a, "correct", x->correct);
+			cJSON_AddItemToArray(arr, a);
+		}
+		st = st->next;
+	}
+}
+
+static cJSON *
+json_items(const struct lab_class *cl)
+{
+	cJSON *arr = cJSON_CreateArray(), *o;
+	size_t k;
+
+	for (k = 0; arr != NULL && k < cl->n_items; k++) {
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "step", cl->items[k].step + 1);
+		cJSON_AddStringToObject(o, "kind", kind_word(cl->items[k].kind));
+		cJSON_AddStringToObject(o, "id", cl->items[k].id);
+		cJSON_AddNumberToObject(o, "right", cl->items[k].right);
+		cJSON_AddNumberToObject(o, "wrong", cl->items[k].wrong);
+		cJSON_AddNumberToObject(o, "missed_first_try",
+		    cl->items[k].missed);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+char *
+lab_report_json(const struct lab_script *ls, const struct content_course *c,
+    const struct lab_result *res, size_t n, const char *session)
+{
+	struct lab_class cl;
+	cJSON *o, *students, *mm;
+	char *s;
+
+	if (lab_class_build(ls, c, res, n, session, &cl) != 0)
+		return NULL;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "lab", ls->title);
+	cJSON_AddStringToObject(o, "session", session != NULL ? session : "");
+	cJSON_AddNumberToObject(o, "students", (double)cl.n_students);
+	students = json_students(ls, res, n, session);
+	json_answers(students, res, n, ls->n_steps, session);
+	cJSON_AddItemToObject(o, "table", students);
+	cJSON_AddItemToObject(o, "questions", json_items(&cl));
+	if (cl.most_missed >= 0) {
+		mm = cJSON_AddObjectToObject(o, "most_missed");
+		cJSON_AddNumberToObject(mm, "step",
+		    cl.items[cl.most_missed].step + 1);
+		cJSON_AddStringToObject(mm, "id", cl.items[cl.most_missed].id);
+		cJSON_AddNumberToObject(mm, "missed",
+		    cl.items[cl.most_missed].missed);
+	} else
+		cJSON_AddNullToObject(o, "most_missed");
+	s = cJSON_Print(o);
+	cJSON_Delete(o);
+	lab_class_free(&cl);
+	return s;
+}

@@ -1,0 +1,191 @@
+/*
+ * player.h - the animation player's model: one simulated training step
+ * (core/sim) and a clock that walks its timeline.
+ *
+ * The player owns a struct sim_result and answers, for any time t in
+ * [0, step time], everything an animation draws: what each device is
+ * doing, which transfers are in flight and how far along, the bytes each
+ * link has carried so far, each device's resident memory, and the Gantt
+ * rows scaled to a width with idle time marked as bubble. The screen
+ * (tui/scr_player.c) only draws these answers.
+ *
+ * Times are simulated seconds from the start of the step; wall time is
+ * what the learner waits. At speed 1 the whole step plays in
+ * PLAYER_BASE_SECONDS of wall time, whatever its simulated length.
+ */
+#ifndef PARLEARN_CORE_PLAYER_H
+#define PARLEARN_CORE_PLAYER_H
+
+#include <stddef.h>
+
+#include "core/course/content.h"
+#include "core/err.h"
+#include "core/sim/sim.h"
+
+#define PLAYER_BASE_SECONDS	12.0	/* wall seconds per step at 1x */
+#define PLAYER_NSPEEDS		7	/* 1/8x .. 8x */
+#define PLAYER_MAX_DEVICES	16	/* devices the player lays out */
+
+/* What a transfer carries. */
+enum player_what {
+	PLAYER_W_NONE,		/* not a transfer */
+	PLAYER_W_ACTS,		/* activations (or their TP partial sums) */
+	PLAYER_W_ACT_GRADS,	/* gradients of activations, backward */
+	PLAYER_W_PARAMS,	/* parameters gathered (FSDP all-gather) */
+	PLAYER_W_GRADS		/* weight gradients (DP all-reduce, FSDP RS) */
+};
+
+/* One Gantt cell: what the device does at the middle of that column. */
+enum player_cell_kind {
+	PLAYER_CELL_BUBBLE,	/* idle */
+	PLAYER_CELL_FORWARD,
+	PLAYER_CELL_BACKWARD,
+	PLAYER_CELL_ALL_REDUCE,
+	PLAYER_CELL_ALL_GATHER,
+	PLAYER_CELL_REDUCE_SCATTER,
+	PLAYER_CELL_OPTIMIZER
+};
+
+struct player_cell {
+	unsigned char	 kind;		/* enum player_cell_kind */
+	short		 mb;		/* microbatch of compute, else -1 */
+};
+
+/* A transfer in flight at some time t. */
+struct player_flow {
+	enum sim_kind	 kind;		/* send, all-reduce, all-gather, r-s */
+	enum player_what what;
+	int		 layer;		/* 1-based, 0 whole model */
+	int		 mb;		/* microbatch, -1 none */
+	int		 from, to;	/* send: devices; collective: -1 */
+	unsigned	 members;	/* collective: bit per device of the group */
+	size_t		 bytes;		/* bytes the whole transfer moves */
+	double		 progress;	/* 0..1 of its time span at t */
+};
+
+/* A link between two devices (a < b), bytes both ways. */
+struct player_link {
+	int	 a, b;			/* devices, a < b */
+	double	 bytes;			/* carried by time t (linear in time) */
+	size_t	 total;			/* carried over the whole step */
+};
+
+struct player {
+	struct sim_config	 cfg;
+	struct sim_result	 res;
+	int			 d, p, t, v;	/* replicas, stages, TP, chunks */
+	int			 lps;		/* layers per virtual stage */
+	double			 now;		/* seconds, 0..res.step_time */
+	int			 playing;	/* 1 while the clock runs */
+	int			 speed;		/* index into the speed table */
+	unsigned char		*what;		/* per event: enum player_what */
+	int			*next;		/* per event: ring/send target */
+	double			*stops;		/* distinct event starts, end */
+	size_t			 n_stops;
+	size_t			 peak;		/* most bytes any device held */
+	struct player_link	*links;		/* every link that carries bytes */
+	size_t			 n_links;
+};
+
+/*
+ * The sim config of an animation block: the mode's defaults (as `parlearn
+ * trace` applies them) overridden by what the block sets. Returns 0, or -1
+ * with err naming an unknown mode or schedule.
+ */
+int	player_config_from_block(const struct content_animation *,
+	    struct sim_config *, struct pl_err *);
+
+/* The default config of a mode: 4 devices (single 1, 3d 8), as trace. */
+void	player_config_default(struct sim_config *, enum sim_mode);
+
+/* The mode Tab moves to: single, dp, tp, pp, fsdp, 3d, then single. */
+enum sim_mode	player_next_mode(enum sim_mode);
+
+/*
+ * Run cfg and prepare playback, paused at t = 0, speed 1x. Returns 0, or
+ * -1 with err filled (bad config, more than PLAYER_MAX_DEVICES devices,
+ * ENOMEM); the player is then empty and safe to free.
+ */
+int	player_init(struct player *, const struct sim_config *,
+	    struct pl_err *);
+void	player_free(struct player *);
+
+/* Space: play or pause; playing from the end starts over. */
+void	player_toggle(struct player *);
+/* r: back to t = 0, playing. */
+void	player_restart(struct player *);
+/*
+ * Move the clock by wall_s seconds of wall time at the current speed; at
+ * the end it stops there and pauses. Returns 1 if the time changed.
+ */
+int	player_advance(struct player *, double wall_s);
+/*
+ * Right (dir > 0) / Left (dir < 0): pause and jump to the next or previous
+ * distinct event start (or the end). Returns 1 if the time changed.
+ */
+int	player_step(struct player *, int dir);
+/* +/-: one speed up or down, clamped. Returns the new factor. */
+double	player_speed_change(struct player *, int dir);
+/* The speed factor: 0.125 .. 8. */
+double	player_speed_factor(const struct player *);
+
+/* Devices in the run. */
+int	player_devices(const struct player *);
+
+/*
+ * What dev does at time t: the compute event if any, else a collective or
+ * the optimizer; NULL when the device is idle (or only sending beside
+ * compute). The event belongs to the player.
+ */
+const struct sim_event	*player_busy(const struct player *, int dev,
+			    double t);
+
+/* What a transfer event carries (PLAYER_W_NONE for other events). */
+enum player_what	player_event_what(const struct player *,
+			    const struct sim_event *);
+
+/*
+ * The transfers in flight at t, at most max, in timeline order; a
+ * collective appears once for its whole group. Returns how many.
+ */
+size_t	player_flows(const struct player *, double t, struct player_flow *,
+	    size_t max);
+
+/* 1 if some transfer sends bytes from device a to device b at time t. */
+int	player_link_active(const struct player *, double t, int a, int b);
+
+/*
+ * Fill p->links' bytes with what each link carried by time t: each send
+ * and each ring hop of a collective counts linearly over its span. At the
+ * end of the step the bytes equal the totals, and their sum equals
+ * res.bytes_moved. Returns p->links (p->n_links entries).
+ */
+const struct player_link	*player_links_at(struct player *, double t);
+
+/*
+ * Bytes dev holds at time t, all kinds together; by_kind (may be NULL,
+ * SIM_NMEM entries) gets them by kind.
+ */
+size_t	player_mem(const struct player *, int dev, double t,
+	    size_t *by_kind);
+
+/*
+ * The Gantt row of dev over width columns (column c covers
+ * [c, c+1) * step/width; it shows what the device does at its middle,
+ * compute over communication, idle as PLAYER_CELL_BUBBLE).
+ */
+void	player_gantt_row(const struct player *, int dev, int width,
+	    struct player_cell *cells);
+
+/* The cursor's column at the current time in a row of width columns. */
+int	player_cursor_col(const struct player *, int width);
+
+/*
+ * What dev holds, as line 0 or 1 of a device box (compact: at most 8
+ * columns, for narrow boxes). Empty string when the line has nothing.
+ * Writes at most n bytes to buf; returns buf.
+ */
+char	*player_holds(const struct player *, int dev, int line, int compact,
+	    char *buf, size_t n);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * timeline.c - the event list of a simulated step, and what is measured on
+ * it afterwards (idle gaps, the bubble, bytes moved, peak memory).
+ *
+ * Events are appended in whatever order the simulator runs them; finishing
+ * the timeline adds an idle event for each gap in a device's busy time and
+ * sorts everything by start time (ties: device, then order of appending),
+ * which is the order a player wants. A device is busy while it computes,
+ * takes part in a collective (collectives block, as NCCL calls on the
+ * compute stream do) or steps the optimizer; point-to-point sends and
+ * receives run on their own stream and do not make a device busy.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim/timeline.h"
+
+static const char *const kind_names[SIM_NKINDS] = {
+	"forward", "backward", "all-reduce", "all-gather", "reduce-scatter",
+	"send", "receive", "optimizer", "idle"
+};
+
+static const char *const mem_names[SIM_NMEM] = {
+	"params", "grads", "optimizer", "activations"
+};
+
+const char *
+sim_kind_name(enum sim_kind k)
+{
+	return (k >= 0 && k < SIM_NKINDS) ? kind_names[k] : "?";
+}
+
+const char *
+sim_mem_kind_name(enum sim_mem_kind k)
+{
+	return (k >= 0 && k < SIM_NMEM) ? mem_names[k] : "?";
+}
+
+int
+sim_kind_is_compute(enum sim_kind k)
+{
+	return k == SIM_FORWARD || k == SIM_BACKWARD;
+}
+
+static int
+kind_is_busy(enum sim_kind k)
+{
+	return k != SIM_SEND && k != SIM_RECV && k != SIM_IDLE;
+}
+
+int
+sim_timeline_init(struct sim_timeline *tl, int n_devices)
+{
+	memset(tl, 0, sizeof *tl);
+	tl->n_devices = n_devices;
+	tl->cur = calloc((size_t)n_devices * SIM_NMEM, sizeof *tl->cur);
+	return tl->cur == NULL ? -1 : 0;
+}
+
+void
+sim_timeline_free(struct sim_timeline *tl)
+{
+	if (tl == NULL)
+		return;
+	free(tl->ev);
+	free(tl->mem);
+	free(tl->cur);
+	memset(tl, 0, sizeof *tl);
+}
+
+struct sim_event *
+sim_timeline_add(struct sim_timeline *tl, int device, enum sim_kind kind,
+    int layer, int microbatch, double start, double end, size_t bytes)
+{
+	struct sim_event *e;
+	size_t cap;
+
+	if (tl->n_ev == tl->cap_ev) {
+		cap = tl->cap_ev ? 2 * tl->cap_ev : 64;
+		e = realloc(tl->ev, cap * sizeof *e);
+		if (e == NULL)
+			return NULL;
+		tl->ev = e;
+		tl->cap_ev = cap;
+	}
+	e = &tl->ev[tl->n_ev];
+	e->device = device;
+	e->kind = kind;
+	e->layer = layer;
+	e->microbatch = microbatch;
+	e->peer = -1;
+	e->start = start;
+	e->end = end;
+	e->bytes = bytes;
+	e->seq = tl->n_ev++;
+	if (end > tl->t_end)
+		tl->t_end = end;
+	return e;
+}
+
+int
+sim_timeline_mem(struct sim_timeline *tl, int device, double t,
+    enum sim_mem_kind kind, long long delta)
+{
+	struct sim_mem_sample *m;
+	size_t *cur = &tl->cur[(size_t)device * SIM_NMEM], cap;
+
+	if (tl->n_mem == tl->cap_mem) {
+		cap = tl->cap_mem ? 2 * tl->cap_mem : 64;
+		m = realloc(tl->mem, cap * sizeof *m);
+		if (m == NULL)
+			return -1;
+		tl->mem = m;
+		tl->cap_mem = cap;
+	}
+	cur[kind] = (size_t)((long long)cur[kind] + delta);
+	m = &tl->mem[tl->n_mem++];
+	m->device = device;
+	m->t = t;
+	m->seq = tl->n_mem - 1;
+	memcpy(m->bytes, cur, sizeof m->bytes);
+	return 0;
+}
+
+static int
+cmp_event(const void *a, const void *b)
+{
+	const struct sim_event *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int
+cmp_mem(const void *a, const void *b)
+{
+	const struct sim_mem_sample *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Idle events for one device: the gaps between its busy events. */
+static int
+fill_idle(struct sim_timeline *tl, int dev, size_t n_before)
+{
+	double t = 0.0;
+	size_t i;
+
+	/* Events are sorted, so busy spans come in start order. */
+	for (i = 0; i < n_before; i++) {
+		if (tl->ev[i].device != dev || !kind_is_busy(tl->ev[i].kind))
+			continue;
+		if (tl->ev[i].start > t && sim_timeline_add(tl, dev, SIM_IDLE,
+		    0, -1, t, tl->ev[i].start, 0) == NULL)
+			return -1;
+		if (tl->ev[i].end > t)
+			t = tl->ev[i].end;
+	}
+	if (tl->t_end > t && sim_timeline_add(tl, dev, SIM_IDLE, 0, -1, t,
+	    tl->t_end, 0) == NULL)
+		return -1;
+	return 0;
+}
+
+int
+sim_timeline_finish(struct sim_timeline *tl)
+{
+	size_t n = tl->n_ev;
+	int d;
+
+	qsort(tl->ev, tl->n_ev, sizeof *tl->ev, cmp_event);
+	for (d = 0; d < tl->n_devices; d++)
+		if (fill_idle(tl, d, n) != 0)
+			return -1;
+	qsort(tl->ev, tl->n_ev, sizeof *tl->ev, cmp_event);
+	/* Samples at one time stay in the order they were taken. */
+	qsort(tl->mem, tl->n_mem, sizeof *tl->mem, cmp_mem);
+	return 0;
+}
+
+double
+sim_timeline_bubble(const struct sim_timeline *tl)
+{
+	double lo = 0, hi = 0, idle = 0, a, b;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < tl->n_ev; i++) {
+		if (!sim_kind_is_compute(tl->ev[i].kind))
+			continue;
+		if (!any || tl->ev[i].start < lo)
+			lo = tl->ev[i].start;
+		if (!any || tl->ev[i].end > hi)
+			hi = tl->ev[i].end;
+		any = 1;
+	}
+	if (!any || hi <= lo)
+		return 0.0;
+	for (i = 0; i < tl->n_ev; i++) {
+		if (tl->ev[i].kind != SIM_IDLE)
+			continue;
+		a = tl->ev[i].start > lo ? tl->ev[i].start : lo;
+		b = tl->ev[i].end < hi ? tl->ev[i].end : hi;
+		if (b > a)
+			idle += b - a;
+	}
+	return idle / ((hi - lo) * tl->n_devices);
+}
+
+size_t
+sim_timeline_bytes(const struct sim_timeline *tl)
+{
+	size_t i, sum = 0;
+
+	for (i = 0; i < tl->n_ev; i++)
+		if (tl->ev[i].kind != SIM_RECV)
+			sum += tl->ev[i].bytes;
+	return sum;
+}
+
+size_t
+sim_timeline_peak(const struct sim_timeline *tl, int device)
+{
+	size_t i, peak = 0, sum;
+	int k;
+
+	for (i = 0; i < tl->n_mem; i++) {
+		if (tl->mem[i].device != device)
+			continue;
+		for (sum = 0, k = 0; k < SIM_NMEM; k++)
+			sum += tl->mem[i].bytes[k];
+		if (sum > peak)
+			peak = sum;
+	}
+	return peak;
+}
