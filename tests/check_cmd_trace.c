@@ -112,7 +112,7 @@ START_TEST(json_bubble)
 	    "--microbatches", "4", "--compute-only", "--json", NULL);
 	a = parse(&c);
 	ck_assert_double_eq_tol(num(a, "bubble_fraction"),
-	    sched_bubble_formula(2, 4, 2), 1e-9);
+	    pipe_bubble_fraction(2, 4, 2), 1e-9);
 	ck_assert_double_eq(num(a, "virtual_stages"), 2);
 	cJSON_Delete(a);
 	capture_free(&c);

@@ -192,11 +192,11 @@ START_TEST(activation_stage0)
 	/* [KOR22] 4.2.3: stage 0 holds L layers' worth under 1F1B. */
 	one = cm_act_layer_bytes(&c) * cm_inflight_layers(&c, 0, 12, 64);
 	ck_assert_double_eq_tol(one / GIB, 9.5625, 1e-9);
-	c.schedule = CM_SCHED_INTERLEAVED;
+	c.schedule = PIPE_INTERLEAVED;
 	c.virtual_stages = 3;
 	il = cm_act_layer_bytes(&c) * cm_inflight_layers(&c, 0, 12, 64);
 	ck_assert_double_eq_tol(il / one, 1 + 7.0 / 24, 1e-12);
-	c.schedule = CM_SCHED_GPIPE;
+	c.schedule = PIPE_GPIPE;
 	c.virtual_stages = 1;
 	ck_assert_double_eq(cm_inflight_layers(&c, 0, 12, 64), 64.0 * 12);
 }
@@ -204,13 +204,13 @@ END_TEST
 
 START_TEST(bubble_examples)
 {
-	ck_assert_double_eq_tol(cm_bubble_fraction(8, 64, 1), 0.098592, 1e-6);
-	ck_assert_double_eq_tol(cm_bubble_fraction(8, 64, 3), 0.035176, 1e-6);
-	ck_assert_double_eq_tol(cm_bubble_fraction(4, 8, 1), 0.272727, 1e-6);
-	ck_assert_double_eq_tol(cm_bubble_fraction(4, 8, 2), 0.157895, 1e-6);
-	ck_assert_double_eq_tol(cm_bubble_fraction(16, 32, 1), 0.319149,
+	ck_assert_double_eq_tol(pipe_bubble_fraction(8, 64, 1), 0.098592, 1e-6);
+	ck_assert_double_eq_tol(pipe_bubble_fraction(8, 64, 3), 0.035176, 1e-6);
+	ck_assert_double_eq_tol(pipe_bubble_fraction(4, 8, 1), 0.272727, 1e-6);
+	ck_assert_double_eq_tol(pipe_bubble_fraction(4, 8, 2), 0.157895, 1e-6);
+	ck_assert_double_eq_tol(pipe_bubble_fraction(16, 32, 1), 0.319149,
 	    1e-6);
-	ck_assert_double_eq(cm_bubble_fraction(1, 64, 1), 0.0);
+	ck_assert_double_eq(pipe_bubble_fraction(1, 64, 1), 0.0);
 }
 END_TEST
 
@@ -277,8 +277,8 @@ nar21_row(const struct calib *k, int fix_b, int *bo, int *vo)
 			c.recompute = CM_RECOMPUTE_FULL;
 			c.attention = CM_ATTN_PLAIN;	/* 2021 Megatron */
 			c.dp_overlap = 0;		/* [KOR22] 6.3 */
-			c.schedule = v > 1 ? CM_SCHED_INTERLEAVED :
-			    CM_SCHED_1F1B;
+			c.schedule = v > 1 ? PIPE_INTERLEAVED :
+			    PIPE_1F1B;
 			c.virtual_stages = v;
 			if (cm_evaluate(&c, &r, NULL) != 0 || !r.fits)
 				continue;
@@ -444,7 +444,7 @@ START_TEST(bad_input)
 	layout(&c, 7, 1, 1);	/* 1536 not a multiple of 7 */
 	ck_assert_int_eq(cm_evaluate(&c, &r, &err), -1);
 	layout(&c, 1, 1, 8);
-	c.schedule = CM_SCHED_INTERLEAVED;
+	c.schedule = PIPE_INTERLEAVED;
 	c.virtual_stages = 5;	/* 96 / 40 leaves 24 short */
 	ck_assert_int_eq(cm_evaluate(&c, &r, &err), -1);
 	c.gpus = 0;

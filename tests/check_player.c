@@ -13,7 +13,7 @@
 /* A player for mode on gpus devices with schedule, m and v (0: default). */
 static void
 open_player(struct player *p, enum sim_mode mode, int gpus,
-    enum sched_kind sk, int m, int v)
+    enum pipe_schedule sk, int m, int v)
 {
 	struct sim_config cfg;
 	struct pl_err err;
@@ -41,7 +41,7 @@ START_TEST(step_event_to_event)
 	double first = INFINITY, prev;
 	size_t i, n = 0, back = 0;
 
-	open_player(&p, SIM_PP, 4, SCHED_GPIPE, 8, 0);
+	open_player(&p, SIM_PP, 4, PIPE_GPIPE, 8, 0);
 	tl = &p.res.tl;
 	for (i = 0; i < tl->n_ev; i++)
 		if (tl->ev[i].kind != SIM_IDLE && tl->ev[i].start > 0 &&
@@ -76,7 +76,7 @@ START_TEST(clock_and_speed)
 	double end;
 	int i;
 
-	open_player(&p, SIM_PP, 4, SCHED_1F1B, 8, 0);
+	open_player(&p, SIM_PP, 4, PIPE_1F1B, 8, 0);
 	end = p.res.step_time;
 	ck_assert_int_eq(player_advance(&p, 1.0), 0);	/* paused */
 	player_toggle(&p);
@@ -122,7 +122,7 @@ START_TEST(active_at_t)
 	size_t i;
 
 	open_player(&p, modes[_i], modes[_i] == SIM_3D ? 8 :
-	    modes[_i] == SIM_SINGLE ? 1 : 4, SCHED_1F1B, 0, 0);
+	    modes[_i] == SIM_SINGLE ? 1 : 4, PIPE_1F1B, 0, 0);
 	for (i = 0; i < p.res.tl.n_ev; i++) {
 		e = &p.res.tl.ev[i];
 		b = player_busy(&p, e->device, mid(e));
@@ -143,7 +143,7 @@ START_TEST(pipeline_idle_and_sends)
 	size_t i, n;
 	int acts = 0, grads = 0;
 
-	open_player(&p, SIM_PP, 4, SCHED_GPIPE, 1, 0);
+	open_player(&p, SIM_PP, 4, PIPE_GPIPE, 1, 0);
 	tl = &p.res.tl;
 	for (i = 0; i < tl->n_ev; i++) {
 		const struct sim_event *e = &tl->ev[i];
@@ -189,7 +189,7 @@ START_TEST(collective_flow)
 	size_t i, n, sum = 0;
 	double t = -1;
 
-	open_player(&p, SIM_DP, 4, SCHED_1F1B, 0, 0);
+	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
 	tl = &p.res.tl;
 	for (i = 0; i < tl->n_ev; i++)
 		if (tl->ev[i].kind == SIM_ALL_REDUCE) {
@@ -220,7 +220,7 @@ START_TEST(collective_groups_3d)
 	struct player p;
 	size_t i, n, j;
 
-	open_player(&p, SIM_3D, 8, SCHED_1F1B, 0, 0);
+	open_player(&p, SIM_3D, 8, PIPE_1F1B, 0, 0);
 	tl = &p.res.tl;
 	for (i = 0; i < tl->n_ev; i++)
 		if (tl->ev[i].kind == SIM_ALL_REDUCE &&
@@ -251,7 +251,7 @@ START_TEST(link_bytes_sum)
 	size_t i, tot = 0;
 
 	open_player(&p, modes[_i], modes[_i] == SIM_3D ? 8 :
-	    modes[_i] == SIM_SINGLE ? 1 : 4, SCHED_1F1B, 0, 0);
+	    modes[_i] == SIM_SINGLE ? 1 : 4, PIPE_1F1B, 0, 0);
 	l = player_links_at(&p, 0.0);
 	for (i = 0; i < p.n_links; i++)
 		ck_assert(l[i].bytes == 0.0);
@@ -285,7 +285,7 @@ START_TEST(gantt_marks_bubble)
 	double col;
 	int d, i, bubbles = 0;
 
-	open_player(&p, SIM_PP, 4, SCHED_GPIPE, 1, 0);
+	open_player(&p, SIM_PP, 4, PIPE_GPIPE, 1, 0);
 	col = p.res.step_time / 64;
 	for (d = 0; d < 4; d++) {
 		player_gantt_row(&p, d, 64, c);
@@ -323,7 +323,7 @@ START_TEST(gantt_collectives)
 	struct player p;
 	int i, ar = 0, fw = 0;
 
-	open_player(&p, SIM_TP, 4, SCHED_1F1B, 0, 0);
+	open_player(&p, SIM_TP, 4, PIPE_1F1B, 0, 0);
 	player_gantt_row(&p, 2, 200, c);
 	for (i = 0; i < 200; i++) {
 		ar += c[i].kind == PLAYER_CELL_ALL_REDUCE;
@@ -340,7 +340,7 @@ START_TEST(memory_at_t)
 	size_t k[SIM_NMEM], best = 0, m, i;
 	struct player p;
 
-	open_player(&p, SIM_PP, 4, SCHED_GPIPE, 8, 0);
+	open_player(&p, SIM_PP, 4, PIPE_GPIPE, 8, 0);
 	tl = &p.res.tl;
 	/* Before anything is allocated and after every sample of device 0. */
 	for (i = 0; i < tl->n_mem; i++) {
@@ -368,27 +368,27 @@ START_TEST(holds)
 	struct player p;
 	char b[64];
 
-	open_player(&p, SIM_PP, 4, SCHED_1F1B, 8, 0);
+	open_player(&p, SIM_PP, 4, PIPE_1F1B, 8, 0);
 	ck_assert_str_eq(player_holds(&p, 2, 0, 0, b, sizeof b), "L3");
 	ck_assert_str_eq(player_holds(&p, 2, 1, 0, b, sizeof b), "stage 2");
 	player_free(&p);
-	open_player(&p, SIM_PP, 2, SCHED_INTERLEAVED, 4, 2);
+	open_player(&p, SIM_PP, 2, PIPE_INTERLEAVED, 4, 2);
 	ck_assert_str_eq(player_holds(&p, 0, 0, 0, b, sizeof b), "L1 L3");
 	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b), "L2 L4");
 	player_free(&p);
-	open_player(&p, SIM_TP, 4, SCHED_1F1B, 0, 0);
+	open_player(&p, SIM_TP, 4, PIPE_1F1B, 0, 0);
 	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b),
 	    "L1 L3 cols 4-7");
 	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b),
 	    "L2 L4 rows 4-7");
 	player_free(&p);
-	open_player(&p, SIM_3D, 8, SCHED_1F1B, 0, 0);
+	open_player(&p, SIM_3D, 8, PIPE_1F1B, 0, 0);
 	/* Device 5: replica 1, stage 0, TP rank 1. */
 	ck_assert_str_eq(player_holds(&p, 5, 0, 1, b, sizeof b), "L1c8-15");
 	ck_assert_str_eq(player_holds(&p, 5, 1, 1, b, sizeof b), "L2r8-15");
 	ck_assert_str_eq(player_holds(&p, 6, 0, 1, b, sizeof b), "L3c0-7");
 	player_free(&p);
-	open_player(&p, SIM_FSDP, 4, SCHED_1F1B, 0, 0);
+	open_player(&p, SIM_FSDP, 4, PIPE_1F1B, 0, 0);
 	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b), "L1-L4");
 	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b),
 	    "shard 2 of 4");
@@ -411,7 +411,7 @@ START_TEST(config_from_block)
 	ck_assert_int_eq(cfg.mode, SIM_PP);
 	ck_assert_int_eq(cfg.gpus, 2);
 	ck_assert_int_eq(cfg.microbatches, 4);
-	ck_assert_int_eq(cfg.schedule, SCHED_INTERLEAVED);
+	ck_assert_int_eq(cfg.schedule, PIPE_INTERLEAVED);
 	ck_assert_int_eq(cfg.vstages, 2);
 	an.mode = "3d";
 	an.gpus = 0;

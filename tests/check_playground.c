@@ -143,11 +143,11 @@ START_TEST(enums_and_ends)
 	ck_assert_str_eq(v, "full");
 	ck_assert_int_eq(pg_change(pg, PG_RECOMPUTE, +1), 0);
 	ck_assert_int_eq(pg_change(pg, PG_SCHEDULE, +1), 1);
-	ck_assert_int_eq(pg->cfg.schedule, CM_SCHED_INTERLEAVED);
+	ck_assert_int_eq(pg->cfg.schedule, PIPE_INTERLEAVED);
 	ck_assert_int_eq(pg->cfg.virtual_stages, 2);
 	ck_assert(pg->cur_valid);
 	ck_assert_int_eq(pg_change(pg, PG_VSTAGES, -1), 1);
-	ck_assert_int_eq(pg->cfg.schedule, CM_SCHED_1F1B);
+	ck_assert_int_eq(pg->cfg.schedule, PIPE_1F1B);
 	ck_assert_int_eq(pg_change(pg, PG_MICRO_BATCH, +1), 1);
 	ck_assert_int_eq(pg->cfg.micro_batch, 2);
 	ck_assert_int_eq(pg_change(pg, PG_SEQ, +1), 1);

@@ -160,7 +160,7 @@ START_TEST(drop12_bubble)
 	c.pp = 4;
 	ck_assert(grade(f, &c, 0));
 	ck_assert_double_eq_tol(f->r.bubble_fraction, 3.0 / 31, 1e-9);
-	c.schedule = CM_SCHED_INTERLEAVED;
+	c.schedule = PIPE_INTERLEAVED;
 	c.virtual_stages = 2;
 	ck_assert(grade(f, &c, 0));
 	ck_assert_double_eq_tol(f->r.bubble_fraction, 3.0 / 59, 1e-9);

@@ -31,7 +31,7 @@ START_TEST(order_gpipe)
 	struct sched s;
 	int i;
 
-	ck_assert_int_eq(sched_build(SCHED_GPIPE, 3, 4, 1, &s, NULL), 0);
+	ck_assert_int_eq(sched_build(PIPE_GPIPE, 3, 4, 1, &s, NULL), 0);
 	ck_assert_uint_eq(s.n_per_stage, 8);
 	for (i = 0; i < 4; i++) {
 		expect_op(&s, 1, i, 1, i, 0);
@@ -45,7 +45,7 @@ START_TEST(order_1f1b)
 {
 	struct sched s;
 
-	ck_assert_int_eq(sched_build(SCHED_1F1B, 4, 8, 1, &s, NULL), 0);
+	ck_assert_int_eq(sched_build(PIPE_1F1B, 4, 8, 1, &s, NULL), 0);
 	/* Stage 0 warms up with p-1 = 3 forwards, then alternates. */
 	expect_op(&s, 0, 0, 1, 0, 0);
 	expect_op(&s, 0, 2, 1, 2, 0);
@@ -66,7 +66,7 @@ START_TEST(order_interleaved)
 	struct sched s;
 
 	/* Megatron, p = 2, m = 4, v = 2: stage 0 warms up 2(p-1)+(v-1)p = 4. */
-	ck_assert_int_eq(sched_build(SCHED_INTERLEAVED, 2, 4, 2, &s, NULL), 0);
+	ck_assert_int_eq(sched_build(PIPE_INTERLEAVED, 2, 4, 2, &s, NULL), 0);
 	expect_op(&s, 0, 0, 1, 0, 0);
 	expect_op(&s, 0, 1, 1, 1, 0);
 	expect_op(&s, 0, 2, 1, 0, 1);
@@ -82,9 +82,9 @@ END_TEST
 START_TEST(every_op_once)
 {
 	static const int cfg[][4] = {
-		{ SCHED_GPIPE, 4, 6, 1 }, { SCHED_1F1B, 3, 2, 1 },
-		{ SCHED_1F1B, 4, 8, 1 }, { SCHED_INTERLEAVED, 2, 8, 3 },
-		{ SCHED_INTERLEAVED, 4, 4, 2 }
+		{ PIPE_GPIPE, 4, 6, 1 }, { PIPE_1F1B, 3, 2, 1 },
+		{ PIPE_1F1B, 4, 8, 1 }, { PIPE_INTERLEAVED, 2, 8, 3 },
+		{ PIPE_INTERLEAVED, 4, 4, 2 }
 	};
 	int seen[2][64][16];
 	struct sched s;
@@ -130,12 +130,12 @@ measured_bubble(struct sched *s, double tf, double tb)
 START_TEST(bubble_matches_formula)
 {
 	static const int cfg[][4] = {
-		{ SCHED_GPIPE, 2, 4, 1 }, { SCHED_GPIPE, 4, 8, 1 },
-		{ SCHED_GPIPE, 8, 64, 1 }, { SCHED_1F1B, 2, 8, 1 },
-		{ SCHED_1F1B, 4, 8, 1 }, { SCHED_1F1B, 4, 2, 1 },
-		{ SCHED_1F1B, 8, 64, 1 }, { SCHED_INTERLEAVED, 2, 4, 2 },
-		{ SCHED_INTERLEAVED, 4, 8, 2 }, { SCHED_INTERLEAVED, 8, 64, 3 },
-		{ SCHED_INTERLEAVED, 4, 4, 4 }, { SCHED_INTERLEAVED, 3, 9, 2 }
+		{ PIPE_GPIPE, 2, 4, 1 }, { PIPE_GPIPE, 4, 8, 1 },
+		{ PIPE_GPIPE, 8, 64, 1 }, { PIPE_1F1B, 2, 8, 1 },
+		{ PIPE_1F1B, 4, 8, 1 }, { PIPE_1F1B, 4, 2, 1 },
+		{ PIPE_1F1B, 8, 64, 1 }, { PIPE_INTERLEAVED, 2, 4, 2 },
+		{ PIPE_INTERLEAVED, 4, 8, 2 }, { PIPE_INTERLEAVED, 8, 64, 3 },
+		{ PIPE_INTERLEAVED, 4, 4, 4 }, { PIPE_INTERLEAVED, 3, 9, 2 }
 	};
 	struct sched s;
 	size_t c;
@@ -145,9 +145,9 @@ START_TEST(bubble_matches_formula)
 		ck_assert_int_eq(sched_build(cfg[c][0], cfg[c][1], cfg[c][2],
 		    cfg[c][3], &s, NULL), 0);
 		got = measured_bubble(&s, 1.0, 2.0);
-		want = sched_bubble_formula(cfg[c][1], cfg[c][2], cfg[c][3]);
+		want = pipe_bubble_fraction(cfg[c][1], cfg[c][2], cfg[c][3]);
 		ck_assert_msg(fabs(got - want) < 1e-9, "%s p=%d m=%d v=%d: "
-		    "%.12f vs %.12f", sched_kind_name(cfg[c][0]), cfg[c][1],
+		    "%.12f vs %.12f", pipe_schedule_name(cfg[c][0]), cfg[c][1],
 		    cfg[c][2], cfg[c][3], got, want);
 		sched_free(&s);
 	}
@@ -160,11 +160,11 @@ START_TEST(makespan)
 	double f[4] = { 1, 1, 1, 1 }, b[4] = { 2, 2, 2, 2 };
 
 	/* [NAR21] eq. 1: (m + p - 1)(t_f + t_b). */
-	ck_assert_int_eq(sched_build(SCHED_1F1B, 4, 8, 1, &s, NULL), 0);
+	ck_assert_int_eq(sched_build(PIPE_1F1B, 4, 8, 1, &s, NULL), 0);
 	ck_assert_double_eq_tol(sched_time(&s, f, b, NULL), 33.0, 1e-12);
 	sched_free(&s);
 	/* Interleaved: (m + (p-1)/v)(t_f + t_b) with chunks of t/v. */
-	ck_assert_int_eq(sched_build(SCHED_INTERLEAVED, 2, 4, 2, &s, NULL), 0);
+	ck_assert_int_eq(sched_build(PIPE_INTERLEAVED, 2, 4, 2, &s, NULL), 0);
 	f[0] = f[1] = f[2] = f[3] = 0.5;
 	b[0] = b[1] = b[2] = b[3] = 1.0;
 	ck_assert_double_eq_tol(sched_time(&s, f, b, NULL), 13.5, 1e-12);
@@ -181,7 +181,7 @@ START_TEST(dependencies_with_comm)
 	size_t i, j;
 	int st, s2;
 
-	ck_assert_int_eq(sched_build(SCHED_1F1B, 4, 6, 1, &s, NULL), 0);
+	ck_assert_int_eq(sched_build(PIPE_1F1B, 4, 6, 1, &s, NULL), 0);
 	ck_assert(sched_time(&s, f, b, c) > 0);
 	for (st = 0; st < 4; st++)
 		for (i = 0; i < s.n_per_stage; i++) {
@@ -209,11 +209,11 @@ END_TEST
 START_TEST(published_shares)
 {
 	/* reference/costmodel.md §e examples. */
-	ck_assert_double_eq_tol(sched_bubble_formula(8, 64, 1), 0.098592, 5e-7);
-	ck_assert_double_eq_tol(sched_bubble_formula(8, 64, 3), 0.035176, 5e-7);
-	ck_assert_double_eq_tol(sched_bubble_formula(4, 8, 1), 0.272727, 5e-7);
-	ck_assert_double_eq_tol(sched_bubble_formula(4, 8, 2), 0.157895, 5e-7);
-	ck_assert_double_eq_tol(sched_bubble_formula(16, 32, 1), 0.319149,
+	ck_assert_double_eq_tol(pipe_bubble_fraction(8, 64, 1), 0.098592, 5e-7);
+	ck_assert_double_eq_tol(pipe_bubble_fraction(8, 64, 3), 0.035176, 5e-7);
+	ck_assert_double_eq_tol(pipe_bubble_fraction(4, 8, 1), 0.272727, 5e-7);
+	ck_assert_double_eq_tol(pipe_bubble_fraction(4, 8, 2), 0.157895, 5e-7);
+	ck_assert_double_eq_tol(pipe_bubble_fraction(16, 32, 1), 0.319149,
 	    5e-7);
 }
 END_TEST
@@ -222,18 +222,18 @@ START_TEST(bad_input)
 {
 	struct pl_err err;
 	struct sched s;
-	enum sched_kind k;
+	enum pipe_schedule k;
 
 	pl_err_clear(&err);
-	ck_assert_int_eq(sched_build(SCHED_INTERLEAVED, 4, 6, 2, &s, &err), -1);
+	ck_assert_int_eq(sched_build(PIPE_INTERLEAVED, 4, 6, 2, &s, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "multiple"));
-	ck_assert_int_eq(sched_build(SCHED_1F1B, 2, 4, 2, &s, &err), -1);
-	ck_assert_int_eq(sched_build(SCHED_GPIPE, 0, 4, 1, &s, &err), -1);
-	ck_assert_int_eq(sched_build(SCHED_GPIPE, 2, 0, 1, &s, &err), -1);
-	ck_assert_int_eq(sched_parse("1f1b", &k), 0);
-	ck_assert_int_eq(k, SCHED_1F1B);
-	ck_assert_int_eq(sched_parse("zigzag", &k), -1);
-	ck_assert_str_eq(sched_kind_name(SCHED_INTERLEAVED), "interleaved");
+	ck_assert_int_eq(sched_build(PIPE_1F1B, 2, 4, 2, &s, &err), -1);
+	ck_assert_int_eq(sched_build(PIPE_GPIPE, 0, 4, 1, &s, &err), -1);
+	ck_assert_int_eq(sched_build(PIPE_GPIPE, 2, 0, 1, &s, &err), -1);
+	ck_assert_int_eq(pipe_schedule_parse("1f1b", &k), 0);
+	ck_assert_int_eq(k, PIPE_1F1B);
+	ck_assert_int_eq(pipe_schedule_parse("zigzag", &k), -1);
+	ck_assert_str_eq(pipe_schedule_name(PIPE_INTERLEAVED), "interleaved");
 }
 END_TEST
 

@@ -13,7 +13,7 @@
 #include "core/sim/sim_model.h"
 
 static void
-run_ok(enum sim_mode mode, int gpus, int m, enum sched_kind k, int v,
+run_ok(enum sim_mode mode, int gpus, int m, enum pipe_schedule k, int v,
     int compute_only, struct sim_result *r)
 {
 	struct sim_config cfg;
@@ -61,7 +61,7 @@ START_TEST(single_gradients_are_derivatives)
 	double up, down, fd, l0;
 	int i;
 
-	run_ok(SIM_SINGLE, 1, 1, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_SINGLE, 1, 1, PIPE_1F1B, 1, 0, &r);
 	sim_model_init(p);
 	l0 = loss_at(p);
 	ck_assert_double_eq_tol(r.loss, l0, 1e-12);
@@ -85,29 +85,29 @@ END_TEST
 static const struct {
 	enum sim_mode	 mode;
 	int		 gpus, m;
-	enum sched_kind	 k;
+	enum pipe_schedule	 k;
 	int		 v;
 } equiv[] = {
-	{ SIM_DP, 2, 1, SCHED_1F1B, 1 }, { SIM_DP, 4, 1, SCHED_1F1B, 1 },
-	{ SIM_DP, 3, 2, SCHED_1F1B, 1 }, { SIM_DP, 8, 1, SCHED_GPIPE, 1 },
-	{ SIM_TP, 2, 1, SCHED_1F1B, 1 }, { SIM_TP, 4, 1, SCHED_1F1B, 1 },
-	{ SIM_TP, 8, 2, SCHED_1F1B, 1 },
-	{ SIM_PP, 2, 4, SCHED_GPIPE, 1 }, { SIM_PP, 4, 8, SCHED_GPIPE, 1 },
-	{ SIM_PP, 2, 8, SCHED_1F1B, 1 }, { SIM_PP, 4, 6, SCHED_1F1B, 1 },
-	{ SIM_PP, 4, 1, SCHED_1F1B, 1 }, { SIM_PP, 2, 4, SCHED_INTERLEAVED, 2 },
-	{ SIM_PP, 2, 8, SCHED_INTERLEAVED, 2 },
-	{ SIM_PP, 1, 4, SCHED_INTERLEAVED, 4 },
-	{ SIM_FSDP, 2, 1, SCHED_1F1B, 1 }, { SIM_FSDP, 4, 1, SCHED_1F1B, 1 },
-	{ SIM_FSDP, 3, 4, SCHED_1F1B, 1 }, { SIM_FSDP, 8, 2, SCHED_1F1B, 1 },
-	{ SIM_3D, 8, 8, SCHED_1F1B, 1 }, { SIM_3D, 8, 4, SCHED_GPIPE, 1 },
-	{ SIM_3D, 8, 2, SCHED_1F1B, 1 }
+	{ SIM_DP, 2, 1, PIPE_1F1B, 1 }, { SIM_DP, 4, 1, PIPE_1F1B, 1 },
+	{ SIM_DP, 3, 2, PIPE_1F1B, 1 }, { SIM_DP, 8, 1, PIPE_GPIPE, 1 },
+	{ SIM_TP, 2, 1, PIPE_1F1B, 1 }, { SIM_TP, 4, 1, PIPE_1F1B, 1 },
+	{ SIM_TP, 8, 2, PIPE_1F1B, 1 },
+	{ SIM_PP, 2, 4, PIPE_GPIPE, 1 }, { SIM_PP, 4, 8, PIPE_GPIPE, 1 },
+	{ SIM_PP, 2, 8, PIPE_1F1B, 1 }, { SIM_PP, 4, 6, PIPE_1F1B, 1 },
+	{ SIM_PP, 4, 1, PIPE_1F1B, 1 }, { SIM_PP, 2, 4, PIPE_INTERLEAVED, 2 },
+	{ SIM_PP, 2, 8, PIPE_INTERLEAVED, 2 },
+	{ SIM_PP, 1, 4, PIPE_INTERLEAVED, 4 },
+	{ SIM_FSDP, 2, 1, PIPE_1F1B, 1 }, { SIM_FSDP, 4, 1, PIPE_1F1B, 1 },
+	{ SIM_FSDP, 3, 4, PIPE_1F1B, 1 }, { SIM_FSDP, 8, 2, PIPE_1F1B, 1 },
+	{ SIM_3D, 8, 8, PIPE_1F1B, 1 }, { SIM_3D, 8, 4, PIPE_GPIPE, 1 },
+	{ SIM_3D, 8, 2, PIPE_1F1B, 1 }
 };
 
 START_TEST(mode_matches_single)
 {
 	struct sim_result ref, r;
 
-	run_ok(SIM_SINGLE, 1, 1, SCHED_1F1B, 1, 0, &ref);
+	run_ok(SIM_SINGLE, 1, 1, PIPE_1F1B, 1, 0, &ref);
 	run_ok(equiv[_i].mode, equiv[_i].gpus, equiv[_i].m, equiv[_i].k,
 	    equiv[_i].v, 0, &r);
 	ck_assert_msg(r.max_grad_error < 1e-9 && r.max_param_error < 1e-9,
@@ -126,27 +126,27 @@ END_TEST
 static const struct {
 	enum sim_mode	 mode;
 	int		 p, m;
-	enum sched_kind	 k;
+	enum pipe_schedule	 k;
 	int		 v;
 } bub[] = {
-	{ SIM_PP, 2, 4, SCHED_GPIPE, 1 }, { SIM_PP, 4, 8, SCHED_GPIPE, 1 },
-	{ SIM_PP, 2, 8, SCHED_1F1B, 1 }, { SIM_PP, 4, 8, SCHED_1F1B, 1 },
-	{ SIM_PP, 4, 12, SCHED_1F1B, 1 }, { SIM_PP, 4, 2, SCHED_1F1B, 1 },
-	{ SIM_PP, 2, 4, SCHED_INTERLEAVED, 2 },
-	{ SIM_PP, 2, 8, SCHED_INTERLEAVED, 2 },
-	{ SIM_PP, 2, 6, SCHED_INTERLEAVED, 2 },
-	{ SIM_3D, 2, 8, SCHED_1F1B, 1 }, { SIM_3D, 2, 4, SCHED_GPIPE, 1 }
+	{ SIM_PP, 2, 4, PIPE_GPIPE, 1 }, { SIM_PP, 4, 8, PIPE_GPIPE, 1 },
+	{ SIM_PP, 2, 8, PIPE_1F1B, 1 }, { SIM_PP, 4, 8, PIPE_1F1B, 1 },
+	{ SIM_PP, 4, 12, PIPE_1F1B, 1 }, { SIM_PP, 4, 2, PIPE_1F1B, 1 },
+	{ SIM_PP, 2, 4, PIPE_INTERLEAVED, 2 },
+	{ SIM_PP, 2, 8, PIPE_INTERLEAVED, 2 },
+	{ SIM_PP, 2, 6, PIPE_INTERLEAVED, 2 },
+	{ SIM_3D, 2, 8, PIPE_1F1B, 1 }, { SIM_3D, 2, 4, PIPE_GPIPE, 1 }
 };
 
 START_TEST(bubble_on_timeline)
 {
 	struct sim_result r;
-	double want = sched_bubble_formula(bub[_i].p, bub[_i].m, bub[_i].v);
+	double want = pipe_bubble_fraction(bub[_i].p, bub[_i].m, bub[_i].v);
 
 	run_ok(bub[_i].mode, bub[_i].mode == SIM_3D ? 8 : bub[_i].p,
 	    bub[_i].m, bub[_i].k, bub[_i].v, 1, &r);
 	ck_assert_msg(fabs(r.bubble - want) < 1e-9, "%s p=%d m=%d v=%d: "
-	    "measured %.12f, formula %.12f", sched_kind_name(bub[_i].k),
+	    "measured %.12f, formula %.12f", pipe_schedule_name(bub[_i].k),
 	    bub[_i].p, bub[_i].m, bub[_i].v, r.bubble, want);
 	ck_assert_double_eq_tol(r.bubble_formula, want, 1e-15);
 	sim_result_free(&r);
@@ -157,12 +157,12 @@ START_TEST(no_bubble_without_pipeline)
 {
 	struct sim_result r;
 
-	run_ok(SIM_DP, 4, 1, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_DP, 4, 1, PIPE_1F1B, 1, 0, &r);
 	ck_assert_double_eq_tol(r.bubble, 0.0, 1e-12);
 	sim_result_free(&r);
 	/* Communication adds waiting to a real pipeline's bubble. */
-	run_ok(SIM_PP, 4, 8, SCHED_1F1B, 1, 0, &r);
-	ck_assert(r.bubble > sched_bubble_formula(4, 8, 1) + 1e-3);
+	run_ok(SIM_PP, 4, 8, PIPE_1F1B, 1, 0, &r);
+	ck_assert(r.bubble > pipe_bubble_fraction(4, 8, 1) + 1e-3);
 	sim_result_free(&r);
 }
 END_TEST
@@ -253,21 +253,21 @@ START_TEST(event_stream)
 {
 	struct sim_result r;
 
-	run_ok(SIM_PP, 4, 8, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_PP, 4, 8, PIPE_1F1B, 1, 0, &r);
 	check_stream(&r.tl);
 	check_sends(&r.tl);
 	/* 2 sends per boundary per microbatch: 3 boundaries x 8 x 2. */
 	ck_assert_uint_eq(r.bytes_moved, 48u * 8 * 16 * 6 / 8 * 8);
 	sim_result_free(&r);
-	run_ok(SIM_PP, 2, 4, SCHED_INTERLEAVED, 2, 0, &r);
+	run_ok(SIM_PP, 2, 4, PIPE_INTERLEAVED, 2, 0, &r);
 	check_stream(&r.tl);
 	check_sends(&r.tl);
 	sim_result_free(&r);
-	run_ok(SIM_3D, 8, 4, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_3D, 8, 4, PIPE_1F1B, 1, 0, &r);
 	check_stream(&r.tl);
 	check_sends(&r.tl);
 	sim_result_free(&r);
-	run_ok(SIM_FSDP, 4, 2, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_FSDP, 4, 2, PIPE_1F1B, 1, 0, &r);
 	check_stream(&r.tl);
 	sim_result_free(&r);
 }
@@ -299,19 +299,19 @@ START_TEST(ring_bytes)
 	double S;
 
 	/* DP, n = 4 in one node: 2(n-1)/n S bytes, costmodel.md §f time. */
-	run_ok(SIM_DP, 4, 1, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_DP, 4, 1, PIPE_1F1B, 1, 0, &r);
 	S = SIM_NPARAMS * 8.0;
 	ck_assert_int_eq(check_kind(&r.tl, SIM_ALL_REDUCE, 13056,
 	    2.0 * 3 / 4 * S / c.bw_intra + 6 * c.alpha_intra), 4);
 	ck_assert_uint_eq(r.bytes_moved, 4 * 13056);
 	sim_result_free(&r);
 	/* DP over 8 devices spans two nodes: inter-node link. */
-	run_ok(SIM_DP, 8, 1, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_DP, 8, 1, PIPE_1F1B, 1, 0, &r);
 	ck_assert_int_eq(check_kind(&r.tl, SIM_ALL_REDUCE, 2 * 7 * 1088,
 	    2.0 * 7 / 8 * S / c.bw_inter + 14 * c.alpha_inter), 8);
 	sim_result_free(&r);
 	/* FSDP, n = 4: each layer of 272 values gathered twice, scattered once. */
-	run_ok(SIM_FSDP, 4, 1, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_FSDP, 4, 1, PIPE_1F1B, 1, 0, &r);
 	S = 272 * 8.0;
 	ck_assert_int_eq(check_kind(&r.tl, SIM_ALL_GATHER, 1632,
 	    0.75 * S / c.bw_intra + 3 * c.alpha_intra), 4 * 4 * 2);
@@ -319,7 +319,7 @@ START_TEST(ring_bytes)
 	    0.75 * S / c.bw_intra + 3 * c.alpha_intra), 4 * 4);
 	sim_result_free(&r);
 	/* TP, t = 2: one all-reduce per pair forward and backward, 48 x 16. */
-	run_ok(SIM_TP, 2, 1, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_TP, 2, 1, PIPE_1F1B, 1, 0, &r);
 	S = 48 * 16 * 8.0;
 	ck_assert_int_eq(check_kind(&r.tl, SIM_ALL_REDUCE, (size_t)S,
 	    S / c.bw_intra + 2 * c.alpha_intra), 2 * 4);
@@ -359,7 +359,7 @@ START_TEST(memory_samples)
 	const struct sim_mem_sample *m;
 	int d;
 
-	run_ok(SIM_DP, 4, 1, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_DP, 4, 1, PIPE_1F1B, 1, 0, &r);
 	m = last_mem(&r.tl, 2);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_PARAMS], SIM_NPARAMS * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_GRADS], SIM_NPARAMS * 8);
@@ -367,7 +367,7 @@ START_TEST(memory_samples)
 	ck_assert_uint_eq(m->bytes[SIM_MEM_ACTS], 0);
 	sim_result_free(&r);
 	/* FSDP keeps a quarter of everything (shards of 68 of 272). */
-	run_ok(SIM_FSDP, 4, 1, SCHED_1F1B, 1, 0, &r);
+	run_ok(SIM_FSDP, 4, 1, PIPE_1F1B, 1, 0, &r);
 	m = last_mem(&r.tl, 1);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_PARAMS], 4 * 68 * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_OPTIM], 2 * 4 * 68 * 8);
@@ -375,8 +375,8 @@ START_TEST(memory_samples)
 	    1);
 	sim_result_free(&r);
 	/* 1F1B holds at most p microbatches on stage 0, GPipe all m. */
-	run_ok(SIM_PP, 4, 8, SCHED_1F1B, 1, 0, &r);
-	run_ok(SIM_PP, 4, 8, SCHED_GPIPE, 1, 0, &g);
+	run_ok(SIM_PP, 4, 8, PIPE_1F1B, 1, 0, &r);
+	run_ok(SIM_PP, 4, 8, PIPE_GPIPE, 1, 0, &g);
 	/* Input and output of 6 x 16 doubles per microbatch in flight. */
 	ck_assert_uint_ge(peak_acts(&g.tl, 0), 8 * 2 * 768);
 	ck_assert_uint_ge(peak_acts(&r.tl, 0), 4 * 2 * 768);
@@ -410,7 +410,7 @@ START_TEST(bad_configs)
 	sim_config_default(&cfg, SIM_TP, 3);
 	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
 	sim_config_default(&cfg, SIM_PP, 2);
-	cfg.schedule = SCHED_INTERLEAVED;
+	cfg.schedule = PIPE_INTERLEAVED;
 	cfg.vstages = 3;
 	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
 	cfg.vstages = 2;

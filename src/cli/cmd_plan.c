@@ -268,7 +268,7 @@ apply_words(const struct plan_opts *o, struct cm_config *c)
 {
 	if (o->recompute && cm_recompute_parse(o->recompute, &c->recompute))
 		return bad_word("recompute mode", o->recompute);
-	if (o->schedule && cm_schedule_parse(o->schedule, &c->schedule))
+	if (o->schedule && pipe_schedule_parse(o->schedule, &c->schedule))
 		return bad_word("schedule", o->schedule);
 	if (o->optimizer && cm_optimizer_parse(o->optimizer, &c->optimizer))
 		return bad_word("optimizer", o->optimizer);
@@ -323,7 +323,7 @@ build_config(const struct plan_opts *o, const struct hw_catalog *cat,
 	if (apply_words(o, c) != 0)
 		return -1;
 	c->virtual_stages = o->vstages ? (int)o->vstages :
-	    c->schedule == CM_SCHED_INTERLEAVED ? 2 : 1;
+	    c->schedule == PIPE_INTERLEAVED ? 2 : 1;
 	return 0;
 }
 
@@ -370,7 +370,7 @@ print_one(const struct cm_result *r)
 	    r->params / 1e9, c->gpus, c->gpu.name);
 	printf(_("Layout DP %d x TP %d x PP %d, %s (v=%d), micro-batch %d, "
 	    "%ld micro-batches, ZeRO %d, recompute %s%s\n\n"), c->dp, c->tp,
-	    c->pp, cm_schedule_name(c->schedule), c->virtual_stages,
+	    c->pp, pipe_schedule_name(c->schedule), c->virtual_stages,
 	    c->micro_batch, r->microbatches, c->zero,
 	    cm_recompute_name(c->recompute), c->seq_parallel ? ", SP" : "");
 	print_memory(r);
@@ -414,7 +414,7 @@ print_search(const struct cm_search *s)
 		r = &s->top[i];
 		printf("%4d %3d %3d %3d %-10s %2d %2d %4d %-9s %-3s %8.3f %8.1f "
 		    "%5.1f%% %7.1f\n", i + 1, r->cfg.dp, r->cfg.tp, r->cfg.pp,
-		    cm_schedule_name(r->cfg.schedule), r->cfg.virtual_stages,
+		    pipe_schedule_name(r->cfg.schedule), r->cfg.virtual_stages,
 		    r->cfg.micro_batch, r->cfg.zero,
 		    cm_recompute_name(r->cfg.recompute),
 		    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step,

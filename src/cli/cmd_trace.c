@@ -82,7 +82,7 @@ parse_opt(struct trace_opts *o, int ch, const char *arg)
 		}
 		return 0;
 	case 's':
-		if (sched_parse(arg, &o->cfg.schedule) != 0) {
+		if (pipe_schedule_parse(arg, &o->cfg.schedule) != 0) {
 			fprintf(stderr, _("parlearn: trace: unknown schedule "
 			    "'%s' (gpipe, 1f1b, interleaved)\n"), arg);
 			return -1;
@@ -127,7 +127,7 @@ apply_defaults(struct trace_opts *o)
 	if (!o->mb_set)
 		o->cfg.microbatches = d.microbatches;
 	if (!o->v_set)
-		o->cfg.vstages = o->cfg.schedule == SCHED_INTERLEAVED &&
+		o->cfg.vstages = o->cfg.schedule == PIPE_INTERLEAVED &&
 		    o->cfg.mode == SIM_PP ? 2 : 1;
 	o->cfg.cost = o->compute_only ? sim_cost_compute_only() :
 	    sim_cost_default();
@@ -188,7 +188,7 @@ print_json(const struct sim_config *cfg, const struct sim_result *r)
 	cJSON_AddNumberToObject(root, "pp", r->pp);
 	cJSON_AddNumberToObject(root, "microbatches", cfg->microbatches);
 	cJSON_AddStringToObject(root, "schedule",
-	    sched_kind_name(cfg->schedule));
+	    pipe_schedule_name(cfg->schedule));
 	cJSON_AddNumberToObject(root, "virtual_stages", cfg->vstages);
 	cJSON_AddNumberToObject(root, "loss", r->loss);
 	cJSON_AddNumberToObject(root, "max_grad_error", r->max_grad_error);
@@ -244,7 +244,7 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r)
 	    "%s, %d microbatch\n\n", "parlearn trace: %s on %d devices "
 	    "(dp %d x tp %d x pp %d), %s, %d microbatches\n\n",
 	    cfg->microbatches), sim_mode_name(cfg->mode), cfg->gpus,
-	    r->dp, r->tp, r->pp, sched_kind_name(cfg->schedule),
+	    r->dp, r->tp, r->pp, pipe_schedule_name(cfg->schedule),
 	    cfg->microbatches);
 	for (d = 0; d < tl->n_devices; d++) {
 		printf(_("dev %2d |"), d);

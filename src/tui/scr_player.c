@@ -225,7 +225,7 @@ draw_title(struct pscr *ps, WINDOW *w, int cols)
 		    sim_mode_name(c->mode), player_devices(&ps->pl));
 	if (r->pp > 1 && len > 0 && (size_t)len < sizeof t)
 		len += snprintf(t + len, sizeof t - (size_t)len,
-		    _(", %s, m=%d"), sched_kind_name(c->schedule),
+		    _(", %s, m=%d"), pipe_schedule_name(c->schedule),
 		    c->microbatches);
 	if (ps->pl.v > 1 && len > 0 && (size_t)len < sizeof t)
 		snprintf(t + len, sizeof t - (size_t)len, _(", v=%d"),

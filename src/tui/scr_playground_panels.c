@@ -160,8 +160,8 @@ pgs_draw_incident(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 static const char *
 short_sched(const struct cm_config *c)
 {
-	return c->schedule == CM_SCHED_INTERLEAVED ? "inter" :
-	    cm_schedule_name(c->schedule);
+	return c->schedule == PIPE_INTERLEAVED ? "inter" :
+	    pipe_schedule_name(c->schedule);
 }
 
 static void

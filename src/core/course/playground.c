@@ -364,13 +364,13 @@ change_schedule(struct pg_state *s, int dir)
 
 	if (!enum_step(&v, 3, dir))
 		return 0;
-	s->cfg.schedule = (enum cm_schedule)v;
-	if (s->cfg.schedule == CM_SCHED_INTERLEAVED &&
+	s->cfg.schedule = (enum pipe_schedule)v;
+	if (s->cfg.schedule == PIPE_INTERLEAVED &&
 	    s->cfg.virtual_stages < 2 && !(s->locked & (1u << PG_VSTAGES))) {
 		s->cfg.virtual_stages = 2;
 		snprintf(s->note, sizeof s->note, "%s", _("Virtual stages set "
 		    "to 2 for the interleaved schedule."));
-	} else if (s->cfg.schedule != CM_SCHED_INTERLEAVED &&
+	} else if (s->cfg.schedule != PIPE_INTERLEAVED &&
 	    s->cfg.virtual_stages != 1 && !(s->locked & (1u << PG_VSTAGES))) {
 		s->cfg.virtual_stages = 1;
 		snprintf(s->note, sizeof s->note, "%s", _("Virtual stages set "
@@ -387,14 +387,14 @@ change_vstages(struct pg_state *s, int dir)
 	if (v < 0)
 		return 0;
 	s->cfg.virtual_stages = (int)v;
-	if (v > 1 && s->cfg.schedule != CM_SCHED_INTERLEAVED &&
+	if (v > 1 && s->cfg.schedule != PIPE_INTERLEAVED &&
 	    !(s->locked & (1u << PG_SCHEDULE))) {
-		s->cfg.schedule = CM_SCHED_INTERLEAVED;
+		s->cfg.schedule = PIPE_INTERLEAVED;
 		snprintf(s->note, sizeof s->note, "%s", _("Schedule set to "
 		    "interleaved: only it uses virtual stages."));
-	} else if (v == 1 && s->cfg.schedule == CM_SCHED_INTERLEAVED &&
+	} else if (v == 1 && s->cfg.schedule == PIPE_INTERLEAVED &&
 	    !(s->locked & (1u << PG_SCHEDULE))) {
-		s->cfg.schedule = CM_SCHED_1F1B;
+		s->cfg.schedule = PIPE_1F1B;
 		snprintf(s->note, sizeof s->note, "%s", _("Schedule set to "
 		    "1f1b: one virtual stage is not interleaving."));
 	}
@@ -523,7 +523,7 @@ pg_knob_value(const struct pg_state *s, enum pg_knob k, char *buf,
 	case PG_SP: snprintf(buf, size, "%s", c->seq_parallel ? _("on") :
 	    _("off")); break;
 	case PG_SCHEDULE:
-		snprintf(buf, size, "%s", cm_schedule_name(c->schedule));
+		snprintf(buf, size, "%s", pipe_schedule_name(c->schedule));
 		break;
 	case PG_VSTAGES: snprintf(buf, size, "%d", c->virtual_stages); break;
 	case PG_ATTENTION:
@@ -570,7 +570,7 @@ pg_layout_text(const struct cm_config *c, char *buf, size_t size)
 	    "sp=%s schedule=%s v=%d attention=%s seq=%d gb=%ld gpus=%d gpn=%d "
 	    "model=%s gpu=%s", c->dp, c->tp, c->pp, c->micro_batch, c->zero,
 	    cm_recompute_name(c->recompute), c->seq_parallel ? "on" : "off",
-	    cm_schedule_name(c->schedule), c->virtual_stages,
+	    pipe_schedule_name(c->schedule), c->virtual_stages,
 	    cm_attention_name(c->attention), c->model.seq, c->global_batch,
 	    c->gpus, c->gpus_per_node, c->model.name, c->gpu.name);
 }

@@ -37,7 +37,7 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->micro_batch = 1;
 	c->dp = c->tp = c->pp = 1;
 	c->recompute = CM_RECOMPUTE_SELECTIVE;
-	c->schedule = CM_SCHED_1F1B;
+	c->schedule = PIPE_1F1B;
 	c->virtual_stages = 1;
 	c->dp_overlap = 1;
 	c->pp_scatter_gather = 1;
@@ -111,11 +111,11 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	/* K/V heads are split or replicated, never cut ([MEGA-MEM]). */
 	if (m->kv_heads % c->tp != 0 && c->tp % m->kv_heads != 0)
 		return _("TP must divide the KV heads or be a multiple of them");
-	if (c->schedule == CM_SCHED_INTERLEAVED &&
+	if (c->schedule == PIPE_INTERLEAVED &&
 	    (c->pp < 2 || c->virtual_stages < 2))
 		return _("the interleaved schedule needs PP >= 2 and at least "
 		    "2 virtual stages");
-	if (c->schedule != CM_SCHED_INTERLEAVED && c->virtual_stages != 1)
+	if (c->schedule != PIPE_INTERLEAVED && c->virtual_stages != 1)
 		return _("virtual stages need the interleaved schedule");
 	pv = c->pp * c->virtual_stages;
 	if (pv > m->layers)
@@ -129,7 +129,7 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 		    "x DP");
 	m_b = c->global_batch / ((long)c->micro_batch * c->dp);
 	/* [NAR21] 2.2.2: interleaving needs m a multiple of p. */
-	if (c->schedule == CM_SCHED_INTERLEAVED && m_b % c->pp != 0)
+	if (c->schedule == PIPE_INTERLEAVED && m_b % c->pp != 0)
 		return _("the interleaved schedule needs the micro-batch "
 		    "count to be a multiple of PP");
 	return NULL;
@@ -220,14 +220,6 @@ cm_flops_hw(const struct hw_model *m, double samples, enum cm_recompute rc)
 }
 
 /* [NAR21] 2.2.1-2.2.2 as a share of the step, reference e. */
-double
-cm_bubble_fraction(int p, long m, int v)
-{
-	if (p <= 1 || m < 1)
-		return 0.0;
-	return (p - 1.0) / ((double)v * m + p - 1.0);
-}
-
 int
 cm_evaluate(const struct cm_config *c, struct cm_result *r,
     struct pl_err *err)

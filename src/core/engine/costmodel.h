@@ -16,11 +16,11 @@
 #include <cjson/cJSON.h>
 
 #include "core/err.h"
+#include "core/pipeline.h"
 #include "core/engine/hardware.h"
 
 enum cm_recompute { CM_RECOMPUTE_NONE, CM_RECOMPUTE_SELECTIVE,
 	CM_RECOMPUTE_FULL };
-enum cm_schedule { CM_SCHED_GPIPE, CM_SCHED_1F1B, CM_SCHED_INTERLEAVED };
 enum cm_optimizer { CM_OPT_ADAM, CM_OPT_SGD };
 enum cm_precision { CM_PREC_BF16, CM_PREC_FP32 };
 enum cm_attention { CM_ATTN_FLASH, CM_ATTN_PLAIN };
@@ -42,7 +42,7 @@ struct cm_config {
 	int			zero;		/* ZeRO stage 0..3 (FSDP = 3) */
 	enum cm_recompute	recompute;
 	int			seq_parallel;	/* bool */
-	enum cm_schedule	schedule;
+	enum pipe_schedule	schedule;
 	int			virtual_stages;	/* v (interleaved), else 1 */
 	enum cm_optimizer	optimizer;	/* adam, or sgd with momentum */
 	enum cm_precision	precision;
@@ -180,9 +180,6 @@ double	cm_flops_model(const struct hw_model *, double samples);
 double	cm_flops_hw(const struct hw_model *, double samples,
 	    enum cm_recompute rc);
 
-/* Bubble share of the step, (p-1)/(v m + p-1) (section e). */
-double	cm_bubble_fraction(int p, long m, int v);
-
 /*
  * Activation bytes of one layer, one micro-batch of b samples, on one
  * GPU, per [KOR22] Table 2 generalised (costmodel_memory.c).
@@ -231,14 +228,12 @@ int	cm_config_from_json(struct cm_config *cfg, const cJSON *obj,
 cJSON	*cm_result_json(const struct cm_result *);
 
 /* Words used in options and JSON: "1f1b", "selective", "flash" ... */
-const char	*cm_schedule_name(enum cm_schedule);
 const char	*cm_recompute_name(enum cm_recompute);
 const char	*cm_optimizer_name(enum cm_optimizer);
 const char	*cm_precision_name(enum cm_precision);
 const char	*cm_attention_name(enum cm_attention);
 
 /* Word to enum; return 0, or -1 for an unknown word. */
-int	cm_schedule_parse(const char *, enum cm_schedule *);
 int	cm_recompute_parse(const char *, enum cm_recompute *);
 int	cm_optimizer_parse(const char *, enum cm_optimizer *);
 int	cm_precision_parse(const char *, enum cm_precision *);

@@ -12,7 +12,6 @@
 #include "core/engine/costmodel.h"
 #include "core/json.h"
 
-static const char *const sched_w[] = { "gpipe", "1f1b", "interleaved", NULL };
 static const char *const rc_w[] = { "none", "selective", "full", NULL };
 static const char *const opt_w[] = { "adam", "sgd", NULL };
 static const char *const prec_w[] = { "bf16", "fp32", NULL };
@@ -28,12 +27,6 @@ word(const char *const *w, const char *s)
 		if (strcmp(w[i], s) == 0)
 			return i;
 	return -1;
-}
-
-const char *
-cm_schedule_name(enum cm_schedule v)
-{
-	return sched_w[v];
 }
 
 const char *
@@ -71,7 +64,6 @@ fn(const char *s, type *out)					\
 	*out = (type)i;						\
 	return 0;						\
 }
-PARSER(cm_schedule_parse, enum cm_schedule, sched_w)
 PARSER(cm_recompute_parse, enum cm_recompute, rc_w)
 PARSER(cm_optimizer_parse, enum cm_optimizer, opt_w)
 PARSER(cm_precision_parse, enum cm_precision, prec_w)
@@ -219,7 +211,7 @@ training_from_json(struct cm_config *c, const cJSON *o, const char *file,
 	    err) ||
 	    pl_json_bool(o, "pp_scatter_gather", 0, &c->pp_scatter_gather,
 	    file, path, err) ||
-	    opt_word(o, "schedule", sched_w, &sch, file, path, err) ||
+	    opt_word(o, "schedule", pipe_schedule_names, &sch, file, path, err) ||
 	    opt_int(o, "virtual_stages", 1, 1000, &c->virtual_stages, file,
 	    path, err) ||
 	    opt_word(o, "optimizer", opt_w, &opt, file, path, err) ||
@@ -227,7 +219,7 @@ training_from_json(struct cm_config *c, const cJSON *o, const char *file,
 	    opt_word(o, "attention", attn_w, &attn, file, path, err))
 		return -1;
 	c->recompute = (enum cm_recompute)rc;
-	c->schedule = (enum cm_schedule)sch;
+	c->schedule = (enum pipe_schedule)sch;
 	c->optimizer = (enum cm_optimizer)opt;
 	c->precision = (enum cm_precision)prec;
 	c->attention = (enum cm_attention)attn;
@@ -281,7 +273,7 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(l, "zero", c->zero);
 	cJSON_AddNumberToObject(l, "microbatches", (double)r->microbatches);
 	cJSON_AddNumberToObject(l, "micro_batch", c->micro_batch);
-	cJSON_AddStringToObject(l, "schedule", cm_schedule_name(c->schedule));
+	cJSON_AddStringToObject(l, "schedule", pipe_schedule_name(c->schedule));
 	cJSON_AddNumberToObject(l, "virtual_stages", c->virtual_stages);
 	cJSON_AddStringToObject(l, "recompute",
 	    cm_recompute_name(c->recompute));

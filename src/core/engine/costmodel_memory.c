@@ -111,9 +111,9 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 	int p = c->pp, v = c->virtual_stages;
 	double chunks;
 
-	if (c->schedule == CM_SCHED_GPIPE)
+	if (c->schedule == PIPE_GPIPE)
 		return (double)m * layers;
-	if (c->schedule == CM_SCHED_INTERLEAVED) {
+	if (c->schedule == PIPE_INTERLEAVED) {
 		chunks = (p - r - 1) * 2.0 + (v - 1.0) * p + 1;
 		if (chunks > (double)m * v)
 			chunks = (double)m * v;
@@ -126,9 +126,9 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 static double
 inflight_mb(const struct cm_config *c, long m)
 {
-	double n = c->schedule == CM_SCHED_GPIPE ? (double)m : c->pp;
+	double n = c->schedule == PIPE_GPIPE ? (double)m : c->pp;
 
-	if (c->schedule == CM_SCHED_INTERLEAVED)
+	if (c->schedule == PIPE_INTERLEAVED)
 		n = c->pp * (1.0 + (c->pp - 1.0) / (c->pp * c->virtual_stages));
 	return n < m ? n : (double)m;
 }

@@ -115,12 +115,12 @@ try_schedules(struct cm_search *s, int max, struct cm_config *c,
 	static const int vs[] = { 2, 3, 4, 6, 8 };
 	size_t i;
 
-	c->schedule = CM_SCHED_1F1B;
+	c->schedule = PIPE_1F1B;
 	c->virtual_stages = 1;
 	try_knobs(s, max, c, scratch);
 	if (c->pp < 2)
 		return;
-	c->schedule = CM_SCHED_INTERLEAVED;
+	c->schedule = PIPE_INTERLEAVED;
 	for (i = 0; i < sizeof vs / sizeof vs[0]; i++) {
 		if (c->pp * vs[i] > c->model.layers)
 			break;

@@ -297,7 +297,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->t_optimizer = hbm_s(c, bytes);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_bubble +
 	    r->t_optimizer;
-	r->bubble_fraction = cm_bubble_fraction(c->pp, r->microbatches,
+	r->bubble_fraction = pipe_bubble_fraction(c->pp, r->microbatches,
 	    c->virtual_stages);
 	r->flops_model = cm_flops_model(&c->model, (double)c->global_batch);
 	r->flops_hw = cm_flops_hw(&c->model, (double)c->global_batch,

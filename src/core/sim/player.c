@@ -57,7 +57,7 @@ player_config_from_block(const struct content_animation *an,
 		cfg->gpus = an->gpus;
 	if (an->microbatches > 0)
 		cfg->microbatches = an->microbatches;
-	if (an->schedule != NULL && sched_parse(an->schedule,
+	if (an->schedule != NULL && pipe_schedule_parse(an->schedule,
 	    &cfg->schedule) != 0) {
 		pl_err_set(err, NULL, 0, 0, _("unknown schedule '%s'"),
 		    an->schedule);
@@ -65,7 +65,7 @@ player_config_from_block(const struct content_animation *an,
 	}
 	if (an->virtual_stages > 0)
 		cfg->vstages = an->virtual_stages;
-	else if (cfg->schedule == SCHED_INTERLEAVED && mode == SIM_PP)
+	else if (cfg->schedule == PIPE_INTERLEAVED && mode == SIM_PP)
 		cfg->vstages = 2;
 	return 0;
 }

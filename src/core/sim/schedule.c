@@ -21,32 +21,6 @@
 #include "i18n.h"
 #include "core/sim/schedule.h"
 
-static const char *const names[] = { "gpipe", "1f1b", "interleaved" };
-
-const char *
-sched_kind_name(enum sched_kind k)
-{
-	return (k >= SCHED_GPIPE && k <= SCHED_INTERLEAVED) ? names[k] : "?";
-}
-
-int
-sched_parse(const char *s, enum sched_kind *k)
-{
-	int i;
-
-	for (i = 0; i < 3; i++)
-		if (strcmp(s, names[i]) == 0) {
-			*k = (enum sched_kind)i;
-			return 0;
-		}
-	return -1;
-}
-
-double
-sched_bubble_formula(int p, int m, int v)
-{
-	return (double)(p - 1) / ((double)v * m + p - 1);
-}
 
 int
 sched_vstage(const struct sched *s, int stage, const struct sched_op *op)
@@ -126,7 +100,7 @@ order_interleaved(struct sched_op *ops, int p, int m, int v, int s)
 }
 
 int
-sched_build(enum sched_kind kind, int p, int m, int v, struct sched *s,
+sched_build(enum pipe_schedule kind, int p, int m, int v, struct sched *s,
     struct pl_err *err)
 {
 	int st;
@@ -137,12 +111,12 @@ sched_build(enum sched_kind kind, int p, int m, int v, struct sched *s,
 		    _("stages, microbatches and virtual stages must be positive"));
 		return -1;
 	}
-	if (kind != SCHED_INTERLEAVED && v != 1) {
+	if (kind != PIPE_INTERLEAVED && v != 1) {
 		pl_err_set(err, NULL, 0, 0, "%s",
 		    _("virtual stages need the interleaved schedule"));
 		return -1;
 	}
-	if (kind == SCHED_INTERLEAVED && p > 1 && m % p != 0) {
+	if (kind == PIPE_INTERLEAVED && p > 1 && m % p != 0) {
 		pl_err_set(err, NULL, 0, 0, _("the interleaved schedule needs "
 		    "microbatches (%d) to be a multiple of the stages (%d)"),
 		    m, p);
@@ -161,9 +135,9 @@ sched_build(enum sched_kind kind, int p, int m, int v, struct sched *s,
 	for (st = 0; st < p; st++) {
 		struct sched_op *o = &s->ops[(size_t)st * s->n_per_stage];
 
-		if (kind == SCHED_GPIPE)
+		if (kind == PIPE_GPIPE)
 			order_gpipe(o, m);
-		else if (kind == SCHED_1F1B)
+		else if (kind == PIPE_1F1B)
 			order_1f1b(o, p, m, st);
 		else
 			order_interleaved(o, p, m, v, st);

@@ -19,12 +19,8 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/pipeline.h"
 
-enum sched_kind {
-	SCHED_GPIPE,
-	SCHED_1F1B,
-	SCHED_INTERLEAVED
-};
 
 struct sched_op {
 	int	 forward;	/* 1 forward, 0 backward */
@@ -35,7 +31,7 @@ struct sched_op {
 };
 
 struct sched {
-	enum sched_kind	 kind;
+	enum pipe_schedule	 kind;
 	int		 p;		/* stages (devices) */
 	int		 m;		/* microbatches */
 	int		 v;		/* chunks per stage, 1 unless interleaved */
@@ -45,11 +41,11 @@ struct sched {
 
 /*
  * Build the op order. p >= 1, m >= 1, v >= 1; v must be 1 unless kind is
- * SCHED_INTERLEAVED, which needs m a multiple of p when p > 1.
+ * PIPE_INTERLEAVED, which needs m a multiple of p when p > 1.
  * Returns 0, or -1 with err filled (bad arguments, ENOMEM).
  * Free with sched_free().
  */
-int	sched_build(enum sched_kind, int p, int m, int v, struct sched *,
+int	sched_build(enum pipe_schedule, int p, int m, int v, struct sched *,
 	    struct pl_err *);
 void	sched_free(struct sched *);
 
@@ -67,11 +63,5 @@ double	sched_time(struct sched *, const double *t_f, const double *t_b,
 /* The op's virtual stage, chunk*p + stage. */
 int	sched_vstage(const struct sched *, int stage, const struct sched_op *);
 
-/* (p-1)/(v*m+p-1): the bubble share of the step, costmodel.md §e. */
-double	sched_bubble_formula(int p, int m, int v);
-
-/* "gpipe", "1f1b", "interleaved"; sched_parse returns -1 if unknown. */
-const char	*sched_kind_name(enum sched_kind);
-int		 sched_parse(const char *, enum sched_kind *);
 
 #endif

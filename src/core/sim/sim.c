@@ -71,7 +71,7 @@ sim_config_default(struct sim_config *cfg, enum sim_mode mode, int gpus)
 	cfg->mode = mode;
 	cfg->gpus = mode == SIM_SINGLE ? 1 : gpus;
 	cfg->microbatches = (mode == SIM_PP || mode == SIM_3D) ? 8 : 1;
-	cfg->schedule = SCHED_1F1B;
+	cfg->schedule = PIPE_1F1B;
 	cfg->vstages = 1;
 	cfg->cost = sim_cost_default();
 }
@@ -107,8 +107,8 @@ layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 	case SIM_SINGLE:
 		break;
 	}
-	if (lay->p == 1 && lay->kind == SCHED_INTERLEAVED && lay->v == 1)
-		lay->kind = SCHED_1F1B;
+	if (lay->p == 1 && lay->kind == PIPE_INTERLEAVED && lay->v == 1)
+		lay->kind = PIPE_1F1B;
 	for (l = 0; l < SIM_LAYERS; l++)
 		lay->split[l] = lay->t == 1 ? SIM_SPLIT_NONE :
 		    (l % 2 == 0 ? SIM_SPLIT_COL : SIM_SPLIT_ROW);
@@ -120,12 +120,12 @@ static int
 check_pipeline(const struct sim_config *cfg, const struct sim_layout *lay,
     struct pl_err *err)
 {
-	if (cfg->vstages > 1 && cfg->schedule != SCHED_INTERLEAVED) {
+	if (cfg->vstages > 1 && cfg->schedule != PIPE_INTERLEAVED) {
 		pl_err_set(err, NULL, 0, 0, "%s", _("--virtual-stages needs "
 		    "--schedule interleaved"));
 		return -1;
 	}
-	if (cfg->mode == SIM_3D && cfg->schedule == SCHED_INTERLEAVED) {
+	if (cfg->mode == SIM_3D && cfg->schedule == PIPE_INTERLEAVED) {
 		pl_err_set(err, NULL, 0, 0, "%s", _("3d runs gpipe or 1f1b: "
 		    "interleaving would split a tensor-parallel layer pair"));
 		return -1;
@@ -136,7 +136,7 @@ check_pipeline(const struct sim_config *cfg, const struct sim_layout *lay,
 		    SIM_LAYERS);
 		return -1;
 	}
-	if (lay->kind == SCHED_INTERLEAVED && lay->p > 1 &&
+	if (lay->kind == PIPE_INTERLEAVED && lay->p > 1 &&
 	    lay->m % lay->p != 0) {
 		pl_err_set(err, NULL, 0, 0, _("the interleaved schedule needs "
 		    "microbatches (%d) to be a multiple of the stages (%d)"),
@@ -246,7 +246,7 @@ sim_run(const struct sim_config *cfg, struct sim_result *res,
 	res->max_param_error = max_diff(res->params, ref_p, SIM_NPARAMS);
 	res->bubble = sim_timeline_bubble(&res->tl);
 	res->bubble_formula = lay.p > 1 ?
-	    sched_bubble_formula(lay.p, lay.m, lay.v) : 0.0;
+	    pipe_bubble_fraction(lay.p, lay.m, lay.v) : 0.0;
 	res->bytes_moved = sim_timeline_bytes(&res->tl);
 	res->step_time = res->tl.t_end;
 	return 0;

@@ -56,7 +56,7 @@ struct sim_config {
 	enum sim_mode	 mode;
 	int		 gpus;		/* devices; 8 for SIM_3D, 1 for single */
 	int		 microbatches;	/* per pipeline (per replica) */
-	enum sched_kind	 schedule;	/* pp and 3d; others run one stage */
+	enum pipe_schedule	 schedule;	/* pp and 3d; others run one stage */
 	int		 vstages;	/* chunks per device, interleaved only */
 	struct sim_cost	 cost;
 };

@@ -31,7 +31,7 @@ struct sim_layout {
 	int		 b;		/* samples per microbatch */
 	int		 fsdp;		/* 1: params, grads, Adam state sharded */
 	int		 lps;		/* layers per virtual stage */
-	enum sched_kind	 kind;		/* pipeline schedule */
+	enum pipe_schedule	 kind;		/* pipeline schedule */
 	enum sim_split	 split[SIM_LAYERS];
 };
 
