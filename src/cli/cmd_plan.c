@@ -128,6 +128,7 @@ usage(FILE *fp)
 	fprintf(fp, "\n%s:\n", _("Output"));
 	usage_line(fp, "--json", _("machine-readable result"));
 	usage_line(fp, "--help", _("show this help"));
+	fprintf(fp, _("\nWithout --gpu the GPU is %s.\n"), CM_DEFAULT_GPU);
 }
 
 /* One option's value as the JSON value of its key, or NULL (printed). */

@@ -198,11 +198,10 @@ double	cm_sendrecv_s(double bytes, double bw, double lat_s);
 double	cm_gemm_eta(const struct hw_gpu *, double m, double k, double n);
 
 /*
- * Named quantity of a result for lessons: params_b, model_state_gb,
- * parameters_gb, gradients_gb, optimizer_gb, activations_gb,
- * memory_total_gb, bubble_fraction, step_time_s, tokens_per_s,
- * tflops_per_gpu, mfu, tp_comm_s, pp_comm_s, dp_comm_s (GB = 1e9 bytes).
- * Returns 0 and *out, or -1 for an unknown name.
+ * Named quantity of a result for lessons, one of cm_quantity_names(); each
+ * name says its field and unit ("gradients_gb" = mem_grads / 1e9; GB = 1e9
+ * bytes; tests/check_vocabulary.c holds every one). Returns 0 and *out, or
+ * -1 for an unknown name.
  */
 int	cm_quantity(const struct cm_result *, const char *name, double *out);
 

@@ -124,8 +124,7 @@ static const struct cm_key keys[] = {
 	INT("vocab", MODEL, model.vocab, 1, BIG, "V", N_("vocabulary")),
 	INT("seq", MODEL, model.seq, 1, BIG, "S", N_("tokens per sample")),
 	WORD("mlp", MODEL, model.mlp, mlp_w, N_("MLP kind")),
-	NAME("gpu", CLUSTER, "TYPE", N_("a GPU from gpus.json (default "
-	    CM_DEFAULT_GPU ")")),
+	NAME("gpu", CLUSTER, "TYPE", N_("a GPU from gpus.json (default below)")),
 	INT("gpus", CLUSTER, gpus, 1, GPUS, "N",
 	    N_("GPUs in the job (default: DP x TP x PP)")),
 	INT("gpus_per_node", CLUSTER, gpus_per_node, 1, 1024, "G",
