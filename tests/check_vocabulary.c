@@ -1,7 +1,8 @@
 /*
  * check_vocabulary.c - one word for each thing: every quantity name means
  * the field its name says, content knows exactly the engine's quantities,
- * every door gets the same default GPU, and a drop's status has one enum
+ * every door gets the same default GPU, a playground knob is an engine
+ * key, and a drop's status has one enum
  * whose values the database keeps.
  */
 #include <check.h>
@@ -99,8 +100,9 @@ START_TEST(quantity_names_say_their_field)
 		/* Distinct values, so two names swapped cannot both pass. */
 		for (p = cm_quantity_names(); *p != *q; p++) {
 			other = expected(r, *p);
-			ck_assert_msg(other != want, "%s and %s are equal here; "
-			    "pick a layout that tells them apart", *p, *q);
+			ck_assert_msg(other != want, "%s and %s are equal "
+			    "here; pick a layout that tells them apart", *p,
+			    *q);
 		}
 	}
 	ck_assert_int_eq(n, 15);
@@ -146,6 +148,18 @@ START_TEST(one_default_gpu)
 }
 END_TEST
 
+/* A playground knob (and a scenario's "locked" list) names an engine key. */
+START_TEST(knobs_are_engine_keys)
+{
+	int k;
+
+	for (k = 0; k < PG_N_KNOBS; k++)
+		ck_assert_msg(cm_key_find(pg_knob_name((enum pg_knob)k)) !=
+		    NULL, "knob %s is no engine key",
+		    pg_knob_name((enum pg_knob)k));
+}
+END_TEST
+
 /* The values are the database's drop_progress.status: 0, 1, 2. */
 START_TEST(one_drop_status)
 {
@@ -170,6 +184,7 @@ vocabulary_suite(void)
 	tcase_add_test(tc, content_knows_the_engine_quantities);
 	tcase_add_test(tc, one_default_gpu);
 	tcase_add_test(tc, one_drop_status);
+	tcase_add_test(tc, knobs_are_engine_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }

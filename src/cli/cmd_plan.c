@@ -149,8 +149,8 @@ opt_value(const struct cm_key *k, int neg, const char *arg)
 			return v;
 		cJSON_Delete(v);
 		opt_name(k->name, 0, name, sizeof name);
-		fprintf(stderr, _("parlearn: plan: --%s: invalid number '%s'\n"),
-		    name, arg);
+		fprintf(stderr, _("parlearn: plan: --%s: invalid number "
+		    "'%s'\n"), name, arg);
 		return NULL;
 	default:
 		return cJSON_CreateString(arg);

@@ -241,8 +241,8 @@ struct cm_key {
 	const char *const	*words;	/* WORD: the words, NULL-terminated */
 	long			 off;	/* field in struct cm_config, or -1 */
 	size_t			 size;	/* its size, bytes */
-	void			(*hook)(struct cm_config *, int on); /* BOOL
-					 * without a field */
+	/* A BOOL key without a field calls hook(cfg, value) instead. */
+	void			(*hook)(struct cm_config *, int on);
 	const char		*arg;	/* placeholder in --help, or NULL */
 	const char		*help;	/* N_() one line for --help */
 };
