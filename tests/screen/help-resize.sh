@@ -41,4 +41,4 @@ screen_resize 40 12
 screen_wait "Terminal too small"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q on the small screen should exit 0"
-exit 0
+test_done
