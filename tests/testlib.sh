@@ -27,7 +27,7 @@ part_needs() {
 # test_done: exit 0, or 77 if a part was skipped.
 test_done() {
 	if [ -n "$TEST_SKIPPED" ]; then
-		echo "skipped parts${TEST_SKIPPED#;}; the rest passed" >&2
+		echo "skipped:${TEST_SKIPPED#;} (the rest passed)" >&2
 		exit 77
 	fi
 	exit 0
