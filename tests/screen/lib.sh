@@ -138,21 +138,6 @@ screen_wait_gone() {
 		fail "still on screen: $1"
 }
 
-# screen_wait_change [SECONDS]: wait until the screen differs from what
-# screen_mark saw.
-screen_mark() {
-	screen_capture >"$SCREEN_TMP/mark"
-}
-
-screen_changed() {
-	screen_capture | cmp -s - "$SCREEN_TMP/mark" && return 1
-	return 0
-}
-
-screen_wait_change() {
-	wait_until "${1:-10}" screen_changed || fail "the screen did not change"
-}
-
 screen_has() {
 	screen_capture | grep -qF -- "$1" || fail "not on screen: $1"
 }
