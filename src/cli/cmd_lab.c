@@ -18,9 +18,6 @@
 #include "core/json.h"
 #include "core/lab/lab.h"
 #include "store/labdir.h"
-#include "tui/app.h"
-#include "tui/term.h"
-#include "tui/ui.h"
 
 static void
 usage(FILE *fp)
@@ -93,23 +90,15 @@ static int
 run_dashboard(const struct cli_ctx *ctx, const char *dir)
 {
 	struct content_course *c = content_load(ctx->content_dir, NULL);
-	struct ui_screen *s;
+	struct tui_start st;
+	int rc;
 
-	if (ui_term_start() != 0) {
-		fprintf(stderr, "parlearn: %s\n",
-		    _("the dashboard needs a terminal (the lab is ready; try 'parlearn lab status')"));
-		content_free(c);
-		return 2;
-	}
-	s = ui_lab_host_new(dir, c);
-	if (s != NULL) {
-		ui_push(s);
-		ui_run();
-	}
-	ui_clear();
-	ui_term_stop();
+	cli_tui_start(&st, ctx, NULL, TUI_LAB_HOST);
+	st.course = c;
+	st.lab_dir = dir;
+	rc = tui_run(&st);
 	content_free(c);
-	return s != NULL ? 0 : 2;
+	return rc;
 }
 
 static int
@@ -176,8 +165,7 @@ static int
 lab_join(const struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cli_session s;
-	struct app a;
-	struct ui_screen *scr;
+	struct tui_start ts;
 	int rc;
 
 	if (argc - optind != 1) {
@@ -194,32 +182,11 @@ lab_join(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
 		return rc;
-	memset(&a, 0, sizeof a);
-	a.course = s.course;
-	a.store = s.store;
-	a.profile = s.profile;
-	a.profile_name = ctx->profile;
-	a.catalog = s.have_catalog ? &s.catalog : NULL;
-	a.last_drop = -1;
-	a.lab_dir = argv[optind];
-	a.status = calloc(a.course->n_drops + 1, sizeof *a.status);
-	if (a.status == NULL || ui_term_start() != 0) {
-		fprintf(stderr, "parlearn: %s\n",
-		    _("standard input and output must be a terminal"));
-		free(a.status);
-		cli_session_close(&s);
-		return 2;
-	}
-	app_refresh(&a);
-	ui_push(ui_home_new(&a));
-	scr = ui_lab_student_new(&a);
-	ui_push(scr);
-	ui_run();
-	ui_clear();
-	ui_term_stop();
-	free(a.status);
+	cli_tui_start(&ts, ctx, &s, TUI_LAB_STUDENT);
+	ts.lab_dir = argv[optind];
+	rc = tui_run(&ts);
 	cli_session_close(&s);
-	return 0;
+	return rc;
 }
 
 static int
