@@ -3,7 +3,8 @@
  * on, what to do in it, and how the student's own answers stand.
  *
  * The screen reads DIR/state.json once a second and follows the lab's
- * step; the student may look back at earlier steps, never ahead. Answers
+ * step; the student may look back at earlier steps, never ahead (the
+ * rules, and the scenario override, are core/lab's: lab_student.c). Answers
  * are given in the reader (or the playground for a scenario step) and
  * saved in the progress database as usual; when the student comes back,
  * the screen copies the answers of the lab's steps from the database into

@@ -112,6 +112,7 @@ start_drop(struct reader_scr *r, int index, int block)
 	if (reader_init(&r->rd, d, r->app->catalog) != 0)
 		return -1;
 	r->rd.resume_block = block;
+	r->rd.now = (int64_t)time(NULL);
 	r->drop = index;
 	r->finished = 0;
 	snprintf(val, sizeof val, "reader:%s", d->id);
