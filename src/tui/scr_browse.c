@@ -143,7 +143,7 @@ draw_row(struct browse *b, WINDOW *w, int y, int cols, size_t i, int sel)
 	if (c->state == FSRS_NEW)
 		snprintf(due, sizeof due, "-");
 	else if (c->due <= now)
-		snprintf(due, sizeof due, "%s", _("now"));
+		snprintf(due, sizeof due, "%s", _("due"));
 	else
 		snprintf(due, sizeof due, _("in %s"),
 		    fsrs_format_interval(c->due - now, in, sizeof in));
