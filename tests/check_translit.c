@@ -7,7 +7,9 @@
  * LC_ALL=C, the way the reader does, with every question answered and
  * revealed so the explanations are laid out too, at four widths, and
  * checks what ui_put would write: printable ASCII only, no line wider
- * than the layout, and no '~' that is not in the text or an "≈".
+ * than the layout, and no '~' that is not in the text or an "≈". Another
+ * lays the course out at every width from 20 to 100 and finds no unit
+ * ("%", "GB", "ms" ...) torn from the number before it.
  */
 #include <check.h>
 #include <glob.h>
@@ -285,6 +287,56 @@ START_TEST(course_in_ascii)
 }
 END_TEST
 
+/*
+ * At every width from 20 to 100, in UTF-8 and in ASCII, no line of the
+ * course starts with a '%' (or "GB", "ms" ...) torn from its number.
+ */
+START_TEST(course_units_kept)
+{
+	static const char *const locales[] = { "C.UTF-8", "C" };
+	static const char *const units[] = { "%", "GB", "MB", "ms", "GB/s",
+	    "TFLOP/s", NULL };
+	struct content_course *c;
+	struct layout lo;
+	size_t i, k, n;
+	int l, w, u, prev_digit, checked = 0;
+
+	c = content_load(TOP_SRCDIR, NULL);
+	ck_assert_ptr_nonnull(c);
+	for (l = 0; l < 2; l++) {
+		ck_assert_ptr_nonnull(setlocale(LC_ALL, locales[l]));
+		for (w = 20; w <= 100; w++)
+			for (i = 0; i < c->n_drops; i++) {
+				ck_assert_int_eq(layout_drop(&c->drops[i], NULL,
+				    w, &lo), 0);
+				for (k = 1; k < lo.n; k++) {
+					const char *t = lo.lines[k].text;
+					const char *p = lo.lines[k - 1].text;
+
+					n = strlen(p);
+					prev_digit = n > 0 && p[n - 1] >= '0' &&
+					    p[n - 1] <= '9';
+					for (u = 0; prev_digit && units[u] !=
+					    NULL; u++)
+						ck_assert_msg(strncmp(t, units[u],
+						    strlen(units[u])) != 0 ||
+						    (t[strlen(units[u])] != ' ' &&
+						    t[strlen(units[u])] != '\0' &&
+						    t[strlen(units[u])] != ',' &&
+						    t[strlen(units[u])] != '.'),
+						    "%s width %d: \"%s\" torn from "
+						    "\"%s\"", c->drops[i].id, w, t,
+						    p);
+					checked++;
+				}
+				layout_free(&lo);
+			}
+	}
+	ck_assert_int_gt(checked, 100000);
+	content_free(c);
+}
+END_TEST
+
 static Suite *
 translit_suite(void)
 {
@@ -304,6 +356,7 @@ translit_suite(void)
 	tc = tcase_create("course");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, course_in_ascii);
+	tcase_add_test(tc, course_units_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

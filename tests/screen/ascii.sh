@@ -26,6 +26,9 @@ SCREEN_LOCALE=C
 screen_start 80 24
 screen_wait "Phase 1"
 check_page
+# A cut title ends with "..." (the ellipsis in ASCII).
+screen_capture | grep "Your throughput dropped" | grep -q '\.\.\. ' ||
+	fail "a cut title should end with ..."
 screen_keys j j j j j j j j j Enter
 screen_wait "Drop 9: Counting bytes per GPU"
 : >"$SCREEN_TMP/all"
