@@ -44,9 +44,9 @@ static const struct ui_key_help browse_help[] = {
 	{ N_("PgDn, f, Space"), N_("move a page down") },
 	{ N_("PgUp, b"), N_("move a page up") },
 	{ N_("Home/End, g/G"), N_("first / last card") },
-	{ N_("/"), N_("search front, back and deck; Enter keeps it") },
-	{ N_("Esc"), N_("clear the search (or go back)") },
-	{ N_("s"), N_("suspend or unsuspend the card") },
+	{ N_("/"), N_("search as you type") },
+	{ N_("Esc"), N_("clear the search") },
+	{ N_("s"), N_("suspend / unsuspend") },
 	{ N_("q"), N_("back") },
 	{ NULL, NULL }
 };

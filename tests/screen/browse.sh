@@ -37,10 +37,10 @@ screen_has "DP cuts the batch"
 
 # '?' lists the browser's keys.
 screen_keys '?'
-screen_wait "suspend or unsuspend the card"
-screen_has "search front, back and deck"
+screen_wait "suspend / unsuspend"
+screen_has "search as you type"
 screen_keys Escape
-screen_wait_gone "suspend or unsuspend the card"
+screen_wait_gone "suspend / unsuspend"
 
 # Search: the list narrows with each key; '?' and 'C' are typed, not keys.
 screen_keys / w i r
