@@ -17,6 +17,8 @@ static const char *const opt_w[] = { "adam", "sgd", NULL };
 static const char *const prec_w[] = { "bf16", "fp32", NULL };
 static const char *const attn_w[] = { "flash", "plain", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
+static const char *const order_w[] = { "tp-pp-dp", "tp-dp-pp", "pp-tp-dp",
+	"pp-dp-tp", "dp-tp-pp", "dp-pp-tp", NULL };
 
 static int
 word(const char *const *w, const char *s)
@@ -53,6 +55,12 @@ cm_attention_name(enum cm_attention v)
 	return attn_w[v];
 }
 
+const char *
+cm_rank_order_name(enum cm_rank_order v)
+{
+	return order_w[v];
+}
+
 #define PARSER(fn, type, words)					\
 int								\
 fn(const char *s, type *out)					\
@@ -69,6 +77,7 @@ PARSER(cm_optimizer_parse, enum cm_optimizer, opt_w)
 PARSER(cm_precision_parse, enum cm_precision, prec_w)
 PARSER(cm_attention_parse, enum cm_attention, attn_w)
 PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
+PARSER(cm_rank_order_parse, enum cm_rank_order, order_w)
 
 static const char *const known_keys[] = {
 	"model", "params", "layers", "hidden", "heads", "kv_heads", "ffn",
