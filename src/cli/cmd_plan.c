@@ -388,7 +388,7 @@ print_one(const struct cm_result *r)
 	    "MFU %.1f%%\n"), r->tokens_per_s, r->tflops_per_gpu,
 	    r->hw_tflops_per_gpu, 100 * r->mfu);
 	for (i = 0; i < r->n_reasons; i++)
-		printf("  - %s\n", r->reasons[i]);
+		printf("  - %s\n", r->reasons[i].text);
 }
 
 static void
@@ -404,7 +404,7 @@ print_search(const struct cm_search *s)
 		if (s->have_closest)
 			printf(_(" Closest: DP %d x TP %d x PP %d, %s"),
 			    s->closest.cfg.dp, s->closest.cfg.tp,
-			    s->closest.cfg.pp, s->closest.reasons[0]);
+			    s->closest.cfg.pp, s->closest.reasons[0].text);
 		printf("\n");
 		return;
 	}
@@ -420,7 +420,7 @@ print_search(const struct cm_search *s)
 		    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step,
 		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total));
 		if (r->n_reasons > 1)
-			printf("      %s\n", r->reasons[1]);
+			printf("      %s\n", r->reasons[1].text);
 	}
 }
 

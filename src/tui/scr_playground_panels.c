@@ -231,7 +231,7 @@ pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 		ui_put(w, b->y, b->x, _("No layout of this model fits on this "
 		    "cluster."), b->w, ui_attr(UI_C_WARN));
 		if (s->have_closest)
-			ui_put(w, b->y + 1, b->x, s->closest.reasons[0], b->w,
+			ui_put(w, b->y + 1, b->x, s->closest.reasons[0].text, b->w,
 			    (int)A_NORMAL);
 		return;
 	}
@@ -248,7 +248,7 @@ pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	pgs_flow_text(&f, line, 0, ui_attr(UI_C_HEADING));
 	for (i = 0; i < s->top[p->search_sel].n_reasons; i++) {
 		snprintf(line, sizeof line, "- %s",
-		    s->top[p->search_sel].reasons[i]);
+		    s->top[p->search_sel].reasons[i].text);
 		pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
 	}
 }

@@ -10,6 +10,7 @@
 
 #include "i18n.h"
 #include "core/engine/costmodel.h"
+#include "core/engine/framework.h"
 #include "core/json.h"
 
 static const char *const rc_w[] = { "none", "selective", "full", NULL };
@@ -75,7 +76,8 @@ static const char *const known_keys[] = {
 	"vocab", "seq", "gpu", "gpus", "gpus_per_node", "intra_bw", "inter_bw",
 	"global_batch", "micro_batch", "dp", "tp", "pp", "zero", "recompute",
 	"seq_parallel", "schedule", "virtual_stages", "optimizer", "precision",
-	"attention", "mlp", "pp_scatter_gather", NULL
+	"attention", "mlp", "pp_scatter_gather", "headroom", "any_framework",
+	NULL
 };
 
 /* An optional int key into *out (kept when absent). */
@@ -216,7 +218,11 @@ training_from_json(struct cm_config *c, const cJSON *o, const char *file,
 	    path, err) ||
 	    opt_word(o, "optimizer", opt_w, &opt, file, path, err) ||
 	    opt_word(o, "precision", prec_w, &prec, file, path, err) ||
-	    opt_word(o, "attention", attn_w, &attn, file, path, err))
+	    opt_word(o, "attention", attn_w, &attn, file, path, err) ||
+	    pl_json_number(o, "headroom", 0, 0, 0.9, &c->headroom, file, path,
+	    err) ||
+	    pl_json_bool(o, "any_framework", 0, &c->any_framework, file, path,
+	    err))
 		return -1;
 	c->recompute = (enum cm_recompute)rc;
 	c->schedule = (enum pipe_schedule)sch;
@@ -311,11 +317,42 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "step", r->t_step);
 }
 
+static const char *const effect_w[] = { "note", "win", "loss" };
+
+static void
+add_reasons(cJSON *o, const struct cm_result *r)
+{
+	cJSON *rs = cJSON_AddArrayToObject(o, "reasons"), *one;
+	int i;
+
+	for (i = 0; i < r->n_reasons; i++) {
+		one = cJSON_CreateObject();
+		cJSON_AddStringToObject(one, "code", r->reasons[i].code);
+		cJSON_AddStringToObject(one, "effect",
+		    effect_w[r->reasons[i].effect]);
+		if (r->reasons[i].vs > 0)
+			cJSON_AddNumberToObject(one, "vs_row", r->reasons[i].vs);
+		cJSON_AddStringToObject(one, "text", r->reasons[i].text);
+		cJSON_AddItemToArray(rs, one);
+	}
+}
+
+static void
+add_frameworks(cJSON *o, const struct cm_result *r)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "frameworks");
+	int i;
+
+	for (i = 0; i < FW_N; i++)
+		if (r->frameworks & FW_BIT(i))
+			cJSON_AddItemToArray(a,
+			    cJSON_CreateString(fw_name((enum fw_id)i)));
+}
+
 cJSON *
 cm_result_json(const struct cm_result *r)
 {
-	cJSON *o = cJSON_CreateObject(), *rs;
-	int i;
+	cJSON *o = cJSON_CreateObject();
 
 	if (o == NULL)
 		return NULL;
@@ -331,8 +368,43 @@ cm_result_json(const struct cm_result *r)
 	cJSON_AddNumberToObject(o, "tflops_per_gpu", r->tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "hw_tflops_per_gpu", r->hw_tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "mfu", r->mfu);
-	rs = cJSON_AddArrayToObject(o, "reasons");
-	for (i = 0; i < r->n_reasons; i++)
-		cJSON_AddItemToArray(rs, cJSON_CreateString(r->reasons[i]));
+	cJSON_AddNumberToObject(o, "headroom", r->headroom);
+	add_frameworks(o, r);
+	if (r->rank > 0) {
+		cJSON_AddNumberToObject(o, "rank", r->rank);
+		cJSON_AddBoolToObject(o, "tie", r->tied);
+	}
+	add_reasons(o, r);
+	return o;
+}
+
+cJSON *
+cm_search_json(const struct cm_search *s)
+{
+	cJSON *o = cJSON_CreateObject(), *arr;
+	const struct cm_config *c = s->n_top > 0 ? &s->top[0].cfg :
+	    &s->closest.cfg;
+	int i;
+
+	if (o == NULL)
+		return NULL;
+	arr = cJSON_AddArrayToObject(o, "candidates");
+	for (i = 0; i < s->n_top; i++)
+		cJSON_AddItemToArray(arr, cm_result_json(&s->top[i]));
+	cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
+	cJSON_AddNumberToObject(o, "fitting", (double)s->fitting);
+	cJSON_AddNumberToObject(o, "excluded_headroom",
+	    (double)s->low_headroom);
+	cJSON_AddNumberToObject(o, "excluded_framework",
+	    (double)s->no_framework);
+	cJSON_AddNumberToObject(o, "ranked", (double)s->eligible);
+	if (s->n_top > 0 || s->have_closest) {
+		cJSON_AddNumberToObject(o, "headroom", c->headroom);
+		cJSON_AddBoolToObject(o, "any_framework", c->any_framework);
+	}
+	cJSON_AddNumberToObject(o, "tie_tolerance", CM_TIE_TOL);
+	if (s->n_top == 0 && s->have_closest)
+		cJSON_AddItemToObject(o, "closest",
+		    cm_result_json(&s->closest));
 	return o;
 }
