@@ -132,9 +132,9 @@ START_TEST(errors)
 	char data[4096];
 	struct capture c;
 
-	expect_rc(3, a1, 1, "parlearn: plan: unknown model 'gpt-9'");
+	expect_rc(3, a1, 1, "parlearn: plan: --model: unknown model \"gpt-9\"");
 	expect_rc(11, a2, 1, "not the 64 GPUs");
-	expect_rc(13, a3, 1, "unknown GPU 'tpu'");
+	expect_rc(13, a3, 1, "parlearn: plan: --gpu: unknown GPU \"tpu\"");
 	expect_rc(9, a4, 1, "heads");
 	capture_run(cli_plan_main, &ctx, 2, a5, &c);
 	ck_assert_int_eq(c.rc, 0);

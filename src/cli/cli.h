@@ -20,6 +20,14 @@ struct cli_ctx {
 int	cli_list_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_check_content_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_plan_main(const struct cli_ctx *, int argc, char **argv);
+
+/*
+ * plan's argv gathered into an engine configuration object, the form
+ * cli_plan_main hands to cm_config_from_json. Returns a new object the
+ * caller frees with cJSON_Delete, *json set for --json; or NULL after
+ * printing any message, with *rc the exit code (0 after --help).
+ */
+struct cJSON	*cli_plan_options(int argc, char **argv, int *json, int *rc);
 int	cli_trace_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_srs_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_review_main(const struct cli_ctx *, int argc, char **argv);

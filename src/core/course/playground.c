@@ -620,5 +620,5 @@ pg_same_knobs(const struct cm_config *a, const struct cm_config *b,
 int
 pg_rank(const struct cm_search *s, const struct cm_result *r)
 {
-	return cm_search_rank(s, r);
+	return cm_search_rank(s, r, NULL);
 }

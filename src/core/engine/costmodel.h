@@ -241,9 +241,11 @@ char	*cm_search_why_excluded(const struct cm_result *r, char *buf,
  * The tie-aware rank r would take in s's list: r is put in place of any
  * listed row with its (d, t, p, b, schedule, v) and the tiers recounted.
  * Returns that rank (1 = best or tied with it), 0 when it falls beyond a
- * full list, -1 when r is excluded (cm_search_excluded).
+ * full list, -1 when r is excluded (cm_search_excluded); *tied (if not
+ * NULL) says whether it shares that rank.
  */
-int	cm_search_rank(const struct cm_search *s, const struct cm_result *r);
+int	cm_search_rank(const struct cm_search *s, const struct cm_result *r,
+	    int *tied);
 
 /* 1 if a and b have the same (d, t, p, b, schedule, v), else 0. */
 int	cm_same_shape(const struct cm_config *a, const struct cm_config *b);
@@ -290,13 +292,66 @@ int	cm_quantity(const struct cm_result *, const char *name, double *out);
 /* NULL-terminated list of the names cm_quantity knows. */
 const char *const	*cm_quantity_names(void);
 
+/* The GPU a configuration gets when it names none (catalog key). */
+#define CM_DEFAULT_GPU		"h100-80gb"
+
+/* v when the interleaved schedule is chosen without virtual stages. */
+#define CM_INTERLEAVED_V	2
+
+/* CM_DEFAULT_GPU from cat, else cat's first GPU, else NULL. Borrowed. */
+const struct hw_gpu	*cm_default_gpu(const struct hw_catalog *cat);
+
 /*
- * Fill cfg from a JSON object (a lesson's "config"): keys model or
- * params/layers/hidden/heads/kv_heads/ffn/vocab/seq, gpu, gpus,
- * gpus_per_node, intra_bw, inter_bw (GB/s), global_batch, micro_batch, dp,
- * tp, pp, zero, recompute, seq_parallel, schedule, virtual_stages,
- * optimizer, precision, attention, mlp. Absent keys keep defaults. Unknown
- * keys are refused. Errors: "FILE: PATH.KEY: message" in err, -1.
+ * The keys of an engine configuration: one table that the builder
+ * (cm_config_from_json) reads and from which `parlearn plan` makes its
+ * options (--name with '-' for '_'; a BOOL key also gives --no-name).
+ */
+enum cm_key_kind {
+	CM_KEY_NAME,		/* a catalog name: model, gpu */
+	CM_KEY_INT,		/* an integer in [lo, hi] */
+	CM_KEY_NUMBER,		/* a number in [lo, hi], stored times scale */
+	CM_KEY_WORD,		/* one of words[] */
+	CM_KEY_BOOL		/* true or false */
+};
+enum cm_key_group { CM_GROUP_MODEL, CM_GROUP_CLUSTER, CM_GROUP_BATCH,
+	CM_GROUP_LAYOUT, CM_GROUP_SETUP, CM_GROUP_SEARCH, CM_N_GROUPS };
+
+struct cm_key {
+	const char		*name;	/* JSON key, [a-z_]+ */
+	enum cm_key_kind	 kind;
+	enum cm_key_group	 group;	/* heading in plan --help */
+	double			 lo, hi; /* INT, NUMBER: accepted range */
+	double			 scale;	/* NUMBER: field = value x scale */
+	const char *const	*words;	/* WORD: the words, NULL-terminated */
+	long			 off;	/* field in struct cm_config, or -1 */
+	size_t			 size;	/* its size, bytes */
+	void			(*hook)(struct cm_config *, int on); /* BOOL
+					 * without a field */
+	const char		*arg;	/* placeholder in --help, or NULL */
+	const char		*help;	/* N_() one line for --help */
+};
+
+/* The keys, terminated by an entry with name NULL. */
+const struct cm_key	*cm_keys(void);
+
+/* The key called name, or NULL. */
+const struct cm_key	*cm_key_find(const char *name);
+
+/* A group's heading, translated ("Model"). */
+const char		*cm_key_group_name(enum cm_key_group);
+
+/*
+ * The one configuration builder: fill cfg from an engine configuration
+ * (a lesson's "engine", a scenario's "start", a card's "engine", or
+ * `parlearn plan`'s options gathered into an object). Keys are those of
+ * cm_keys(); absent keys keep the defaults of cm_config_default, and these
+ * rules apply once, here: without "model" the sizes layers, hidden, heads,
+ * ffn, vocab and seq are required and the model is "custom" of the family
+ * its mlp names (see custom_family in costmodel_keys.c); kv_heads defaults
+ * to heads; gpus to dp x tp x pp; virtual_stages to CM_INTERLEAVED_V under
+ * the interleaved schedule; gpu to CM_DEFAULT_GPU. Unknown keys are
+ * refused. Errors: -1 with err = "FILE: PATH.KEY: message" (err->path is
+ * PATH.KEY, just KEY when path is "").
  */
 int	cm_config_from_json(struct cm_config *cfg, const cJSON *obj,
 	    const struct hw_catalog *cat, const char *file, const char *path,

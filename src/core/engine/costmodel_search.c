@@ -283,12 +283,15 @@ set_ranks(struct cm_search *s)
 }
 
 int
-cm_search_rank(const struct cm_search *s, const struct cm_result *r)
+cm_search_rank(const struct cm_search *s, const struct cm_result *r,
+    int *tied)
 {
 	double t[CM_SEARCH_MAX + 1] = { 0 };
 	int rank[CM_SEARCH_MAX + 1];
 	int i, n = 0, pos = -1;
 
+	if (tied != NULL)
+		*tied = 0;
 	if (cm_search_excluded(r) != CM_EX_NONE)
 		return -1;
 	for (i = 0; i < s->n_top; i++) {
@@ -304,6 +307,9 @@ cm_search_rank(const struct cm_search *s, const struct cm_result *r)
 	tiers(t, n, rank);
 	if (pos == n - 1 && s->n_top == s->max && rank[pos] == pos + 1)
 		return 0;
+	if (tied != NULL)
+		*tied = (pos > 0 && rank[pos - 1] == rank[pos]) ||
+		    (pos + 1 < n && rank[pos + 1] == rank[pos]);
 	return rank[pos];
 }
 

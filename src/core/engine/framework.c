@@ -57,6 +57,9 @@ static const char *const names[FW_N] = { "megatron", "deepspeed",
 static const char *const labels[FW_N] = { N_("Megatron-LM"),
 	N_("DeepSpeed"), N_("PyTorch FSDP2") };
 
+/* TRANSLATORS: one-letter tags for Megatron-LM, DeepSpeed, PyTorch. */
+static const char *const shorts[FW_N] = { N_("M"), N_("D"), N_("P") };
+
 static int
 megatron_runs(const struct cm_config *c)
 {
@@ -105,6 +108,32 @@ const char *
 fw_label(enum fw_id id)
 {
 	return (unsigned)id < FW_N ? _(labels[id]) : "?";
+}
+
+const char *
+fw_short(enum fw_id id)
+{
+	return (unsigned)id < FW_N ? _(shorts[id]) : "?";
+}
+
+char *
+fw_short_text(unsigned mask, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < FW_N; i++) {
+		if (!(mask & FW_BIT(i)))
+			continue;
+		snprintf(buf + len, size - len, "%s", fw_short((enum fw_id)i));
+		len = strlen(buf);
+	}
+	if (len == 0)
+		snprintf(buf, size, "-");
+	return buf;
 }
 
 char *

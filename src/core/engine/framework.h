@@ -35,6 +35,12 @@ const char	*fw_name(enum fw_id);
 /* Display name, translated ("Megatron-LM", "DeepSpeed", "PyTorch FSDP2"). */
 const char	*fw_label(enum fw_id);
 
+/* One-letter tag for narrow tables ("M", "D", "P"), translated. */
+const char	*fw_short(enum fw_id);
+
+/* The tags in mask run together ("MDP", "-" for none) into buf. */
+char		*fw_short_text(unsigned mask, char *buf, size_t size);
+
 /*
  * The display names in mask joined with ", " into buf ("Megatron-LM,
  * PyTorch FSDP2"); "-" when mask is 0. Returns buf.

@@ -1,0 +1,397 @@
+/*
+ * costmodel_keys.c - the cost model's inputs: the option words, the table
+ * of configuration keys, and the one builder that turns an engine
+ * configuration (a lesson's "engine", a scenario's "start", or `parlearn
+ * plan`'s options gathered into an object) into a struct cm_config.
+ *
+ * To add a setting: one line in keys[] below. The builder, plan's options
+ * and plan --help all come from that line; tests/check_cmd_plan.c holds
+ * that every key is an option and every option a key.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "i18n.h"
+#include "core/engine/costmodel.h"
+#include "core/json.h"
+
+static const char *const rc_w[] = { "none", "selective", "full", NULL };
+static const char *const opt_w[] = { "adam", "sgd", NULL };
+static const char *const prec_w[] = { "bf16", "fp32", NULL };
+static const char *const attn_w[] = { "flash", "plain", NULL };
+static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
+
+static int
+word(const char *const *w, const char *s)
+{
+	int i;
+
+	for (i = 0; s != NULL && w[i] != NULL; i++)
+		if (strcmp(w[i], s) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+cm_recompute_name(enum cm_recompute v)
+{
+	return rc_w[v];
+}
+
+const char *
+cm_optimizer_name(enum cm_optimizer v)
+{
+	return opt_w[v];
+}
+
+const char *
+cm_precision_name(enum cm_precision v)
+{
+	return prec_w[v];
+}
+
+const char *
+cm_attention_name(enum cm_attention v)
+{
+	return attn_w[v];
+}
+
+#define PARSER(fn, type, words)					\
+int								\
+fn(const char *s, type *out)					\
+{								\
+	int i = word(words, s);					\
+								\
+	if (i < 0)						\
+		return -1;					\
+	*out = (type)i;						\
+	return 0;						\
+}
+PARSER(cm_recompute_parse, enum cm_recompute, rc_w)
+PARSER(cm_optimizer_parse, enum cm_optimizer, opt_w)
+PARSER(cm_precision_parse, enum cm_precision, prec_w)
+PARSER(cm_attention_parse, enum cm_attention, attn_w)
+PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
+
+/* WORD keys store their index in an enum field read as an int. */
+_Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
+    sizeof(enum pipe_schedule) == sizeof(int) &&
+    sizeof(enum hw_mlp) == sizeof(int), "enum fields are int-sized");
+
+static void
+realistic_hook(struct cm_config *c, int on)
+{
+	if (on)
+		cm_config_realistic(c);
+}
+
+#define AT(f)		offsetof(struct cm_config, f), \
+			sizeof(((struct cm_config *)0)->f), NULL
+#define NAME(n, g, a, h)	{ n, CM_KEY_NAME, CM_GROUP_##g, 0, 0, 1, NULL, \
+			-1, 0, NULL, a, h }
+#define INT(n, g, f, lo, hi, a, h) \
+			{ n, CM_KEY_INT, CM_GROUP_##g, lo, hi, 1, NULL, AT(f), a, h }
+#define NUM(n, g, f, lo, hi, sc, a, h) \
+			{ n, CM_KEY_NUMBER, CM_GROUP_##g, lo, hi, sc, NULL, \
+			AT(f), a, h }
+#define WORD(n, g, f, w, h) \
+			{ n, CM_KEY_WORD, CM_GROUP_##g, 0, 0, 1, w, AT(f), NULL, h }
+#define BOOL(n, g, f, h) \
+			{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, AT(f), NULL, h }
+#define HOOK(n, g, fn, h) \
+			{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, -1, 0, fn, \
+			NULL, h }
+#define BIG		1e8
+#define GPUS		1e7
+
+/* One line per key; the builder applies them in this order. */
+static const struct cm_key keys[] = {
+	NAME("model", MODEL, "NAME", N_("a preset from models.json, or the "
+	    "sizes below")),
+	NUM("params", MODEL, model.params, 1, 1e16, 1, "N",
+	    N_("parameter count (default: counted from the sizes)")),
+	INT("layers", MODEL, model.layers, 1, BIG, "L",
+	    N_("transformer layers")),
+	INT("hidden", MODEL, model.hidden, 1, BIG, "H", N_("model width")),
+	INT("heads", MODEL, model.heads, 1, BIG, "A", N_("attention heads")),
+	INT("kv_heads", MODEL, model.kv_heads, 1, BIG, "K",
+	    N_("key/value heads (default: the heads)")),
+	INT("ffn", MODEL, model.ffn, 1, BIG, "F", N_("MLP inner size")),
+	INT("vocab", MODEL, model.vocab, 1, BIG, "V", N_("vocabulary")),
+	INT("seq", MODEL, model.seq, 1, BIG, "S", N_("tokens per sample")),
+	WORD("mlp", MODEL, model.mlp, mlp_w, N_("MLP kind")),
+	NAME("gpu", CLUSTER, "TYPE", N_("a GPU from gpus.json (default "
+	    CM_DEFAULT_GPU ")")),
+	INT("gpus", CLUSTER, gpus, 1, GPUS, "N",
+	    N_("GPUs in the job (default: DP x TP x PP)")),
+	INT("gpus_per_node", CLUSTER, gpus_per_node, 1, 1024, "G",
+	    N_("GPUs per node (8)")),
+	NUM("intra_bw", CLUSTER, intra_bw, 1e-3, 1e6, 1e9, "GBps",
+	    N_("NVLink per GPU, one direction (default: GPU's)")),
+	NUM("inter_bw", CLUSTER, inter_bw, 1e-3, 1e6, 1e9, "GBps",
+	    N_("network per GPU, one direction (default: GPU's)")),
+	HOOK("realistic_links", CLUSTER, realistic_hook,
+	    N_("achieved bandwidth: NVLink 65 %, InfiniBand 90 %")),
+	INT("global_batch", BATCH, global_batch, 1, GPUS, "B",
+	    N_("samples per step (default: the model's, or 512)")),
+	INT("micro_batch", BATCH, micro_batch, 1, GPUS, "b",
+	    N_("samples per micro-batch (1)")),
+	INT("dp", LAYOUT, dp, 1, GPUS, "D", N_("data-parallel degree")),
+	INT("tp", LAYOUT, tp, 1, GPUS, "T", N_("tensor-parallel degree")),
+	INT("pp", LAYOUT, pp, 1, GPUS, "P", N_("pipeline stages")),
+	WORD("schedule", LAYOUT, schedule, pipe_schedule_names,
+	    N_("pipeline schedule (1f1b)")),
+	INT("virtual_stages", LAYOUT, virtual_stages, 1, 1000, "V",
+	    N_("chunks per stage, interleaved only (default 2)")),
+	BOOL("pp_scatter_gather", LAYOUT, pp_scatter_gather,
+	    N_("split PP sends over TP ranks (on; off: "
+	    "DeepSpeed)")),
+	INT("zero", SETUP, zero, 0, 3, "0..3", N_("ZeRO stage (0)")),
+	WORD("recompute", SETUP, recompute, rc_w,
+	    N_("activation recomputation (selective)")),
+	BOOL("seq_parallel", SETUP, seq_parallel,
+	    N_("sequence parallelism (off)")),
+	WORD("optimizer", SETUP, optimizer, opt_w, N_("optimizer (adam)")),
+	WORD("precision", SETUP, precision, prec_w, N_("precision (bf16)")),
+	WORD("attention", SETUP, attention, attn_w,
+	    N_("attention kernel (flash)")),
+	NUM("headroom", SEARCH, headroom, 0, 0.9, 1, "F",
+	    N_("least free share of GPU memory a ranked layout keeps "
+	    "(0.10)")),
+	BOOL("any_framework", SEARCH, any_framework,
+	    N_("also rank layouts no framework runs (off)")),
+	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
+};
+
+const struct cm_key *
+cm_keys(void)
+{
+	return keys;
+}
+
+const struct cm_key *
+cm_key_find(const char *name)
+{
+	const struct cm_key *k;
+
+	for (k = keys; name != NULL && k->name != NULL; k++)
+		if (strcmp(k->name, name) == 0)
+			return k;
+	return NULL;
+}
+
+const char *
+cm_key_group_name(enum cm_key_group g)
+{
+	static const char *const names[CM_N_GROUPS] = { N_("Model"),
+	    N_("Cluster"), N_("Batch"), N_("Layout"), N_("Setup"),
+	    N_("Search") };
+
+	return (unsigned)g < CM_N_GROUPS ? _(names[g]) : "?";
+}
+
+const struct hw_gpu *
+cm_default_gpu(const struct hw_catalog *cat)
+{
+	const struct hw_gpu *g = hw_gpu_find(cat, CM_DEFAULT_GPU);
+
+	return g != NULL || cat->n_gpus == 0 ? g : &cat->gpus[0];
+}
+
+/* Where errors point: "PATH.KEY". */
+struct where {
+	const char	*file, *path;
+	struct pl_err	*err;
+};
+
+static int
+fail(const struct where *w, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+fail(const struct where *w, const char *key, const char *fmt, ...)
+{
+	char p[256], msg[sizeof w->err->msg];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	pl_err_set_path(w->err, w->file, key != NULL ?
+	    pl_json_path_key(p, sizeof p, w->path, key) : w->path, "%s", msg);
+	return -1;
+}
+
+static int
+has(const cJSON *o, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return it != NULL && !cJSON_IsNull(it);
+}
+
+/* Store v into k's field of c, by the field's size. */
+static void
+store(struct cm_config *c, const struct cm_key *k, double v)
+{
+	char *f = (char *)c + k->off;
+
+	if (k->kind == CM_KEY_NUMBER)
+		*(double *)(void *)f = v * k->scale;
+	else if (k->size == sizeof(long))
+		*(long *)(void *)f = (long)v;
+	else
+		*(int *)(void *)f = (int)v;
+}
+
+/* Apply one present, non-NAME key. */
+static int
+apply(struct cm_config *c, const struct cm_key *k, const cJSON *o,
+    const struct where *w)
+{
+	const char *s = NULL;
+	double d;
+	long l;
+	int b, i;
+
+	switch (k->kind) {
+	case CM_KEY_INT:
+		if (pl_json_int(o, k->name, 1, (long)k->lo, (long)k->hi, &l,
+		    w->file, w->path, w->err) != 0)
+			return -1;
+		store(c, k, (double)l);
+		return 0;
+	case CM_KEY_NUMBER:
+		if (pl_json_number(o, k->name, 1, k->lo, k->hi, &d, w->file,
+		    w->path, w->err) != 0)
+			return -1;
+		store(c, k, d);
+		return 0;
+	case CM_KEY_WORD:
+		if (pl_json_string(o, k->name, 1, &s, w->file, w->path,
+		    w->err) != 0)
+			return -1;
+		if ((i = word(k->words, s)) < 0)
+			return fail(w, k->name, _("unknown value \"%s\""), s);
+		store(c, k, i);
+		return 0;
+	case CM_KEY_BOOL:
+		if (pl_json_bool(o, k->name, 1, &b, w->file, w->path,
+		    w->err) != 0)
+			return -1;
+		if (k->hook != NULL)
+			k->hook(c, b);
+		else
+			store(c, k, b);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Model preset and GPU first, so the other keys override them. */
+static int
+base(struct cm_config *c, const cJSON *o, const struct hw_catalog *cat,
+    const struct where *w)
+{
+	const char *mname = NULL, *gname = NULL;
+	const struct hw_model *m = NULL;
+	const struct hw_gpu *g = cm_default_gpu(cat);
+
+	if (pl_json_string(o, "model", 0, &mname, w->file, w->path,
+	    w->err) != 0 || pl_json_string(o, "gpu", 0, &gname, w->file,
+	    w->path, w->err) != 0)
+		return -1;
+	if (mname != NULL && (m = hw_model_find(cat, mname)) == NULL)
+		return fail(w, "model", _("unknown model \"%s\""), mname);
+	if (gname != NULL && (g = hw_gpu_find(cat, gname)) == NULL)
+		return fail(w, "gpu", _("unknown GPU \"%s\""), gname);
+	cm_config_default(c, m, g);
+	return 0;
+}
+
+/*
+ * A model given by its sizes alone takes the architecture of the family
+ * its MLP names, the two families reference/costmodel.md section b counts:
+ * GeLU is GPT style as [NAR21] eq. 2 counts it (LayerNorm, linear biases,
+ * learned positions, input and output embedding tied); SwiGLU is Llama
+ * style (RMSNorm, no biases, rotary positions, untied output). Lessons
+ * used to count a GeLU model with none of biases, positions or tying,
+ * which no published model is: 24 layers, h 2048, V 50257, s 2048 came
+ * to 1.414 B parameters there and 1.316 B in plan; [NAR21] eq. 2,
+ * L(12h^2 + 13h) + Vh + sh, plus the final LayerNorm's 2h, gives 1.316 B.
+ */
+static void
+custom_family(struct hw_model *m)
+{
+	int gpt = m->mlp == HW_MLP_GELU;
+
+	strcpy(m->name, "custom");
+	m->norm = gpt ? HW_NORM_LAYER : HW_NORM_RMS;
+	m->biases = m->tied = m->learned_pos = gpt;
+}
+
+/* The rules for absent keys (see cm_config_from_json in costmodel.h). */
+static int
+rules(struct cm_config *c, const cJSON *o, const struct where *w)
+{
+	static const char *const sizes[] = { "layers", "hidden", "heads",
+	    "ffn", "vocab", "seq", NULL };
+	long long n;
+	int i;
+
+	if (!has(o, "model")) {
+		for (i = 0; sizes[i] != NULL; i++)
+			if (!has(o, sizes[i]))
+				return fail(w, sizes[i], "%s", _("needed when "
+				    "no model preset is given"));
+		custom_family(&c->model);
+	}
+	if (has(o, "heads") && !has(o, "kv_heads"))
+		c->model.kv_heads = c->model.heads;
+	if (!has(o, "gpus")) {
+		n = (long long)c->dp * c->tp * c->pp;
+		if (n > (long long)GPUS)
+			return fail(w, NULL, "%s", _("DP x TP x PP is more "
+			    "GPUs than the engine takes"));
+		c->gpus = (int)n;
+	}
+	if (c->schedule == PIPE_INTERLEAVED && !has(o, "virtual_stages"))
+		c->virtual_stages = CM_INTERLEAVED_V;
+	return 0;
+}
+
+int
+cm_config_from_json(struct cm_config *c, const cJSON *o,
+    const struct hw_catalog *cat, const char *file, const char *path,
+    struct pl_err *err)
+{
+	const struct where w = { file, path, err };
+	const struct cm_key *k;
+	const cJSON *it;
+
+	if (!cJSON_IsObject(o))
+		return fail(&w, NULL, "%s", _("must be an object"));
+	cJSON_ArrayForEach(it, o)
+		if (cm_key_find(it->string) == NULL)
+			return fail(&w, it->string, "%s", _("unknown key"));
+	if (base(c, o, cat, &w) != 0)
+		return -1;
+	for (k = keys; k->name != NULL; k++)
+		if (k->kind != CM_KEY_NAME && has(o, k->name) &&
+		    apply(c, k, o, &w) != 0)
+			return -1;
+	if (rules(c, o, &w) != 0)
+		return -1;
+	if (hw_model_check(&c->model, err) != 0) {
+		char msg[sizeof err->msg];
+
+		memcpy(msg, err->msg, sizeof msg);
+		return fail(&w, NULL, "%s", msg);
+	}
+	return 0;
+}
