@@ -129,21 +129,28 @@ keep(struct cm_search *s, int max, const struct cm_result *r)
 }
 
 /*
- * How far r is from being ranked, for the closest layout when none is:
- * bytes above the headroom line, and layouts no framework runs after all
- * those one does (unless any_framework).
+ * Which of two excluded layouts is nearer to being ranked, for the closest
+ * one when none is: one that fits and a framework runs (short of
+ * headroom only), then one that fits, then the rest; within a class, the
+ * fewer bytes above the headroom line.
  */
+static int
+excl_class(const struct cm_result *r)
+{
+	if (!r->fits)
+		return 2;
+	return r->cfg.any_framework || r->frameworks != 0 ? 0 : 1;
+}
+
 static int
 closer(const struct cm_result *a, const struct cm_result *b)
 {
-	double line_a = a->mem_gpu * (1 - a->cfg.headroom);
-	double line_b = b->mem_gpu * (1 - b->cfg.headroom);
-	int fw_a = a->cfg.any_framework || a->frameworks != 0;
-	int fw_b = b->cfg.any_framework || b->frameworks != 0;
+	double over_a = a->mem_total - a->mem_gpu * (1 - a->cfg.headroom);
+	double over_b = b->mem_total - b->mem_gpu * (1 - b->cfg.headroom);
 
-	if (fw_a != fw_b)
-		return fw_a;
-	return a->mem_total - line_a < b->mem_total - line_b;
+	if (excl_class(a) != excl_class(b))
+		return excl_class(a) < excl_class(b);
+	return over_a < over_b;
 }
 
 static void
@@ -305,7 +312,8 @@ cm_search_rank(const struct cm_search *s, const struct cm_result *r,
 		pos = n++;
 	t[pos] = r->t_step;
 	tiers(t, n, rank);
-	if (pos == n - 1 && s->n_top == s->max && rank[pos] == pos + 1)
+	if (pos == n - 1 && s->n_top == s->max && rank[pos] == pos + 1 &&
+	    r->t_step > s->top[s->n_top - 1].t_step * (1 + 1e-12))
 		return 0;
 	if (tied != NULL)
 		*tied = (pos > 0 && rank[pos - 1] == rank[pos]) ||
