@@ -66,7 +66,8 @@ static const struct doors cases[] = {
 	    "fp32", "--attention", "plain", NULL },
 	  "{\"model\": \"llama2-13b\", \"gpu\": \"a100-80gb\","
 	  " \"gpus_per_node\": 4, \"dp\": 4, \"tp\": 2, \"pp\": 2,"
-	  " \"schedule\": \"interleaved\", \"zero\": 1, \"recompute\": \"full\","
+	  " \"schedule\": \"interleaved\", \"zero\": 1,"
+	  " \"recompute\": \"full\","
 	  " \"seq_parallel\": true, \"micro_batch\": 2, \"global_batch\": 256,"
 	  " \"intra_bw\": 250.5, \"inter_bw\": 12.5, \"realistic_links\": true,"
 	  " \"pp_scatter_gather\": false, \"optimizer\": \"sgd\","
@@ -433,8 +434,8 @@ quoted(const char *text, const char *from, const char *to)
 		q = strchr(p + 1, '`');
 		ck_assert_ptr_nonnull(q);
 		/* Keys and quantities are [a-z_]; values are not. */
-		if (q > p + 1 && p[1] >= 'a' && p[1] <= 'z' && strspn(p + 1, "abcdefghijklmnopqrstuvwxyz_") ==
-		    (size_t)(q - p - 1))
+		if (q > p + 1 && p[1] >= 'a' && p[1] <= 'z' && strspn(p + 1,
+		    "abcdefghijklmnopqrstuvwxyz_") == (size_t)(q - p - 1))
 			v[n++] = strndup(p + 1, q - p - 1);
 		p = q + 1;
 	}

@@ -93,6 +93,68 @@ START_TEST(numeric_tolerance)
 }
 END_TEST
 
+/* Submit v printed in full, as a learner would type it. */
+static int
+submit(const struct content_question *q, struct quiz_state *st, double v)
+{
+	char text[64];
+
+	snprintf(text, sizeof text, "%.17g", v);
+	return quiz_submit_numeric(q, st, text);
+}
+
+/*
+ * The tolerance is relative and its edge is inclusive: |x - want| <=
+ * tolerance |want|. Just inside (one part in 1e9 of want) passes, just
+ * outside fails, on both sides, for several answers and tolerances.
+ */
+START_TEST(numeric_tolerance_boundary)
+{
+	static const double wants[] = { 112, 13.03314432, 0.35, 1.3157e9,
+	    -40, 7.0 / 103 };
+	static const double tols[] = { 0.01, 0.02, 0.05, 0.1, 0.25 };
+	struct content_question q = question(CONTENT_Q_NUMERIC);
+	struct quiz_state st;
+	size_t i, j;
+
+	memset(&st, 0, sizeof st);
+	for (i = 0; i < sizeof wants / sizeof wants[0]; i++) {
+		for (j = 0; j < sizeof tols / sizeof tols[0]; j++) {
+			double w = wants[i], e = tols[j] * fabs(w);
+			double in = 1e-9 * fabs(w);
+
+			q.tolerance = tols[j];
+			st.expected = w;
+			ck_assert_msg(submit(&q, &st, w + e - in) == 1,
+			    "%g +%g: just inside above", w, tols[j]);
+			ck_assert_msg(submit(&q, &st, w - e + in) == 1,
+			    "%g +%g: just inside below", w, tols[j]);
+			ck_assert_msg(submit(&q, &st, w + e + in) == 0,
+			    "%g +%g: just outside above", w, tols[j]);
+			ck_assert_msg(submit(&q, &st, w - e - in) == 0,
+			    "%g +%g: just outside below", w, tols[j]);
+		}
+	}
+	/* Exactly on the edge counts: 5 % of 200 is 10. */
+	q.tolerance = 0.05;
+	st.expected = 200;
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "210"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "190"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "210.000001"), 0);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "189.999999"), 0);
+	ck_assert(quiz_within(210, 200, 0.05));
+	ck_assert(!quiz_within(nextafter(210, 300), 200, 0.05));
+	ck_assert(!quiz_within(nextafter(190, 0), 200, 0.05));
+	/* Tolerance 0: only the figure itself. */
+	ck_assert(quiz_within(112, 112, 0));
+	ck_assert(!quiz_within(nextafter(112, 113), 112, 0));
+	/* An expected 0 takes the tolerance as absolute. */
+	ck_assert(quiz_within(0.05, 0, 0.05));
+	ck_assert(quiz_within(-0.05, 0, 0.05));
+	ck_assert(!quiz_within(0.0500001, 0, 0.05));
+}
+END_TEST
+
 START_TEST(reveal_needs_reveal_first)
 {
 	struct quiz_state st;
@@ -270,6 +332,7 @@ quiz_suite(void)
 	tcase_add_test(tc, single_choice_replaces);
 	tcase_add_test(tc, multiple_choice_needs_exact_set);
 	tcase_add_test(tc, numeric_tolerance);
+	tcase_add_test(tc, numeric_tolerance_boundary);
 	tcase_add_test(tc, reveal_needs_reveal_first);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("feedback layout");

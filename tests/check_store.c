@@ -404,7 +404,7 @@ START_TEST(test_rt_visit)
 	a = profile(st, "ada");
 	b = profile(st, "grace");
 	ck_assert_int_eq(store_drop_get(st, a, "drop-01", &p, &err), 0);
-	ck_assert_int_eq(p.status, STORE_NEW);
+	ck_assert_int_eq(p.status, CURRICULUM_NEW);
 	ck_assert_int_eq(p.started + p.finished + p.seconds + p.last_seen, 0);
 	ck_assert_int_eq(p.position, 0);
 	ck_assert_int_eq(store_drop_visit(st, a, "drop-01", 2, 30, 1000, &err),
@@ -415,7 +415,7 @@ START_TEST(test_rt_visit)
 	    &err), 0);			/* negative time adds nothing */
 	ck_assert(sqlite3_get_autocommit(st->db));
 	ck_assert_int_eq(store_drop_get(st, a, "drop-01", &p, &err), 0);
-	ck_assert_int_eq(p.status, STORE_STARTED);
+	ck_assert_int_eq(p.status, CURRICULUM_STARTED);
 	ck_assert_int_eq(p.started, 1000);
 	ck_assert_int_eq(p.last_seen, 2500);
 	ck_assert_int_eq(p.position, 4);
@@ -423,7 +423,7 @@ START_TEST(test_rt_visit)
 	ck_assert_int_eq(p.finished, 0);
 	/* Another profile's progress is its own. */
 	ck_assert_int_eq(store_drop_get(st, b, "drop-01", &p, &err), 0);
-	ck_assert_int_eq(p.status, STORE_NEW);
+	ck_assert_int_eq(p.status, CURRICULUM_NEW);
 	store_close(st);
 }
 END_TEST
@@ -442,7 +442,7 @@ START_TEST(test_rt_finish)
 	ck_assert_int_eq(store_drop_finish(st, a, "drop-01", 3000, &err), 0);
 	ck_assert_int_eq(store_drop_finish(st, a, "drop-01", 4000, &err), 0);
 	ck_assert_int_eq(store_drop_get(st, a, "drop-01", &p, &err), 0);
-	ck_assert_int_eq(p.status, STORE_DONE);
+	ck_assert_int_eq(p.status, CURRICULUM_DONE);
 	ck_assert_int_eq(p.started, 1000);
 	ck_assert_int_eq(p.finished, 3000);
 	ck_assert_int_eq(p.seconds, 60);
@@ -450,7 +450,7 @@ START_TEST(test_rt_finish)
 	ck_assert_int_eq(store_drop_visit(st, a, "drop-01", 7, 5, 5000, &err),
 	    0);
 	ck_assert_int_eq(store_drop_get(st, a, "drop-01", &p, &err), 0);
-	ck_assert_int_eq(p.status, STORE_DONE);
+	ck_assert_int_eq(p.status, CURRICULUM_DONE);
 	ck_assert_int_eq(p.finished, 3000);
 	ck_assert_int_eq(p.position, 7);
 	ck_assert_int_eq(p.seconds, 65);
@@ -458,7 +458,7 @@ START_TEST(test_rt_finish)
 	/* Finishing a drop never opened starts and finishes it at once. */
 	ck_assert_int_eq(store_drop_finish(st, a, "drop-02", 6000, &err), 0);
 	ck_assert_int_eq(store_drop_get(st, a, "drop-02", &p, &err), 0);
-	ck_assert_int_eq(p.status, STORE_DONE);
+	ck_assert_int_eq(p.status, CURRICULUM_DONE);
 	ck_assert_int_eq(p.started, 6000);
 	ck_assert_int_eq(p.finished, 6000);
 	ck_assert(sqlite3_get_autocommit(st->db));
@@ -832,7 +832,7 @@ START_TEST(test_tx_partial_rolled_back)
 	ck_assert_msg(strstr(err.msg, "blocked") != NULL, "%s", err.msg);
 	ck_assert(sqlite3_get_autocommit(st->db));
 	ck_assert_int_eq(store_drop_get(st, p, "drop-01", &dp, &err), 0);
-	ck_assert_int_eq(dp.status, STORE_NEW);
+	ck_assert_int_eq(dp.status, CURRICULUM_NEW);
 	ck_assert_int_eq(q_int(st->db, "SELECT COUNT(*) FROM drop_progress;"),
 	    0);
 	ck_assert_int_eq(sqlite3_exec(st->db, "DROP TRIGGER block;", NULL,

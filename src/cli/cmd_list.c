@@ -48,8 +48,7 @@ print_json(const struct content_course *c, const enum curriculum_status *st)
 			    c->drops[i].minutes);
 			/* The contract's status words are not translated. */
 			cJSON_AddStringToObject(d, "status",
-			    st[i] == CURRICULUM_DONE ? "done" :
-			    st[i] == CURRICULUM_STARTED ? "started" : "new");
+			    curriculum_status_word(st[i]));
 			cJSON_AddItemToArray(drops, d);
 		}
 		cJSON_AddItemToArray(root, ph);

@@ -129,6 +129,7 @@ usage(FILE *fp)
 	fprintf(fp, "\n%s:\n", _("Output"));
 	usage_line(fp, "--json", _("machine-readable result"));
 	usage_line(fp, "--help", _("show this help"));
+	fprintf(fp, _("\nWithout --gpu the GPU is %s.\n"), CM_DEFAULT_GPU);
 }
 
 /* One option's value as the JSON value of its key, or NULL (printed). */
@@ -149,8 +150,8 @@ opt_value(const struct cm_key *k, int neg, const char *arg)
 			return v;
 		cJSON_Delete(v);
 		opt_name(k->name, 0, name, sizeof name);
-		fprintf(stderr, _("parlearn: plan: --%s: invalid number '%s'\n"),
-		    name, arg);
+		fprintf(stderr, _("parlearn: plan: --%s: invalid number "
+		    "'%s'\n"), name, arg);
 		return NULL;
 	default:
 		return cJSON_CreateString(arg);

@@ -17,7 +17,10 @@
 #include "core/err.h"
 #include "store/db.h"
 
-/* Question-id prefix of scenario attempts (store/scenario_store.h). */
+/*
+ * Question-id prefix of scenario attempts in the answers table: the one
+ * constant store/scenario_store.c writes and export and labs read.
+ */
 #define EXPORT_SCENARIO_PREFIX	"scenario:"
 
 /* The format name and version written into every export. */

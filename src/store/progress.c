@@ -51,7 +51,7 @@ store_drop_get(struct store *st, int64_t profile, const char *drop_id,
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
-		out->status = (enum store_status)sqlite3_column_int(s, 0);
+		out->status = (enum curriculum_status)sqlite3_column_int(s, 0);
 		out->started = sqlite3_column_int64(s, 1);
 		out->finished = sqlite3_column_int64(s, 2);
 		out->seconds = sqlite3_column_int64(s, 3);
@@ -74,9 +74,9 @@ store_drop_visit(struct store *st, int64_t profile, const char *drop_id,
 		return -1;
 	if (store_prepare(st, "INSERT INTO drop_progress (profile_id, drop_id, "
 	    "status, started, seconds, position, last_seen) "
-	    "VALUES (?1, ?2, 1, ?5, ?3, ?4, ?5) "
+	    "VALUES (?1, ?2, ?6, ?5, ?3, ?4, ?5) "
 	    "ON CONFLICT (profile_id, drop_id) DO UPDATE SET "
-	    "status = MAX(status, 1), started = COALESCE(started, ?5), "
+	    "status = MAX(status, ?6), started = COALESCE(started, ?5), "
 	    "seconds = seconds + ?3, position = ?4, last_seen = ?5;",
 	    &s, err) != 0)
 		return store_end(st, -1, err);
@@ -85,6 +85,7 @@ store_drop_visit(struct store *st, int64_t profile, const char *drop_id,
 	sqlite3_bind_int64(s, 3, add_seconds > 0 ? add_seconds : 0);
 	sqlite3_bind_int(s, 4, position);
 	sqlite3_bind_int64(s, 5, now);
+	sqlite3_bind_int(s, 6, CURRICULUM_STARTED);
 	if (store_step_done(st, s, err) != 0 || store_prepare(st, "INSERT INTO settings "
 	    "(profile_id, key, value) VALUES (?1, 'last_drop', ?2) "
 	    "ON CONFLICT (profile_id, key) DO UPDATE SET value = ?2;",
@@ -104,8 +105,8 @@ store_drop_finish(struct store *st, int64_t profile, const char *drop_id,
 	if (store_begin(st, err) != 0)
 		return -1;
 	if (store_prepare(st, "INSERT INTO drop_progress (profile_id, drop_id, "
-	    "status, started, finished, last_seen) VALUES (?1, ?2, 2, ?3, ?3, ?3) "
-	    "ON CONFLICT (profile_id, drop_id) DO UPDATE SET status = 2, "
+	    "status, started, finished, last_seen) VALUES (?1, ?2, ?4, ?3, ?3, "
+	    "?3) ON CONFLICT (profile_id, drop_id) DO UPDATE SET status = ?4, "
 	    "started = COALESCE(started, ?3), "
 	    "finished = COALESCE(finished, ?3), last_seen = ?3;",
 	    &s, err) != 0)
@@ -113,6 +114,7 @@ store_drop_finish(struct store *st, int64_t profile, const char *drop_id,
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, now);
+	sqlite3_bind_int(s, 4, CURRICULUM_DONE);
 	return store_end(st, store_step_done(st, s, err), err);
 }
 
@@ -248,7 +250,7 @@ store_course_status(struct store *st, int64_t profile,
 	for (i = 0; i < c->n_drops; i++) {
 		if (store_drop_get(st, profile, c->drops[i].id, &p, err) != 0)
 			return -1;
-		status[i] = (enum curriculum_status)p.status;
+		status[i] = p.status;
 		if (found && strcmp(c->drops[i].id, last) == 0)
 			*last_index = (int)i;
 	}

@@ -14,14 +14,8 @@
 #include "core/course/curriculum.h"
 #include "store/db.h"
 
-enum store_status {
-	STORE_NEW = 0,
-	STORE_STARTED = 1,
-	STORE_DONE = 2
-};
-
 struct store_drop_progress {
-	enum store_status	status;
+	enum curriculum_status	status;
 	int64_t			started;	/* Unix s, 0 if never */
 	int64_t			finished;	/* Unix s, 0 if not done */
 	int64_t			seconds;	/* time spent reading, s */
@@ -33,7 +27,7 @@ struct store_drop_progress {
 int	store_profile(struct store *, const char *name, int64_t now,
 	    int64_t *id, struct pl_err *err);
 
-/* Progress of one drop; a drop never opened reads as STORE_NEW, zeros. */
+/* Progress of one drop; a drop never opened reads as CURRICULUM_NEW, 0s. */
 int	store_drop_get(struct store *, int64_t profile, const char *drop_id,
 	    struct store_drop_progress *out, struct pl_err *err);
 

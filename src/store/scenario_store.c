@@ -4,13 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store/export.h"
 #include "store/progress.h"
 #include "store/scenario_store.h"
 
+/* The answers table's question id: EXPORT_SCENARIO_PREFIX + the id. */
 static void
 question_id(char *buf, size_t size, const char *scenario_id)
 {
-	snprintf(buf, size, "scenario:%s", scenario_id);
+	snprintf(buf, size, "%s%s", EXPORT_SCENARIO_PREFIX, scenario_id);
 }
 
 int

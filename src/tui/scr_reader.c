@@ -770,7 +770,7 @@ ui_reader_new(struct app *a, int drop_index)
 		return NULL;
 	}
 	if (store_drop_get(a->store, a->profile, drop_of(r)->id, &p,
-	    &err) == 0 && p.status != STORE_DONE)
+	    &err) == 0 && p.status != CURRICULUM_DONE)
 		r->resume_block = p.position;
 	snprintf(val, sizeof val, "reader:%s", drop_of(r)->id);
 	set_resume(r, val);

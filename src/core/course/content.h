@@ -173,7 +173,7 @@ size_t	content_phase_drops(const struct content_course *, int phase,
  */
 char	*content_sanitize(const char *s, size_t *bad_off);
 
-/* Names of the quantities a numeric question may ask the engine for. */
+/* 1 if name is one of cm_quantity_names(), what the engine computes. */
 int	content_quantity_known(const char *name);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/course/content.h"
+#include "core/engine/costmodel.h"
 
 /* Length of the UTF-8 sequence starting at s, or 0 if it is invalid. */
 static size_t
@@ -108,19 +109,14 @@ content_sanitize(const char *str, size_t *bad_off)
 	return out;
 }
 
+/* The engine's own list, so a lesson can ask for what it computes. */
 int
 content_quantity_known(const char *name)
 {
-	static const char *const names[] = {
-		"params_b", "model_state_gb", "parameters_gb", "gradients_gb",
-		"optimizer_gb", "activations_gb", "memory_total_gb",
-		"bubble_fraction", "step_time_s", "tokens_per_s",
-		"tflops_per_gpu", "mfu", "tp_comm_s", "pp_comm_s", "dp_comm_s"
-	};
-	size_t i;
+	const char *const *q;
 
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(names[i], name) == 0)
+	for (q = cm_quantity_names(); name != NULL && *q != NULL; q++)
+		if (strcmp(*q, name) == 0)
 			return 1;
 	return 0;
 }

@@ -44,15 +44,21 @@ curriculum_continue(const struct content_course *c,
 }
 
 const char *
-curriculum_status_name(enum curriculum_status s)
+curriculum_status_word(enum curriculum_status s)
 {
 	switch (s) {
 	case CURRICULUM_STARTED:
-		return _("started");
+		return N_("started");
 	case CURRICULUM_DONE:
-		return _("done");
+		return N_("done");
 	case CURRICULUM_NEW:
 		break;
 	}
-	return _("new");
+	return N_("new");
+}
+
+const char *
+curriculum_status_name(enum curriculum_status s)
+{
+	return _(curriculum_status_word(s));
 }

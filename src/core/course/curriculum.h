@@ -9,6 +9,11 @@
 
 #include "core/course/content.h"
 
+/*
+ * A drop's status, the one enum for core, the store and the screens. The
+ * values are what the database keeps in drop_progress.status: never
+ * renumber them.
+ */
 enum curriculum_status {
 	CURRICULUM_NEW = 0,
 	CURRICULUM_STARTED = 1,
@@ -36,7 +41,10 @@ void	curriculum_phase(const struct content_course *,
 int	curriculum_continue(const struct content_course *,
 	    const enum curriculum_status *status, int last_index);
 
-/* Translated one-word name of a status: "new", "started", "done". */
+/* One-word name of a status: "new", "started", "done" (for JSON). */
+const char	*curriculum_status_word(enum curriculum_status);
+
+/* The same word, translated (for screens). */
 const char	*curriculum_status_name(enum curriculum_status);
 
 #endif

@@ -99,12 +99,10 @@ int
 pg_default_config(const struct hw_catalog *cat, struct cm_config *out)
 {
 	const struct hw_model *m = hw_model_find(cat, "llama2-13b");
-	const struct hw_gpu *g = hw_gpu_find(cat, "h100-80gb");
+	const struct hw_gpu *g = cm_default_gpu(cat);
 
 	if (m == NULL)
 		m = cat->n_models > 0 ? &cat->models[0] : NULL;
-	if (g == NULL)
-		g = cat->n_gpus > 0 ? &cat->gpus[0] : NULL;
 	if (m == NULL || g == NULL)
 		return -1;
 	cm_config_default(out, m, g);
@@ -367,9 +365,9 @@ change_schedule(struct pg_state *s, int dir)
 	s->cfg.schedule = (enum pipe_schedule)v;
 	if (s->cfg.schedule == PIPE_INTERLEAVED &&
 	    s->cfg.virtual_stages < 2 && !(s->locked & (1u << PG_VSTAGES))) {
-		s->cfg.virtual_stages = 2;
-		snprintf(s->note, sizeof s->note, "%s", _("Virtual stages set "
-		    "to 2 for the interleaved schedule."));
+		s->cfg.virtual_stages = CM_INTERLEAVED_V;
+		snprintf(s->note, sizeof s->note, _("Virtual stages set to %d "
+		    "for the interleaved schedule."), CM_INTERLEAVED_V);
 	} else if (s->cfg.schedule != PIPE_INTERLEAVED &&
 	    s->cfg.virtual_stages != 1 && !(s->locked & (1u << PG_VSTAGES))) {
 		s->cfg.virtual_stages = 1;

@@ -57,7 +57,10 @@ int	quiz_self_grade(struct quiz_state *, enum quiz_self);
 void	quiz_response(const struct content_question *, const struct quiz_state *,
 	    char *buf, size_t size);
 
-/* 1 if x is within the relative tolerance of want. */
+/*
+ * 1 if |x - want| <= tolerance |want| (the edge counts), or |x| <=
+ * tolerance when want is 0; 0 otherwise or when either is not finite.
+ */
 int	quiz_within(double x, double want, double tolerance);
 
 #endif

@@ -227,7 +227,6 @@ scenario_start(const cJSON *block, const struct hw_catalog *cat,
 		    "an engine configuration"));
 		return -1;
 	}
-	cm_config_default(cfg, NULL, cat->n_gpus > 0 ? &cat->gpus[0] : NULL);
 	return cm_config_from_json(cfg, st, cat, file, p, err);
 }
 

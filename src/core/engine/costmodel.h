@@ -281,11 +281,10 @@ double	cm_sendrecv_s(double bytes, double bw, double lat_s);
 double	cm_gemm_eta(const struct hw_gpu *, double m, double k, double n);
 
 /*
- * Named quantity of a result for lessons: params_b, model_state_gb,
- * parameters_gb, gradients_gb, optimizer_gb, activations_gb,
- * memory_total_gb, bubble_fraction, step_time_s, tokens_per_s,
- * tflops_per_gpu, mfu, tp_comm_s, pp_comm_s, dp_comm_s (GB = 1e9 bytes).
- * Returns 0 and *out, or -1 for an unknown name.
+ * Named quantity of a result for lessons, one of cm_quantity_names(); each
+ * name says its field and unit ("gradients_gb" = mem_grads / 1e9; GB = 1e9
+ * bytes; tests/check_vocabulary.c holds every one). Returns 0 and *out, or
+ * -1 for an unknown name.
  */
 int	cm_quantity(const struct cm_result *, const char *name, double *out);
 
@@ -325,8 +324,8 @@ struct cm_key {
 	const char *const	*words;	/* WORD: the words, NULL-terminated */
 	long			 off;	/* field in struct cm_config, or -1 */
 	size_t			 size;	/* its size, bytes */
-	void			(*hook)(struct cm_config *, int on); /* BOOL
-					 * without a field */
+	/* A BOOL key without a field calls hook(cfg, value) instead. */
+	void			(*hook)(struct cm_config *, int on);
 	const char		*arg;	/* placeholder in --help, or NULL */
 	const char		*help;	/* N_() one line for --help */
 };

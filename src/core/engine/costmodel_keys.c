@@ -89,22 +89,21 @@ realistic_hook(struct cm_config *c, int on)
 		cm_config_realistic(c);
 }
 
-#define AT(f)		offsetof(struct cm_config, f), \
-			sizeof(((struct cm_config *)0)->f), NULL
-#define NAME(n, g, a, h)	{ n, CM_KEY_NAME, CM_GROUP_##g, 0, 0, 1, NULL, \
-			-1, 0, NULL, a, h }
+/* Table rows by kind: name, --help group, field, range, words, help. */
+#define AT(f)	offsetof(struct cm_config, f), \
+	sizeof(((struct cm_config *)0)->f), NULL
+#define NAME(n, g, a, h) \
+	{ n, CM_KEY_NAME, CM_GROUP_##g, 0, 0, 1, NULL, -1, 0, NULL, a, h }
 #define INT(n, g, f, lo, hi, a, h) \
-			{ n, CM_KEY_INT, CM_GROUP_##g, lo, hi, 1, NULL, AT(f), a, h }
+	{ n, CM_KEY_INT, CM_GROUP_##g, lo, hi, 1, NULL, AT(f), a, h }
 #define NUM(n, g, f, lo, hi, sc, a, h) \
-			{ n, CM_KEY_NUMBER, CM_GROUP_##g, lo, hi, sc, NULL, \
-			AT(f), a, h }
+	{ n, CM_KEY_NUMBER, CM_GROUP_##g, lo, hi, sc, NULL, AT(f), a, h }
 #define WORD(n, g, f, w, h) \
-			{ n, CM_KEY_WORD, CM_GROUP_##g, 0, 0, 1, w, AT(f), NULL, h }
+	{ n, CM_KEY_WORD, CM_GROUP_##g, 0, 0, 1, w, AT(f), NULL, h }
 #define BOOL(n, g, f, h) \
-			{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, AT(f), NULL, h }
+	{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, AT(f), NULL, h }
 #define HOOK(n, g, fn, h) \
-			{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, -1, 0, fn, \
-			NULL, h }
+	{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, -1, 0, fn, NULL, h }
 #define BIG		1e8
 #define GPUS		1e7
 
@@ -124,8 +123,8 @@ static const struct cm_key keys[] = {
 	INT("vocab", MODEL, model.vocab, 1, BIG, "V", N_("vocabulary")),
 	INT("seq", MODEL, model.seq, 1, BIG, "S", N_("tokens per sample")),
 	WORD("mlp", MODEL, model.mlp, mlp_w, N_("MLP kind")),
-	NAME("gpu", CLUSTER, "TYPE", N_("a GPU from gpus.json (default "
-	    CM_DEFAULT_GPU ")")),
+	NAME("gpu", CLUSTER, "TYPE",
+	    N_("a GPU from gpus.json (default below)")),
 	INT("gpus", CLUSTER, gpus, 1, GPUS, "N",
 	    N_("GPUs in the job (default: DP x TP x PP)")),
 	INT("gpus_per_node", CLUSTER, gpus_per_node, 1, 1024, "G",
@@ -148,8 +147,7 @@ static const struct cm_key keys[] = {
 	INT("virtual_stages", LAYOUT, virtual_stages, 1, 1000, "V",
 	    N_("chunks per stage, interleaved only (default 2)")),
 	BOOL("pp_scatter_gather", LAYOUT, pp_scatter_gather,
-	    N_("split PP sends over TP ranks (on; off: "
-	    "DeepSpeed)")),
+	    N_("split PP sends over TP ranks (on; off: DeepSpeed)")),
 	INT("zero", SETUP, zero, 0, 3, "0..3", N_("ZeRO stage (0)")),
 	WORD("recompute", SETUP, recompute, rc_w,
 	    N_("activation recomputation (selective)")),
