@@ -158,8 +158,7 @@ static const struct cm_key keys[] = {
 	WORD("attention", SETUP, attention, attn_w,
 	    N_("attention kernel (flash)")),
 	NUM("headroom", SEARCH, headroom, 0, 0.9, 1, "F",
-	    N_("least free share of GPU memory a ranked layout keeps "
-	    "(0.10)")),
+	    N_("GPU memory a ranked layout leaves free (0.10)")),
 	BOOL("any_framework", SEARCH, any_framework,
 	    N_("also rank layouts no framework runs (off)")),
 	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
