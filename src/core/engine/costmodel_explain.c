@@ -9,7 +9,8 @@
  * tp_comm_share, search_excluded.
  *
  * A ranked row (cm_explain_ranked): what it wins and loses against the
- * rows next to it, found by comparing the two results part by part (the
+ * rows next to it (the row above, the row below; the best row, having
+ * none above, what it wins and gives up against the second), found by comparing the two results part by part (the
  * largest difference in compute, TP, PP, exposed DP/ZeRO traffic, bubble,
  * optimizer step, or free memory) and naming the settings that differ
  * where that part comes from. Codes: tie, compute_time, tp_comm_share,
@@ -358,6 +359,10 @@ cm_explain_ranked(struct cm_search *s)
 		if (i + 1 < s->n_top &&
 		    (k = largest_part(r, &s->top[i + 1], -1)) >= 0)
 			add_part(r, &s->top[i + 1], i + 2, (enum part)k, CM_WIN);
+		/* The best has no row above: say what it gives up instead. */
+		if (i == 0 && s->n_top > 1 &&
+		    (k = largest_part(r, &s->top[1], +1)) >= 0)
+			add_part(r, &s->top[1], 2, (enum part)k, CM_LOSS);
 		add(r, "headroom", CM_NOTE, 0, _("%.0f%% of GPU memory free "
 		    "(%.1f GB of %.1f GB used)"), 100 * r->headroom,
 		    r->mem_total / 1e9, r->mem_gpu / 1e9);
