@@ -259,16 +259,16 @@ pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	f = (struct pgs_flow){ w, { y + 1, b->x, b->y + b->h - y - 1, b->w },
 	    y + 1, 0, 0, 0, 0, 0 };
 	r = &s->top[p->search_sel];
-	snprintf(line, sizeof line, _("= a tie: within %.0f%% of its tier's "
-	    "first step. Ranked: fits with %.0f%% of memory free and a "
-	    "framework runs it (fw: %s %s, %s %s, %s %s)."),
-	    100 * CM_TIE_TOL, 100 * p->pg.cfg.headroom, fw_short(FW_MEGATRON),
-	    fw_label(FW_MEGATRON), fw_short(FW_DEEPSPEED),
-	    fw_label(FW_DEEPSPEED), fw_short(FW_PYTORCH), fw_label(FW_PYTORCH));
+	snprintf(line, sizeof line, _("= a tie within %.0f%%; ranked when it "
+	    "fits with %.0f%% free and a framework runs it"),
+	    100 * CM_TIE_TOL, 100 * p->pg.cfg.headroom);
 	pgs_flow_text(&f, line, 0, ui_attr(UI_C_DIM));
 	snprintf(line, sizeof line, _("Why #%d: + wins, - loses against the "
 	    "rows next to it"), p->search_sel + 1);
 	pgs_flow_text(&f, line, 0, ui_attr(UI_C_HEADING));
+	snprintf(line, sizeof line, _("runs on: %s"),
+	    fw_list_text(r->frameworks, why, sizeof why));
+	pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
 	for (i = 0; i < r->n_reasons; i++) {
 		snprintf(line, sizeof line, "%c %s", mark[r->reasons[i].effect],
 		    r->reasons[i].text);
