@@ -334,7 +334,7 @@ static void
 print_search(const struct cm_search *s, const struct cm_config *c)
 {
 	const struct cm_result *r;
-	char rk[16], fw[16], why[CM_REASON_LEN];
+	char rk[16], fw[16], z[8], why[CM_REASON_LEN];
 	int i;
 
 	print_search_head(s, c);
@@ -354,10 +354,11 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 	for (i = 0; i < s->n_top; i++) {
 		r = &s->top[i];
 		rank_text(r, rk, sizeof rk);
-		printf("%3d %4s %3d %3d %3d %-11s %2d %2d %4d %-9s %-3s %8.3f "
+		printf("%3d %4s %3d %3d %3d %-11s %2d %2d %4s %-9s %-3s %8.3f "
 		    "%8.1f %5.1f%% %7.1f %3.0f%%  %s\n", i + 1, rk, r->cfg.dp,
 		    r->cfg.tp, r->cfg.pp, pipe_schedule_name(r->cfg.schedule),
-		    r->cfg.virtual_stages, r->cfg.micro_batch, r->cfg.zero,
+		    r->cfg.virtual_stages, r->cfg.micro_batch,
+		    cm_zero_label(&r->cfg, z, sizeof z),
 		    cm_recompute_name(r->cfg.recompute),
 		    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step,
 		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total),
@@ -381,6 +382,29 @@ emit_json(cJSON *o)
 }
 
 static int
+has(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
+}
+
+/* The searched knobs the user gave: the search keeps them as given. */
+static unsigned
+kept_knobs(const cJSON *o)
+{
+	unsigned k = 0;
+
+	k |= has(o, "micro_batch") ? CM_KEEP_MICRO_BATCH : 0;
+	k |= has(o, "schedule") || has(o, "virtual_stages") ?
+	    CM_KEEP_SCHEDULE : 0;
+	k |= has(o, "zero") ? CM_KEEP_ZERO : 0;
+	k |= has(o, "recompute") ? CM_KEEP_RECOMPUTE : 0;
+	k |= has(o, "seq_parallel") ? CM_KEEP_SP : 0;
+	k |= has(o, "reshard_after_forward") || has(o, "hsdp") ?
+	    CM_KEEP_FSDP : 0;
+	return k;
+}
+
+static int
 run_search(const struct cm_config *c, int json)
 {
 	struct cm_search *s = malloc(sizeof *s);
@@ -400,12 +424,6 @@ run_search(const struct cm_config *c, int json)
 		print_search(s, c);
 	free(s);
 	return rc;
-}
-
-static int
-has(const cJSON *o, const char *key)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
 }
 
 static int
@@ -450,9 +468,10 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if (cm_config_from_json(&c, o, &cat, NULL, "", &err) != 0) {
 		report(&err);
 		rc = 1;
-	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp"))
+	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp")) {
+		c.search_keep = kept_knobs(o);
 		rc = run_search(&c, json);
-	else
+	} else
 		rc = run_one(&c, json);
 	cJSON_Delete(o);
 	hw_catalog_free(&cat);

@@ -178,14 +178,15 @@ search_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y,
     int i)
 {
 	const struct cm_result *r = &p->search->top[i];
-	char line[200], rk[16], fw[16];
+	char line[200], rk[16], fw[16], z[8];
 	int attr = (int)A_NORMAL;
 
 	snprintf(rk, sizeof rk, "%d%s", r->rank, r->tied ? "=" : "");
-	snprintf(line, sizeof line, "%2d %3s %4d %3d %3d %2d %-5s %2d %d %-4s "
-	    "%-3s %7.3f %5.1f%% %3.0f%% %-3s %6.1f", i + 1, rk, r->cfg.dp,
+	snprintf(line, sizeof line, "%2d %3s %4d %3d %3d %2d %-5s %2d %-3s "
+	    "%-4s %-3s %7.3f %5.1f%% %3.0f%% %-3s %6.1f", i + 1, rk, r->cfg.dp,
 	    r->cfg.tp, r->cfg.pp, r->cfg.micro_batch, short_sched(&r->cfg),
-	    r->cfg.virtual_stages, r->cfg.zero, short_rc(&r->cfg),
+	    r->cfg.virtual_stages, cm_zero_label(&r->cfg, z, sizeof z),
+	    short_rc(&r->cfg),
 	    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step, 100 * r->mfu,
 	    100 * r->headroom, fw_short_text(r->frameworks, fw, sizeof fw),
 	    r->mem_total / 1e9);
@@ -223,7 +224,7 @@ search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 		snprintf(line, sizeof line, "%s", _("Your layout is not "
 		    "ranked: it is not a valid layout."));
 	ui_put(w, b->y + 1, b->x, line, b->w, ui_attr(UI_C_ACCENT));
-	ui_put(w, b->y + 2, b->x + 2, _(" # rank  DP  TP  PP mb sched  v Z rc   "
+	ui_put(w, b->y + 2, b->x + 2, _(" # rank  DP  TP  PP mb sched  v Z   rc   "
 	    "SP   step s   MFU free fw      GB"), b->w - 2, ui_attr(UI_C_DIM));
 }
 

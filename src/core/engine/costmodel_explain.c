@@ -135,6 +135,16 @@ cm_explain(struct cm_result *r)
 
 /* ---- a ranked row against its neighbours ---- */
 
+char *
+cm_zero_label(const struct cm_config *c, char *buf, size_t size)
+{
+	int h = c->zero >= 3 && c->hsdp;
+	int k = c->zero >= 3 && !c->reshard_after_forward && c->pp <= 1;
+
+	snprintf(buf, size, "%d%s%s", c->zero, h ? "H" : "", k ? "K" : "");
+	return buf;
+}
+
 /* Settings that shape each part (bit per knob below). */
 enum knob { K_DP, K_TP, K_PP, K_MB, K_SCHED, K_ZERO, K_RC, K_SP, K_N };
 #define KB(k)	(1u << (k))
@@ -161,7 +171,9 @@ differing(const struct cm_config *a, const struct cm_config *b)
 	m |= a->micro_batch != b->micro_batch ? KB(K_MB) : 0;
 	m |= a->schedule != b->schedule ||
 	    a->virtual_stages != b->virtual_stages ? KB(K_SCHED) : 0;
-	m |= a->zero != b->zero ? KB(K_ZERO) : 0;
+	m |= a->zero != b->zero || (a->zero >= 3 && (a->hsdp != b->hsdp ||
+	    a->reshard_after_forward != b->reshard_after_forward)) ?
+	    KB(K_ZERO) : 0;
 	m |= a->recompute != b->recompute ? KB(K_RC) : 0;
 	m |= a->seq_parallel != b->seq_parallel ? KB(K_SP) : 0;
 	return m;
@@ -172,6 +184,8 @@ static void
 knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
     char *buf, size_t size)
 {
+	char za[8], zb[8];
+
 	switch (k) {
 	case K_DP:
 		snprintf(buf, size, _("DP %d vs %d"), a->dp, b->dp);
@@ -192,7 +206,8 @@ knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
 		    pipe_schedule_name(b->schedule), b->virtual_stages);
 		break;
 	case K_ZERO:
-		snprintf(buf, size, _("ZeRO %d vs %d"), a->zero, b->zero);
+		snprintf(buf, size, _("ZeRO %s vs %s"), cm_zero_label(a, za,
+		    sizeof za), cm_zero_label(b, zb, sizeof zb));
 		break;
 	case K_RC:
 		snprintf(buf, size, _("recompute %s vs %s"),

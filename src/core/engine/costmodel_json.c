@@ -24,6 +24,9 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddStringToObject(l, "recompute",
 	    cm_recompute_name(c->recompute));
 	cJSON_AddBoolToObject(l, "seq_parallel", c->seq_parallel);
+	cJSON_AddBoolToObject(l, "reshard_after_forward",
+	    c->reshard_after_forward);
+	cJSON_AddBoolToObject(l, "hsdp", c->hsdp);
 }
 
 static void
