@@ -168,6 +168,34 @@ START_TEST(search_options)
 }
 END_TEST
 
+/* A searched knob given on the command line is kept by the search. */
+START_TEST(search_keeps_given_knobs)
+{
+	char *argv[] = { "plan", "--model", "llama2-70b", "--gpus", "64",
+	    "--recompute", "full", "--micro-batch", "2", "--json", NULL };
+	struct capture c;
+	cJSON *o, *it;
+	int n = 0;
+
+	capture_run(cli_plan_main, &ctx, 10, argv, &c);
+	ck_assert_msg(c.rc == 0, "%s", c.err);
+	o = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(o);
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "candidates")) {
+		const cJSON *l = cJSON_GetObjectItem(it, "layout");
+
+		ck_assert_str_eq(cJSON_GetObjectItem(l, "recompute")->valuestring,
+		    "full");
+		ck_assert_int_eq(cJSON_GetObjectItem(l, "micro_batch")->valueint,
+		    2);
+		n++;
+	}
+	ck_assert_int_eq(n, 10);
+	cJSON_Delete(o);
+	capture_free(&c);
+}
+END_TEST
+
 
 START_TEST(errors)
 {
@@ -211,6 +239,7 @@ cmd_plan_suite(void)
 	tcase_add_test(tc, json_single_layout);
 	tcase_add_test(tc, json_search);
 	tcase_add_test(tc, search_options);
+	tcase_add_test(tc, search_keeps_given_knobs);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("exit codes");
 	tcase_add_test(tc, errors);

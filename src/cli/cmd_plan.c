@@ -114,7 +114,10 @@ usage(FILE *fp)
 
 	fprintf(fp, "%s", _("Usage: parlearn plan [OPTION]...\n"
 	    "Estimate memory and step time of a DP x TP x PP training layout;\n"
-	    "without all of --dp, --tp and --pp, rank every valid layout.\n"
+	    "without all of --dp, --tp and --pp, rank every valid layout that\n"
+	    "fits with --headroom free and a framework runs (ties within 3 %\n"
+	    "marked =); the search keeps the micro-batch, schedule, ZeRO,\n"
+	    "FSDP, recompute and SP options you give and varies the rest.\n"
 	    "Each option is a key of a lesson's engine configuration, with\n"
 	    "'_' for '-' (lessons/README.md).\n"));
 	for (g = 0; g < CM_N_GROUPS; g++) {
