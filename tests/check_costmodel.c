@@ -599,6 +599,53 @@ START_TEST(bad_input)
 }
 END_TEST
 
+START_TEST(new_settings_json)
+{
+	/* The issue-12 settings go through the one builder, and the result
+	 * JSON carries them with each group's placement and exposed time. */
+	const char *in = "{\"model\": \"llama2-70b\", \"gpus\": 64,"
+	    " \"dp\": 4, \"tp\": 8, \"pp\": 2, \"rank_order\": \"dp-pp-tp\","
+	    " \"zero\": 3, \"reshard_after_forward\": false, \"hsdp\": true,"
+	    " \"tp_overlap\": true, \"dp_overlap\": false, \"dropout\": true,"
+	    " \"intra_eff\": 1, \"inter_eff\": 0.5}";
+	struct cm_config c;
+	struct cm_result r;
+	struct pl_err err;
+	cJSON *o = cJSON_Parse(in), *j, *n;
+
+	ck_assert_int_eq(cm_config_from_json(&c, o, &cat, "l.json", "engine",
+	    &err), 0);
+	cJSON_Delete(o);
+	ck_assert_int_eq(c.rank_order, CM_ORDER_DP_PP_TP);
+	ck_assert(!c.reshard_after_forward && c.hsdp && c.tp_overlap &&
+	    !c.dp_overlap && c.model.dropout);
+	ck_assert_double_eq(c.intra_eff, 1);
+	ck_assert_double_eq(c.inter_eff, 0.5);
+	eval(&c, &r);
+	ck_assert_int_eq(r.tp_group.per_node, 1);	/* TP outermost */
+	j = cm_result_json(&r);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "layout"),
+	    "rank_order")->valuestring, "dp-pp-tp");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
+	    "layout"), "reshard_after_forward")));
+	n = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "network"), "tp");
+	ck_assert_int_eq(cJSON_GetObjectItem(n, "per_node")->valueint, 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(n, "nodes")->valueint, 8);
+	ck_assert_double_eq(cJSON_GetObjectItem(n, "bus_bw")->valuedouble,
+	    r.tp_bw);
+	ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
+	    "time_s"), "tp_exposed")->valuedouble, r.t_tp_exposed);
+	ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
+	    "time_s"), "elementwise")->valuedouble, r.t_elementwise);
+	cJSON_Delete(j);
+	o = cJSON_Parse("{\"model\": \"llama2-70b\", \"rank_order\": \"tp\"}");
+	ck_assert_int_eq(cm_config_from_json(&c, o, &cat, "l.json", "engine",
+	    &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "unknown value"));
+	cJSON_Delete(o);
+}
+END_TEST
+
 START_TEST(config_json)
 {
 	const char *ok = "{\"model\": \"llama2-70b\", \"gpu\": \"a100-80gb\","
@@ -684,6 +731,7 @@ costmodel_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, config_json);
+	tcase_add_test(tc, new_settings_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

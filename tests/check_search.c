@@ -631,7 +631,6 @@ START_TEST(published_llama3_405b)
 
 	cfg_for(&c, "llama3-405b", "h100-80gb", 8192);
 	c.global_batch = 2048;
-	cm_config_realistic(&c);
 	ok = published("Llama 3 405B, 8,192 H100", &c, 64, 8, 16, 1);
 	c.gpus = 16384;
 	ok &= published("Llama 3 405B, 16,384 H100", &c, 128, 8, 16, 1);
@@ -689,7 +688,6 @@ START_TEST(published_bloom)
 	struct cm_config c;
 
 	cfg_for(&c, "bloom-176b", "a100-80gb", 384);
-	cm_config_realistic(&c);
 	c.global_batch = 2048;
 	c.inter_bw = 6.25e9;
 	c.attention = CM_ATTN_PLAIN;

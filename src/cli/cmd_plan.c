@@ -256,6 +256,30 @@ print_memory(const struct cm_result *r)
 	    r->mem_total - r->mem_usable));
 }
 
+/* Bus bandwidth each group gets and where its ranks sit. */
+static void
+print_links(const struct cm_result *r)
+{
+	const struct cm_group *g[] = { &r->tp_group, &r->pp_group,
+	    &r->dp_group };
+	const double bw[] = { r->tp_bw, r->pp_bw, r->dp_bw };
+	const char *name[] = { "TP", "PP", "DP" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		if (g[i]->n <= 1)
+			continue;
+		/* TRANSLATORS: "TP group: 8 ranks, 8 per node on 1 node(s),
+		 * 346 GB/s" */
+		printf(_("  %s group: %d ranks, %d per node on %d node(s), "
+		    "%.0f GB/s\n"), name[i], g[i]->n, g[i]->per_node,
+		    g[i]->nodes, bw[i] / 1e9);
+	}
+	if (r->dp_bytes > 0)
+		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "
+		    "collectives\n"), r->dp_bytes / 1e9, r->dp_collectives);
+}
+
 static void
 print_one(const struct cm_result *r)
 {
@@ -273,10 +297,17 @@ print_one(const struct cm_result *r)
 	print_memory(r);
 	printf("\n%s", _("Time per step:\n"));
 	printf(_("  compute          %10.4f s\n"), r->t_compute);
-	printf(_("  TP comm          %10.4f s\n"), r->t_tp);
+	printf(_("    matmuls %.4f s, attention %.4f s, element-wise %.4f s\n"),
+	    r->t_gemm, r->t_attn, r->t_elementwise);
+	if (r->t_overhead > 0)
+		printf(_("    host issuing kernels, not hidden: %.4f s\n"),
+		    r->t_overhead);
+	printf(_("  TP comm          %10.4f s (exposed %.4f s)\n"), r->t_tp,
+	    r->t_tp_exposed);
 	printf(_("  PP comm          %10.4f s\n"), r->t_pp);
 	printf(_("  DP comm          %10.4f s (exposed %.4f s)\n"), r->t_dp,
 	    r->t_dp_exposed);
+	print_links(r);
 	printf(_("  bubble           %10.4f s (%.1f%% of the step)\n"),
 	    r->t_bubble, 100 * r->bubble_fraction);
 	printf(_("  optimizer        %10.4f s\n"), r->t_optimizer);

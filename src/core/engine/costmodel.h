@@ -79,8 +79,8 @@ struct cm_config {
 						    * every TP rank sends the whole
 						    * tensor (DeepSpeed's pipeline) */
 	int			grad_accum_fp32; /* bool: Megatron 4-byte grads */
-	double			buffers_bytes;	/* context, NCCL, allocator, bytes */
-	double			reserve_frac;	/* capacity held back, 0..1 */
+	double			buffers_bytes;	/* CUDA context, workspaces, bytes */
+	double			reserve_frac;	/* held back (fragmentation), 0..1 */
 	/* Network, sharding and overlap (issue 12; costmodel.md f). */
 	enum cm_rank_order	rank_order;	/* axis order, innermost first */
 	double			coll_base_s;	/* fixed cost per collective, s */
@@ -226,18 +226,22 @@ enum cm_exclusion {
 };
 
 /*
- * Defaults: 1 GPU of gpu, 8 GPUs per node, links from the GPU entry,
- * link efficiencies 1 (cm_config_realistic: [CALC]'s 0.65 / 0.9), micro-batch 1, global batch from the model or 512, layout
+ * Defaults: 1 GPU of gpu, 8 GPUs per node, links and per-step latencies
+ * from the GPU entry, link efficiencies as NCCL measures them (NVLink 0.77,
+ * network 0.96), NCCL's 8.4 us base latency per collective, rank order
+ * tp-pp-dp, micro-batch 1, global batch from the model or 512, layout
  * 1x1x1, ZeRO 0, selective recompute, no SP, 1F1B, v = 1, Adam, bf16,
- * flash attention, DP overlap on, buffers 1 GB, reserve 5 %; the search
+ * flash attention, DP overlap on, TP overlap off, ZeRO-3 resharding after
+ * the forward, no HSDP, 10 us to issue a kernel, buffers 1 GB (context and
+ * workspaces; NCCL's are added per communicator), reserve 5 %; the search
  * asks for 10 % free memory and a framework that runs the layout.
  */
 void	cm_config_default(struct cm_config *, const struct hw_model *,
 	    const struct hw_gpu *);
 
 /*
- * Use [CALC]'s achieved-bandwidth fractions (NVLink 0.65, InfiniBand 0.9,
- * from its A100 system file) instead of the nominal 1.0.
+ * Use [CALC]'s derated bandwidth fractions (NVLink 0.65, InfiniBand 0.9,
+ * from its A100 system file) instead of NCCL's measured ones.
  */
 void	cm_config_realistic(struct cm_config *);
 
