@@ -682,7 +682,9 @@ END_TEST
 
 /* BLOOM-176B (reference i, BigScience notes): 384 A100-80GB in 48 nodes
  * on Omni-Path (6.25 GB/s per GPU), DeepSpeed pipeline (whole-tensor sends,
- * no DP overlap), ZeRO-1, micro-batch 2, batch 2048; TP 4, PP 12, DP 8. */
+ * no DP overlap), ZeRO-1, micro-batch 2, batch 2048; TP 4, PP 12, DP 8.
+ * Full recompute and plain attention as check_calibration's BLOOM row
+ * runs it; the search keeps the recompute and the micro-batch. */
 START_TEST(published_bloom)
 {
 	struct cm_config c;

@@ -145,20 +145,23 @@ cm_zero_label(const struct cm_config *c, char *buf, size_t size)
 	return buf;
 }
 
-/* Settings that shape each part (bit per knob below). */
+/* Settings that shape each part, the most direct cause first. */
 enum knob { K_DP, K_TP, K_PP, K_MB, K_SCHED, K_ZERO, K_RC, K_SP, K_N };
 #define KB(k)	(1u << (k))
+#define K_END	K_N
 
-static const unsigned part_knobs[P_N] = {
-	[P_COMPUTE] = KB(K_RC) | KB(K_TP) | KB(K_MB) | KB(K_PP),
-	[P_TP] = KB(K_TP) | KB(K_SP) | KB(K_RC) | KB(K_MB),
-	[P_PP] = KB(K_PP) | KB(K_SCHED) | KB(K_MB) | KB(K_TP),
-	[P_DP] = KB(K_DP) | KB(K_ZERO) | KB(K_TP) | KB(K_PP),
-	[P_BUBBLE] = KB(K_PP) | KB(K_SCHED) | KB(K_MB) | KB(K_DP),
-	[P_OPTIM] = KB(K_ZERO) | KB(K_DP) | KB(K_TP) | KB(K_PP),
+static const enum knob part_knobs[P_N][5] = {
+	[P_COMPUTE] = { K_RC, K_TP, K_MB, K_PP, K_END },
+	[P_TP] = { K_TP, K_SP, K_RC, K_MB, K_END },
+	[P_PP] = { K_PP, K_SCHED, K_MB, K_TP, K_END },
+	[P_DP] = { K_ZERO, K_DP, K_TP, K_PP, K_END },
+	[P_BUBBLE] = { K_PP, K_SCHED, K_MB, K_DP, K_END },
+	[P_OPTIM] = { K_ZERO, K_DP, K_TP, K_PP, K_END },
 };
-#define MEMORY_KNOBS	(KB(K_ZERO) | KB(K_RC) | KB(K_TP) | KB(K_PP) | \
-			 KB(K_SP) | KB(K_MB) | KB(K_SCHED))
+static const enum knob memory_knobs[] = { K_ZERO, K_RC, K_TP, K_PP, K_SP,
+	K_MB, K_SCHED, K_END };
+static const enum knob all_knobs[] = { K_DP, K_TP, K_PP, K_MB, K_SCHED,
+	K_ZERO, K_RC, K_SP, K_END };
 
 static unsigned
 differing(const struct cm_config *a, const struct cm_config *b)
@@ -222,27 +225,31 @@ knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
 }
 
 /*
- * The settings that differ between a and b among those in want (all that
- * differ when none of want does), at most three, joined with ", ".
+ * The settings that differ between a and b, taken in the order of want
+ * (all of them when none of want differs), at most three, joined with
+ * ", ".
  */
 static void
 diff_text(const struct cm_config *a, const struct cm_config *b,
-    unsigned want, char *buf, size_t size)
+    const enum knob *want, char *buf, size_t size)
 {
-	unsigned d = differing(a, b), use = d & want ? d & want : d;
+	unsigned d = differing(a, b);
+	const enum knob *k;
 	char one[64];
 	size_t len = 0;
-	int k, n = 0;
+	int n = 0, pass;
 
 	buf[0] = '\0';
-	for (k = 0; k < K_N && n < 3; k++) {
-		if (!(use & KB(k)))
-			continue;
-		knob_text((enum knob)k, a, b, one, sizeof one);
-		snprintf(buf + len, size - len, "%s%s", n ? ", " : "", one);
-		len = strlen(buf);
-		n++;
-	}
+	for (pass = 0; pass < 2 && n == 0; pass++)
+		for (k = pass ? all_knobs : want; *k != K_END && n < 3; k++) {
+			if (!(d & KB(*k)))
+				continue;
+			knob_text(*k, a, b, one, sizeof one);
+			snprintf(buf + len, size - len, "%s%s", n ? ", " : "",
+			    one);
+			len = strlen(buf);
+			n++;
+		}
 	if (n == 0)
 		snprintf(buf, size, "%s", _("same settings"));
 }
@@ -316,7 +323,7 @@ add_headroom_win(struct cm_result *r, const struct cm_result *o, int row_o)
 {
 	char why[120];
 
-	diff_text(&r->cfg, &o->cfg, MEMORY_KNOBS, why, sizeof why);
+	diff_text(&r->cfg, &o->cfg, memory_knobs, why, sizeof why);
 	add(r, "headroom", CM_WIN, row_o, _("%s: %.0f%% of GPU memory free "
 	    "vs %.0f%% for #%d"), why, 100 * r->headroom, 100 * o->headroom,
 	    row_o);
