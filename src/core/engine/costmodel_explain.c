@@ -307,9 +307,10 @@ add_part(struct cm_result *r, const struct cm_result *o, int row_o,
 		    "%.3g s a step vs %.3g s for #%d"), why, a, b, row_o);
 		break;
 	case P_BUBBLE:
-		add(r, code[k], effect, row_o, _("%s: pipeline bubble %.1f%% "
-		    "of the step vs %.1f%% for #%d"), why,
-		    100 * r->bubble_fraction, 100 * o->bubble_fraction, row_o);
+		add(r, code[k], effect, row_o, _("%s: pipeline bubble %.3g s a "
+		    "step (%.1f%%) vs %.3g s (%.1f%%) for #%d"), why, a,
+		    100 * r->bubble_fraction, b, 100 * o->bubble_fraction,
+		    row_o);
 		break;
 	default:
 		add(r, code[k], effect, row_o, _("%s: optimizer step %.3g s vs "
