@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/framework.h"
 
 /*
  * Link efficiency by default: what NCCL measures as bus bandwidth against
@@ -72,6 +73,8 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->hsdp = 0;
 	c->tp_overlap = 0;
 	c->kernel_issue_s = KERNEL_ISSUE_S;
+	c->headroom = 0.10;		/* issue 12 section 4: rank only
+					 * layouts with 10 % memory free */
 }
 
 void
@@ -270,6 +273,8 @@ cm_evaluate_quick(const struct cm_config *c, struct cm_result *r)
 	r->params = cm_params(&c->model);
 	cm_memory(c, r);
 	cm_time(c, r);
+	r->headroom = r->mem_gpu > 0 ? 1 - r->mem_total / r->mem_gpu : 0;
+	r->frameworks = fw_runs(c);
 }
 
 static const char *const quantity_names[] = {

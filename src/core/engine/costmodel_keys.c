@@ -183,6 +183,10 @@ static const struct cm_key keys[] = {
 	    N_("DP/ZeRO traffic overlaps compute (on)")),
 	BOOL("tp_overlap", SETUP, tp_overlap,
 	    N_("TP collectives overlap the matmuls (off)")),
+	NUM("headroom", SEARCH, headroom, 0, 0.9, 1, "F",
+	    N_("GPU memory a ranked layout leaves free (0.10)")),
+	BOOL("any_framework", SEARCH, any_framework,
+	    N_("also rank layouts no framework runs (off)")),
 	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
 };
 
@@ -207,7 +211,8 @@ const char *
 cm_key_group_name(enum cm_key_group g)
 {
 	static const char *const names[CM_N_GROUPS] = { N_("Model"),
-	    N_("Cluster"), N_("Batch"), N_("Layout"), N_("Setup") };
+	    N_("Cluster"), N_("Batch"), N_("Layout"), N_("Setup"),
+	    N_("Search") };
 
 	return (unsigned)g < CM_N_GROUPS ? _(names[g]) : "?";
 }
