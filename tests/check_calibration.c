@@ -77,6 +77,7 @@ row(const char *what, double got, double pub, const char *unit)
 static void
 megatron2021(struct cm_config *c, long B, int b, int v)
 {
+	c->kernels = CM_KERNELS_FUSED;
 	c->global_batch = B;
 	c->micro_batch = b;
 	c->recompute = CM_RECOMPUTE_FULL;
@@ -229,6 +230,7 @@ START_TEST(llama3_405b)
 	struct cm_result r;
 
 	cfg_for(&c, "llama3-405b", "h100-80gb", 64, 8, 16);
+	c.kernels = CM_KERNELS_FUSED;
 	c.zero = 3;
 	c.reshard_after_forward = 0;
 	c.seq_parallel = 1;
@@ -259,11 +261,13 @@ START_TEST(nemo_h100)
 	struct cm_result r;
 
 	cfg_for(&c, "llama3-8b", "h100-80gb", 8, 1, 1);
+	c.kernels = CM_KERNELS_FUSED;
 	c.zero = 1;
 	c.global_batch = 128;
 	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
 	row("NeMo Llama 3.1 8B, 8 H100, MFU (%)", 100 * r.mfu, 59.37, "%");
 	cfg_for(&c, "llama3-70b", "h100-80gb", 4, 4, 4);
+	c.kernels = CM_KERNELS_FUSED;
 	c.zero = 1;
 	c.global_batch = 128;
 	c.seq_parallel = 1;

@@ -468,12 +468,22 @@ START_TEST(non_matmul_time)
 
 	cfg_for(&c, "llama2-7b", "a100-80gb");
 	c.global_batch = 8;
+	c.kernels = CM_KERNELS_FUSED;
 	eval(&c, &a);
 	ck_assert(a.t_elementwise > 0.03 * a.t_compute);
 	ck_assert_double_eq_tol(a.t_optimizer, (34 * a.params_gpu +
 	    a.mem_grads) / (0.9 * 2039e9), 1e-9);
+	/* PyTorch's foreach AdamW: 8 passes over fp32 weights, gradients
+	 * and moments (80 bytes) and clip_grad_norm_ (12); gradients are
+	 * set to None, not cleared */
+	c.kernels = CM_KERNELS_EAGER;
+	eval(&c, &h);
+	ck_assert_double_eq_tol(h.t_optimizer, 92 * h.params_gpu /
+	    (0.9 * 2039e9), 1e-9);
+	c.kernels = CM_KERNELS_FUSED;
 	cfg_for(&c, "llama2-7b", "h100-80gb");
 	c.global_batch = 8;
+	c.kernels = CM_KERNELS_FUSED;
 	eval(&c, &h);
 	ck_assert_double_eq_tol(a.t_elementwise / h.t_elementwise,
 	    3350.0 / 2039, 1e-9);
@@ -487,12 +497,17 @@ END_TEST
 START_TEST(single_gpu_step)
 {
 	/* A 1.2B Llama-shaped model (16 layers, h 2048, GQA 32/8, SwiGLU
-	 * 8192, vocab 128256, tied) on one H100, 8 x 2048 tokens, AdamW:
-	 * the step lands where published bf16 runs land (38-55 % MFU, the
-	 * issue's range), with matmuls well short of the whole step. */
+	 * 8192, vocab 128256, tied) on one H100, 4 x 2048 tokens, AdamW, as
+	 * three frameworks run it. PyTorch eager moves several times the
+	 * element-wise bytes of fused kernels (composite RMSNorm, rotary and
+	 * SwiGLU, fp32 cross-entropy over 128k logits, foreach AdamW), which
+	 * at h = 2048 is a large part of the step; torch.compile fuses the
+	 * chains but keeps the loss small and the optimizer as eager. */
 	struct cm_config c;
-	struct cm_result r;
+	struct cm_result r[3];
 	struct hw_model m = *hw_model_find(&cat, "llama3-8b");
+	static const char *const name[] = { "eager", "compiled", "fused" };
+	int k;
 
 	m.layers = 16;
 	m.hidden = 2048;
@@ -500,16 +515,26 @@ START_TEST(single_gpu_step)
 	m.seq = 2048;
 	m.tied = 1;
 	cm_config_default(&c, &m, hw_gpu_find(&cat, "h100-80gb"));
-	c.global_batch = 8;
-	c.micro_batch = 8;
-	eval(&c, &r);
-	printf("single H100, 1.2B model, 16k tokens: step %.3f s, MFU %.1f%% "
-	    "(matmuls %.3f s, attention %.3f s, element-wise %.3f s, "
-	    "optimizer %.3f s)\n", r.t_step, 100 * r.mfu, r.t_gemm, r.t_attn,
-	    r.t_elementwise, r.t_optimizer);
-	ck_assert(r.fits);
-	ck_assert(r.mfu > 0.38 && r.mfu < 0.55);
-	ck_assert(r.t_gemm < 0.85 * r.t_step);
+	ck_assert_int_eq(c.kernels, CM_KERNELS_EAGER);
+	c.global_batch = 4;
+	c.micro_batch = 4;
+	for (k = 0; k < 3; k++) {
+		c.kernels = (enum cm_kernels)k;
+		eval(&c, &r[k]);
+		printf("single H100, 1.2B model, 8k tokens, %-8s: step %.3f s, "
+		    "MFU %.1f%% (matmuls %.3f s, attention %.3f s, element-"
+		    "wise %.3f s, optimizer %.3f s), %.1f GB\n", name[k],
+		    r[k].t_step, 100 * r[k].mfu, r[k].t_gemm, r[k].t_attn,
+		    r[k].t_elementwise, r[k].t_optimizer, r[k].mem_total / 1e9);
+		ck_assert(r[k].fits);
+	}
+	ck_assert(r[0].t_step > r[1].t_step && r[1].t_step > r[2].t_step);
+	ck_assert(r[0].t_elementwise > 2.5 * r[2].t_elementwise);
+	ck_assert(r[0].t_optimizer > 2.5 * r[2].t_optimizer);
+	ck_assert(r[0].t_elementwise + r[0].t_optimizer > 0.3 * r[0].t_step);
+	ck_assert(r[0].mem_act > r[1].mem_act);
+	/* separate Q, K, V and gate/up products run smaller shapes */
+	ck_assert(r[1].t_gemm > r[2].t_gemm);
 }
 END_TEST
 

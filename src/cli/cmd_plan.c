@@ -290,10 +290,18 @@ print_one(const struct cm_result *r)
 	printf(_("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
 	    r->params / 1e9, c->gpus, c->gpu.name);
 	printf(_("Layout DP %d x TP %d x PP %d, %s (v=%d), micro-batch %d, "
-	    "%ld micro-batches, ZeRO %d, recompute %s%s\n\n"), c->dp, c->tp,
+	    "%ld micro-batches, ZeRO %d, recompute %s%s\n"), c->dp, c->tp,
 	    c->pp, pipe_schedule_name(c->schedule), c->virtual_stages,
 	    c->micro_batch, r->microbatches, c->zero,
 	    cm_recompute_name(c->recompute), c->seq_parallel ? ", SP" : "");
+	/* TRANSLATORS: "Kernels eager, attention flash"; the words are the
+	 * values of --kernels and --attention and stay untranslated */
+	printf(_("Kernels %s, attention %s"), cm_kernels_name(c->kernels),
+	    cm_attention_name(c->attention));
+	if (c->zero >= 3)
+		printf(_(", ZeRO-3 gathers per %s"),
+		    cm_gather_name(c->weight_gather));
+	printf("\n\n");
 	print_memory(r);
 	printf("\n%s", _("Time per step:\n"));
 	printf(_("  compute          %10.4f s\n"), r->t_compute);

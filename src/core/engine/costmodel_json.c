@@ -28,6 +28,9 @@ add_layout(cJSON *o, const struct cm_result *r)
 	    cm_rank_order_name(c->rank_order));
 	cJSON_AddStringToObject(l, "attention",
 	    cm_attention_name(c->attention));
+	cJSON_AddStringToObject(l, "kernels", cm_kernels_name(c->kernels));
+	cJSON_AddStringToObject(l, "weight_gather",
+	    cm_gather_name(c->weight_gather));
 	cJSON_AddBoolToObject(l, "reshard_after_forward",
 	    c->reshard_after_forward);
 	cJSON_AddBoolToObject(l, "hsdp", c->hsdp);
