@@ -339,6 +339,81 @@ START_TEST(zero3_latency_at_scale)
 }
 END_TEST
 
+START_TEST(zero3_per_tensor_gathers)
+{
+	/* DeepSpeed's 2021 ZeRO-3 (weight_gather = param): one all-gather
+	 * per weight tensor, 12 per GPT layer (fused QKV, projection, two MLP
+	 * products, their biases, two LayerNorms' weights and biases), twice
+	 * per micro-batch, none hidden behind compute even with DP overlap
+	 * on; each pays the ring latency and a host copy of every rank's
+	 * chunk (kernel_issue_s each). Same bytes as per-layer gathers. */
+	struct cm_config c;
+	struct cm_result l, p;
+	double floor;
+
+	cfg_for(&c, "gpt3-175b", "a100-80gb");
+	layout(&c, 1536, 1, 1);
+	c.zero = 3;
+	c.kernels = CM_KERNELS_FUSED;
+	c.recompute = CM_RECOMPUTE_FULL;
+	eval(&c, &l);
+	c.weight_gather = CM_GATHER_PARAM;
+	eval(&c, &p);
+	ck_assert_int_eq(l.dp_collectives, 96 * 3);
+	ck_assert_int_eq(p.dp_collectives, 96 * (2 * 12 + 1));
+	ck_assert_double_eq_tol(p.dp_bytes / l.dp_bytes, 1, 1e-9);
+	ck_assert(l.t_dp_exposed < l.t_dp);
+	ck_assert(c.dp_overlap);
+	/* the gathers are all exposed; the bucketed reduce-scatter is not */
+	ck_assert(p.t_dp_exposed > p.t_dp - (l.t_dp - 0));
+	floor = 2.0 * 96 * 12 * (1536 * c.kernel_issue_s + c.coll_base_s);
+	ck_assert(p.t_dp - l.t_dp > floor);
+	ck_assert(p.t_step > 1.5 * l.t_step);
+	/* without ZeRO-3 the setting changes nothing */
+	c.zero = 1;
+	eval(&c, &p);
+	c.weight_gather = CM_GATHER_LAYER;
+	eval(&c, &l);
+	ck_assert_double_eq(p.t_step, l.t_step);
+}
+END_TEST
+
+START_TEST(llama3_chunks)
+{
+	/* [LLAMA3] 3.3.2: 126 layers on 16 ranks, one layer fewer on the
+	 * first and the last stage, the first chunk of stage 0 holding only
+	 * the embedding. Megatron's interleaved schedule runs (p-r-1) 2 +
+	 * (v-1) p + 1 chunk forwards before the first backward, the k-th on
+	 * chunk (k mod p v) / p. v = 8 (one layer a chunk): stage 0 holds
+	 * 7 x 16 layer-forwards (its 31 embedding-only chunks hold none),
+	 * stage 1 141; v = 2: stage 0 16 x 3 + 16 x 4 + 15 x 3 = 157, stage 1
+	 * 45 x 4 = 180. */
+	struct cm_config c;
+	struct pl_err err;
+
+	cfg_for(&c, "llama3-405b", "h100-80gb");
+	layout(&c, 64, 8, 16);
+	c.global_batch = 2048;
+	c.schedule = PIPE_INTERLEAVED;
+	c.virtual_stages = 8;
+	ck_assert_int_eq(cm_validate(&c, &err), 0);
+	ck_assert_double_eq(cm_inflight_layers(&c, 0, 7, 32), 112);
+	ck_assert_double_eq(cm_inflight_layers(&c, 1, 8, 32), 141);
+	ck_assert_double_eq(cm_inflight_layers(&c, 15, 7, 32), 16 * 7);
+	c.virtual_stages = 2;
+	ck_assert_double_eq(cm_inflight_layers(&c, 0, 7, 32), 157);
+	ck_assert_double_eq(cm_inflight_layers(&c, 1, 8, 32), 180);
+	/* fewer micro-batches than the warm-up: all of them in flight */
+	ck_assert_double_eq(cm_inflight_layers(&c, 1, 8, 4), 4 * 8);
+	/* 1F1B has no embedding-only chunks: a stage needs a layer */
+	c.schedule = PIPE_1F1B;
+	c.virtual_stages = 1;
+	layout(&c, 1, 1, 127);
+	c.global_batch = 127;
+	ck_assert_int_eq(cm_validate(&c, &err), -1);
+}
+END_TEST
+
 START_TEST(hsdp_traffic)
 {
 	/* 32 H100s = 4 nodes with 100 Gb/s per GPU (fms-fsdp's 800 Gb/s per
@@ -736,6 +811,8 @@ costmodel_suite(void)
 	tcase_add_test(tc, zero_volumes_one_microbatch);
 	tcase_add_test(tc, zero_volumes_accumulation);
 	tcase_add_test(tc, zero3_latency_at_scale);
+	tcase_add_test(tc, zero3_per_tensor_gathers);
+	tcase_add_test(tc, llama3_chunks);
 	tcase_add_test(tc, hsdp_traffic);
 	tcase_add_test(tc, reshard_memory);
 	tcase_add_test(tc, dropout_memory);

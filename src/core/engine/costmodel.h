@@ -279,7 +279,10 @@ void	cm_config_realistic(struct cm_config *);
 /*
  * Layer-equivalents of activations stage r (0-based) of `layers` layers
  * holds at its peak with m micro-batches ([KOR22] 4.2.3): L on stage 0
- * under 1F1B, L (1 + (p-1)/(p v)) interleaved, m L/p under GPipe.
+ * under 1F1B, m L/p under GPipe; interleaved, the chunk forwards
+ * Megatron's schedule runs before the first backward, each with its own
+ * chunk's layers (layers is then taken from cfg), L (1 + (p-1)/(p v)) on
+ * stage 0 with equal chunks.
  */
 double	cm_inflight_layers(const struct cm_config *, int r, int layers,
 	    long m);
