@@ -47,9 +47,9 @@
  *     lerp_, mul_, addcmul_, sqrt, div_, add_, addcdiv_ over fp32 weights,
  *     gradients and moments): 80 bytes per parameter; clip_grad_norm_'s
  *     foreach norm and scale 12 more.
- *   - Autocast casts each fp32 weight to bf16 every forward (e+o... 6
- *     bytes per parameter) and the bf16 weight gradient back to fp32 (6),
- *     then adds it into .grad after the first micro-batch (12).
+ *   - Autocast casts each fp32 weight to bf16 every forward (read 4,
+ *     write 2 bytes per parameter) and the bf16 weight gradient back to
+ *     fp32 (6), then adds it into .grad after the first micro-batch (12).
  * Compiled (torch.compile, Inductor): each chain of element-wise ops
  * between two products becomes one kernel that reads the chain's inputs
  * and writes its outputs once, so norms, activations and the rotary
