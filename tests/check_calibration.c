@@ -16,7 +16,9 @@
  *     using PyTorch FSDP", March 2024, and "... and Torch.compile", 2024)
  *     and torchtitan's Llama 3 70B on 64 A100s (pytorch/torchtitan
  *     docs/performance.md); on H100 the compile-over-eager gain of
- *     fms-fsdp and torchtitan, and their absolute figures printed.
+ *     fms-fsdp and torchtitan, and their absolute figures printed;
+ *   - one H100: Hugging Face's Llama 3.2 1B forward and backward, eager
+ *     and compiled (Lightning-AI/lightning-thunder issue 1506).
  * Every row prints engine vs published; the numbers go in the issue's
  * closing note.
  */
@@ -443,6 +445,53 @@ START_TEST(pytorch_h100)
 }
 END_TEST
 
+/*
+ * One H100, Hugging Face's LlamaForCausalLM with the Llama 3.2 1B config
+ * (16 layers, h 2048, 32 heads of 64, 8 K/V heads, SwiGLU 8192, vocabulary
+ * 128256, tied), batch 1 x 2048 tokens, bf16 weights, forward, loss and
+ * backward (no optimizer step), PyTorch 2.6 nightly (SDPA on
+ * FlashAttention-2): 53.6 ms eager, 38 ms with torch.compile
+ * (Lightning-AI/lightning-thunder issue 1506, timings on H100 of
+ * 2024-12-04). The model is built in bf16, so no autocast casts: the
+ * engine's compute less its cast term (costmodel_kernels.c, 12 bytes per
+ * parameter per micro-batch).
+ */
+START_TEST(hf_llama_1b_h100)
+{
+	static const double pub[2] = { 53.6e-3, 38e-3 };
+	struct cm_config c;
+	struct cm_result r;
+	struct hw_model m = *hw_model_find(&cat, "llama3-8b");
+	double t[2];
+	int k;
+
+	m.layers = 16;
+	m.hidden = 2048;
+	m.heads = 32;
+	m.kv_heads = 8;
+	m.ffn = 8192;
+	m.seq = 2048;
+	m.tied = 1;
+	for (k = 0; k < 2; k++) {
+		cm_config_default(&c, &m, hw_gpu_find(&cat, "h100-80gb"));
+		c.global_batch = 1;
+		c.recompute = CM_RECOMPUTE_NONE;
+		c.attention = CM_ATTN_FLASH2;
+		c.kernels = k ? CM_KERNELS_COMPILED : CM_KERNELS_EAGER;
+		ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+		t[k] = r.t_compute - 12 * r.params_gpu /
+		    (0.9 * c.gpu.hbm_bw);
+		printf("calibration HF Llama 3.2 1B, 1 H100, %-8s %6.1f vs "
+		    "%5.1f ms fwd+bwd published\n", k ? "compiled" : "eager",
+		    1e3 * t[k], 1e3 * pub[k]);
+	}
+	row("HF Llama 3.2 1B H100 compiled fwd+bwd", 1e3 * t[1], 1e3 * pub[1],
+	    "ms");
+	row("HF Llama 3.2 1B H100 eager / compiled", t[0] / t[1],
+	    pub[0] / pub[1], "x");
+}
+END_TEST
+
 static Suite *
 calibration_suite(void)
 {
@@ -463,6 +512,7 @@ calibration_suite(void)
 	tcase_add_test(tc, llama3_405b);
 	tcase_add_test(tc, nemo_h100);
 	tcase_add_test(tc, pytorch_h100);
+	tcase_add_test(tc, hf_llama_1b_h100);
 	suite_add_tcase(s, tc);
 	return s;
 }
