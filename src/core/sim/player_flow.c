@@ -89,7 +89,10 @@ ring_at(const struct sim_timeline *tl, size_t i, double t,
 	f->steps = c->ring_steps;
 	f->step = -1;
 	memset(f->sends, -1, sizeof f->sends);
-	for (j = i; j < tl->n_ev && tl->ev[j].start <= t; j++) {
+	/* Ring steps may sort before their collective's event: same start. */
+	for (j = i; j > 0 && tl->ev[j - 1].start >= c->start; j--)
+		;
+	for (; j < tl->n_ev && tl->ev[j].start <= t; j++) {
 		e = &tl->ev[j];
 		if (e->kind != SIM_RING_STEP || e->collective != c->collective ||
 		    e->end <= t || e->device >= PLAYER_MAX_DEVICES)
