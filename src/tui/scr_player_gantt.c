@@ -159,6 +159,9 @@ legend_compose(const int *seen, int hint, int chunks, char *buf, size_t n)
 			    _(" (letter = slice of the batch, underlined = "
 			    "2nd chunk)") : _(" (letter = slice of the batch)")) :
 			    "");
+	if (chunks && !hint && len >= 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - (size_t)len, "%s",
+		    _(", underlined: 2nd chunk"));
 	if (len >= 0 && (size_t)len < n)
 		len += snprintf(buf + len, n - (size_t)len, _(", %s bubble"),
 		    ui_glyph_bubble());
@@ -177,7 +180,7 @@ pscr_draw_legend(struct pscr *ps, WINDOW *w, int y, int cols)
 		seen[c[i].kind] = 1;
 	seen[PLAYER_CELL_FORWARD] = 1;
 	if (legend_compose(seen, 1, ps->pl.v > 1, buf, sizeof buf) > cols - 2)
-		legend_compose(seen, 0, 0, buf, sizeof buf);
+		legend_compose(seen, 0, ps->pl.v > 1, buf, sizeof buf);
 	ui_put(w, y, 1, buf, cols - 2, ui_attr(UI_C_DIM));
 }
 
