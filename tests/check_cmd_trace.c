@@ -168,9 +168,9 @@ START_TEST(gantt)
 
 	trace(&c, "--mode", "pp", "--gpus", "2", "--microbatches", "4", NULL);
 	ck_assert_int_eq(c.rc, 0);
-	ck_assert_ptr_nonnull(strstr(c.out, "dev  0 |AAAABBBB."));
-	ck_assert_ptr_nonnull(strstr(c.out, "dev  1 |....AAAAaaaa"));
-	ck_assert_ptr_null(strstr(c.out, "dev  2 |"));
+	ck_assert_ptr_nonnull(strstr(c.out, "\nG0  |AAAABBBB."));
+	ck_assert_ptr_nonnull(strstr(c.out, "\nG1  |....AAAAaaaa"));
+	ck_assert_ptr_null(strstr(c.out, "G2  |"));
 	ck_assert_ptr_nonnull(strstr(c.out, "legend"));
 	ck_assert_ptr_nonnull(strstr(c.out, "bubble"));
 	ck_assert_ptr_nonnull(strstr(c.out, "formula (p-1)/(v*m+p-1) 0.2000"));
@@ -178,6 +178,66 @@ START_TEST(gantt)
 	trace(&c, "--mode", "tp", NULL);
 	ck_assert_int_eq(c.rc, 0);
 	ck_assert_ptr_nonnull(strstr(c.out, "="));
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * GPUs are named as the lessons and the player name them, G0, G1, ...,
+ * stages counted from 0 (stage 0 on G0), layers L1 to L4, and compute
+ * lettered by slice of the batch as the player letters it.
+ */
+START_TEST(gpu_names)
+{
+	struct capture c;
+	const cJSON *e, *d;
+	cJSON *root;
+	char want[16];
+	int i = 0;
+
+	trace(&c, "--mode", "pp", "--gpus", "2", "--microbatches", "4", NULL);
+	ck_assert_ptr_nonnull(strstr(c.out, "pp on 2 GPUs (dp 1 x tp 1 x "
+	    "pp 2), 1f1b, 4 microbatches"));
+	ck_assert_ptr_nonnull(strstr(c.out, "\nstage 0: G0 (L1 L2)\n"
+	    "stage 1: G1 (L3 L4)\n"));
+	ck_assert_ptr_null(strstr(c.out, "dev "));
+	capture_free(&c);
+	trace(&c, "--mode", "3d", NULL);
+	ck_assert_ptr_nonnull(strstr(c.out, "\nstage 0: G0 G1 G4 G5 (L1 L2)\n"
+	    "stage 1: G2 G3 G6 G7 (L3 L4)\n"));
+	/* Replica 1 works on micro-batches 8 to 15 of the batch: I on. */
+	ck_assert_ptr_nonnull(strstr(c.out, "\nG4  |II"));
+	capture_free(&c);
+	trace(&c, "--mode", "dp", NULL);
+	ck_assert_ptr_nonnull(strstr(c.out, "\nG3  |DDDD"));
+	ck_assert_ptr_null(strstr(c.out, "1f1b"));
+	capture_free(&c);
+
+	trace(&c, "--mode", "3d", "--json", NULL);
+	root = parse(&c);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "events")) {
+		snprintf(want, sizeof want, "G%d", (int)num(e, "device"));
+		ck_assert_str_eq(cJSON_GetObjectItem(e, "gpu")->valuestring,
+		    want);
+	}
+	d = cJSON_GetObjectItem(root, "devices");
+	ck_assert_int_eq(cJSON_GetArraySize(d), 8);
+	cJSON_ArrayForEach(e, d) {
+		snprintf(want, sizeof want, "G%d", i);
+		ck_assert_str_eq(cJSON_GetObjectItem(e, "gpu")->valuestring,
+		    want);
+		ck_assert_double_eq(num(e, "device"), i);
+		/* rank = (replica * pp + stage) * tp + tp_rank */
+		ck_assert_double_eq(num(e, "replica"), i / 4);
+		ck_assert_double_eq(num(e, "stage"), (i / 2) % 2);
+		ck_assert_double_eq(num(e, "tp_rank"), i % 2);
+		ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(e,
+		    "layers")), 2);
+		ck_assert_double_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e,
+		    "layers"), 0)->valuedouble, (i / 2) % 2 == 0 ? 1 : 3);
+		i++;
+	}
+	cJSON_Delete(root);
 	capture_free(&c);
 }
 END_TEST
@@ -589,6 +649,7 @@ cmd_trace_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("text output");
 	tcase_add_test(tc, gantt);
+	tcase_add_test(tc, gpu_names);
 	tcase_add_test(tc, help);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("usage errors");

@@ -196,7 +196,7 @@ draw_box(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl, int dev,
 	size_t bytes;
 
 	ui_box(w, y, x, pl->holds_n + 4 + pl->detail_n, bw);
-	snprintf(buf, sizeof buf, "G%d", dev);
+	sim_device_name(dev, buf, sizeof buf);
 	ui_put(w, y, x + 1, buf, inner, ui_attr(e != NULL ?
 	    UI_C_ACCENT : UI_C_HEADING));
 	for (i = 0; i < pl->holds_n; i++)
@@ -295,13 +295,14 @@ chunks_text(const struct player_flow *f, char *buf, size_t n)
 static void
 flow_text(const struct player_flow *f, char *buf, size_t n)
 {
-	char lay[32], ch[64];
+	char lay[32], ch[64], from[16], to[16];
 
 	layer_text(f, lay, sizeof lay);
 	if (f->from >= 0 && f->mb >= 0) {
-		snprintf(buf, n, _("send %s %s, mb %d: G%d%sG%d"),
-		    what_text(f->what), lay, f->mb, f->from, ui_glyph_right(),
-		    f->to);
+		snprintf(buf, n, _("send %s %s, mb %d: %s%s%s"),
+		    what_text(f->what), lay, f->mb, sim_device_name(f->from,
+		    from, sizeof from), ui_glyph_right(), sim_device_name(f->to,
+		    to, sizeof to));
 		return;
 	}
 	chunks_text(f, ch, sizeof ch);
@@ -354,7 +355,7 @@ pscr_draw_links(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
 {
 	const struct player_link *l = player_links_at(&ps->pl, ps->pl.now);
 	int y = pl->link_y, x, used;
-	char item[48], b[32];
+	char item[64], b[32], a_name[16], b_name[16];
 	size_t i;
 
 	if (pl->link_n == 0)
@@ -366,7 +367,9 @@ pscr_draw_links(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
 		    cols - x - 2, ui_attr(UI_C_DIM));
 	for (i = 0; i < ps->pl.n_links; i++) {
 		pscr_fmt_bytes(l[i].bytes, b, sizeof b);
-		snprintf(item, sizeof item, "G%d-G%d %s", l[i].a, l[i].b, b);
+		snprintf(item, sizeof item, "%s-%s %s", sim_device_name(l[i].a,
+		    a_name, sizeof a_name), sim_device_name(l[i].b, b_name,
+		    sizeof b_name), b);
 		used = wrap_width(item, strlen(item)) + 2;
 		if (x + used > cols - 1) {
 			if (++y >= pl->link_y + pl->link_n)

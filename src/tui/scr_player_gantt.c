@@ -128,7 +128,7 @@ pscr_draw_gantt(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
 		return;
 	cur = player_cursor_col(&ps->pl, gw, 0.0);
 	for (d = 0; d < pl->gantt_n; d++) {
-		snprintf(lab, sizeof lab, "G%d", d);
+		sim_device_name(d, lab, sizeof lab);
 		draw_row(w, pl->gantt_y + d, lab, cells + d * gw, gw, cur, 0);
 	}
 	if (pl->lane_n > 0)
@@ -221,7 +221,7 @@ compare_run(const struct player *p, WINDOW *w, int y, int rows_max,
 	shown = n < rows_max - 2 ? n : rows_max - 2;
 	for (d = 0; d < shown; d++) {
 		player_gantt_row(p, d, gw, span, cells);
-		snprintf(lab, sizeof lab, "G%d", d);
+		sim_device_name(d, lab, sizeof lab);
 		draw_row(w, y++, lab, cells, gw, cur, 0);
 	}
 	player_transfer_row(p, gw, span, cells);
