@@ -85,7 +85,7 @@ single_view(struct pscr *ps, WINDOW *w, int rows, int cols)
 		pscr_draw_settings(ps, w, pl.set_y, cols);
 	pscr_draw_caption(ps, w, &pl, cols);
 	pscr_draw_boxes(ps, w, &pl, cols);
-	pscr_draw_flows(ps, w, &pl, cols);
+	pscr_draw_flows(&ps->pl, w, pl.flow_y, pl.flow_n, cols);
 	pscr_draw_links(ps, w, &pl, cols);
 	pscr_draw_gantt(ps, w, &pl, cols);
 	if (pl.legend_y >= 0 && !big)

@@ -322,20 +322,19 @@ flow_text(const struct player_flow *f, char *buf, size_t n)
 }
 
 void
-pscr_draw_flows(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
-    int cols)
+pscr_draw_flows(const struct player *p, WINDOW *w, int y, int rows, int cols)
 {
 	struct player_flow fl[PSCR_MAX_FLOWS];
 	size_t n, i;
 	char text[200], b[32];
-	int y = pl->flow_y, tw = cols - 22;
+	int tw = cols - 22;
 
-	n = player_flows(&ps->pl, ps->pl.now, fl, PSCR_MAX_FLOWS);
-	if (pl->flow_n > 0 && n == 0)
+	n = player_flows(p, p->now, fl, PSCR_MAX_FLOWS);
+	if (rows > 0 && n == 0)
 		ui_put(w, y, 2, _("no data moving"), cols - 4,
 		    ui_attr(UI_C_DIM));
-	for (i = 0; i < n && (int)i < pl->flow_n; i++, y++) {
-		if ((int)i == pl->flow_n - 1 && n > i + 1) {
+	for (i = 0; i < n && (int)i < rows; i++, y++) {
+		if ((int)i == rows - 1 && n > i + 1) {
 			snprintf(text, sizeof text, _("and %zu more transfers"),
 			    n - i);
 			ui_put(w, y, 2, text, cols - 4, ui_attr(UI_C_DIM));
