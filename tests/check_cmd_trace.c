@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "core/course/animation.h"
 #include "core/course/content.h"
+#include "core/json.h"
 #include "core/sim/schedule.h"
 #include "core/sim/sim_knob.h"
 #include "capture.h"
@@ -625,6 +626,86 @@ START_TEST(every_option_is_a_key)
 }
 END_TEST
 
+/* The options trace --help lists, without the dashes (NULL-terminated). */
+static size_t
+help_options(char names[][32], size_t max)
+{
+	struct capture c;
+	const char *s;
+	size_t n = 0, len;
+
+	trace(&c, "--help", NULL);
+	ck_assert_int_eq(c.rc, 0);
+	for (s = strstr(c.out, "\n  --"); s != NULL && n < max;
+	    s = strstr(s + 1, "\n  --")) {
+		len = strcspn(s + 5, " \n");
+		ck_assert_uint_lt(len, 32);
+		memcpy(names[n], s + 5, len);
+		names[n++][len] = '\0';
+	}
+	capture_free(&c);
+	return n;
+}
+
+/*
+ * The man page and README list every option of trace; lessons/README.md's
+ * table of animation keys lists exactly the keys a block may have.
+ */
+START_TEST(docs_list_every_option)
+{
+	char opts[16][32], want[80], *man, *readme, *lessons;
+	const char *sec, *end, *row;
+	struct pl_err err;
+	size_t n, i, j, rows = 0;
+
+	man = pl_read_file(TOP_SRCDIR "/doc/parlearn.1", NULL, &err);
+	readme = pl_read_file(TOP_SRCDIR "/README.md", NULL, &err);
+	lessons = pl_read_file(TOP_SRCDIR "/lessons/README.md", NULL, &err);
+	ck_assert(man != NULL && readme != NULL && lessons != NULL);
+	n = help_options(opts, 16);
+	ck_assert_uint_eq(n, 10);
+	for (i = 0; i < n; i++) {
+		/* groff writes every '-' of an option as "\-". */
+		strcpy(want, "\\-\\-");
+		for (j = 0; opts[i][j] != '\0'; j++)
+			strcat(want, opts[i][j] == '-' ? "\\-" :
+			    (char[2]){ opts[i][j], '\0' });
+		ck_assert_msg(strstr(man, want) != NULL, "doc/parlearn.1 "
+		    "lacks %s", want);
+		if (strcmp(opts[i], "help") == 0)
+			continue;
+		snprintf(want, sizeof want, "`--%s", opts[i]);
+		ck_assert_msg(strstr(readme, want) != NULL, "README.md lacks "
+		    "%s`", want);
+	}
+	sec = strstr(lessons, "### `animation`");
+	ck_assert_ptr_nonnull(sec);
+	end = strstr(sec, "\n### ");
+	ck_assert_ptr_nonnull(end);
+	for (row = strstr(sec, "\n| `"); row != NULL && row < end;
+	    row = strstr(row + 1, "\n| `")) {
+		i = strcspn(row + 4, "`");
+		ck_assert_uint_lt(i, sizeof want);
+		memcpy(want, row + 4, i);
+		want[i] = '\0';
+		ck_assert_msg(animation_key_known(want) ||
+		    strcmp(want, "caption") == 0, "lessons/README.md lists "
+		    "`%s`, not an animation key", want);
+		rows++;
+	}
+	for (i = 0; animation_keys[i] != NULL; i++) {
+		snprintf(want, sizeof want, "\n| `%s` |", animation_keys[i]);
+		ck_assert_msg(strstr(sec, want) != NULL && strstr(sec, want) <
+		    end, "lessons/README.md lacks the key %s",
+		    animation_keys[i]);
+	}
+	ck_assert_uint_eq(rows, i + 1);
+	free(man);
+	free(readme);
+	free(lessons);
+}
+END_TEST
+
 static Suite *
 cmd_trace_suite(void)
 {
@@ -651,6 +732,7 @@ cmd_trace_suite(void)
 	tcase_add_test(tc, gantt);
 	tcase_add_test(tc, gpu_names);
 	tcase_add_test(tc, help);
+	tcase_add_test(tc, docs_list_every_option);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("usage errors");
 	tcase_add_test(tc, errors);

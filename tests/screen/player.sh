@@ -167,6 +167,15 @@ wait_until 10 same_line "1f1b: step" "gpipe: step" ||
 	fail "compare did not go back side by side at 200x60"
 screen_keys x
 screen_wait_gone "gpipe: step"
+# The player's own keys, as doc/parlearn.1 lists them.
+screen_keys '?'
+screen_wait "Keys on this screen"
+for k in "Tab, Shift-Tab" "g, G" "m, M" "s, S" "v, V" "+, -" \
+	"compare (side by side from 160 columns)"; do
+	screen_has "$k"
+done
+screen_keys '?'
+screen_wait_gone "Keys on this screen"
 screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
