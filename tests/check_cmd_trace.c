@@ -515,7 +515,8 @@ static const char *const key_blocks[] = {
 	"\"mode\": \"pp\", \"gpus\": 2, \"microbatches\": 4, "
 	    "\"schedule\": \"interleaved\", \"virtual_stages\": 2",
 	"\"mode\": \"3d\", \"sequence_parallel\": true, \"no_overlap\": true, "
-	    "\"compute_only\": true, \"schedule\": \"gpipe\", \"microbatches\": 4",
+	    "\"compute_only\": true, \"schedule\": \"gpipe\", "
+	    "\"microbatches\": 4",
 	"\"mode\": \"single\", \"compute_only\": false, \"no_overlap\": false",
 };
 #define N_KEY_BLOCKS	(sizeof key_blocks / sizeof key_blocks[0])

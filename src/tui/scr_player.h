@@ -21,8 +21,8 @@
 
 #define PSCR_MAX_FLOWS	32	/* transfers listed at once, at most */
 #define PSCR_LABEL_W	4	/* "G0  " before a Gantt row */
-#define PSCR_SIDE_COLS	160	/* columns from which a comparison shows
-				   its runs side by side */
+#define PSCR_SIDE_COLS	160	/* columns from which a comparison
+				   shows its runs side by side */
 
 struct pscr {
 	struct app			*app;
@@ -90,8 +90,8 @@ void	pscr_drop_cells(struct pscr *);
 void	pscr_draw_row(WINDOW *, int y, const char *label,
 	    const struct player_cell *, int gw, int cur, int lane);
 /* The cursor mark at column cur and the time "t = X of span ms". */
-void	pscr_draw_cursor_row(const struct player *, WINDOW *, int y, int cur,
-	    int gw, double span);
+void	pscr_draw_cursor_row(const struct player *, WINDOW *, int y,
+	    int cur, int gw, double span);
 
 /* scr_player_compare.c: the two runs, from row 1 to rows - 1. */
 void	pscr_draw_compare(struct pscr *, WINDOW *, int rows, int cols);

@@ -128,8 +128,8 @@ side_memory(const struct player *p, WINDOW *w, int y, int rows, int cols,
 		ui_put(w, y, 0, sim_device_name(d, name, sizeof name),
 		    PSCR_LABEL_W - 1, ui_attr(UI_C_HEADING));
 		if (bw < 4) {
-			ui_put(w, y, PSCR_LABEL_W, tail, cols - PSCR_LABEL_W - 1,
-			    A_NORMAL);
+			ui_put(w, y, PSCR_LABEL_W, tail,
+			    cols - PSCR_LABEL_W - 1, A_NORMAL);
 			continue;
 		}
 		ui_bar(w, y, PSCR_LABEL_W, bw, scale > 0 ? (double)player_mem(p,

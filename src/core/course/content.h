@@ -59,9 +59,8 @@ struct content_animation {
 	int	 microbatches;		/* 0 = default */
 	char	*schedule;		/* gpipe, 1f1b, interleaved; may be NULL */
 	int	 virtual_stages;	/* 0 = default */
-	int	 sequence_parallel;	/* 1: TP with sequence parallelism */
-	int	 no_overlap;		/* 1: DP buckets, ZeRO-3 gathers not
-					   overlapped */
+	int	 sequence_parallel;	/* 1: TP with SP */
+	int	 no_overlap;		/* 1: DP, ZeRO-3 no overlap */
 	int	 compute_only;		/* 1: every transfer free */
 	char	*caption;
 };

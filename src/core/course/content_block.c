@@ -192,9 +192,9 @@ check_animation_keys(const cJSON *b, const char *path,
 		    strcmp(it->string, "caption") != 0 &&
 		    !animation_key_known(it->string))
 			return fail(ctx, path, it->string, _("is not an "
-			    "animation key (mode, gpus, microbatches, schedule, "
-			    "virtual_stages, sequence_parallel, no_overlap, "
-			    "compute_only, caption)"));
+			    "animation key (mode, gpus, microbatches, "
+			    "schedule, virtual_stages, sequence_parallel, "
+			    "no_overlap, compute_only, caption)"));
 	return 0;
 }
 
