@@ -76,8 +76,8 @@ main(int argc, char **argv)
 	rc = check_request(&p, argc, argv, &o, &cfg);
 	if (rc < 0) {
 		p.timeout = o.timeout;
-		run_clock_sync(&p);
 		run_exec_init(&x, &p, &cfg, o.reduce);
+		run_clock_sync(&p);
 		run_exec_step(&x);
 		rc = run_report(&x, &o, &cfg);
 		run_exec_free(&x);
