@@ -434,18 +434,21 @@ START_TEST(holds)
 	ck_assert_str_eq(player_holds(&p, 5, 0, 0, b, sizeof b),
 	    "L1 L2 heads 2-3");
 	ck_assert_str_eq(player_holds(&p, 5, 1, 0, b, sizeof b),
-	    "stage 0, seqs 8-15");
-	ck_assert_str_eq(player_holds(&p, 5, 0, 1, b, sizeof b), "h2-3");
+	    "stage 0 seqs 8-15");
+	ck_assert_str_eq(player_holds(&p, 5, 0, 1, b, sizeof b), "L1 L2");
+	ck_assert_str_eq(player_holds(&p, 5, 1, 1, b, sizeof b), "q8-15");
 	player_free(&p);
 	/* Every DP replica and ZeRO-3 shard has its own slice of the batch. */
 	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
-	ck_assert_str_eq(player_holds(&p, 2, 1, 0, b, sizeof b),
-	    "full copy, seqs 8-11");
+	ck_assert_str_eq(player_holds(&p, 2, 0, 0, b, sizeof b),
+	    "L1-L4 full copy");
+	ck_assert_str_eq(player_holds(&p, 2, 1, 0, b, sizeof b), "seqs 8-11");
+	ck_assert_str_eq(player_holds(&p, 3, 1, 1, b, sizeof b), "q12-15");
 	player_free(&p);
 	open_player(&p, SIM_FSDP, 4, PIPE_1F1B, 0, 0);
-	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b), "L1-L4");
-	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b),
-	    "shard 2/4, seqs 4-7");
+	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b),
+	    "1/4 of L1-L4");
+	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b), "seqs 4-7");
 	player_free(&p);
 }
 END_TEST

@@ -113,8 +113,8 @@ player_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		pscr_draw_compare(ps, w, rows - 1, cols);
 	} else
 		single_view(ps, w, rows, cols);
-	ui_status(w, rows, cols, cols >= 78 ? _("Space play  Left/Right step  "
-	    "Tab mode  g m s v p o c settings  x compare  ? keys  q back") :
+	ui_status(w, rows, cols, cols >= 78 ? _("Space play  arrows step  "
+	    "Tab mode  g m s v p o c x: settings  ? keys  q back") :
 	    _("Space play  Left/Right step  q back  ? keys"),
 	    ui_attr(UI_C_DIM));
 }

@@ -87,8 +87,7 @@ pscr_draw_settings(struct pscr *ps, WINDOW *w, int y, int cols)
 		return;
 	}
 	snprintf(v[0], sizeof v[0], P_("%d GPU", "%d GPUs", c->gpus), c->gpus);
-	snprintf(v[1], sizeof v[1], P_("%d micro-batch", "%d micro-batches",
-	    c->microbatches), c->microbatches);
+	snprintf(v[1], sizeof v[1], _("%d mb"), c->microbatches);
 	snprintf(v[2], sizeof v[2], "%s", pipe_schedule_name(c->schedule));
 	snprintf(v[3], sizeof v[3], "%s", c->seq_parallel ? _("SP on") :
 	    _("SP off"));
@@ -99,7 +98,7 @@ pscr_draw_settings(struct pscr *ps, WINDOW *w, int y, int cols)
 	val[2] = v[2];
 	val[3] = v[3];
 	val[4] = v[4];
-	val[5] = c->compute_only ? _("compute only") : _("transfers timed");
+	val[5] = c->compute_only ? _("transfers free") : _("transfers on");
 	val[6] = ps->cmp_ok ? _("compare off") : _("compare");
 	for (i = 0; i < 7; i++) {
 		used = setting(w, y, x, cols - 1, key[i], val[i]);
@@ -306,10 +305,15 @@ flow_text(const struct player_flow *f, char *buf, size_t n)
 		return;
 	}
 	chunks_text(f, ch, sizeof ch);
-	if (f->step >= 0)
-		snprintf(buf, n, _("%s %s %s: %s %d/%d, chunks %s%s"),
+	if (f->step >= 0 && f->kind == SIM_ALL_REDUCE)
+		snprintf(buf, n, _("%s %s %s: %s %d/%d [%s]%s"),
 		    sim_kind_name(f->kind), what_text(f->what), lay,
 		    sim_kind_name(f->phase), f->step + 1, f->steps, ch,
+		    f->overlap ? _(", beside compute") : "");
+	else if (f->step >= 0)
+		snprintf(buf, n, _("%s %s %s: step %d/%d [%s]%s"),
+		    sim_kind_name(f->kind), what_text(f->what), lay,
+		    f->step + 1, f->steps, ch,
 		    f->overlap ? _(", beside compute") : "");
 	else
 		snprintf(buf, n, _("%s %s %s"), sim_kind_name(f->kind),

@@ -159,6 +159,9 @@ legend_compose(const int *seen, int hint, int chunks, char *buf, size_t n)
 			    _(" (letter = slice of the batch, underlined = "
 			    "2nd chunk)") : _(" (letter = slice of the batch)")) :
 			    "");
+	if (chunks && !hint && len >= 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - (size_t)len, "%s",
+		    _(", underlined: 2nd chunk"));
 	if (len >= 0 && (size_t)len < n)
 		len += snprintf(buf + len, n - (size_t)len, _(", %s bubble"),
 		    ui_glyph_bubble());
@@ -177,7 +180,7 @@ pscr_draw_legend(struct pscr *ps, WINDOW *w, int y, int cols)
 		seen[c[i].kind] = 1;
 	seen[PLAYER_CELL_FORWARD] = 1;
 	if (legend_compose(seen, 1, ps->pl.v > 1, buf, sizeof buf) > cols - 2)
-		legend_compose(seen, 0, 0, buf, sizeof buf);
+		legend_compose(seen, 0, ps->pl.v > 1, buf, sizeof buf);
 	ui_put(w, y, 1, buf, cols - 2, ui_attr(UI_C_DIM));
 }
 
@@ -203,15 +206,17 @@ compare_run(const struct player *p, WINDOW *w, int y, int rows_max,
 	const struct sim_result *r = &p->res;
 	int gw = cols - PSCR_LABEL_W - 1, n = player_devices(p), d, shown;
 	struct player_cell *cells = malloc((size_t)gw * sizeof *cells);
-	char head[200], lab[48];
+	char head[200], lab[48], mem[32];
 
 	if (cells == NULL || gw < 1) {
 		free(cells);
 		return y;
 	}
 	compare_label(&p->cfg, lab, sizeof lab);
-	snprintf(head, sizeof head, _("%s: step %.1f ms, bubble %.1f%%"), lab,
-	    r->step_time * 1e3, 100.0 * r->bubble);
+	pscr_fmt_bytes((double)sim_timeline_peak(&r->tl, 0), mem, sizeof mem);
+	snprintf(head, sizeof head, _("%s: step %.1f ms, bubble %.1f%%, G0 "
+	    "holds at most %s"), lab, r->step_time * 1e3, 100.0 * r->bubble,
+	    mem);
 	ui_put(w, y++, 1, head, cols - 2, ui_attr(UI_C_HEADING));
 	shown = n < rows_max - 2 ? n : rows_max - 2;
 	for (d = 0; d < shown; d++) {

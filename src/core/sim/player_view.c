@@ -195,27 +195,21 @@ static char *
 holds_where(const struct player *p, int dev, int compact, char *buf,
     size_t n)
 {
-	int s = (dev / p->t) % p->p, r = dev / (p->t * p->p), lo, hi;
+	int s = (dev / p->t) % p->p, k = dev % p->t, lo, hi;
 
 	player_shard_seqs(p, dev, &lo, &hi);
-	if (p->cfg.mode == SIM_FSDP)
-		snprintf(buf, n, compact ? "%d/%d" : _("shard %d/%d, seqs %d-%d"),
-		    r + 1, p->d, lo, hi);
-	else if (p->d > 1 && p->p > 1)
-		snprintf(buf, n, compact ? "s%d q%d-%d" :
-		    _("stage %d, seqs %d-%d"), s, lo, hi);
+	if (p->d > 1 && p->p > 1 && !compact)
+		snprintf(buf, n, _("stage %d seqs %d-%d"), s, lo, hi);
+	else if (p->d > 1)
+		snprintf(buf, n, compact ? "q%d-%d" : _("seqs %d-%d"), lo, hi);
 	else if (p->p > 1 && p->v > 1)
 		snprintf(buf, n, compact ? "s%d" : _("stage %d, %d chunks"), s,
 		    p->v);
 	else if (p->p > 1)
 		snprintf(buf, n, compact ? "s%d" : _("stage %d"), s);
-	else if (p->d > 1)
-		snprintf(buf, n, compact ? "q%d-%d" : _("full copy, seqs %d-%d"),
-		    lo, hi);
 	else if (p->t > 1)
 		snprintf(buf, n, compact ? "f%d-%d" : _("ffn cols %d-%d"),
-		    (dev % p->t) * (SIM_FFN / p->t),
-		    (dev % p->t + 1) * (SIM_FFN / p->t) - 1);
+		    k * (SIM_FFN / p->t), (k + 1) * (SIM_FFN / p->t) - 1);
 	else
 		snprintf(buf, n, "%s", compact ? "all" : _("whole model"));
 	return buf;
@@ -232,12 +226,16 @@ player_holds(const struct player *p, int dev, int line, int compact,
 	if (line == 1)
 		return holds_where(p, dev, compact, buf, n);
 	layer_list(held(p, s), list, sizeof list);
-	if (p->t > 1 && !compact && hl > 1)
+	if (p->cfg.mode == SIM_FSDP)
+		snprintf(buf, n, compact ? "1/%d" : _("1/%d of %s"), p->d, list);
+	else if (p->cfg.mode == SIM_DP && !compact)
+		snprintf(buf, n, _("%s full copy"), list);
+	else if (p->t > 1 && !compact && hl > 1)
 		snprintf(buf, n, _("%s heads %d-%d"), list, k * hl,
 		    k * hl + hl - 1);
 	else if (p->t > 1 && !compact)
 		snprintf(buf, n, _("%s head %d"), list, k * hl);
-	else if (p->t > 1)
+	else if (p->t > 1 && p->d == 1)
 		snprintf(buf, n, "h%d-%d", k * hl, k * hl + hl - 1);
 	else
 		snprintf(buf, n, "%s", list);
