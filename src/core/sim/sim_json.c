@@ -85,7 +85,7 @@ json_model(void)
 	cJSON_AddNumberToObject(m, "seq", SIM_SEQ);
 	cJSON_AddNumberToObject(m, "batch", SIM_BATCH);
 	cJSON_AddNumberToObject(m, "params", SIM_NPARAMS);
-	cJSON_AddNumberToObject(m, "time_scale", SIM_SCALE);
+	cJSON_AddNumberToObject(m, "scale", SIM_SCALE);
 	return m;
 }
 
