@@ -94,6 +94,24 @@ check pp-interleaved 2 1
 run fsdp-no-overlap 4 --mode fsdp --no-overlap --microbatches 2
 check fsdp-no-overlap 4 1
 
+# A lab's run step: the dp run is right for step 2 of labs/real-run.json;
+# a pp run is not the run the step asks for.
+lab="$tmp/lab"
+"$PARLEARN" lab host "$lab" --script "$top_srcdir/labs/real-run.json" \
+	--no-dashboard >/dev/null || fail "lab host"
+"$PARLEARN" lab step "$lab" 2 >/dev/null || fail "lab step"
+"$PARLEARN" lab submit "$lab" --step 2 --run "$tmp/pp.json" \
+	>"$tmp/sub.out" 2>"$tmp/sub.err" && fail "a pp run passed for a dp step"
+grep -q 'a run of pp on 4 processes; the step asks for: dp' "$tmp/sub.err" ||
+	fail "lab submit pp: $(cat "$tmp/sub.err")"
+"$PARLEARN" lab submit "$lab" --step 2 --run "$tmp/dp.json" >"$tmp/sub.out" ||
+	fail "lab submit --run"
+grep -q '^step 2: dp on 4 processes on 1 host; .*: right$' "$tmp/sub.out" ||
+	fail "lab submit: $(cat "$tmp/sub.out")"
+"$PARLEARN" lab report "$lab" --format csv >"$tmp/report.csv" || fail "lab report"
+grep -q ',2,"Run data parallelism on 4 processes",run,run,1,1,1,,,,right$' \
+	"$tmp/report.csv" || fail "lab report: $(cat "$tmp/report.csv")"
+
 # The library's own reduction order: equal to rounding, not to the bit.
 run dp-mpi 4 --mode dp --microbatches 2 -- --reduce mpi
 check dp-mpi 4 0
