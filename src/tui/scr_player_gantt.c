@@ -186,9 +186,17 @@ pscr_draw_legend(struct pscr *ps, WINDOW *w, int y, int cols)
 
 /* What tells the two compared runs apart. */
 static void
-compare_label(const struct sim_config *c, char *buf, size_t n)
+compare_label(const struct player *p, int measuring, char *buf, size_t n)
 {
-	if (c->mode == SIM_PP || c->mode == SIM_3D)
+	const struct sim_config *c = &p->cfg;
+
+	if (p->origin.measured)
+		snprintf(buf, n, P_("measured on %d process",
+		    "measured on %d processes", p->origin.processes),
+		    p->origin.processes);
+	else if (measuring)
+		snprintf(buf, n, "%s", _("simulated on H100s"));
+	else if (c->mode == SIM_PP || c->mode == SIM_3D)
 		snprintf(buf, n, "%s", pipe_schedule_name(c->schedule));
 	else if (c->mode == SIM_TP)
 		snprintf(buf, n, "%s", c->seq_parallel ? _("SP on") :
@@ -201,7 +209,7 @@ compare_label(const struct sim_config *c, char *buf, size_t n)
 /* One run of the comparison from row y: header, rows, lane. */
 static int
 compare_run(const struct player *p, WINDOW *w, int y, int rows_max,
-    int cols, double span, int cur)
+    int cols, double span, int cur, int measuring)
 {
 	const struct sim_result *r = &p->res;
 	int gw = cols - PSCR_LABEL_W - 1, n = player_devices(p), d, shown;
@@ -212,7 +220,7 @@ compare_run(const struct player *p, WINDOW *w, int y, int rows_max,
 		free(cells);
 		return y;
 	}
-	compare_label(&p->cfg, lab, sizeof lab);
+	compare_label(p, measuring, lab, sizeof lab);
 	pscr_fmt_bytes((double)sim_timeline_peak(&r->tl, 0), mem, sizeof mem);
 	snprintf(head, sizeof head, _("%s: step %.1f ms, bubble %.1f%%, G0 "
 	    "holds at most %s"), lab, r->step_time * 1e3, 100.0 * r->bubble,
@@ -239,9 +247,20 @@ pscr_draw_compare(struct pscr *ps, WINDOW *w, int rows, int cols)
 	    ps->cmp.res.step_time ? &ps->pl : &ps->cmp;
 	int gw = cols - PSCR_LABEL_W - 1, cur, y = 1, per;
 
-	cur = player_cursor_col(lead, gw, span);
+	int measuring = ps->pl.origin.measured || ps->cmp.origin.measured;
+
 	per = (rows - 4) / 2;
-	y = compare_run(&ps->pl, w, y, per, cols, span, cur);
-	y = compare_run(&ps->cmp, w, y, per, cols, span, cur);
+	if (measuring) {
+		/* CPU and simulated H100 times share no axis: each run
+		   fills the width, the cursor at the same share of it. */
+		cur = player_cursor_col(&ps->pl, gw, 0);
+		y = compare_run(&ps->pl, w, y, per, cols, 0, cur, 1);
+		y = compare_run(&ps->cmp, w, y, per, cols, 0, cur, 1);
+		draw_cursor_row(&ps->pl, w, y, cur, gw, ps->pl.res.step_time);
+		return;
+	}
+	cur = player_cursor_col(lead, gw, span);
+	y = compare_run(&ps->pl, w, y, per, cols, span, cur, 0);
+	y = compare_run(&ps->cmp, w, y, per, cols, span, cur, 0);
 	draw_cursor_row(lead, w, y, cur, gw, span);
 }
