@@ -226,8 +226,8 @@ student_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		    cols - 6, ui_attr(UI_C_ACCENT));
 		ui_put(w, y++, 2, _("then hand in its timeline:"), cols - 4,
 		    A_NORMAL);
-		snprintf(line, sizeof line, _("parlearn lab submit %s --step %d "
-		    "--run run.json"), st->app->lab_dir, st->view + 1);
+		snprintf(line, sizeof line, "parlearn lab submit %s --step %d "
+		    "--run run.json", st->app->lab_dir, st->view + 1);
 		ui_put(w, y++, 4, line, cols - 6, ui_attr(UI_C_ACCENT));
 		y++;
 		draw_items(st, w, rows, cols, &y);
