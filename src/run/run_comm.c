@@ -477,6 +477,7 @@ run_recv(struct run_comm *c, int from, double *dst, size_t len, int mpi_tag,
 	struct sim_event *e;
 	MPI_Request q;
 	char what[200];
+	double t1;
 
 	if (tmp == NULL)
 		run_fail(c->proc, "%s", _("out of memory"));
@@ -489,8 +490,11 @@ run_recv(struct run_comm *c, int from, double *dst, size_t len, int mpi_tag,
 	    from);
 	run_wait_until(c->proc, received, &r, what);
 	memcpy(dst, tmp, len * sizeof *dst);
+	/* The send's start is on the sender's corrected clock; an offset
+	   error of a few microseconds must not end it before it began. */
+	t1 = run_now(c->proc);
 	e = sim_timeline_add(c->tl, c->proc->rank, SIM_RECV, tag->layer,
-	    tag->mb, tmp[len], run_now(c->proc), len * sizeof(double));
+	    tag->mb, tmp[len] < t1 ? tmp[len] : t1, t1, len * sizeof(double));
 	free(tmp);
 	if (e == NULL)
 		run_fail(c->proc, "%s", _("out of memory"));
