@@ -64,4 +64,8 @@ one_line '3 processes do not fit this run'
 # No MPI to run with: how to get it, in one line.
 PARLEARN_RUN_HELPER=/nonexistent/parlearn-run expect 2 "$PARLEARN" run --mode dp
 one_line 'apt-get install openmpi-bin libopenmpi-dev'
+# MPI built, but no launcher to start it with.
+PARLEARN_RUN_HELPER=/bin/true PARLEARN_MPIRUN=/nonexistent/mpirun \
+	expect 2 "$PARLEARN" run --mode dp
+one_line 'no mpirun to start the processes with'
 exit 0

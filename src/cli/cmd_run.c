@@ -301,7 +301,9 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	int fd, status;
 
 	if (mpirun == NULL) {
-		fprintf(stderr, "%s", _(NO_MPI_HINT));
+		fprintf(stderr, "%s", _("parlearn: run: no mpirun to start the "
+		    "processes with (Debian: apt-get install openmpi-bin; or set "
+		    "PARLEARN_MPIRUN)\n"));
 		return 2;
 	}
 	if (is_open_mpi() && geteuid() == 0 &&
