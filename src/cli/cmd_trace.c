@@ -43,15 +43,19 @@ usage(FILE *fp)
 	    "         [--sequence-parallel] [--no-overlap] [--compute-only] "
 	    "[--json]\n"
 	    "   or: parlearn trace --from FILE [--json]\n"
-	    "Run the toy model (4 transformer layers) for one training step "
-	    "on simulated\nGPUs and show what each GPU does over time. Times "
-	    "are those of the model\nscaled up 512 times on H100s; bytes are "
-	    "the toy's own.\n"
+	    "Run the toy model (4 transformer layers, L1 to L4) for one "
+	    "training step on\nsimulated GPUs, G0, G1, ..., and show what each "
+	    "GPU does over time, with the\nGPUs and layers of each pipeline "
+	    "stage (stage 0 first). Times are those of\nthe model scaled "
+	    "up 512 times on H100s; bytes are the toy's own. An "
+	    "animation\nblock of a lesson takes the same settings, with _ "
+	    "for -.\n"
 	    "\n"
 	    "  --mode MODE           single, dp, tp, pp, fsdp or 3d (default pp)\n"
 	    "  --gpus N              devices (default 4; 3d needs 8)\n"
 	    "  --microbatches M      micro-batches per pipeline (default 8 for "
-	    "pp and 3d, else 1)\n"
+	    "pp and 3d,\n"
+	    "                        else 1)\n"
 	    "  --schedule S          gpipe, 1f1b or interleaved (default 1f1b)\n"
 	    "  --virtual-stages V    model chunks per device, interleaved only "
 	    "(default 2)\n"
@@ -61,8 +65,11 @@ usage(FILE *fp)
 	    "pass; gather\n"
 	    "                        ZeRO-3 layers without prefetching\n"
 	    "  --compute-only        make communication free (the bubble then "
-	    "matches the formula)\n"
-	    "  --json                print the timeline and results as JSON\n"
+	    "matches the\n"
+	    "                        formula)\n"
+	    "  --json                print the settings, each GPU's place, the "
+	    "events,\n"
+	    "                        memory and results as JSON\n"
 	    "  --from FILE           replay a step saved by parlearn run -o "
 	    "FILE (or by\n"
 	    "                        trace --json) in the player; without a "
@@ -147,9 +154,13 @@ print_json(const struct sim_config *cfg, const struct sim_result *r,
 	return 0;
 }
 
-/* The character for what device dev does at time t. */
+/*
+ * The character for what device dev does at time t: compute is lettered
+ * by its slice of the batch (replica's shard x m + micro-batch), as the
+ * player letters it.
+ */
 static char
-gantt_char(const struct sim_timeline *tl, int dev, double t)
+gantt_char(const struct sim_timeline *tl, int m, int dev, double t)
 {
 	static const char sym[SIM_NKINDS] = {
 		'F', 'B', '=', '<', '>', ' ', ' ', '*', '.', ' '
@@ -166,10 +177,33 @@ gantt_char(const struct sim_timeline *tl, int dev, double t)
 			continue;
 		if (sim_kind_is_compute(e->kind))
 			return (char)((e->kind == SIM_FORWARD ? 'A' : 'a') +
-			    (e->microbatch < 0 ? 0 : e->microbatch % 26));
+			    (e->microbatch < 0 ? 0 : ((e->shard > 0 ? e->shard :
+			    0) * m + e->microbatch) % 26));
 		c = sym[e->kind];
 	}
 	return c;
+}
+
+/* Which GPUs run each pipeline stage, and its layers. */
+static void
+print_stages(const struct sim_result *r)
+{
+	struct sim_place pl;
+	char name[16], layers[32];
+	int s, d;
+
+	for (s = 0; s < r->pp; s++) {
+		printf(_("stage %d:"), s);
+		layers[0] = '\0';
+		for (d = 0; d < r->tl.n_devices; d++) {
+			sim_device_place(r, d, &pl);
+			if (pl.stage != s)
+				continue;
+			printf(" %s", sim_device_name(d, name, sizeof name));
+			sim_layers_text(pl.layers, layers, sizeof layers);
+		}
+		printf(" (%s)\n", layers);
+	}
 }
 
 static void
@@ -178,31 +212,43 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 {
 	const struct sim_timeline *tl = &r->tl;
 	double col = tl->t_end / GANTT_COLS;
+	char name[16];
 	int d, c;
 
-	printf(P_("parlearn trace: %s on %d devices (dp %d x tp %d x pp %d), "
-	    "%s, %d microbatch\n", "parlearn trace: %s on %d devices "
-	    "(dp %d x tp %d x pp %d), %s, %d microbatches\n",
-	    cfg->microbatches), sim_mode_name(cfg->mode), cfg->gpus,
-	    r->dp, r->tp, r->pp, pipe_schedule_name(cfg->schedule),
-	    cfg->microbatches);
 	if (origin != NULL && origin->measured)
 		printf(P_("measured on %d process with %s%s\n",
 		    "measured on %d processes with %s%s\n", origin->processes),
 		    origin->processes, origin->library, origin->hosts == 1 ?
 		    _("; CPU times on one machine") : "");
-	putchar('\n');
+	printf(_("parlearn trace: %s on %d GPUs (dp %d x tp %d x pp %d)"),
+	    sim_mode_name(cfg->mode), cfg->gpus, r->dp, r->tp, r->pp);
+	if (r->pp > 1)
+		printf(", %s", pipe_schedule_name(cfg->schedule));
+	if (r->v > 1)
+		printf(_(", %d chunks per GPU"), r->v);
+	if (cfg->seq_parallel)
+		printf("%s", _(", sequence parallel"));
+	if (!cfg->overlap)
+		printf("%s", _(", no overlap"));
+	if (cfg->compute_only)
+		printf("%s", _(", compute only"));
+	printf(P_(", %d microbatch\n\n", ", %d microbatches\n\n",
+	    cfg->microbatches), cfg->microbatches);
 	for (d = 0; d < tl->n_devices; d++) {
-		printf(_("dev %2d |"), d);
+		printf("%-4s|", sim_device_name(d, name, sizeof name));
 		for (c = 0; c < GANTT_COLS; c++)
-			putchar(gantt_char(tl, d, (c + 0.5) * col));
+			putchar(gantt_char(tl, cfg->microbatches, d,
+			    (c + 0.5) * col));
 		printf("|\n");
 	}
 	printf(_("\ntime 0 to %.1f ms, one column = %.2f ms\n"),
 	    tl->t_end * 1e3, col * 1e3);
-	printf("%s", _("legend: A-Z forward of micro-batch 0-25, a-z backward, "
-	    "= all-reduce,\n        < all-gather, > reduce-scatter, "
-	    "* optimizer step, . idle\n\n"));
+	if (r->pp > 1)
+		print_stages(r);
+	printf("%s", _("legend: A-Z forward of slice 0-25 of the batch "
+	    "(replica x m + micro-batch),\n        a-z backward, = all-reduce, "
+	    "< all-gather, > reduce-scatter,\n        * optimizer step, "
+	    ". idle\n\n"));
 	printf(_("loss %.15g, largest gradient difference from single %.3g\n"),
 	    r->loss, r->max_grad_error);
 	printf(_("bubble measured %.4f, formula (p-1)/(v*m+p-1) %.4f\n"),

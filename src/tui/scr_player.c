@@ -7,7 +7,7 @@
  * home screen it waits, paused. Keys turn the run's settings (core's
  * sim_config_turn finds the next valid value) and load the new run; x
  * puts the run beside the one it is best compared with (GPipe and 1F1B,
- * DP with and without overlap) on one time axis.
+ * DP with and without overlap) on one time axis (scr_player_compare.c).
  *
  * While playing, the screen asks for a tick every 33 ms and advances the
  * clock by the wall time that really passed; paused, it asks for none, so
@@ -28,22 +28,22 @@
 
 #define TICK_MS		33	/* ~30 frames a second while playing */
 
+/* Each description fits the help box's 43 columns. */
 static const struct ui_key_help player_help[] = {
 	{ N_("Space"), N_("play or pause") },
 	{ N_("Right, l"), N_("step to the next event (pauses)") },
 	{ N_("Left, h"), N_("step to the previous event") },
 	{ N_("+, -"), N_("faster, slower") },
 	{ N_("r"), N_("restart from the beginning") },
-	{ N_("Tab, Shift-Tab"), N_("next, previous mode: single, dp, tp, pp, "
-	    "fsdp, 3d") },
+	{ N_("Tab, Shift-Tab"), N_("next, previous mode (single ... 3d)") },
 	{ N_("g, G"), N_("more, fewer GPUs") },
 	{ N_("m, M"), N_("more, fewer micro-batches") },
-	{ N_("s"), N_("next pipeline schedule: gpipe, 1f1b, interleaved") },
+	{ N_("s, S"), N_("next, previous pipeline schedule") },
 	{ N_("v, V"), N_("more, fewer chunks per GPU (interleaved)") },
-	{ N_("p"), N_("sequence parallelism on or off (tp, 3d)") },
-	{ N_("o"), N_("overlap of DP buckets and ZeRO-3 gathers on or off") },
-	{ N_("c"), N_("compute only: make every transfer free") },
-	{ N_("x"), N_("compare with GPipe/1F1B, or without overlap or SP") },
+	{ N_("p"), N_("sequence parallelism on, off (tp, 3d)") },
+	{ N_("o"), N_("DP bucket, ZeRO-3 gather overlap on, off") },
+	{ N_("c"), N_("compute only: every transfer free") },
+	{ N_("x"), N_("compare (side by side from 160 columns)") },
 	{ N_("q, Esc"), N_("back") },
 	{ NULL, NULL }
 };
@@ -97,7 +97,7 @@ single_view(struct pscr *ps, WINDOW *w, int rows, int cols)
 		pscr_draw_settings(ps, w, pl.set_y, cols);
 	pscr_draw_caption(ps, w, &pl, cols);
 	pscr_draw_boxes(ps, w, &pl, cols);
-	pscr_draw_flows(ps, w, &pl, cols);
+	pscr_draw_flows(&ps->pl, w, pl.flow_y, pl.flow_n, cols);
 	pscr_draw_links(ps, w, &pl, cols);
 	pscr_draw_gantt(ps, w, &pl, cols);
 	if (pl.legend_y >= 0 && !big)

@@ -20,8 +20,11 @@ static cJSON *
 json_event(const struct sim_event *ev)
 {
 	cJSON *e = cJSON_CreateObject();
+	char name[16];
 
 	cJSON_AddNumberToObject(e, "device", ev->device);
+	cJSON_AddStringToObject(e, "gpu", sim_device_name(ev->device, name,
+	    sizeof name));
 	cJSON_AddStringToObject(e, "kind", sim_kind_name(ev->kind));
 	cJSON_AddStringToObject(e, "carries", sim_payload_name(ev->what));
 	cJSON_AddStringToObject(e, "part", sim_part_name(ev->part));
@@ -58,16 +61,47 @@ static cJSON *
 json_memory(const struct sim_timeline *tl)
 {
 	cJSON *a = cJSON_CreateArray(), *e;
+	char name[16];
 	size_t i;
 	int k;
 
 	for (i = 0; i < tl->n_mem; i++) {
 		e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "device", tl->mem[i].device);
+		cJSON_AddStringToObject(e, "gpu", sim_device_name(
+		    tl->mem[i].device, name, sizeof name));
 		cJSON_AddNumberToObject(e, "t", tl->mem[i].t);
 		for (k = 0; k < SIM_NMEM; k++)
 			cJSON_AddNumberToObject(e, sim_mem_kind_name(k),
 			    (double)tl->mem[i].bytes[k]);
+		cJSON_AddItemToArray(a, e);
+	}
+	return a;
+}
+
+/* Each device's name and place: replica, stage, TP rank, layers held. */
+static cJSON *
+json_devices(const struct sim_result *r)
+{
+	cJSON *a = cJSON_CreateArray(), *e, *lay;
+	struct sim_place pl;
+	char name[16];
+	int d, l;
+
+	for (d = 0; d < r->tl.n_devices; d++) {
+		sim_device_place(r, d, &pl);
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "device", d);
+		cJSON_AddStringToObject(e, "gpu", sim_device_name(d, name,
+		    sizeof name));
+		cJSON_AddNumberToObject(e, "replica", pl.replica);
+		cJSON_AddNumberToObject(e, "stage", pl.stage);
+		cJSON_AddNumberToObject(e, "tp_rank", pl.tp_rank);
+		lay = cJSON_AddArrayToObject(e, "layers");
+		for (l = 0; l < SIM_LAYERS; l++)
+			if (pl.layers & (1u << l))
+				cJSON_AddItemToArray(lay,
+				    cJSON_CreateNumber(l + 1));
 		cJSON_AddItemToArray(a, e);
 	}
 	return a;
@@ -132,6 +166,7 @@ sim_result_json(const struct sim_config *cfg, const struct sim_result *r,
 	cJSON_AddNumberToObject(root, "bubble_formula", r->bubble_formula);
 	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
 	cJSON_AddNumberToObject(root, "step_time", r->step_time);
+	cJSON_AddItemToObject(root, "devices", json_devices(r));
 	cJSON_AddItemToObject(root, "events", json_events(&r->tl));
 	cJSON_AddItemToObject(root, "memory", json_memory(&r->tl));
 	return root;
