@@ -67,7 +67,7 @@ main(int argc, char **argv)
 	textdomain(PACKAGE);
 #endif
 	/* The timeout of MPI_Init itself cannot be known before parsing. */
-	p.rank = 0;
+	p.rank = -1;
 	p.timeout = 120.0;
 	run_guard(&p, _("starting MPI"));
 	MPI_Init(&argc, &argv);

@@ -75,9 +75,13 @@ run_guard(const struct run_proc *p, const char *what)
 {
 	unsigned s = (unsigned)p->timeout + 1;
 
-	snprintf(guard_msg, sizeof guard_msg, _("parlearn: run: rank %d: %s "
-	    "did not finish within %g s; another process has died or "
-	    "hung\n"), p->rank, what, p->timeout);
+	if (p->rank < 0)	/* before MPI_Init: no rank yet */
+		snprintf(guard_msg, sizeof guard_msg, _("parlearn: run: %s "
+		    "did not finish within %g s\n"), what, p->timeout);
+	else
+		snprintf(guard_msg, sizeof guard_msg, _("parlearn: run: rank "
+		    "%d: %s did not finish within %g s; another process has "
+		    "died or hung\n"), p->rank, what, p->timeout);
 	signal(SIGALRM, on_alarm);
 	alarm(s);
 }
