@@ -93,22 +93,14 @@ executable(const char *path)
 	    access(path, X_OK) == 0;
 }
 
-/*
- * parlearn-run: $PARLEARN_RUN_HELPER, else next to this binary (the build
- * tree), else where `make install` puts it. NULL if none is there.
- */
-static const char *
-find_helper(char *buf, size_t n)
-{
-	const char *env = getenv("PARLEARN_RUN_HELPER");
-	char exe[PATH_MAX];
-	ssize_t len;
-	char *slash;
-
-	if (env != NULL && env[0] != '\0')
-		return executable(env) ? env : NULL;
 #ifdef HAVE_MPI
-	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+/* parlearn-run next to this binary (the build tree), else installed. */
+static const char *
+search_helper(char *buf, size_t n)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
 	if (len > 0) {
 		exe[len] = '\0';
 		if ((slash = strrchr(exe, '/')) != NULL) {
@@ -119,16 +111,29 @@ find_helper(char *buf, size_t n)
 		}
 	}
 	snprintf(buf, n, "%s/%s", PL_PKGLIBEXECDIR, HELPER);
-	if (executable(buf))
-		return buf;
+	return executable(buf) ? buf : NULL;
+}
+#endif
+
+/*
+ * parlearn-run: $PARLEARN_RUN_HELPER, else next to this binary (the build
+ * tree), else where `make install` puts it. NULL if none is there (or
+ * parlearn was built without MPI).
+ */
+static const char *
+find_helper(char *buf, size_t n)
+{
+	const char *env = getenv("PARLEARN_RUN_HELPER");
+
+	if (env != NULL && env[0] != '\0')
+		return executable(env) ? env : NULL;
+#ifdef HAVE_MPI
+	return search_helper(buf, n);
 #else
 	(void)buf;
 	(void)n;
-	(void)exe;
-	(void)len;
-	(void)slash;
-#endif
 	return NULL;
+#endif
 }
 
 /* The launcher to start: $PARLEARN_MPIRUN, else the one configure found. */
