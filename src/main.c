@@ -47,6 +47,7 @@ static const struct subcommand subcommands[] = {
 	{ "check-content", cli_check_content_main },
 	{ "plan", cli_plan_main },
 	{ "trace", cli_trace_main },
+	{ "run", cli_run_main },
 	{ "srs", cli_srs_main },
 	{ "review", cli_review_main },
 	{ "stats", cli_stats_main },
@@ -70,6 +71,7 @@ usage(FILE *fp)
 	    "  check-content   validate lessons and flashcards (exit 2 if invalid)\n"
 	    "  plan            cost model: memory, time and the best layouts\n"
 	    "  trace           run the toy model under one parallelism mode\n"
+	    "  run             run the toy model on real processes with MPI\n"
 	    "  srs replay      show how the review scheduler spaces a card\n"
 	    "  review          review the flashcards that are due (--list: as text)\n"
 	    "  stats           flashcard statistics: forecast, heatmap, retention\n"

@@ -187,7 +187,8 @@ sb_csv(struct sbuf *b, const char *s)
 static const char *
 kind_word(enum lab_item_kind k)
 {
-	return k == LAB_ITEM_SCENARIO ? "scenario" : "question";
+	return k == LAB_ITEM_SCENARIO ? "scenario" : k == LAB_ITEM_RUN ? "run" :
+	    "question";
 }
 
 static void
