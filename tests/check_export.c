@@ -132,8 +132,8 @@ START_TEST(import_round_trips_without_duplicates)
 
 	fill(st);
 	a = export_profile_json(st, "ada", NULL, &err);
-	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, &added,
-	    &err), 0);
+	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL, &added,
+	    NULL, &err), 0);
 	ck_assert_int_eq(added, count(st, "SELECT count(*) FROM drop_progress")
 	    + count(st, "SELECT count(*) FROM answers") +
 	    count(st, "SELECT count(*) FROM settings"));
@@ -142,8 +142,8 @@ START_TEST(import_round_trips_without_duplicates)
 	ck_assert_str_eq(a, b);
 	free(b);
 	/* Again, into the same database: no new answers. */
-	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, &added,
-	    &err), 0);
+	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL, &added,
+	    NULL, &err), 0);
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 4);
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM drop_progress"), 2);
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM settings"),
@@ -152,18 +152,18 @@ START_TEST(import_round_trips_without_duplicates)
 	ck_assert_str_eq(a, b);
 	free(b);
 	/* Into the original: nothing changes either. */
-	ck_assert_int_eq(export_import_json(st, a, "a.json", NULL, &added,
-	    &err), 0);
+	ck_assert_int_eq(export_import_json(st, a, "a.json", NULL, NULL, &added,
+	    NULL, &err), 0);
 	ck_assert_int_eq(count(st, "SELECT count(*) FROM answers"), 4);
 	free(a);
 	/* Review rows travel too, once. */
 	if (fill_review(st)) {
 		a = export_profile_json(st, "ada", NULL, &err);
 		ck_assert_ptr_nonnull(strstr(a, "\"dp-limit\""));
-		ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL,
-		    &added, &err), 0);
-		ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL,
-		    &added, &err), 0);
+		ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL,
+		    &added, NULL, &err), 0);
+		ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL,
+		    &added, NULL, &err), 0);
 		ck_assert_int_eq(count(st2, "SELECT count(*) FROM review_log"), 1);
 		b = export_profile_json(st2, "ada", NULL, &err);
 		ck_assert_str_eq(a, b);
@@ -171,8 +171,8 @@ START_TEST(import_round_trips_without_duplicates)
 	} else
 		a = export_profile_json(st, "ada", NULL, &err);
 	/* Under another name: a second profile with the same rows. */
-	ck_assert_int_eq(export_import_json(st2, a, "a.json", "ada-copy",
-	    &added, &err), 0);
+	ck_assert_int_eq(export_import_json(st2, a, "a.json", "ada-copy", NULL,
+	    &added, NULL, &err), 0);
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 8);
 	ck_assert_str_eq(err.msg, "");
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM profiles"), 2);
@@ -189,7 +189,7 @@ START_TEST(import_bad_file_changes_nothing)
 	int added = 5;
 
 	ck_assert_int_eq(export_import_json(st, "{\"format\": \"other\","
-	    " \"version\": 1}", "x.json", NULL, &added, &err), -1);
+	    " \"version\": 1}", "x.json", NULL, NULL, &added, NULL, &err), -1);
 	ck_assert_str_eq(err.path, "format");
 	ck_assert_int_eq(added, 0);
 	/* An answer with no question: the whole import is rolled back. */
@@ -197,13 +197,14 @@ START_TEST(import_bad_file_changes_nothing)
 	    " \"parlearn-profile\", \"version\": 1, \"profile\": {\"name\":"
 	    " \"bo\"}, \"drops\": [{\"drop\": \"drop-01\", \"status\": 1,"
 	    " \"seconds\": 1, \"position\": 0}], \"answers\": [{\"drop\":"
-	    " \"drop-01\"}], \"settings\": []}", "y.json", NULL, &added, &err),
+	    " \"drop-01\"}], \"settings\": []}", "y.json", NULL, NULL,
+	    &added, NULL, &err),
 	    -1);
-	ck_assert_str_eq(err.path, "answers[0]");
+	ck_assert_str_eq(err.path, "answers[0].question");
 	ck_assert_int_eq(count(st, "SELECT count(*) FROM profiles"), 0);
 	ck_assert_int_eq(count(st, "SELECT count(*) FROM drop_progress"), 0);
 	ck_assert_int_eq(export_import_json(st, "{\"format\": ", "z.json",
-	    NULL, &added, &err), -1);
+	    NULL, NULL, &added, NULL, &err), -1);
 	ck_assert_int_eq(err.line, 1);
 	store_close(st);
 }

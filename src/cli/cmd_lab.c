@@ -12,6 +12,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/output.h"
 #include "cli/common.h"
 #include "store/labdir.h"
 
@@ -78,15 +79,13 @@ int
 lab_scan_warn(const char *dir, struct labdir_scan *sc)
 {
 	struct pl_err err;
-	char buf[1800];
 	size_t i;
 
 	pl_err_clear(&err);
 	if (labdir_scan(dir, sc, &err) != 0)
 		return lab_err_out(&err);
 	for (i = 0; i < sc->n_problems; i++)
-		fprintf(stderr, "parlearn: warning: %s\n", pl_err_format(
-		    &sc->problems[i], buf, sizeof buf));
+		cli_print_problem(_("warning: "), &sc->problems[i]);
 	return 0;
 }
 
@@ -114,7 +113,7 @@ cli_lab_main(const struct cli_ctx *ctx, int argc, char **argv)
 			optind = 0;
 			return lab_cmds[i].exec(ctx, argc, argv);
 		}
-	fprintf(stderr, _("parlearn: lab: unknown command '%s'\n"), cmd);
+	cli_printf(stderr, _("parlearn: lab: unknown command '%s'\n"), cmd);
 	lab_usage(stderr);
 	return 1;
 }

@@ -11,6 +11,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/output.h"
 #include "cli/common.h"
 #include "core/json.h"
 #include "store/labdir.h"
@@ -114,7 +115,7 @@ cli_lab_host(const struct cli_ctx *ctx, int argc, char **argv)
 	if (labdir_write_state(argv[optind], &st, &err) != 0)
 		return lab_err_out(&err);
 	if (nodash) {
-		printf(_("lab ready in %s: step %d of %d\n"), argv[optind],
+		cli_printf(stdout, _("lab ready in %s: step %d of %d\n"), argv[optind],
 		    st.step + 1, st.n_steps);
 		return 0;
 	}

@@ -9,26 +9,8 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/output.h"
 #include "store/labdir.h"
-
-static int
-write_out(const char *path, const char *text)
-{
-	FILE *fp = path != NULL ? fopen(path, "w") : stdout;
-
-	if (fp == NULL) {
-		perror(path);
-		return 2;
-	}
-	fputs(text, fp);
-	if (text[0] != '\0' && text[strlen(text) - 1] != '\n')
-		fputc('\n', fp);
-	if (fp != stdout && fclose(fp) != 0) {
-		perror(path);
-		return 2;
-	}
-	return 0;
-}
 
 int
 cli_lab_report(const struct cli_ctx *ctx, int argc, char **argv)
@@ -69,7 +51,7 @@ cli_lab_report(const struct cli_ctx *ctx, int argc, char **argv)
 	text = strcmp(fmt, "json") == 0 ? lab_report_json(ls, c, sc.results,
 	    sc.n, st.session) : lab_report_csv(ls, c, sc.results, sc.n,
 	    st.session);
-	rc = text != NULL ? write_out(out, text) : 2;
+	rc = text != NULL ? cli_write_text(out, text) : 2;
 	free(text);
 	content_free(c);
 	labdir_scan_free(&sc);

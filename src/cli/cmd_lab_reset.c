@@ -7,6 +7,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/output.h"
 #include "store/labdir.h"
 
 int
@@ -24,6 +25,6 @@ cli_lab_reset(const struct cli_ctx *ctx, int argc, char **argv)
 	if (labdir_reset(argv[1], (int64_t)time(NULL), arch, sizeof arch,
 	    &err) != 0)
 		return lab_err_out(&err);
-	printf(_("archived to %s; the lab is back at step 1\n"), arch);
+	cli_printf(stdout, _("archived to %s; the lab is back at step 1\n"), arch);
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/output.h"
 #include "store/labdir.h"
 
 static void
@@ -17,7 +18,7 @@ print_status(const struct lab_script *ls, const struct lab_state *st,
 	char title[300];
 	size_t i;
 
-	printf(_("%s: step %d of %zu: %s\n"), ls->title, st->step + 1,
+	cli_printf(stdout, _("%s: step %d of %zu: %s\n"), ls->title, st->step + 1,
 	    ls->n_steps, lab_step_title(&ls->steps[st->step], c, title,
 	    sizeof title));
 	if (lab_class_build(ls, c, sc->results, sc->n, st->session, &cl) != 0)
@@ -28,7 +29,7 @@ print_status(const struct lab_script *ls, const struct lab_state *st,
 		if (cl.on_step[i] > 0)
 			printf(_("  on step %zu: %d\n"), i + 1, cl.on_step[i]);
 	if (cl.most_missed >= 0)
-		printf(_("most missed: step %d, %s (%d missed on the first try)\n"),
+		cli_printf(stdout, _("most missed: step %d, %s (%d missed on the first try)\n"),
 		    cl.items[cl.most_missed].step + 1,
 		    cl.items[cl.most_missed].id, cl.items[cl.most_missed].missed);
 	printf(P_("%zu file skipped\n", "%zu files skipped\n",
