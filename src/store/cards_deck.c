@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "core/safetext.h"
 #include "store/cards.h"
+#include "store/progress.h"
 
 /* INSERT OR IGNORE a NEW card row with the statement s (see new_row_sql). */
 static const char new_row_sql[] = "INSERT OR IGNORE INTO cards (profile_id, "
@@ -252,6 +253,35 @@ store_cards_add_question(struct store *st, int64_t profile,
 	if (rc == 0)
 		rc = store_end(st, user_card(st, profile, id, STORE_MISTAKES_DECK,
 		    front, back, now, err), err);
+	free(front);
+	free(back);
+	return rc;
+}
+
+int
+store_cards_answer(struct store *st, int64_t profile, const char *drop_id,
+    const struct content_question *q, int correct, const char *response,
+    double seconds, double expected, int64_t now, int *attempt_out,
+    struct pl_err *err)
+{
+	char id[512], *front = NULL, *back = NULL;
+	int rc;
+
+	if (!correct && review_question_card(q, expected, &front,
+	    &back) != 0) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
+		return -1;
+	}
+	snprintf(id, sizeof id, "q:%s:%s", drop_id, q->id);
+	rc = store_begin(st, err);
+	if (rc == 0) {
+		rc = store_answer_insert(st, profile, drop_id, q->id, correct,
+		    response, seconds, now, attempt_out, err);
+		if (rc == 0 && !correct)
+			rc = user_card(st, profile, id, STORE_MISTAKES_DECK,
+			    front, back, now, err);
+		rc = store_end(st, rc, err);
+	}
 	free(front);
 	free(back);
 	return rc;

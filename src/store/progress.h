@@ -69,6 +69,12 @@ int	store_answer_add(struct store *, int64_t profile, const char *drop_id,
 	    const char *question_id, int correct, const char *response,
 	    double seconds, int64_t now, int *attempt_out, struct pl_err *err);
 
+/* store_answer_add inside the caller's transaction (store_begin). */
+int	store_answer_insert(struct store *, int64_t profile,
+	    const char *drop_id, const char *question_id, int correct,
+	    const char *response, double seconds, int64_t now,
+	    int *attempt_out, struct pl_err *err);
+
 /* Number of answers saved for a question, and whether the last was right. */
 int	store_answer_stats(struct store *, int64_t profile,
 	    const char *drop_id, const char *question_id, int *attempts,

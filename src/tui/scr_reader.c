@@ -528,13 +528,10 @@ save_answer(struct reader *r, int b)
 
 	quiz_response(q, &r->quiz[b], resp, sizeof resp);
 	secs = r->asked[b] > 0 ? difftime(time(NULL), r->asked[b]) : 0;
-	if (store_answer_add(r->app->store, r->app->profile, drop_of(r)->id,
-	    q->id, r->quiz[b].correct, resp, secs, (int64_t)time(NULL), NULL,
-	    &err) != 0)
-		app_store_error(&err);
-	if (!r->quiz[b].correct && store_cards_add_question(r->app->store,
-	    r->app->profile, drop_of(r)->id, q, r->quiz[b].expected,
-	    (int64_t)time(NULL), &err) != 0)
+	/* The answer and its mistake card: one transaction. */
+	if (store_cards_answer(r->app->store, r->app->profile, drop_of(r)->id,
+	    q, r->quiz[b].correct, resp, secs, r->quiz[b].expected,
+	    (int64_t)time(NULL), NULL, &err) != 0)
 		app_store_error(&err);
 	r->dirty = 1;
 }
