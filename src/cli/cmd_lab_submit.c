@@ -13,27 +13,6 @@
 #include "cli/cmd_lab.h"
 #include "store/labdir.h"
 
-/* The caller's result for this lab: read back, or new for this session. */
-static int
-own_result(const char *dir, const struct cli_ctx *ctx,
-    const struct lab_state *st, struct lab_result *r, struct pl_err *err)
-{
-	memset(r, 0, sizeof *r);
-	if (labdir_whoami(r->user, sizeof r->user) != 0) {
-		pl_err_set(err, NULL, 0, 0, "%s", _("cannot tell who you are"));
-		return -1;
-	}
-	snprintf(r->profile, sizeof r->profile, "%s", ctx->profile);
-	if (labdir_read_own(dir, r, err) < 0)
-		return -1;
-	if (strcmp(r->session, st->session) != 0) {
-		lab_result_free(r);
-		r->step = -1;
-		snprintf(r->session, sizeof r->session, "%s", st->session);
-	}
-	return 0;
-}
-
 int
 cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -78,17 +57,23 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 		    st.step + 1, step);
 		return 1;
 	}
+	memset(&r, 0, sizeof r);
 	pl_err_clear(&err);
-	if (own_result(argv[optind], ctx, &st, &r, &err) != 0)
+	if (labdir_whoami(r.user, sizeof r.user) != 0) {
+		pl_err_set(&err, NULL, 0, 0, "%s", _("cannot tell who you are"));
 		return lab_err_out(&err);
-	if (r.step != (int)step - 1) {
-		r.step = (int)step - 1;
-		r.step_since = (int64_t)time(NULL);
 	}
-	r.updated = (int64_t)time(NULL);
-	rc = lab_result_add(&r, (int)step - 1, kind, id, (int)corr);
-	if (rc == 0)
-		rc = labdir_submit(argv[optind], &r, &err);
+	if (strlen(ctx->profile) >= sizeof r.profile) {
+		pl_err_set(&err, NULL, 0, 0, _("a profile name of at most %zu "
+		    "bytes is needed in a lab"), sizeof r.profile - 1);
+		return lab_err_out(&err);
+	}
+	snprintf(r.profile, sizeof r.profile, "%s", ctx->profile);
+	snprintf(r.session, sizeof r.session, "%s", st.session);
+	/* Read, add and write under the student's lock: two terminals of
+	 * one student never lose each other's answers. */
+	rc = labdir_submit_answer(argv[optind], &r, (int)step - 1, kind, id,
+	    (int)corr, (int64_t)time(NULL), &err);
 	lab_result_free(&r);
 	return rc == 0 ? 0 : lab_err_out(&err);
 }

@@ -8,6 +8,8 @@
  *   DIR/results/      the drop box: 03733 (setgid, sticky, -wx for all):
  *                     students create files but cannot list the directory,
  *                     and cannot remove or replace one another's files
+ *   DIR/results/.USER@PROFILE.json.lock
+ *                     the student's lock (flock) for writing the next file
  *   DIR/results/USER@PROFILE.json
  *                     one student's results, created O_EXCL|O_NOFOLLOW
  *                     0600 (0640 with the directory's group when the
@@ -67,8 +69,24 @@ int	labdir_result_name(const char *user, const char *profile, char *buf,
  */
 int	labdir_read_own(const char *dir, struct lab_result *r,
 	    struct pl_err *err);
-/* Write the caller's result atomically. */
+/*
+ * Write the caller's result atomically, merged under the caller's lock
+ * (DIR/results/.USER@PROFILE.json.lock, a file the caller owns, flock'ed)
+ * with what the file holds now: an answer only the file has is kept, and
+ * of two records of one answer the one with more attempts wins. So the
+ * student screen and `lab submit` in another terminal lose nothing.
+ */
 int	labdir_submit(const char *dir, const struct lab_result *,
+	    struct pl_err *err);
+
+/*
+ * Add one attempt (lab_result_add) to the caller's result under the lock:
+ * read the file, start afresh if it belongs to another session than
+ * r->session, move to step, add, write. r names the user, profile and
+ * session, and receives the result written. 0, or -1 with err set.
+ */
+int	labdir_submit_answer(const char *dir, struct lab_result *r, int step,
+	    enum lab_item_kind kind, const char *id, int correct, int64_t now,
 	    struct pl_err *err);
 
 /* What one pass over the drop box found. */
