@@ -222,10 +222,10 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return cli_finish(0);
 		case 'V':
 			version();
-			return 0;
+			return cli_finish(0);
 		default:
 			fprintf(stderr, "%s", _("Try 'parlearn --help' for more information.\n"));
 			return 1;

@@ -136,8 +136,7 @@ deck_export(struct cli_session *s, const char *deck, const char *out)
 		return 2;
 	rc = write_deck(s, deck, o.fp, &n);
 	if (rc == -1)
-		cli_printf(stderr, "parlearn: %s: %s\n", out != NULL ? out :
-		    _("standard output"), strerror(errno));
+		cli_out_error(&o, errno);
 	else if (rc == 0 && n == 0) {
 		cli_printf(stderr, _("parlearn: deck: no deck called '%s' (see "
 		    "'parlearn deck list')\n"), deck);

@@ -203,6 +203,15 @@ cli_out_close(struct cli_out *o, int failed)
 	return failed || e != 0 ? 2 : 0;
 }
 
+void
+cli_out_error(const struct cli_out *o, int e)
+{
+	if (o->path == NULL)
+		stdout_failed(e);
+	else
+		fail_path(o->path, e != 0 ? e : EIO);
+}
+
 int
 cli_write_text(const char *path, const char *text)
 {
@@ -214,10 +223,8 @@ cli_write_text(const char *path, const char *text)
 		return 2;
 	failed = fputs(text, o.fp) < 0 ||
 	    (n > 0 && text[n - 1] != '\n' && fputc('\n', o.fp) == EOF);
-	if (failed && path == NULL)
-		stdout_failed(errno);
-	else if (failed)
-		fail_path(path, errno);
+	if (failed)
+		cli_out_error(&o, errno);
 	return cli_out_close(&o, failed);
 }
 

@@ -53,6 +53,9 @@ int	cli_out_open(struct cli_out *, const char *path);
  */
 int	cli_out_close(struct cli_out *, int failed);
 
+/* Report a failed write to o (errno value e) once, naming the file. */
+void	cli_out_error(const struct cli_out *o, int e);
+
 /*
  * Write text (and a final newline if it has none) to path, or stdout when
  * path is NULL, through cli_out. 0 or 2.
