@@ -86,6 +86,11 @@ lab_scan_warn(const char *dir, struct labdir_scan *sc)
 		return lab_err_out(&err);
 	for (i = 0; i < sc->n_problems; i++)
 		cli_print_problem(_("warning: "), &sc->problems[i]);
+	if (sc->n_skipped > sc->n_problems)
+		cli_printf(stderr, P_("parlearn: warning: %zu more entry of the "
+		    "drop box skipped\n", "parlearn: warning: %zu more entries of "
+		    "the drop box skipped\n", sc->n_skipped - sc->n_problems),
+		    sc->n_skipped - sc->n_problems);
 	return 0;
 }
 

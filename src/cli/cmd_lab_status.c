@@ -33,7 +33,7 @@ print_status(const struct lab_script *ls, const struct lab_state *st,
 		    cl.items[cl.most_missed].step + 1,
 		    cl.items[cl.most_missed].id, cl.items[cl.most_missed].missed);
 	printf(P_("%zu file skipped\n", "%zu files skipped\n",
-	    sc->n_problems), sc->n_problems);
+	    sc->n_skipped), sc->n_skipped);
 	lab_class_free(&cl);
 }
 
