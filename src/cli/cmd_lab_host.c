@@ -46,8 +46,8 @@ run_dashboard(const struct cli_ctx *ctx, const char *dir)
 	struct ui_screen *s;
 
 	if (ui_term_start() != 0) {
-		fprintf(stderr, "parlearn: %s\n",
-		    _("the dashboard needs a terminal (the lab is ready; try 'parlearn lab status')"));
+		fprintf(stderr, _("parlearn: %s (the lab is ready; try 'parlearn "
+		    "lab status')\n"), ui_term_error());
 		content_free(c);
 		return 2;
 	}

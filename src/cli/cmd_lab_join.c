@@ -43,8 +43,8 @@ cli_lab_join(const struct cli_ctx *ctx, int argc, char **argv)
 	a.lab_dir = argv[1];
 	a.status = calloc(a.course->n_drops + 1, sizeof *a.status);
 	if (a.status == NULL || ui_term_start() != 0) {
-		fprintf(stderr, "parlearn: %s\n",
-		    _("standard input and output must be a terminal"));
+		fprintf(stderr, "parlearn: %s\n", a.status == NULL ?
+		    _("out of memory") : ui_term_error());
 		free(a.status);
 		cli_session_close(&s);
 		return 2;

@@ -237,7 +237,7 @@ run_screen(struct cli_session *s, const struct cli_ctx *ctx,
 	a.status = calloc(s->course->n_drops + 1, sizeof *a.status);
 	if (a.status == NULL || ui_term_start() != 0) {
 		free(a.status);
-		fprintf(stderr, "%s", _("parlearn: review: cannot use this terminal\n"));
+		fprintf(stderr, _("parlearn: review: %s\n"), ui_term_error());
 		return 2;
 	}
 	app_refresh(&a);

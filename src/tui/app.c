@@ -64,8 +64,7 @@ ui_main(struct app *a)
 		return 2;
 	app_refresh(a);
 	if (ui_term_start() != 0) {
-		fprintf(stderr, "parlearn: %s\n",
-		    _("standard input and output must be a terminal (try 'parlearn list')"));
+		fprintf(stderr, "parlearn: %s\n", ui_term_error());
 		free(a->status);
 		return 2;
 	}

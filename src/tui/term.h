@@ -1,7 +1,7 @@
 /*
  * term.h - the one owner of the terminal.
  *
- * Only term.c calls initscr, endwin and start_color and installs signal
+ * Only term.c calls newterm, endwin and start_color and installs signal
  * handlers. ui_term_stop() is safe to call twice and is registered with
  * atexit(), so every way out restores the terminal.
  */
@@ -41,8 +41,13 @@ extern volatile sig_atomic_t ui_term_quit;
 #define UI_MIN_COLS	50
 #define UI_MIN_ROWS	14
 
-/* Start curses. Returns 0, or -1 if the terminal cannot be used. */
+/*
+ * Start curses (newterm). Returns 0, or -1 if the terminal cannot be used:
+ * not a terminal, TERM unset or unknown, or unable to move the cursor
+ * (TERM=dumb); ui_term_error() then says which, in one line.
+ */
 int	ui_term_start(void);
+const char	*ui_term_error(void);
 /* Restore the terminal. Idempotent. */
 void	ui_term_stop(void);
 /* Attribute for a colour role. */
