@@ -165,9 +165,13 @@ sim_config_check(const struct sim_config *cfg, struct pl_err *err)
 		    "and needs --gpus 8, not %d"), cfg->gpus);
 		return -1;
 	}
-	if (cfg->microbatches < 1 || cfg->vstages < 1) {
-		pl_err_set(err, NULL, 0, 0, "%s", _("--microbatches and "
-		    "--virtual-stages must be at least 1"));
+	/* Bounded before any product of them can overflow. */
+	if (cfg->microbatches < 1 || cfg->microbatches > SIM_BATCH ||
+	    cfg->vstages < 1 || cfg->vstages > SIM_LAYERS) {
+		pl_err_set(err, NULL, 0, 0, _("--microbatches must be at least 1 "
+		    "and at most %d (the samples in the batch), "
+		    "--virtual-stages at least 1 and at most %d (the layers)"),
+		    SIM_BATCH, SIM_LAYERS);
 		return -1;
 	}
 	layout_of(cfg, &lay);
