@@ -322,6 +322,28 @@ store_open(const char *path, struct pl_err *err)
 	return st;
 }
 
+struct store *
+store_open_memory(struct pl_err *err)
+{
+	struct store *st = calloc(1, sizeof *st);
+
+	if (st == NULL || (st->path = strdup(":memory:")) == NULL) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
+		store_close(st);
+		return NULL;
+	}
+	if (sqlite3_open_v2(":memory:", &st->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    store_exec(st, "PRAGMA foreign_keys = ON;", err) != 0 ||
+	    store_migrate(st, err) != 0) {
+		if (st->db != NULL && err != NULL && err->msg[0] == '\0')
+			store_fail(st, err);
+		store_close(st);
+		return NULL;
+	}
+	return st;
+}
+
 void
 store_close(struct store *st)
 {

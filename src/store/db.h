@@ -33,6 +33,9 @@ struct store {
 struct store	*store_open(const char *path, struct pl_err *err);
 void		 store_close(struct store *);
 
+/* A migrated database in memory, for fuzzing and tests: no file at all. */
+struct store	*store_open_memory(struct pl_err *err);
+
 /* Current PRAGMA user_version, or -1. */
 int	store_schema_version(struct store *);
 
