@@ -112,6 +112,13 @@ if command -v sqlite3 >/dev/null 2>&1; then
 		fail "sqlite3"
 	"$PARLEARN" deck list >"$T/dl.out" 2>"$T/dl.err"
 	clean "$T/dl.out" "deck list"
+	sqlite3 "$db" "UPDATE user_cards SET front = 'f' || char(27) || ']0;t' || char(7);" ||
+		fail "sqlite3"
+	"$PARLEARN" deck export "$(printf 'd\033]52;c;cHduZWQ=\007\033[2J\033[6n')" \
+		>"$T/dx.out" 2>"$T/dx.err" || fail "deck export of a stored deck"
+	clean "$T/dx.out" "deck export"
+	"$PARLEARN" review --list --all >"$T/rv.out" 2>"$T/rv.err"
+	clean "$T/rv.out" "review --list"
 	"$PARLEARN" export --format csv >"$T/csv.out" 2>"$T/csv.err"
 	clean "$T/csv.out" "export --format csv"
 	grep -q "\"'=1+^\[\[6n\"" "$T/csv.out" || fail "formula not defused: $(cat "$T/csv.out")"

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "core/safetext.h"
 #include "store/cards.h"
 
 #define DECK_MAX_FILE	(64L * 1024 * 1024)	/* largest TSV read */
@@ -67,14 +68,25 @@ deck_list(struct cli_session *s)
 static int
 put_note(FILE *fp, const char *deck, const char *front, const char *back)
 {
-	char tags[300], *p, *line;
+	char tags[300], *p, *line, *f, *b;
+	char *safe = safetext_dup(deck, SAFETEXT_UTF8);
 	int rc;
 
-	snprintf(tags, sizeof tags, "parlearn %s", deck);
+	if (safe == NULL)
+		return -1;
+	snprintf(tags, sizeof tags, "parlearn %s", safe);
+	free(safe);
 	for (p = tags + 9; *p != '\0'; p++)
 		if (*p == ' ' || *p == '\t')
 			*p = '_';
-	if ((line = review_tsv_line(front, back, tags)) == NULL)
+	/* Stored text is shown, never obeyed, even if an older parlearn or
+	 * a hand edit left an escape in it. */
+	f = safetext_dup(front, SAFETEXT_UTF8 | SAFETEXT_NEWLINE);
+	b = safetext_dup(back, SAFETEXT_UTF8 | SAFETEXT_NEWLINE);
+	line = f != NULL && b != NULL ? review_tsv_line(f, b, tags) : NULL;
+	free(f);
+	free(b);
+	if (line == NULL)
 		return -1;
 	rc = fputs(line, fp) < 0 ? -1 : 0;
 	free(line);

@@ -13,6 +13,7 @@
 
 #include "i18n.h"
 #include "core/json.h"
+#include "core/safetext.h"
 #include "core/srs/review.h"
 
 /* Bytes field f takes when written, quoted if needed, to o (if not NULL). */
@@ -68,15 +69,12 @@ review_tsv_line(const char *front, const char *back, const char *tags)
 char *
 review_tsv_header(const char *deck)
 {
-	char *d = strdup(deck), *p, *out;
+	/* A deck name cannot break the header line or carry escapes. */
+	char *d = safetext_dup(deck, SAFETEXT_UTF8), *out;
 	size_t n;
 
 	if (d == NULL)
 		return NULL;
-	/* A deck name cannot break the header line. */
-	for (p = d; *p != '\0'; p++)
-		if (*p == '\t' || *p == '\n' || *p == '\r')
-			*p = ' ';
 	n = strlen(d) + 160;
 	if ((out = malloc(n)) != NULL)
 		snprintf(out, n, "#separator:tab\n#html:false\n"
