@@ -112,7 +112,7 @@ check_target(const char *path, mode_t *mode)
 		    path);
 		return 2;
 	}
-	*mode = st.st_mode & 07777;
+	*mode = st.st_mode & 0777;
 	return 0;
 }
 

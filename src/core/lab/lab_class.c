@@ -152,11 +152,15 @@ sb_add(struct sbuf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	char *ns;
+
 	if (b->failed)
 		return;
 	for (;;) {
+		/* Never NULL + 0 (found by tests/fuzz/fuzz_lab under UBSan). */
 		va_start(ap, fmt);
-		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		n = vsnprintf(b->s != NULL ? b->s + b->len : NULL,
+		    b->cap - b->len, fmt, ap);
 		va_end(ap);
 		if (n < 0) {
 			b->failed = 1;
@@ -167,10 +171,11 @@ sb_add(struct sbuf *b, const char *fmt, ...)
 			return;
 		}
 		b->cap = b->cap * 2 + (size_t)n + 256;
-		if ((b->s = realloc(b->s, b->cap)) == NULL) {
+		if ((ns = realloc(b->s, b->cap)) == NULL) {
 			b->failed = 1;
 			return;
 		}
+		b->s = ns;
 	}
 }
 
