@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include "i18n.h"
+#include "core/safetext.h"
 #include "tui/term.h"
+
+#include <term.h>	/* setupterm, after curses.h */
 
 struct ui_term ui_term;
 volatile sig_atomic_t ui_term_quit;
@@ -106,15 +109,68 @@ init_projector(void)
 		bkgd(A_BOLD);
 }
 
+static SCREEN *screen;		/* from newterm, freed at stop */
+static char why[200];		/* why ui_term_start failed */
+
+const char *
+ui_term_error(void)
+{
+	return why[0] != '\0' ? why : NULL;
+}
+
+/*
+ * newterm, not initscr: initscr exits by itself on an unknown TERM; here
+ * the caller prints one line and exits 2. A terminal that cannot move
+ * the cursor (TERM=dumb) cannot draw the screens either.
+ */
+static int
+open_screen(void)
+{
+	const char *raw = getenv("TERM");
+	char term[64];
+	char *cup;
+	int e;
+
+	if (raw == NULL || raw[0] == '\0') {
+		snprintf(why, sizeof why, "%s", _("TERM is not set; set it to "
+		    "your terminal's type (for example TERM=xterm-256color)"));
+		return -1;
+	}
+	/* TERM is shown in messages: never as control characters. */
+	safetext_render(raw, term, sizeof term, 0);
+	/* Look the type up first, writing nothing to the terminal. */
+	if (setupterm(NULL, STDOUT_FILENO, &e) != OK) {
+		snprintf(why, sizeof why, _("the terminal type \"%.60s\" is "
+		    "unknown here; set TERM to one this system knows (for "
+		    "example TERM=xterm-256color)"), term);
+		return -1;
+	}
+	cup = tigetstr("cup");
+	del_curterm(cur_term);
+	if (cup == NULL || cup == (char *)-1) {
+		snprintf(why, sizeof why, _("the terminal type \"%.60s\" cannot "
+		    "move the cursor, so the screens cannot be drawn; try the "
+		    "commands (parlearn --help)"), term);
+		return -1;
+	}
+	if ((screen = newterm(NULL, stdout, stdin)) == NULL) {
+		snprintf(why, sizeof why, _("cannot start the terminal \"%.60s\""),
+		    term);
+		return -1;
+	}
+	return 0;
+}
+
 int
 ui_term_start(int projector)
 {
 	const char *cs = nl_langinfo(CODESET);
 
+	why[0] = '\0';
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return -1;
 	ui_term.utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
-	if (initscr() == NULL)
+	if (open_screen() != 0)
 		return -1;
 	ui_term.started = 1;
 	atexit(ui_term_stop);
@@ -140,6 +196,9 @@ ui_term_stop(void)
 	curs_set(1);
 	endwin();
 	fflush(stdout);
+	if (screen != NULL)
+		delscreen(screen);
+	screen = NULL;
 }
 
 int
