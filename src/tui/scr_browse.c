@@ -261,6 +261,9 @@ browse_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		b->top = b->sel;
 	if (b->sel >= b->top + (size_t)n)
 		b->top = b->sel - (size_t)n + 1;
+	/* No blank rows below the list after the terminal grew. */
+	if (b->top + (size_t)n > b->nview)
+		b->top = b->nview > (size_t)n ? b->nview - (size_t)n : 0;
 	for (i = 0; i < n && b->top + (size_t)i < b->nview; i++)
 		draw_row(b, w, 3 + i, cols, b->view[b->top + i],
 		    b->top + (size_t)i == b->sel);

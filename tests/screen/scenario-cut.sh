@@ -1,10 +1,10 @@
 #!/bin/sh
 # Drop 12's incident on a narrow terminal: the goal footer and the status
 # line, too long for 60 columns, end with an ellipsis instead of stopping
-# mid-word. Then an invalid layout (the interleaved schedule with 16
-# stages does not divide 80 layers) gives the engine's reason once: once
-# on the figures panel, and once in the check's verdict, not once per goal
-# criterion.
+# mid-word, and the incident pages with the keys every screen uses. Then
+# an invalid layout (the interleaved schedule with 16 stages does not
+# divide 80 layers) gives the engine's reason once: once on the figures
+# panel, and once in the check's verdict, not once per goal criterion.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 title="A 35% bubble with m pinned at 28"
@@ -48,6 +48,27 @@ case "$status" in
 " c check  j/k scroll"*…) ;;
 *) fail "the status line should be cut with an ellipsis: '$status'" ;;
 esac
+
+# The incident is longer than the panel: the scrolling keys of every
+# screen page through it.
+for key in f Space NPage; do
+	screen_keys "$key"
+	screen_wait_gone "Status: not passed yet"
+	screen_keys b
+	screen_wait "Status: not passed yet"
+done
+for key in G End; do
+	screen_keys "$key"
+	screen_wait "A hint opens after each failed check."
+	screen_lacks "Status: not passed yet"
+	screen_keys PPage
+	screen_wait_gone "A hint opens after each failed check."
+	screen_keys "$key"
+	screen_wait "A hint opens after each failed check."
+	screen_keys Home
+	screen_wait "Status: not passed yet"
+	screen_lacks "A hint opens after each failed check."
+done
 
 # --- an invalid layout: the reason once ----------------------------------
 # Figures, TP selected; Schedule is five knobs down.
