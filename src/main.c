@@ -186,11 +186,13 @@ main(int argc, char **argv)
 	int ch, build;
 
 	setlocale(LC_ALL, "");
+	build = in_build_tree();
 #if defined(ENABLE_NLS) && ENABLE_NLS
-	bindtextdomain(PACKAGE, LOCALEDIR);
+	/* Uninstalled, the catalogs are the build tree's (Makefile.am,
+	 * po-locale), as the content is the source tree's. */
+	bindtextdomain(PACKAGE, build ? PL_BUILDDIR "/po/locale" : LOCALEDIR);
 	textdomain(PACKAGE);
 #endif
-	build = in_build_tree();
 	memset(&ctx, 0, sizeof ctx);
 	ctx.content_dir = getenv("PARLEARN_CONTENT");
 	if (ctx.content_dir == NULL || ctx.content_dir[0] == '\0')

@@ -62,6 +62,31 @@ install_signals(void)
 		sigaction(fatal[i], &sa, NULL);
 }
 
+/*
+ * Home and End as the common terminals send them, whatever the terminfo
+ * entry says: xterm (\E[H, \EOH), the VT220 keypad and tmux or screen
+ * (\E[1~, \E[4~), rxvt (\E[7~, \E[8~). A sequence the entry already
+ * binds to another key keeps that key.
+ */
+static void
+define_keys(void)
+{
+	static const struct {
+		const char	*seq;
+		int		 key;
+	} keys[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[4~", KEY_END },
+		{ "\033[H", KEY_HOME }, { "\033[F", KEY_END },
+		{ "\033OH", KEY_HOME }, { "\033OF", KEY_END },
+		{ "\033[7~", KEY_HOME }, { "\033[8~", KEY_END },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (key_defined(keys[i].seq) == 0)
+			define_key(keys[i].seq, keys[i].key);
+}
+
 static void
 init_colors(void)
 {
@@ -178,6 +203,7 @@ ui_term_start(int projector)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	define_keys();
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();

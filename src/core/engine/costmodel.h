@@ -439,7 +439,7 @@ struct cm_key {
 	/* A BOOL key without a field calls hook(cfg, value) instead. */
 	void			(*hook)(struct cm_config *, int on);
 	const char		*arg;	/* placeholder in --help, or NULL */
-	const char		*help;	/* N_() one line for --help */
+	const char		*help;	/* one line for --help, marked N_ */
 };
 
 /* The keys, terminated by an entry with name NULL. */
