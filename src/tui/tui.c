@@ -112,7 +112,10 @@ tui_run(const struct tui_start *st)
 		return 2;
 	}
 	if (ui_term_start(st->projector) != 0) {
-		fprintf(stderr, "parlearn: %s\n", _(no_terminal[st->first]));
+		const char *why = ui_term_error();
+
+		fprintf(stderr, "parlearn: %s\n", why != NULL ? why :
+		    _(no_terminal[st->first]));
 		free(a.status);
 		return 2;
 	}

@@ -105,6 +105,7 @@ int	scenario_start(const cJSON *block, const struct hw_catalog *cat,
  * and there are no claims); asserted has bit i set when the learner
  * asserts claim i. A claim is right when asserted equals the truth; the
  * grade passes when every goal criterion holds and every claim is right.
+ * An invalid layout fails with one criterion that gives why, once.
  */
 void	scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	    const char *why, const struct cm_result *start,
