@@ -174,6 +174,11 @@ struct cm_result {
 	double			t_overhead;	/* host-bound kernel issue not
 						    * hidden by GPU work, s */
 	double			t_tp_exposed;	/* TP time on the critical path */
+	double			t_nic_shared;	/* step time added because groups
+						 * crossing nodes share the NICs
+						 * with DP/ZeRO traffic (part of
+						 * the tp/pp/dp exposed times and
+						 * the bubble), s */
 	double			dp_bytes;	/* DP/ZeRO bytes per GPU per step */
 	long			dp_collectives;	/* DP/ZeRO collectives per step */
 	double			tp_bw;		/* bus bandwidth of the TP group */
