@@ -352,15 +352,17 @@ print_search_head(const struct cm_search *s, const struct cm_config *c)
 static void
 print_row_reasons(const struct cm_result *r)
 {
-	static const char mark[] = { '=', '+', '-' };
-	int i;
+	static const char mark[] = { '*', '+', '-' };
+	int i, tie;
 
+	/* Notes shown in a row: ties, and what TP overlap changes. */
 	for (i = 0; i < r->n_reasons; i++) {
-		if (r->reasons[i].effect == CM_NOTE &&
-		    strcmp(r->reasons[i].code, "tie") != 0)
+		tie = strcmp(r->reasons[i].code, "tie") == 0;
+		if (r->reasons[i].effect == CM_NOTE && !tie &&
+		    strcmp(r->reasons[i].code, "tp_overlap") != 0)
 			continue;
-		printf("        %c %s\n", mark[r->reasons[i].effect],
-		    r->reasons[i].text);
+		printf("        %c %s\n", tie ? '=' :
+		    mark[r->reasons[i].effect], r->reasons[i].text);
 	}
 }
 

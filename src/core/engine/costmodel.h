@@ -112,7 +112,7 @@ struct cm_config {
 #define CM_KEEP_FSDP		(1u << 5)	/* reshard_after_forward, hsdp */
 
 /* Limits the search and the reasons use. */
-#define CM_MAX_REASONS		6
+#define CM_MAX_REASONS		7
 #define CM_REASON_LEN		200
 #define CM_SEARCH_MAX		32
 #define CM_TIE_TOL		0.03	/* step times within 3 % tie */
