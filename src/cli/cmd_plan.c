@@ -278,6 +278,10 @@ print_links(const struct cm_result *r)
 	if (r->dp_bytes > 0)
 		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "
 		    "collectives\n"), r->dp_bytes / 1e9, r->dp_collectives);
+	if (r->t_nic_shared > 0)
+		printf(_("  shared NICs: +%.4f s a step (TP/PP traffic across "
+		    "nodes meets DP traffic on the same NICs)\n"),
+		    r->t_nic_shared);
 }
 
 static void
