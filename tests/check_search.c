@@ -372,6 +372,94 @@ START_TEST(reasons_compare_neighbours)
 }
 END_TEST
 
+/* The reason with code, or NULL. */
+static const struct cm_reason *
+reason(const struct cm_result *r, const char *code)
+{
+	int i;
+
+	for (i = 0; i < r->n_reasons; i++)
+		if (strcmp(r->reasons[i].code, code) == 0)
+			return &r->reasons[i];
+	return NULL;
+}
+
+/* Llama 2 70B on t H100 (t = 16: two nodes), SP, TP overlap as given. */
+static void
+eval_overlap(int t, int overlap, struct cm_result *r)
+{
+	struct cm_config c;
+	struct pl_err err;
+
+	cfg_for(&c, "llama2-70b", "h100-80gb", t);
+	c.tp = t;
+	c.global_batch = 16;
+	c.seq_parallel = 1;
+	c.tp_overlap = overlap;
+	ck_assert_msg(cm_evaluate(&c, r, &err) == 0, "%s", err.msg);
+}
+
+START_TEST(tp_overlap_changes_verdict)
+{
+	struct cm_result on, off, small;
+	const struct cm_reason *why;
+
+	/* TP 32 over four nodes: overlap hides most of the all-reduces. */
+	eval_overlap(32, 1, &on);
+	eval_overlap(32, 0, &off);
+	ck_assert(on.t_compute > on.t_tp_exposed);	/* compute-bound */
+	ck_assert(off.t_tp_exposed > off.t_compute);	/* comm-bound */
+	why = reason(&on, "tp_overlap");
+	ck_assert_msg(why != NULL, "no tp_overlap reason");
+	printf("reasons: %s\n", why->text);
+	ck_assert_ptr_nonnull(strstr(why->text, "communication-bound"));
+	ck_assert_ptr_null(reason(&off, "tp_overlap"));
+	/* TP 8 in a node stays compute-bound either way: nothing to say. */
+	eval_overlap(8, 1, &small);
+	ck_assert(small.t_tp > small.t_tp_exposed);
+	ck_assert_ptr_null(reason(&small, "tp_overlap"));
+}
+END_TEST
+
+START_TEST(tp_overlap_changes_rank)
+{
+	struct cm_config c;
+	struct cm_result o;
+	const struct cm_reason *why;
+	struct pl_err err;
+	int i, j, said = 0;
+
+	cfg_for(&c, "llama2-70b", "h100-80gb", 64);
+	c.global_batch = 64;
+	c.tp_overlap = 1;
+	search(&c, 10);
+	for (i = 0; i < s->n_top; i++) {
+		c = s->top[i].cfg;
+		c.tp_overlap = 0;
+		ck_assert(cm_evaluate(&c, &o, &err) == 0);
+		why = reason(&s->top[i], "tp_overlap");
+		if (why == NULL) {	/* then no row below overtakes it */
+			for (j = i + 1; j < s->n_top; j++)
+				ck_assert(s->top[j].t_step * (1 + CM_TIE_TOL) >=
+				    o.t_step || s->top[i].t_tp -
+				    s->top[i].t_tp_exposed < 0.005 *
+				    s->top[i].t_step);
+			continue;
+		}
+		said++;
+		ck_assert_int_gt(why->vs, i + 1);
+		ck_assert(s->top[why->vs - 1].t_step * (1 + CM_TIE_TOL) <
+		    o.t_step);
+		for (j = why->vs; j < s->n_top; j++)
+			ck_assert(s->top[j].t_step * (1 + CM_TIE_TOL) >=
+			    o.t_step);
+		if (i == 0)
+			printf("reasons: #1 %s\n", why->text);
+	}
+	ck_assert_int_gt(said, 0);
+}
+END_TEST
+
 START_TEST(reasons_json)
 {
 	struct cm_config c;
@@ -764,6 +852,8 @@ search_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, reasons_compare_neighbours);
 	tcase_add_test(tc, reasons_json);
+	tcase_add_test(tc, tp_overlap_changes_verdict);
+	tcase_add_test(tc, tp_overlap_changes_rank);
 	suite_add_tcase(su, tc);
 	tc = tcase_create("keeps what it does not vary");
 	tcase_add_checked_fixture(tc, setup, teardown);

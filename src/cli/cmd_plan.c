@@ -278,6 +278,10 @@ print_links(const struct cm_result *r)
 	if (r->dp_bytes > 0)
 		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "
 		    "collectives\n"), r->dp_bytes / 1e9, r->dp_collectives);
+	if (r->t_nic_shared > 0)
+		printf(_("  shared NICs: +%.4f s a step (TP/PP traffic across "
+		    "nodes meets DP traffic on the same NICs)\n"),
+		    r->t_nic_shared);
 }
 
 static void
@@ -360,15 +364,17 @@ print_search_head(const struct cm_search *s, const struct cm_config *c)
 static void
 print_row_reasons(const struct cm_result *r)
 {
-	static const char mark[] = { '=', '+', '-' };
-	int i;
+	static const char mark[] = { '*', '+', '-' };
+	int i, tie;
 
+	/* Notes shown in a row: ties, and what TP overlap changes. */
 	for (i = 0; i < r->n_reasons; i++) {
-		if (r->reasons[i].effect == CM_NOTE &&
-		    strcmp(r->reasons[i].code, "tie") != 0)
+		tie = strcmp(r->reasons[i].code, "tie") == 0;
+		if (r->reasons[i].effect == CM_NOTE && !tie &&
+		    strcmp(r->reasons[i].code, "tp_overlap") != 0)
 			continue;
-		printf("        %c %s\n", mark[r->reasons[i].effect],
-		    r->reasons[i].text);
+		printf("        %c %s\n", tie ? '=' :
+		    mark[r->reasons[i].effect], r->reasons[i].text);
 	}
 }
 

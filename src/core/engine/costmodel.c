@@ -332,6 +332,7 @@ cm_evaluate_quick(const struct cm_config *c, struct cm_result *r)
 	r->params = cm_params(&c->model);
 	cm_memory(c, r);
 	cm_time(c, r);
+	cm_nic_share(c, r);
 	r->headroom = r->mem_gpu > 0 ? 1 - r->mem_total / r->mem_gpu : 0;
 	r->frameworks = fw_runs(c);
 }

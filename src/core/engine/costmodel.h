@@ -141,7 +141,7 @@ struct cm_config {
 #define CM_KEEP_FSDP		(1u << 5)	/* reshard_after_forward, hsdp */
 
 /* Limits the search and the reasons use. */
-#define CM_MAX_REASONS		6
+#define CM_MAX_REASONS		7
 #define CM_REASON_LEN		200
 #define CM_SEARCH_MAX		32
 #define CM_TIE_TOL		0.03	/* step times within 3 % tie */
@@ -203,6 +203,11 @@ struct cm_result {
 	double			t_overhead;	/* host-bound kernel issue not
 						    * hidden by GPU work, s */
 	double			t_tp_exposed;	/* TP time on the critical path */
+	double			t_nic_shared;	/* step time added because groups
+						 * crossing nodes share the NICs
+						 * with DP/ZeRO traffic (part of
+						 * the tp/pp/dp exposed times and
+						 * the bubble), s */
 	double			dp_bytes;	/* DP/ZeRO bytes per GPU per step */
 	long			dp_collectives;	/* DP/ZeRO collectives per step */
 	double			tp_bw;		/* bus bandwidth of the TP group */

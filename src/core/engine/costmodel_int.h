@@ -98,6 +98,12 @@ void	cm_dp_time(const struct cm_config *, struct cm_result *r);
  */
 void	cm_shard_group(const struct cm_config *, struct cm_group *g);
 
+/*
+ * Slow down the traffic of groups that cross nodes on the same NICs while
+ * DP/ZeRO traffic runs behind compute (costmodel_net.c); after cm_time.
+ */
+void	cm_nic_share(const struct cm_config *, struct cm_result *r);
+
 /* cm_validate without formatting a message; returns 0 or -1. */
 int	cm_valid_quick(const struct cm_config *);
 

@@ -96,6 +96,7 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "pp_exposed", r->t_pp);
 	cJSON_AddNumberToObject(t, "dp_exposed", r->t_dp_exposed);
 	cJSON_AddNumberToObject(t, "exposed_comm", r->t_exposed_comm);
+	cJSON_AddNumberToObject(t, "nic_shared", r->t_nic_shared);
 	cJSON_AddNumberToObject(t, "bubble", r->t_bubble);
 	cJSON_AddNumberToObject(t, "optimizer", r->t_optimizer);
 	cJSON_AddNumberToObject(t, "step", r->t_step);
