@@ -21,7 +21,10 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/output.h"
+#include "core/safetext.h"
 #include "store/db.h"
+#include "store/progress.h"
 #include "tui/app.h"
 #include "tui/term.h"
 
@@ -137,19 +140,6 @@ default_profile(void)
 }
 
 static int
-valid_profile(const char *p)
-{
-	size_t n = strlen(p), i;
-
-	if (n == 0 || n > 64)
-		return 0;
-	for (i = 0; i < n; i++)
-		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
-			return 0;
-	return 1;
-}
-
-static int
 run_tui(const struct cli_ctx *ctx)
 {
 	struct cli_session s;
@@ -180,7 +170,7 @@ dispatch(const struct cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
 		if (strcmp(argv[0], subcommands[i].name) == 0)
 			return subcommands[i].main(ctx, argc, argv);
-	fprintf(stderr, _("parlearn: unknown command '%s'\n"), argv[0]);
+	cli_printf(stderr, _("parlearn: unknown command '%s'\n"), argv[0]);
 	fprintf(stderr, "%s", _("Try 'parlearn --help' for more information.\n"));
 	return 1;
 }
@@ -241,7 +231,7 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!valid_profile(ctx.profile)) {
+	if (!safetext_name_ok(ctx.profile, STORE_PROFILE_MAX_CHARS)) {
 		fprintf(stderr, "%s", _("parlearn: --profile: a name of 1 to 64 printable characters is needed\n"));
 		return 1;
 	}
@@ -253,6 +243,6 @@ main(int argc, char **argv)
 		ctx.db_path = dbpath;
 	}
 	if (optind < argc)
-		return dispatch(&ctx, argc - optind, argv + optind);
+		return cli_finish(dispatch(&ctx, argc - optind, argv + optind));
 	return run_tui(&ctx);
 }

@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/output.h"
 #include "core/course/curriculum.h"
 #include "store/progress.h"
 
@@ -68,16 +69,16 @@ print_text(const struct content_course *c, const enum curriculum_status *st)
 	struct curriculum_phase_progress pr;
 	size_t p, i;
 
-	printf("%s\n", c->title);
+	cli_printf(stdout, "%s\n", c->title);
 	for (p = 0; p < c->n_phases; p++) {
 		curriculum_phase(c, st, c->phases[p].number, &pr);
 		printf("\n");
-		printf(_("Phase %d: %s (%d/%d done)\n"), c->phases[p].number,
+		cli_printf(stdout, _("Phase %d: %s (%d/%d done)\n"), c->phases[p].number,
 		    c->phases[p].title, pr.done, pr.total);
 		for (i = 0; i < c->n_drops; i++) {
 			if (c->drops[i].phase != c->phases[p].number)
 				continue;
-			printf(_("  %2d  %-62s %2d min  %s\n"),
+			cli_printf(stdout, _("  %2d  %-62s %2d min  %s\n"),
 			    c->drops[i].number, c->drops[i].title,
 			    c->drops[i].minutes, curriculum_status_name(st[i]));
 		}
@@ -110,7 +111,7 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, _("parlearn: list: unexpected argument '%s'\n"),
+		cli_printf(stderr, _("parlearn: list: unexpected argument '%s'\n"),
 		    argv[optind]);
 		return 1;
 	}

@@ -116,10 +116,12 @@ int	store_cards_add_question(struct store *, int64_t profile,
 	    const char *drop_id, const struct content_question *q,
 	    double expected, int64_t now, struct pl_err *err);
 
+#define STORE_DECK_MAX_CHARS	100	/* a deck name, in characters */
+
 /*
  * Import notes as a new deck called name, every card unlocked and NEW.
- * -1 with err if a deck of that name exists (course or user) or name is
- * empty.
+ * -1 with err if a deck of that name exists (course or user), or name is
+ * not 1 to STORE_DECK_MAX_CHARS characters free of control characters.
  */
 int	store_cards_import(struct store *, int64_t profile,
 	    const struct content_course *, const char *name,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/safetext.h"
 #include "store/cards.h"
 
 /* INSERT OR IGNORE a NEW card row with the statement s (see new_row_sql). */
@@ -288,8 +289,13 @@ store_cards_import(struct store *st, int64_t profile,
 	for (i = 0; c != NULL && i < c->n_decks; i++)
 		if (strcmp(c->decks[i].id, name) == 0)
 			rc = 1;
-	if (name[0] == '\0' || strlen(name) > 200 || rc == 1 ||
-	    strcmp(name, STORE_MISTAKES_DECK) == 0) {
+	if (!safetext_name_ok(name, STORE_DECK_MAX_CHARS)) {
+		pl_err_set(err, NULL, 0, 0, _("deck name \"%s\" must be 1 to %d "
+		    "characters, none of them a control character"), name,
+		    STORE_DECK_MAX_CHARS);
+		return -1;
+	}
+	if (rc == 1 || strcmp(name, STORE_MISTAKES_DECK) == 0) {
 		pl_err_set(err, NULL, 0, 0, _("deck name \"%s\" is empty, too long "
 		    "or taken by another deck"), name);
 		return -1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/safetext.h"
 #include "store/progress.h"
 
 int
@@ -14,6 +15,12 @@ store_profile(struct store *st, const char *name, int64_t now, int64_t *id,
 	sqlite3_stmt *s;
 	int rc;
 
+	if (!safetext_name_ok(name, STORE_PROFILE_MAX_CHARS)) {
+		pl_err_set(err, NULL, 0, 0, _("profile name \"%s\" must be 1 to "
+		    "%d characters, none of them a control character"), name,
+		    STORE_PROFILE_MAX_CHARS);
+		return -1;
+	}
 	if (store_begin(st, err) != 0)
 		return -1;
 	if (store_prepare(st, "INSERT OR IGNORE INTO profiles (name, created) "

@@ -23,7 +23,13 @@ struct store_drop_progress {
 	int64_t			last_seen;	/* Unix s, 0 if never opened */
 };
 
-/* Id of the profile called name, creating it if needed. */
+/* Longest profile name, in characters (code points), not bytes. */
+#define STORE_PROFILE_MAX_CHARS	64
+
+/*
+ * Id of the profile called name, creating it if needed. A name must pass
+ * safetext_name_ok(name, STORE_PROFILE_MAX_CHARS): -1 with err otherwise.
+ */
 int	store_profile(struct store *, const char *name, int64_t now,
 	    int64_t *id, struct pl_err *err);
 

@@ -16,6 +16,7 @@
 
 #include "i18n.h"
 #include "core/lab/lab.h"
+#include "core/safetext.h"
 
 #define ITEMS_PER_STEP	64
 
@@ -173,15 +174,17 @@ sb_add(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
-/* A CSV field: quoted, with quotes doubled; leading =+-@ defused. */
+/* A CSV cell: control characters shown, quoted, formulas defused. */
 static void
 sb_csv(struct sbuf *b, const char *s)
 {
-	sb_add(b, "\"%s", strchr("=+-@", s[0]) != NULL && s[0] != '\0' ?
-	    "'" : "");
-	for (; *s != '\0'; s++)
-		sb_add(b, *s == '"' ? "\"\"" : "%c", *s);
-	sb_add(b, "\"");
+	char *cell = safetext_csv(s, SAFETEXT_UTF8);
+
+	if (cell == NULL)
+		b->failed = 1;
+	else
+		sb_add(b, "%s", cell);
+	free(cell);
 }
 
 static const char *

@@ -1,0 +1,94 @@
+/*
+ * cmd_lab_submit.c - `parlearn lab submit DIR --step N (--question ID |
+ * --scenario ID) --correct 0|1`: record one answer in the student's result
+ * file, as the student screen does.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "i18n.h"
+#include "cli/cmd_lab.h"
+#include "store/labdir.h"
+
+/* The caller's result for this lab: read back, or new for this session. */
+static int
+own_result(const char *dir, const struct cli_ctx *ctx,
+    const struct lab_state *st, struct lab_result *r, struct pl_err *err)
+{
+	memset(r, 0, sizeof *r);
+	if (labdir_whoami(r->user, sizeof r->user) != 0) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("cannot tell who you are"));
+		return -1;
+	}
+	snprintf(r->profile, sizeof r->profile, "%s", ctx->profile);
+	if (labdir_read_own(dir, r, err) < 0)
+		return -1;
+	if (strcmp(r->session, st->session) != 0) {
+		lab_result_free(r);
+		r->step = -1;
+		snprintf(r->session, sizeof r->session, "%s", st->session);
+	}
+	return 0;
+}
+
+int
+cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "step", required_argument, NULL, 's' },
+		{ "question", required_argument, NULL, 'q' },
+		{ "scenario", required_argument, NULL, 'S' },
+		{ "correct", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *id = NULL;
+	enum lab_item_kind kind = LAB_ITEM_QUESTION;
+	struct lab_script *ls;
+	struct lab_state st;
+	struct lab_result r;
+	struct pl_err err;
+	long step = 0, corr = -1;
+	int ch, rc;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch == 's')
+			step = strtol(optarg, NULL, 10);
+		else if (ch == 'q' || ch == 'S') {
+			id = optarg;
+			kind = ch == 'S' ? LAB_ITEM_SCENARIO : LAB_ITEM_QUESTION;
+		} else if (ch == 'c' && (strcmp(optarg, "0") == 0 ||
+		    strcmp(optarg, "1") == 0))
+			corr = optarg[0] - '0';
+		else
+			return 1;
+	}
+	if (argc - optind != 1 || id == NULL || corr < 0 || step < 1 ||
+	    !lab_id_valid(id)) {
+		lab_usage(stderr);
+		return 1;
+	}
+	if ((rc = lab_open(argv[optind], &ls, &st)) != 0)
+		return rc;
+	lab_script_free(ls);
+	if (step > st.step + 1) {
+		fprintf(stderr, _("parlearn: lab submit: the lab is at step %d; step %ld is ahead\n"),
+		    st.step + 1, step);
+		return 1;
+	}
+	pl_err_clear(&err);
+	if (own_result(argv[optind], ctx, &st, &r, &err) != 0)
+		return lab_err_out(&err);
+	if (r.step != (int)step - 1) {
+		r.step = (int)step - 1;
+		r.step_since = (int64_t)time(NULL);
+	}
+	r.updated = (int64_t)time(NULL);
+	rc = lab_result_add(&r, (int)step - 1, kind, id, (int)corr);
+	if (rc == 0)
+		rc = labdir_submit(argv[optind], &r, &err);
+	lab_result_free(&r);
+	return rc == 0 ? 0 : lab_err_out(&err);
+}
