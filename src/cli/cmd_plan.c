@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "core/engine/costmodel.h"
+#include "core/engine/framework.h"
 #include "core/engine/hardware.h"
 
 /*
@@ -256,6 +257,7 @@ static void
 print_one(const struct cm_result *r)
 {
 	const struct cm_config *c = &r->cfg;
+	char fw[200];
 	int i;
 
 	printf(_("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
@@ -279,40 +281,89 @@ print_one(const struct cm_result *r)
 	printf(_("Tokens/s %.0f, model TFLOP/s per GPU %.1f, hardware %.1f, "
 	    "MFU %.1f%%\n"), r->tokens_per_s, r->tflops_per_gpu,
 	    r->hw_tflops_per_gpu, 100 * r->mfu);
+	printf(_("Runs on: %s\n"), fw_list_text(r->frameworks, fw,
+	    sizeof fw));
 	for (i = 0; i < r->n_reasons; i++)
-		printf("  - %s\n", r->reasons[i]);
+		printf("  - %s\n", r->reasons[i].text);
+}
+
+/* "1=" for a tie, "3" alone. */
+static void
+rank_text(const struct cm_result *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%d%s", r->rank, r->tied ? "=" : "");
 }
 
 static void
-print_search(const struct cm_search *s)
+print_search_head(const struct cm_search *s, const struct cm_config *c)
 {
-	const struct cm_result *r;
+	char fw[200];
 	int i;
 
-	printf(_("%ld layouts evaluated, %ld fit.\n"), s->evaluated,
-	    s->fitting);
+	printf(_("%ld layouts evaluated, %ld fit; %ld ranked (%ld keep less "
+	    "than %.0f%% of GPU memory free, %ld run on no framework).\n"),
+	    s->evaluated, s->fitting, s->eligible, s->low_headroom,
+	    100 * c->headroom, s->no_framework);
+	if (c->any_framework)
+		printf("%s\n", _("--any-framework: layouts no framework runs "
+		    "are ranked too."));
+	for (i = 0, fw[0] = '\0'; i < FW_N; i++)
+		snprintf(fw + strlen(fw), sizeof fw - strlen(fw), "%s%s %s",
+		    i ? ", " : "", fw_short((enum fw_id)i),
+		    fw_label((enum fw_id)i));
+	printf(_("Rank: steps within %.0f%% of a tier's first share its rank "
+	    "(=). Frameworks: %s.\n"), 100 * CM_TIE_TOL, fw);
+}
+
+static void
+print_row_reasons(const struct cm_result *r)
+{
+	static const char mark[] = { '=', '+', '-' };
+	int i;
+
+	for (i = 0; i < r->n_reasons; i++) {
+		if (r->reasons[i].effect == CM_NOTE &&
+		    strcmp(r->reasons[i].code, "tie") != 0)
+			continue;
+		printf("        %c %s\n", mark[r->reasons[i].effect],
+		    r->reasons[i].text);
+	}
+}
+
+static void
+print_search(const struct cm_search *s, const struct cm_config *c)
+{
+	const struct cm_result *r;
+	char rk[16], fw[16], why[CM_REASON_LEN];
+	int i;
+
+	print_search_head(s, c);
 	if (s->n_top == 0) {
-		printf("%s", _("No layout fits."));
+		printf("%s", _("No layout is ranked."));
 		if (s->have_closest)
 			printf(_(" Closest: DP %d x TP %d x PP %d, %s"),
 			    s->closest.cfg.dp, s->closest.cfg.tp,
-			    s->closest.cfg.pp, s->closest.reasons[0]);
+			    s->closest.cfg.pp, s->closest.fits ?
+			    cm_search_why_excluded(&s->closest, why,
+			    sizeof why) : s->closest.reasons[0].text);
 		printf("\n");
 		return;
 	}
-	printf("%s", _("rank  DP  TP  PP sched      v  b ZeRO recomp    SP "
-	    "  step s  TFLOP/s   MFU   mem GB\n"));
+	printf("%s", _("  # rank  DP  TP  PP sched       v  b ZeRO recomp    "
+	    "SP   step s  TFLOP/s   MFU  mem GB free  fw\n"));
 	for (i = 0; i < s->n_top; i++) {
 		r = &s->top[i];
-		printf("%4d %3d %3d %3d %-10s %2d %2d %4d %-9s %-3s %8.3f %8.1f "
-		    "%5.1f%% %7.1f\n", i + 1, r->cfg.dp, r->cfg.tp, r->cfg.pp,
-		    pipe_schedule_name(r->cfg.schedule), r->cfg.virtual_stages,
-		    r->cfg.micro_batch, r->cfg.zero,
+		rank_text(r, rk, sizeof rk);
+		printf("%3d %4s %3d %3d %3d %-11s %2d %2d %4d %-9s %-3s %8.3f "
+		    "%8.1f %5.1f%% %7.1f %3.0f%%  %s\n", i + 1, rk, r->cfg.dp,
+		    r->cfg.tp, r->cfg.pp, pipe_schedule_name(r->cfg.schedule),
+		    r->cfg.virtual_stages, r->cfg.micro_batch, r->cfg.zero,
 		    cm_recompute_name(r->cfg.recompute),
 		    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step,
-		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total));
-		if (r->n_reasons > 1)
-			printf("      %s\n", r->reasons[1]);
+		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total),
+		    100 * r->headroom, fw_short_text(r->frameworks, fw,
+		    sizeof fw));
+		print_row_reasons(r);
 	}
 }
 
@@ -334,8 +385,7 @@ run_search(const struct cm_config *c, int json)
 {
 	struct cm_search *s = malloc(sizeof *s);
 	struct pl_err err;
-	cJSON *o, *arr;
-	int i, rc = 0;
+	int rc = 0;
 
 	if (s == NULL)
 		return 2;
@@ -344,16 +394,10 @@ run_search(const struct cm_config *c, int json)
 		free(s);
 		return 1;
 	}
-	if (json) {
-		o = cJSON_CreateObject();
-		arr = cJSON_AddArrayToObject(o, "candidates");
-		for (i = 0; i < s->n_top; i++)
-			cJSON_AddItemToArray(arr, cm_result_json(&s->top[i]));
-		cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
-		cJSON_AddNumberToObject(o, "fitting", (double)s->fitting);
-		rc = emit_json(o);
-	} else
-		print_search(s);
+	if (json)
+		rc = emit_json(cm_search_json(s));
+	else
+		print_search(s, c);
 	free(s);
 	return rc;
 }

@@ -618,20 +618,5 @@ pg_same_knobs(const struct cm_config *a, const struct cm_config *b,
 int
 pg_rank(const struct cm_search *s, const struct cm_result *r)
 {
-	const unsigned shape = (1u << PG_DP) | (1u << PG_TP) | (1u << PG_PP) |
-	    (1u << PG_MICRO_BATCH) | (1u << PG_SCHEDULE) | (1u << PG_VSTAGES);
-	int i, ahead = 0, others = 0;
-
-	if (!r->valid || !r->fits)
-		return -1;
-	for (i = 0; i < s->n_top; i++) {
-		if (pg_same_knobs(&s->top[i].cfg, &r->cfg, shape))
-			continue;
-		others++;
-		if (s->top[i].t_step < r->t_step * (1 - 1e-9))
-			ahead++;
-	}
-	if (ahead == others && others > 0 && s->n_top == CM_SEARCH_MAX)
-		return 0;
-	return ahead + 1;
+	return cm_search_rank(s, r, NULL);
 }

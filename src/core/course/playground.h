@@ -120,10 +120,9 @@ int	pg_same_knobs(const struct cm_config *a, const struct cm_config *b,
 	    unsigned mask);
 
 /*
- * Rank of r among the search's fitting layouts, by step time: 1 + the
- * number of listed layouts with a different (d, t, p, b, schedule, v)
- * that are faster. Returns that rank, 0 when r is slower than every one
- * of a full list (rank beyond s->n_top), or -1 when r does not fit.
+ * Tie-aware rank of r among the search's ranked layouts (cm_search_rank):
+ * 1 = best or within 3 % of it, 0 when r falls beyond a full list, -1
+ * when the search would not rank r (cm_search_why_excluded says why).
  */
 int	pg_rank(const struct cm_search *s, const struct cm_result *r);
 

@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/framework.h"
 
 void
 cm_config_default(struct cm_config *c, const struct hw_model *m,
@@ -43,6 +44,8 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->pp_scatter_gather = 1;
 	c->buffers_bytes = 1e9;		/* engine choice, reference j.3 */
 	c->reserve_frac = 0.05;		/* engine choice, reference d */
+	c->headroom = 0.10;		/* issue 12 section 4: rank only
+					 * layouts with 10 % memory free */
 }
 
 void
@@ -241,6 +244,8 @@ cm_evaluate_quick(const struct cm_config *c, struct cm_result *r)
 	r->params = cm_params(&c->model);
 	cm_memory(c, r);
 	cm_time(c, r);
+	r->headroom = r->mem_gpu > 0 ? 1 - r->mem_total / r->mem_gpu : 0;
+	r->frameworks = fw_runs(c);
 }
 
 static const char *const quantity_names[] = {

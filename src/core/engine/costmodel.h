@@ -13,6 +13,8 @@
 #ifndef PARLEARN_CORE_COSTMODEL_H
 #define PARLEARN_CORE_COSTMODEL_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 #include "core/err.h"
@@ -55,12 +57,37 @@ struct cm_config {
 	int			grad_accum_fp32; /* bool: Megatron 4-byte grads */
 	double			buffers_bytes;	/* context, NCCL, allocator, bytes */
 	double			reserve_frac;	/* capacity held back, 0..1 */
+	double			headroom;	/* search: least free share of GPU
+						 * memory a ranked layout keeps,
+						 * 0..1 (default 0.10) */
+	int			any_framework;	/* bool: search also ranks layouts
+						 * no framework runs (framework.h) */
 };
 
 /* Limits the search and the reasons use. */
 #define CM_MAX_REASONS		6
 #define CM_REASON_LEN		200
 #define CM_SEARCH_MAX		32
+#define CM_TIE_TOL		0.03	/* step times within 3 % tie */
+
+/* What a reason says about its layout. */
+enum cm_effect {
+	CM_NOTE,		/* a fact about this layout alone */
+	CM_WIN,			/* better than the layout it is compared with */
+	CM_LOSS			/* worse than it */
+};
+
+/*
+ * One reason: a stable code for scripts ("tp_comm_share", "headroom" ...,
+ * listed in costmodel_explain.c) and its translated sentence.
+ */
+struct cm_reason {
+	const char		*code;		/* static, never NULL once set */
+	enum cm_effect		 effect;
+	int			 vs;		/* rank row (1-based) compared
+						 * with, 0 for none */
+	char			 text[CM_REASON_LEN];
+};
 
 struct cm_result {
 	struct cm_config	cfg;		/* the layout evaluated */
@@ -102,24 +129,47 @@ struct cm_result {
 	int			tp_inter;	/* bool: TP group crosses nodes */
 	int			pp_inter;	/* bool: a PP hop crosses nodes */
 	int			dp_inter;	/* bool: DP group crosses nodes */
+	double			headroom;	/* free share of GPU memory:
+						 * 1 - mem_total / mem_gpu */
+	unsigned		frameworks;	/* FW_BIT set (framework.h) */
+	int			rank;		/* in a search: tie-aware rank,
+						 * 1 = best; 0 outside a search */
+	int			tied;		/* bool: shares its rank */
 	int			n_reasons;
-	char			reasons[CM_MAX_REASONS][CM_REASON_LEN];
+	struct cm_reason	reasons[CM_MAX_REASONS];
 };
 
 struct cm_search {
-	struct cm_result	top[CM_SEARCH_MAX]; /* best first, fitting */
+	struct cm_result	top[CM_SEARCH_MAX]; /* best first, eligible */
 	int			n_top;
+	int			max;		/* list size asked for */
 	long			evaluated;	/* layouts evaluated */
 	long			fitting;	/* of those, how many fit */
-	struct cm_result	closest;	/* when none fits: least over */
+	long			low_headroom;	/* fit, but keep less free memory
+						 * than cfg.headroom */
+	long			no_framework;	/* fit with headroom, but no
+						 * framework runs them */
+	long			eligible;	/* fit, headroom, framework */
+	struct cm_result	closest;	/* when none is eligible: the
+						 * nearest to it (see .c) */
 	int			have_closest;	/* bool */
+};
+
+/* Why a result is left out of the ranking (cm_search_excluded). */
+enum cm_exclusion {
+	CM_EX_NONE,		/* eligible: ranked */
+	CM_EX_INVALID,		/* not a valid layout */
+	CM_EX_FIT,		/* does not fit in usable memory */
+	CM_EX_HEADROOM,		/* fits with less than cfg.headroom free */
+	CM_EX_FRAMEWORK		/* no framework runs it (any_framework off) */
 };
 
 /*
  * Defaults: 1 GPU of gpu, 8 GPUs per node, links from the GPU entry,
  * link efficiencies 1 (cm_config_realistic: [CALC]'s 0.65 / 0.9), micro-batch 1, global batch from the model or 512, layout
  * 1x1x1, ZeRO 0, selective recompute, no SP, 1F1B, v = 1, Adam, bf16,
- * flash attention, DP overlap on, buffers 1 GB, reserve 5 %.
+ * flash attention, DP overlap on, buffers 1 GB, reserve 5 %; the search
+ * asks for 10 % free memory and a framework that runs the layout.
  */
 void	cm_config_default(struct cm_config *, const struct hw_model *,
 	    const struct hw_gpu *);
@@ -156,16 +206,49 @@ int	cm_evaluate(const struct cm_config *, struct cm_result *r,
 void	cm_explain(struct cm_result *r);
 
 /*
+ * Replace the reasons of each listed row of s with what it wins and loses
+ * against the rows next to it, computed from the results (done by
+ * cm_search). s->top[i].rank must be set.
+ */
+void	cm_explain_ranked(struct cm_search *s);
+
+/*
  * Every valid layout for cfg's model, cluster and global batch: DP x TP x
  * PP = GPUs, TP a power of two up to 8 g dividing the heads, PP dividing
  * L (see costmodel_search.c), each ZeRO stage, recompute mode, micro-batch
- * 1, 2, 4, 8, SP and interleaving. Keeps the best max_top (<= CM_SEARCH_MAX)
- * fitting ones by step time, best per (d, t, p, b, schedule, v). The
- * layout fields of cfg are ignored. Returns 0 or -1 with err set when cfg
- * cannot be searched (bad model, no GPUs).
+ * 1, 2, 4, 8, SP and interleaving, plus cfg's own layout when it is
+ * valid. Every other setting (attention, precision, optimizer, links ...)
+ * is kept as cfg has it. Ranks the eligible ones (cm_search_excluded) by
+ * step time, keeps the best max_top (<= CM_SEARCH_MAX), best per (d, t,
+ * p, b, schedule, v), sets their tie-aware rank (within CM_TIE_TOL of a
+ * tier's first row = same rank) and their comparative reasons. Returns 0
+ * or -1 with err set when cfg cannot be searched (bad model, no GPUs).
  */
 int	cm_search(const struct cm_config *, int max_top, struct cm_search *s,
 	    struct pl_err *err);
+
+/* Whether r would be ranked under its cfg's headroom and framework rule. */
+enum cm_exclusion	cm_search_excluded(const struct cm_result *r);
+
+/*
+ * Why r is left out of the ranking, one translated sentence into buf
+ * (empty when it is eligible). Returns buf.
+ */
+char	*cm_search_why_excluded(const struct cm_result *r, char *buf,
+	    size_t size);
+
+/*
+ * The tie-aware rank r would take in s's list: r is put in place of any
+ * listed row with its (d, t, p, b, schedule, v) and the tiers recounted.
+ * Returns that rank (1 = best or tied with it), 0 when it falls beyond a
+ * full list, -1 when r is excluded (cm_search_excluded); *tied (if not
+ * NULL) says whether it shares that rank.
+ */
+int	cm_search_rank(const struct cm_search *s, const struct cm_result *r,
+	    int *tied);
+
+/* 1 if a and b have the same (d, t, p, b, schedule, v), else 0. */
+int	cm_same_shape(const struct cm_config *a, const struct cm_config *b);
 
 /* Parameter count of a model (section b), parameters. */
 double	cm_params(const struct hw_model *);
@@ -230,7 +313,7 @@ enum cm_key_kind {
 	CM_KEY_BOOL		/* true or false */
 };
 enum cm_key_group { CM_GROUP_MODEL, CM_GROUP_CLUSTER, CM_GROUP_BATCH,
-	CM_GROUP_LAYOUT, CM_GROUP_SETUP, CM_N_GROUPS };
+	CM_GROUP_LAYOUT, CM_GROUP_SETUP, CM_GROUP_SEARCH, CM_N_GROUPS };
 
 struct cm_key {
 	const char		*name;	/* JSON key, [a-z_]+ */
@@ -274,10 +357,19 @@ int	cm_config_from_json(struct cm_config *cfg, const cJSON *obj,
 	    struct pl_err *err);
 
 /*
- * The plan JSON contract for one result (layout, memory_bytes, time_s ...).
- * Returns a new object the caller frees with cJSON_Delete, or NULL.
+ * The plan JSON contract for one result (layout, memory_bytes, time_s ...,
+ * headroom, frameworks, reasons as {code, effect, text}, and rank and tie
+ * for a search row). Returns a new object the caller frees with
+ * cJSON_Delete, or NULL.
  */
 cJSON	*cm_result_json(const struct cm_result *);
+
+/*
+ * A whole search: candidates (cm_result_json each), evaluated, fitting,
+ * excluded counts, headroom, any_framework, tie tolerance, and the closest
+ * layout when none is ranked. New object, or NULL.
+ */
+cJSON	*cm_search_json(const struct cm_search *);
 
 /* Words used in options and JSON: "1f1b", "selective", "flash" ... */
 const char	*cm_recompute_name(enum cm_recompute);

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/engine/costmodel.h"
+#include "core/engine/framework.h"
 
 static void
 add_layout(cJSON *o, const struct cm_result *r)
@@ -56,11 +57,42 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "step", r->t_step);
 }
 
+static const char *const effect_w[] = { "note", "win", "loss" };
+
+static void
+add_reasons(cJSON *o, const struct cm_result *r)
+{
+	cJSON *rs = cJSON_AddArrayToObject(o, "reasons"), *one;
+	int i;
+
+	for (i = 0; i < r->n_reasons; i++) {
+		one = cJSON_CreateObject();
+		cJSON_AddStringToObject(one, "code", r->reasons[i].code);
+		cJSON_AddStringToObject(one, "effect",
+		    effect_w[r->reasons[i].effect]);
+		if (r->reasons[i].vs > 0)
+			cJSON_AddNumberToObject(one, "vs_row", r->reasons[i].vs);
+		cJSON_AddStringToObject(one, "text", r->reasons[i].text);
+		cJSON_AddItemToArray(rs, one);
+	}
+}
+
+static void
+add_frameworks(cJSON *o, const struct cm_result *r)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "frameworks");
+	int i;
+
+	for (i = 0; i < FW_N; i++)
+		if (r->frameworks & FW_BIT(i))
+			cJSON_AddItemToArray(a,
+			    cJSON_CreateString(fw_name((enum fw_id)i)));
+}
+
 cJSON *
 cm_result_json(const struct cm_result *r)
 {
-	cJSON *o = cJSON_CreateObject(), *rs;
-	int i;
+	cJSON *o = cJSON_CreateObject();
 
 	if (o == NULL)
 		return NULL;
@@ -76,8 +108,43 @@ cm_result_json(const struct cm_result *r)
 	cJSON_AddNumberToObject(o, "tflops_per_gpu", r->tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "hw_tflops_per_gpu", r->hw_tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "mfu", r->mfu);
-	rs = cJSON_AddArrayToObject(o, "reasons");
-	for (i = 0; i < r->n_reasons; i++)
-		cJSON_AddItemToArray(rs, cJSON_CreateString(r->reasons[i]));
+	cJSON_AddNumberToObject(o, "headroom", r->headroom);
+	add_frameworks(o, r);
+	if (r->rank > 0) {
+		cJSON_AddNumberToObject(o, "rank", r->rank);
+		cJSON_AddBoolToObject(o, "tie", r->tied);
+	}
+	add_reasons(o, r);
+	return o;
+}
+
+cJSON *
+cm_search_json(const struct cm_search *s)
+{
+	cJSON *o = cJSON_CreateObject(), *arr;
+	const struct cm_config *c = s->n_top > 0 ? &s->top[0].cfg :
+	    &s->closest.cfg;
+	int i;
+
+	if (o == NULL)
+		return NULL;
+	arr = cJSON_AddArrayToObject(o, "candidates");
+	for (i = 0; i < s->n_top; i++)
+		cJSON_AddItemToArray(arr, cm_result_json(&s->top[i]));
+	cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
+	cJSON_AddNumberToObject(o, "fitting", (double)s->fitting);
+	cJSON_AddNumberToObject(o, "excluded_headroom",
+	    (double)s->low_headroom);
+	cJSON_AddNumberToObject(o, "excluded_framework",
+	    (double)s->no_framework);
+	cJSON_AddNumberToObject(o, "ranked", (double)s->eligible);
+	if (s->n_top > 0 || s->have_closest) {
+		cJSON_AddNumberToObject(o, "headroom", c->headroom);
+		cJSON_AddBoolToObject(o, "any_framework", c->any_framework);
+	}
+	cJSON_AddNumberToObject(o, "tie_tolerance", CM_TIE_TOL);
+	if (s->n_top == 0 && s->have_closest)
+		cJSON_AddItemToObject(o, "closest",
+		    cm_result_json(&s->closest));
 	return o;
 }

@@ -157,6 +157,11 @@ static const struct cm_key keys[] = {
 	WORD("precision", SETUP, precision, prec_w, N_("precision (bf16)")),
 	WORD("attention", SETUP, attention, attn_w,
 	    N_("attention kernel (flash)")),
+	NUM("headroom", SEARCH, headroom, 0, 0.9, 1, "F",
+	    N_("least free share of GPU memory a ranked layout keeps "
+	    "(0.10)")),
+	BOOL("any_framework", SEARCH, any_framework,
+	    N_("also rank layouts no framework runs (off)")),
 	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
 };
 
@@ -181,7 +186,8 @@ const char *
 cm_key_group_name(enum cm_key_group g)
 {
 	static const char *const names[CM_N_GROUPS] = { N_("Model"),
-	    N_("Cluster"), N_("Batch"), N_("Layout"), N_("Setup") };
+	    N_("Cluster"), N_("Batch"), N_("Layout"), N_("Setup"),
+	    N_("Search") };
 
 	return (unsigned)g < CM_N_GROUPS ? _(names[g]) : "?";
 }
