@@ -162,12 +162,15 @@ real_binary(const char *bin, int cols, int rows)
 {
 	struct winsize ws = { (unsigned short)rows, (unsigned short)cols,
 	    0, 0 };
-	char dir[] = "/tmp/bench-player.XXXXXX", cmd[64];
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], cmd[4200];
 	double c0, c1;
 	size_t bytes;
 	int master, frames;
 	pid_t pid;
 
+	snprintf(dir, sizeof dir, "%s/bench-player.XXXXXX",
+	    tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
 	if (mkdtemp(dir) == NULL)
 		return;
 	pid = forkpty(&master, NULL, NULL, &ws);

@@ -2,7 +2,7 @@
  * bench_stats.c - how long the statistics take to compute with 10,000
  * cards and 1,000,000 review-log rows (goal: under 50 ms).
  *
- * Builds a throwaway database under /tmp (rows spread over the past
+ * Builds a throwaway database under $TMPDIR (rows spread over the past
  * year, inserted with the real schema so the triggers fill the
  * aggregates), then times store_review_stats() plus the text rendering:
  * once on a freshly opened database and as the median of 20 runs.
@@ -111,13 +111,16 @@ one(struct store *st, int64_t prof, int64_t now)
 int
 main(void)
 {
-	char dir[] = "/tmp/bench_stats.XXXXXX", path[256];
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], path[4200];
 	struct store *st;
 	struct pl_err err;
 	int64_t prof, now = (int64_t)time(NULL);
 	double t, runs[N_RUNS], cold;
 	int i;
 
+	snprintf(dir, sizeof dir, "%s/bench_stats.XXXXXX",
+	    tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
 	if (mkdtemp(dir) == NULL)
 		return 1;
 	snprintf(path, sizeof path, "%s/progress.db", dir);

@@ -25,8 +25,7 @@
 #include "core/safetext.h"
 #include "store/db.h"
 #include "store/progress.h"
-#include "tui/app.h"
-#include "tui/term.h"
+#include "tui/tui.h"
 
 #ifndef PL_PKGDATADIR
 #define PL_PKGDATADIR	"/usr/local/share/parlearn"
@@ -139,25 +138,18 @@ default_profile(void)
 	return pw != NULL ? pw->pw_name : "learner";
 }
 
+/* No command: the tutor's home screen. */
 static int
 run_tui(const struct cli_ctx *ctx)
 {
 	struct cli_session s;
-	struct app a;
+	struct tui_start st;
 	int rc;
 
-	rc = cli_session_open(ctx, &s, 1);
-	if (rc != 0)
+	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
 		return rc;
-	memset(&a, 0, sizeof a);
-	a.course = s.course;
-	a.store = s.store;
-	a.profile = s.profile;
-	a.profile_name = ctx->profile;
-	a.problems = s.problems;
-	a.catalog = s.have_catalog ? &s.catalog : NULL;
-	a.last_drop = -1;
-	rc = ui_main(&a);
+	cli_tui_start(&st, ctx, &s, TUI_HOME);
+	rc = tui_run(&st);
 	cli_session_close(&s);
 	return rc;
 }
@@ -217,8 +209,7 @@ main(int argc, char **argv)
 			ctx.profile = optarg;
 			break;
 		case 'P':
-			/* Read by every screen when the terminal starts. */
-			ui_term.projector = 1;
+			ctx.projector = 1;
 			break;
 		case 'h':
 			usage(stdout);

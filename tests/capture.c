@@ -10,6 +10,7 @@
 
 #include "core/json.h"
 #include "capture.h"
+#include "tmpdir.h"
 
 static char *
 slurp(FILE *fp)
@@ -83,13 +84,11 @@ test_write(const char *dir, const char *rel, const char *text)
 char *
 test_tmpdir(void)
 {
-	char *t = strdup("/tmp/parlearn-test-XXXXXX");
+	char t[4096];
 
-	if (t != NULL && mkdtemp(t) == NULL) {
-		free(t);
+	if (mkdtemp(test_tmp_path(t, sizeof t, "parlearn-test-XXXXXX")) == NULL)
 		return NULL;
-	}
-	return t;
+	return strdup(t);
 }
 
 void

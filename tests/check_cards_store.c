@@ -19,6 +19,7 @@
 #include "core/course/content.h"
 #include "store/cards.h"
 #include "store/progress.h"
+#include "tmpdir.h"
 
 static char			*dir;
 static struct store		*st;
@@ -38,10 +39,11 @@ rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *f)
 static void
 setup(void)
 {
-	char t[] = "/tmp/check_cards.XXXXXX", path[600];
+	char t[4096], path[4200];
 	struct pl_err err;
 
-	ck_assert_ptr_nonnull(mkdtemp(t));
+	ck_assert_ptr_nonnull(mkdtemp(test_tmp_path(t, sizeof t,
+	    "check_cards.XXXXXX")));
 	dir = strdup(t);
 	snprintf(path, sizeof path, "%s/progress.db", dir);
 	st = store_open(path, &err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -358,6 +359,59 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/*
+ * --start is read as UTC in any time zone, and dates print back the same;
+ * Good with no learning steps is due two days later, across month, leap
+ * day and year ends. Dates that do not exist, or in other shapes, are
+ * refused.
+ */
+START_TEST(test_start_calendar)
+{
+	static const struct {
+		const char	*start, *reviewed, *due;
+	} ok[] = {
+		{ "1970-01-01", "1970-01-01T00:00:00Z", "1970-01-03T00:00:00Z" },
+		{ "2024-02-28", "2024-02-28T00:00:00Z", "2024-03-01T00:00:00Z" },
+		{ "2023-02-28", "2023-02-28T00:00:00Z", "2023-03-02T00:00:00Z" },
+		{ "2024-02-29T08:15", "2024-02-29T08:15:00Z",
+		    "2024-03-02T08:15:00Z" },
+		{ "2024-12-31 23:59:59", "2024-12-31T23:59:59Z",
+		    "2025-01-02T23:59:59Z" },
+		{ "2100-02-28T12:00:00+00:00", "2100-02-28T12:00:00Z",
+		    "2100-03-02T12:00:00Z" },
+	};
+	static const char *const bad[] = {
+		"2023-02-29", "2100-02-29", "2024-04-31", "2024-13-01",
+		"2024-00-10", "2024-01-00", "1969-12-31", "2024-01-01T24:00",
+		"2024-01-01T12:60", "2024-01-01T12:30:60", "2024-1-1",
+		" 2024-01-01", "2024-01-01x", "2024-01-01T12:30+01:00",
+		"2024-01-01T", "",
+	};
+	struct capture c;
+	cJSON *root, *arr;
+	size_t i;
+
+	setenv("TZ", "America/New_York", 1);
+	tzset();
+	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		srs(&c, "replay", "--ratings", "good", "--learning-steps", "",
+		    "--start", ok[i].start, "--no-fuzz", "--json", NULL);
+		arr = steps(&c, &root, 1);
+		ck_assert_str_eq(str(cJSON_GetArrayItem(arr, 0), "reviewed"),
+		    ok[i].reviewed);
+		ck_assert_str_eq(str(cJSON_GetArrayItem(arr, 0), "due"),
+		    ok[i].due);
+		cJSON_Delete(root);
+		capture_free(&c);
+	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		srs(&c, "replay", "--ratings", "good", "--start", bad[i], NULL);
+		ck_assert_msg(c.rc == 1, "--start '%s' accepted", bad[i]);
+		check_usage_error(&c, "--start");
+	}
+}
+END_TEST
+
 static Suite *
 cmd_srs_suite(void)
 {
@@ -376,6 +430,7 @@ cmd_srs_suite(void)
 	tcase_add_test(tc, test_fuzz_deterministic);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_start_calendar);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bad arguments");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/engine/hardware.h"
+#include "tmpdir.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -58,11 +59,11 @@ END_TEST
 static void
 expect_error(const char *text, const char *want)
 {
-	char path[] = "/tmp/check_hw_XXXXXX", buf[2048], exp[2048];
+	char path[4096], buf[2048], exp[6200];
 	struct hw_catalog cat = { 0 };
 	struct pl_err err;
 	FILE *fp;
-	int fd = mkstemp(path);
+	int fd = mkstemp(test_tmp_path(path, sizeof path, "check_hw_XXXXXX"));
 
 	ck_assert_int_ge(fd, 0);
 	fp = fdopen(fd, "w");
@@ -95,11 +96,11 @@ END_TEST
 
 START_TEST(malformed_models)
 {
-	char path[] = "/tmp/check_hwm_XXXXXX", buf[2048];
+	char path[4096], buf[2048];
 	struct hw_catalog cat = { 0 };
 	struct pl_err err;
 	FILE *fp;
-	int fd = mkstemp(path);
+	int fd = mkstemp(test_tmp_path(path, sizeof path, "check_hwm_XXXXXX"));
 
 	fp = fdopen(fd, "w");
 	fputs("{\"models\": [{\"name\": \"m\", \"layers\": 2, \"hidden\": 64,"

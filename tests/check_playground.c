@@ -1,6 +1,7 @@
 /*
  * check_playground.c - the playground's knob model on the real catalog:
- * stepping values, keeping DP x TP x PP = GPUs, locks, the delta of every
+ * stepping values, keeping DP x TP x PP = GPUs (and which partner moves
+ * when a degree changes, under every set of locks), locks, the delta of every
  * figure against the previous setting, invalid combinations, the layout
  * text and the rank of a layout in the search.
  */
@@ -211,6 +212,72 @@ START_TEST(rank_in_search)
 }
 END_TEST
 
+/*
+ * Which partner keeps DP x TP x PP = GPUs when a degree changes, from the
+ * default 16 GPUs = DP 4 x TP 2 x PP 2 (llama2-13b, 40 layers): the order
+ * is GPUs: DP, PP; DP: GPUs, PP, TP; TP: DP, PP; PP: DP, TP, skipping
+ * locked knobs and values no partner can balance. With every partner
+ * locked the plain next value is taken and the note says so.
+ */
+#define L(k)	(1u << (k))
+static const struct {
+	enum pg_knob	 knob;
+	int		 dir;
+	unsigned	 locked;
+	int		 gpus, dp, tp, pp;	/* after the change */
+	const char	*note;			/* part of pg->note */
+} partner_cases[] = {
+	{ PG_GPUS, +1, 0, 24, 6, 2, 2, "DP degree set to 6" },
+	{ PG_GPUS, +1, L(PG_DP), 24, 4, 2, 3, "PP degree set to 3" },
+	{ PG_GPUS, +1, L(PG_DP) | L(PG_PP), 24, 4, 2, 2, "No unlocked knob" },
+	{ PG_GPUS, -1, 0, 12, 3, 2, 2, "DP degree set to 3" },
+	{ PG_DP, +1, 0, 24, 6, 2, 2, "GPUs set to 24" },
+	/* GPUs fixed: DP 5, 6, 7 leave no integer PP; 8 takes PP to 1. */
+	{ PG_DP, +1, L(PG_GPUS), 16, 8, 2, 1, "PP degree set to 1" },
+	{ PG_DP, +1, L(PG_GPUS) | L(PG_PP), 16, 8, 1, 2, "TP degree set to 1" },
+	{ PG_DP, +1, L(PG_GPUS) | L(PG_PP) | L(PG_TP), 16, 5, 2, 2,
+	    "No unlocked knob" },
+	{ PG_DP, -1, L(PG_GPUS), 16, 2, 2, 4, "PP degree set to 4" },
+	{ PG_TP, +1, 0, 16, 2, 4, 2, "DP degree set to 2" },
+	{ PG_TP, -1, 0, 16, 8, 1, 2, "DP degree set to 8" },
+	{ PG_TP, +1, L(PG_DP), 16, 4, 4, 1, "PP degree set to 1" },
+	{ PG_TP, +1, L(PG_DP) | L(PG_PP), 16, 4, 4, 2, "No unlocked knob" },
+	/* PP 3 leaves no integer DP for 16 GPUs: PP 4 takes DP to 2. */
+	{ PG_PP, +1, 0, 16, 2, 2, 4, "DP degree set to 2" },
+	{ PG_PP, -1, 0, 16, 8, 2, 1, "DP degree set to 8" },
+	{ PG_PP, +1, L(PG_DP), 16, 4, 1, 4, "TP degree set to 1" },
+	{ PG_PP, +1, L(PG_DP) | L(PG_TP), 16, 4, 2, 3, "No unlocked knob" },
+};
+#undef L
+
+START_TEST(partner_order)
+{
+	struct cm_config c = pg->cfg;
+	const char *name = pg_knob_name(partner_cases[_i].knob);
+
+	pg_init(pg, &cat, &c, partner_cases[_i].locked);
+	ck_assert_int_eq(pg_change(pg, partner_cases[_i].knob,
+	    partner_cases[_i].dir), 1);
+	ck_assert_msg(pg->cfg.gpus == partner_cases[_i].gpus &&
+	    pg->cfg.dp == partner_cases[_i].dp &&
+	    pg->cfg.tp == partner_cases[_i].tp &&
+	    pg->cfg.pp == partner_cases[_i].pp,
+	    "case %d (%s %+d): gpus %d dp %d tp %d pp %d, want %d %d %d %d",
+	    _i, name, partner_cases[_i].dir, pg->cfg.gpus, pg->cfg.dp,
+	    pg->cfg.tp, pg->cfg.pp, partner_cases[_i].gpus,
+	    partner_cases[_i].dp, partner_cases[_i].tp, partner_cases[_i].pp);
+	ck_assert_msg(strstr(pg->note, partner_cases[_i].note) != NULL,
+	    "case %d (%s): note \"%s\", want \"%s\"", _i, name, pg->note,
+	    partner_cases[_i].note);
+	/* Locked knobs never move. */
+	ck_assert(pg_same_knobs(&pg->cfg, &c, pg->locked));
+	/* Balanced unless the note says nothing could balance it. */
+	if (strstr(partner_cases[_i].note, "No unlocked") == NULL)
+		ck_assert_int_eq(pg->cfg.dp * pg->cfg.tp * pg->cfg.pp,
+		    pg->cfg.gpus);
+}
+END_TEST
+
 static Suite *
 playground_suite(void)
 {
@@ -222,6 +289,8 @@ playground_suite(void)
 	tcase_add_test(tc, tp_adjusts_dp);
 	tcase_add_test(tc, gpus_adjust_dp);
 	tcase_add_test(tc, locks);
+	tcase_add_loop_test(tc, partner_order, 0,
+	    (int)(sizeof partner_cases / sizeof partner_cases[0]));
 	tcase_add_test(tc, invalid_shows_reason);
 	tcase_add_test(tc, enums_and_ends);
 	tcase_add_test(tc, knob_names);

@@ -20,6 +20,7 @@
 #include "store/db.h"
 #include "store/migrate.h"
 #include "store/progress.h"
+#include "tmpdir.h"
 
 #define N_CHILDREN	8
 #define N_ANSWERS	50	/* per child */
@@ -40,9 +41,10 @@ rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *f)
 static void
 setup(void)
 {
-	char t[] = "/tmp/check_store.XXXXXX";
+	char t[4096];
 
-	ck_assert_ptr_nonnull(mkdtemp(t));
+	ck_assert_ptr_nonnull(mkdtemp(test_tmp_path(t, sizeof t,
+	    "check_store.XXXXXX")));
 	dir = strdup(t);
 	ck_assert_ptr_nonnull(dir);
 	snprintf(dbpath, sizeof dbpath, "%s/data/parlearn/progress.db", dir);

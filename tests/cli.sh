@@ -10,6 +10,7 @@ export HOME="$tmp/home" XDG_DATA_HOME="$tmp/data" LC_ALL=C
 unset PARLEARN_CONTENT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$top_srcdir/tests/testlib.sh"
 
 expect() { # expect STATUS CMD...
 	want=$1
@@ -57,13 +58,25 @@ expect 2 "$PARLEARN" --content "$tmp/c" list
 grep -q "course.json:1:30: unexpected end of file in JSON" "$tmp/err" || fail "course.json error: $(cat "$tmp/err")"
 expect 2 "$PARLEARN" --content "$tmp/nowhere" list
 
-# The interactive tutor needs a terminal.
+# The interactive tutor needs a terminal, whichever way it is entered
+# (tui_run says what to run instead); nothing is drawn on stdout.
 expect 2 "$PARLEARN"
-grep -q "must be a terminal" "$tmp/err" || fail "no message without a terminal"
+grep -q "^parlearn: standard input and output must be a terminal (try 'parlearn list')$" "$tmp/err" ||
+	fail "no message without a terminal: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "output without a terminal: $(cat "$tmp/out")"
+expect 2 "$PARLEARN" review
+grep -q "^parlearn: review: standard input and output must be a terminal (try 'parlearn review --list')$" "$tmp/err" ||
+	fail "review without a terminal: $(cat "$tmp/err")"
+expect 2 "$PARLEARN" lab host "$tmp/lab" --script "$top_srcdir/labs/short-check.json"
+grep -q "^parlearn: the dashboard needs a terminal (the lab is ready; try 'parlearn lab status')$" "$tmp/err" ||
+	fail "lab host without a terminal: $(cat "$tmp/err")"
+expect 2 "$PARLEARN" lab join "$tmp/lab"
+grep -q "^parlearn: standard input and output must be a terminal$" "$tmp/err" ||
+	fail "lab join without a terminal: $(cat "$tmp/err")"
 
 # A database from a newer parlearn is refused and left alone.
 expect 0 "$PARLEARN" --db "$tmp/new.db" list
-if command -v sqlite3 >/dev/null 2>&1; then
+if part_needs sqlite3 "newer database refused"; then
 	sqlite3 "$tmp/new.db" 'PRAGMA user_version = 99;'
 	sum=$(cksum <"$tmp/new.db")
 	expect 2 "$PARLEARN" --db "$tmp/new.db" list
@@ -71,4 +84,4 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	[ "$(cksum <"$tmp/new.db")" = "$sum" ] || fail "newer database was modified"
 fi
 echo "cli.sh: all checks passed"
-exit 0
+test_done

@@ -23,6 +23,7 @@ fail() {
 	echo "FAIL: $*" >&2
 	exit 1
 }
+. "$top_srcdir/tests/testlib.sh"
 
 export HOME="$T/home" XDG_DATA_HOME="$T/data" LC_ALL=C
 unset PARLEARN_CONTENT
@@ -97,11 +98,11 @@ n=$(grep -c '"first_correct"' "$T/report.json")
 n=$(grep -c ',question,q2,2,' "$T/report.csv")
 [ "$n" = 30 ] || fail "expected 30 rows with two q2 attempts, found $n"
 
-# Several Unix users, when we may create them.
+# Several Unix users, when we may create them (CI runs as root and must).
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 ||
 	! command -v runuser >/dev/null 2>&1; then
-	echo "SKIP (multi-user part): needs root, useradd and runuser" >&2
-	exit 0
+	part_skip "multi-user part" "needs root, useradd and runuser"
+	test_done
 fi
 k=1
 while [ $k -le 5 ]; do
@@ -111,8 +112,8 @@ while [ $k -le 5 ]; do
 	k=$((k + 1))
 done
 if [ -z "$USERS" ]; then
-	echo "SKIP (multi-user part): useradd failed" >&2
-	exit 0
+	part_skip "multi-user part" "useradd failed"
+	test_done
 fi
 bin=$(cd "$(dirname "$PARLEARN")" && pwd)/$(basename "$PARLEARN")
 for u in $USERS; do
@@ -144,4 +145,4 @@ grep -q "^$((30 + $#)) students$" "$T/status.out" ||
 	fail "status after users: $(cat "$T/status.out")"
 grep -q "$a@forged.json: owned by uid" "$T/status.err" ||
 	fail "forged file not refused: $(cat "$T/status.err")"
-exit 0
+test_done

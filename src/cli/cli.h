@@ -5,7 +5,8 @@
  * cli_*_main with the subcommand's own argv (argv[0] is the subcommand's
  * name). Each returns the process exit code: 0 success, 1 usage error,
  * 2 bad data. They print results on stdout and errors on stderr as
- * "parlearn: message" or "parlearn: FILE:LINE:COL: message".
+ * "parlearn: message" or "parlearn: FILE:LINE:COL: message". Those that
+ * open screens do it with one call to tui_run() (tui/tui.h).
  */
 #ifndef PARLEARN_CLI_H
 #define PARLEARN_CLI_H
@@ -15,6 +16,7 @@ struct cli_ctx {
 	const char	*data_dir;	/* holds gpus.json, models.json */
 	const char	*db_path;	/* progress database, never NULL */
 	const char	*profile;	/* learner profile name, never NULL */
+	int		 projector;	/* bool: --projector, for the screens */
 };
 
 int	cli_list_main(const struct cli_ctx *, int argc, char **argv);

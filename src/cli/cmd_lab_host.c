@@ -15,9 +15,6 @@
 #include "cli/common.h"
 #include "core/json.h"
 #include "store/labdir.h"
-#include "tui/app.h"
-#include "tui/term.h"
-#include "tui/ui.h"
 
 /* Validate a script against the course, if the course loads. */
 static int
@@ -43,23 +40,15 @@ static int
 run_dashboard(const struct cli_ctx *ctx, const char *dir)
 {
 	struct content_course *c = content_load(ctx->content_dir, NULL);
-	struct ui_screen *s;
+	struct tui_start st;
+	int rc;
 
-	if (ui_term_start() != 0) {
-		fprintf(stderr, "parlearn: %s\n",
-		    _("the dashboard needs a terminal (the lab is ready; try 'parlearn lab status')"));
-		content_free(c);
-		return 2;
-	}
-	s = ui_lab_host_new(dir, c);
-	if (s != NULL) {
-		ui_push(s);
-		ui_run();
-	}
-	ui_clear();
-	ui_term_stop();
+	cli_tui_start(&st, ctx, NULL, TUI_LAB_HOST);
+	st.course = c;
+	st.lab_dir = dir;
+	rc = tui_run(&st);
 	content_free(c);
-	return s != NULL ? 0 : 2;
+	return rc;
 }
 
 int

@@ -10,9 +10,6 @@
 #include "i18n.h"
 #include "cli/cmd_lab.h"
 #include "cli/common.h"
-#include "tui/app.h"
-#include "tui/term.h"
-#include "tui/ui.h"
 
 int
 cli_lab_join(const struct cli_ctx *ctx, int argc, char **argv)
@@ -20,8 +17,7 @@ cli_lab_join(const struct cli_ctx *ctx, int argc, char **argv)
 	struct cli_session s;
 	struct lab_script *ls;
 	struct lab_state st;
-	struct app a;
-	struct ui_screen *scr;
+	struct tui_start ts;
 	int rc;
 
 	if (argc != 2) {
@@ -33,30 +29,9 @@ cli_lab_join(const struct cli_ctx *ctx, int argc, char **argv)
 	lab_script_free(ls);
 	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
 		return rc;
-	memset(&a, 0, sizeof a);
-	a.course = s.course;
-	a.store = s.store;
-	a.profile = s.profile;
-	a.profile_name = ctx->profile;
-	a.catalog = s.have_catalog ? &s.catalog : NULL;
-	a.last_drop = -1;
-	a.lab_dir = argv[1];
-	a.status = calloc(a.course->n_drops + 1, sizeof *a.status);
-	if (a.status == NULL || ui_term_start() != 0) {
-		fprintf(stderr, "parlearn: %s\n",
-		    _("standard input and output must be a terminal"));
-		free(a.status);
-		cli_session_close(&s);
-		return 2;
-	}
-	app_refresh(&a);
-	ui_push(ui_home_new(&a));
-	scr = ui_lab_student_new(&a);
-	ui_push(scr);
-	ui_run();
-	ui_clear();
-	ui_term_stop();
-	free(a.status);
+	cli_tui_start(&ts, ctx, &s, TUI_LAB_STUDENT);
+	ts.lab_dir = argv[1];
+	rc = tui_run(&ts);
 	cli_session_close(&s);
-	return 0;
+	return rc;
 }

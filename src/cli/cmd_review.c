@@ -10,15 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "store/cards.h"
-#include "tui/app.h"
-#include "tui/term.h"
-#include "tui/ui.h"
+#include "tui/tui.h"
 
 struct review_opts {
 	int		 list;		/* print the queue */
@@ -217,36 +214,15 @@ print_queue(const struct store_review *r, const struct review_opts *o,
 }
 
 static int
-run_screen(struct cli_session *s, const struct cli_ctx *ctx,
+run_screen(const struct cli_session *s, const struct cli_ctx *ctx,
     const struct review_opts *o)
 {
-	struct app a;
+	struct tui_start st;
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "%s", _("parlearn: review: standard input and "
-		    "output must be a terminal (try 'parlearn review --list')\n"));
-		return 2;
-	}
-	memset(&a, 0, sizeof a);
-	a.course = s->course;
-	a.store = s->store;
-	a.profile = s->profile;
-	a.profile_name = ctx->profile;
-	a.catalog = s->have_catalog ? &s->catalog : NULL;
-	a.last_drop = -1;
-	a.status = calloc(s->course->n_drops + 1, sizeof *a.status);
-	if (a.status == NULL || ui_term_start() != 0) {
-		free(a.status);
-		fprintf(stderr, "%s", _("parlearn: review: cannot use this terminal\n"));
-		return 2;
-	}
-	app_refresh(&a);
-	ui_push(ui_review_new(&a, o->cram, o->deck));
-	ui_run();
-	ui_clear();
-	ui_term_stop();
-	free(a.status);
-	return 0;
+	cli_tui_start(&st, ctx, s, TUI_REVIEW);
+	st.cram = o->cram;
+	st.deck = o->deck;
+	return tui_run(&st);
 }
 
 int

@@ -314,76 +314,61 @@ parse_long(const char *s, long lo, long hi, long *out)
 	return end == s || *end != '\0' || *out < lo || *out > hi ? -1 : 0;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy;
+/* The forms of --start, each with its shape ('9' is any digit). */
+static const struct {
+	const char	*fmt;		/* for strptime */
+	const char	*shape;
+} time_forms[] = {
+	{ "%Y-%m-%dT%H:%M:%S", "9999-99-99T99:99:99" },
+	{ "%Y-%m-%d %H:%M:%S", "9999-99-99 99:99:99" },
+	{ "%Y-%m-%dT%H:%M", "9999-99-99T99:99" },
+	{ "%Y-%m-%d %H:%M", "9999-99-99 99:99" },
+	{ "%Y-%m-%d", "9999-99-99" },
+};
 
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-}
-
-static void
-civil_from_days(int64_t z, int *y, int *m, int *d)
-{
-	int64_t era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
-	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
-	*y = (int)(yoe + era * 400 + (*m <= 2));
-}
-
+/* 1 if s starts with shape; strptime alone takes "2024-1-1" too. */
 static int
-days_in_month(int y, int m)
+has_shape(const char *s, const char *shape)
 {
-	static const int dm[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
-	    31 };
-	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-
-	return dm[m - 1] + (m == 2 && leap);
+	for (; *shape != '\0'; s++, shape++)
+		if (*shape == '9' ? *s < '0' || *s > '9' : *s != *shape)
+			return 0;
+	return 1;
 }
 
 /*
  * YYYY-MM-DD, optionally followed by T (or a space) and HH:MM[:SS], and
- * Z or +00:00. Always UTC. Returns 0 and the Unix time, or -1.
+ * Z or +00:00. Always UTC. Returns 0 and the Unix time, or -1 for another
+ * form, a date before 1970 or one that does not exist (2024-02-30).
  */
 static int
 parse_time(const char *s, int64_t *out)
 {
-	int y, mo, d, h = 0, mi = 0, sec = 0, n = 0, k;
+	struct tm tm, norm;
+	const char *end;
+	time_t t;
+	size_t i, n;
 
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
-		return -1;
-	s += n;
-	if (*s == 'T' || *s == ' ') {
-		k = 0;
-		if (sscanf(s + 1, "%2d:%2d%n", &h, &mi, &k) != 2 || k != 5)
-			return -1;
-		s += 1 + k;
-		if (*s == ':') {
-			if (sscanf(s + 1, "%2d%n", &sec, &k) != 1 || k != 2)
-				return -1;
-			s += 3;
-		}
+	for (i = 0; i < sizeof time_forms / sizeof time_forms[0]; i++) {
+		n = strlen(time_forms[i].shape);
+		if (has_shape(s, time_forms[i].shape) && (s[n] == '\0' ||
+		    strcmp(s + n, "Z") == 0 || strcmp(s + n, "+00:00") == 0))
+			break;
 	}
-	if (strcmp(s, "Z") != 0 && strcmp(s, "+00:00") != 0 && *s != '\0')
+	if (i == sizeof time_forms / sizeof time_forms[0])
 		return -1;
-	if (y < 1970 || mo < 1 || mo > 12 || d < 1 ||
-	    d > days_in_month(y, mo) || h > 23 || mi > 59 || sec > 59 ||
-	    h < 0 || mi < 0 || sec < 0)
+	memset(&tm, 0, sizeof tm);
+	end = strptime(s, time_forms[i].fmt, &tm);
+	if (end != s + n || tm.tm_year < 70)
 		return -1;
-	*out = days_from_civil(y, mo, d) * FSRS_DAY_S + h * 3600 + mi * 60 +
-	    sec;
+	/* timegm folds 2024-02-30 into March 1: refuse what moved. */
+	norm = tm;
+	t = timegm(&norm);
+	if (t == (time_t)-1 || norm.tm_mday != tm.tm_mday ||
+	    norm.tm_mon != tm.tm_mon || norm.tm_hour != tm.tm_hour ||
+	    norm.tm_min != tm.tm_min || norm.tm_sec != tm.tm_sec)
+		return -1;
+	*out = (int64_t)t;
 	return 0;
 }
 
@@ -391,16 +376,12 @@ parse_time(const char *s, int64_t *out)
 static const char *
 format_time(int64_t t, char *buf, size_t size)
 {
-	int64_t days = t / FSRS_DAY_S, secs = t % FSRS_DAY_S;
-	int y, m, d;
+	time_t tt = (time_t)t;
+	struct tm tm;
 
-	if (secs < 0) {
-		secs += FSRS_DAY_S;
-		days--;
-	}
-	civil_from_days(days, &y, &m, &d);
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, d,
-	    (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, size, "?");
 	return buf;
 }
 

@@ -1,5 +1,6 @@
 /*
- * common.c - opening the course and the progress store for a subcommand.
+ * common.c - opening the course and the progress store for a subcommand,
+ * and handing them to the interactive program.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,23 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 		return 2;
 	}
 	return 0;
+}
+
+void
+cli_tui_start(struct tui_start *st, const struct cli_ctx *ctx,
+    const struct cli_session *s, enum tui_first first)
+{
+	memset(st, 0, sizeof *st);
+	st->first = first;
+	st->projector = ctx->projector;
+	st->profile_name = ctx->profile;
+	if (s == NULL)
+		return;
+	st->course = s->course;
+	st->store = s->store;
+	st->profile = s->profile;
+	st->problems = s->problems;
+	st->catalog = s->have_catalog ? &s->catalog : NULL;
 }
 
 void

@@ -12,6 +12,7 @@
 #include "core/course/curriculum.h"
 #include "core/engine/hardware.h"
 #include "store/progress.h"
+#include "tui/tui.h"
 
 struct cli_session {
 	struct content_course	*course;
@@ -32,6 +33,14 @@ struct cli_session {
 int	cli_session_open(const struct cli_ctx *, struct cli_session *,
 	    int warn);
 void	cli_session_close(struct cli_session *);
+
+/*
+ * Fill st for tui_run(): first screen first, ctx's profile name and
+ * projector mode, and s's course, store, learner and catalog (borrowed;
+ * s may be NULL, as for the lab dashboard). Other fields are zero.
+ */
+void	cli_tui_start(struct tui_start *st, const struct cli_ctx *ctx,
+	    const struct cli_session *s, enum tui_first first);
 
 /* Print "parlearn: FILE:LINE:COL: message" to stderr. */
 void	cli_print_err(const struct pl_err *);

@@ -1,5 +1,7 @@
 /*
- * app.h - what every screen shares: the course, the store, the learner.
+ * app.h - what every screen shares: the course, the store, the learner and
+ * the display options. tui_run() (tui.h) builds the one struct app of a
+ * run and passes it to the first screens; every screen keeps a pointer.
  */
 #ifndef PARLEARN_TUI_APP_H
 #define PARLEARN_TUI_APP_H
@@ -21,13 +23,9 @@ struct app {
 	int			 last_drop;	/* index, or -1 */
 	const struct hw_catalog	*catalog;	/* borrowed; NULL if not loaded */
 	const char		*lab_dir;	/* lab mode: the lab directory */
+	int			 projector;	/* bool: projector mode (bold,
+						   big figures, fewer lines) */
 };
-
-/*
- * Run the interactive program until the learner quits. Returns the exit
- * code: 0, or 2 if the terminal could not be used.
- */
-int	ui_main(struct app *);
 
 /* Reload app->status and app->last_drop from the store (0 or -1). */
 int	app_refresh(struct app *);
@@ -60,12 +58,11 @@ struct ui_screen	*ui_playground_new(struct app *,
 struct ui_screen	*ui_player_new(struct app *,
 			    const struct content_animation *an);
 /*
- * Labs. The host's dashboard over lab directory dir (course may be NULL;
- * both borrowed), and the student's lab screen for app->lab_dir. NULL if
- * the lab cannot be read (the dashboard: message on stderr first).
+ * Labs. The host's dashboard over app->lab_dir (app->course may be NULL,
+ * app->store is not used), and the student's lab screen for app->lab_dir.
+ * NULL if the lab cannot be read.
  */
-struct ui_screen	*ui_lab_host_new(const char *dir,
-			    const struct content_course *course);
+struct ui_screen	*ui_lab_host_new(const struct app *);
 struct ui_screen	*ui_lab_student_new(struct app *);
 /*
  * Flashcard review: the due queue of every deck (deck NULL) or one deck;

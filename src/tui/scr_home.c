@@ -217,7 +217,7 @@ home_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		snprintf(status, sizeof status, "%s",
 		    _("In a lab: L back to the lab  j/k move  Enter open  q quit"));
 	else	/* projector: only the keys that matter */
-		snprintf(status, sizeof status, "%s", ui_term.projector ?
+		snprintf(status, sizeof status, "%s", h->app->projector ?
 		    _("Enter open  ? keys  q quit") :
 		    _("j/k move  Enter open  c continue  ? keys  q quit"));
 	ui_status(w, rows, cols, status, h->app->problems > 0 ?

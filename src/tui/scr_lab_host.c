@@ -362,10 +362,11 @@ host_free(struct ui_screen *scr)
 }
 
 struct ui_screen *
-ui_lab_host_new(const char *dir, const struct content_course *course)
+ui_lab_host_new(const struct app *a)
 {
 	struct ui_screen *s = calloc(1, sizeof *s);
 	struct host *h = calloc(1, sizeof *h);
+	const char *dir = a->lab_dir;
 	struct pl_err err;
 
 	pl_err_clear(&err);
@@ -381,8 +382,8 @@ ui_lab_host_new(const char *dir, const struct content_course *course)
 		free(h);
 		return NULL;
 	}
-	h->course = course;
-	h->big = ui_term.projector;
+	h->course = a->course;
+	h->big = a->projector;
 	poll_lab(h);
 	s->title = N_("Lab dashboard");
 	s->help = host_help;

@@ -638,7 +638,7 @@ player_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		return;
 	}
 	/* Projector: room below the essentials for the big figures. */
-	big = ui_term.projector && rows - UI_BIG_ROWS - 1 >= 9 +
+	big = ps->app->projector && rows - UI_BIG_ROWS - 1 >= 9 +
 	    player_devices(&ps->pl);
 	plan_rows(ps, big ? rows - UI_BIG_ROWS - 1 : rows, cols, &pl);
 	draw_title(ps, w, cols);

@@ -444,7 +444,7 @@ pgs_draw(struct pgs *p, WINDOW *w, int rows, int cols)
 			pgs_draw_search(p, w, &b);
 		else
 			draw_incident_clamped(p, w, &b);
-	} else if (ui_term.projector) {
+	} else if (p->app->projector) {
 		draw_knob_line(p, w, 2, cols);
 		b.y = 4;
 		b.h = rows - 7;

@@ -410,7 +410,7 @@ reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	int width = cols - 4 > 100 ? 100 : cols - 4, i, y;
 	char title[400], right[120];
 
-	if (ui_term.projector) {
+	if (r->app->projector) {
 		projector_draw(r, w, rows, cols);
 		return;
 	}
@@ -699,7 +699,7 @@ reader_key(struct ui_screen *s, int ch)
 			r->show = r->active;
 		return UI_HANDLED;
 	}
-	if (ui_term.projector && projector_key(r, ch))
+	if (r->app->projector && projector_key(r, ch))
 		return UI_HANDLED;
 	switch (ch) {
 	case KEY_UP: case 'k':

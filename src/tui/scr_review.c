@@ -158,7 +158,7 @@ draw_card(struct review_scr *v, WINDOW *w, int rows, int cols)
 	struct text_draw d = { w, 2, 2, rows - 3, width, 0 };
 
 	d.y = draw_backlog(v, w, 2, cols);
-	if (!ui_term.projector)	/* projector: the card, nothing else */
+	if (!v->app->projector)	/* projector: the card, nothing else */
 		ui_put(w, d.y++, 2, k->deck, width, ui_attr(UI_C_DIM));
 	d.attr = A_BOLD;
 	d.y = draw_text(&d, k->front) + 1;

@@ -97,8 +97,6 @@ init_projector(void)
 {
 	int i;
 
-	if (!ui_term.projector)
-		return;
 	for (i = 0; i < UI_C_COUNT; i++)
 		attrs[i] = (attrs[i] & ~A_DIM) | A_BOLD;
 	if (ui_term.color) {
@@ -109,7 +107,7 @@ init_projector(void)
 }
 
 int
-ui_term_start(void)
+ui_term_start(int projector)
 {
 	const char *cs = nl_langinfo(CODESET);
 
@@ -127,7 +125,8 @@ ui_term_start(void)
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
-	init_projector();
+	if (projector)
+		init_projector();
 	install_signals();
 	return 0;
 }

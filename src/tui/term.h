@@ -29,8 +29,6 @@ struct ui_term {
 	int	started;	/* curses is active */
 	int	color;		/* colours in use (terminal has them, no NO_COLOR) */
 	int	utf8;		/* locale is UTF-8: use Unicode drawing */
-	int	projector;	/* projector mode: bold, high contrast; set
-				   before ui_term_start() */
 };
 
 extern struct ui_term ui_term;
@@ -41,8 +39,12 @@ extern volatile sig_atomic_t ui_term_quit;
 #define UI_MIN_COLS	50
 #define UI_MIN_ROWS	14
 
-/* Start curses. Returns 0, or -1 if the terminal cannot be used. */
-int	ui_term_start(void);
+/*
+ * Start curses; with projector set, every colour role is bold and nothing
+ * is dim, white on black (screens read the mode from struct app). Returns
+ * 0, or -1 if the terminal cannot be used.
+ */
+int	ui_term_start(int projector);
 /* Restore the terminal. Idempotent. */
 void	ui_term_stop(void);
 /* Attribute for a colour role. */

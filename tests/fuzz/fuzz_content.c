@@ -15,10 +15,11 @@
 #include <unistd.h>
 
 #include "core/course/content.h"
+#include "../tmpdir.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-static char dir[64];
+static char dir[4096];
 
 static void
 put(const char *rel, const uint8_t *data, size_t size)
@@ -40,9 +41,10 @@ setup(void)
 {
 	static const char course[] = "{\"title\": \"T\", \"phases\": ["
 	    "{\"number\": 1, \"title\": \"P\"}]}";
-	char path[256];
+	char path[4400], name[64];
 
-	snprintf(dir, sizeof dir, "/tmp/parlearn-fuzz-%d", (int)getpid());
+	snprintf(name, sizeof name, "parlearn-fuzz-%d", (int)getpid());
+	test_tmp_path(dir, sizeof dir, name);
 	mkdir(dir, 0700);
 	snprintf(path, sizeof path, "%s/lessons", dir);
 	mkdir(path, 0700);

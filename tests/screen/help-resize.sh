@@ -26,8 +26,8 @@ screen_wait "Cheatsheet and key equations"
 screen_has "The three axes"
 screen_keys j j
 screen_keys C
-screen_wait "Drop 1:"
-screen_lacks "Cheatsheet and key equations"
+screen_wait_gone "Cheatsheet and key equations"
+screen_has "Drop 1:"
 
 screen_resize 40 12
 screen_wait "Terminal too small: 40x12"
@@ -41,4 +41,4 @@ screen_resize 40 12
 screen_wait "Terminal too small"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q on the small screen should exit 0"
-exit 0
+test_done

@@ -5,6 +5,8 @@
 
 screen_start 100 30
 screen_wait "Phase 1"
+# Each line is waited for (at once when it is there): a frame may reach
+# the terminal in pieces.
 for t in \
 	"Three different things people call 'parallel'" \
 	"Same model, different examples, sum the gradients" \
@@ -19,28 +21,32 @@ for t in \
 	"Your throughput dropped 40% after moving to a bigger cluster" \
 	"Your pipeline has a 35% bubble and you can't increase M" \
 	"Choose (DP, TP, PP) for a 30B model on 32 GPUs" \
-	"Defend a (DP, TP, PP) tuple for a 70B model on 64 GPUs"
+	"Defend a (DP, TP, PP) tuple for a 70B model on 64 GPUs" \
+	"Phase 2  Tracing Four GPUs, Three Ways" \
+	"Phase 3  Cost Models and When OOM Hits" \
+	"Phase 4  Sizing a 70B Cluster" \
+	"Start: 1. Three different things" \
+	"Flashcard review" \
+	"Cost-model playground" \
+	"Animations: the toy model on simulated GPUs" \
+	"profile: tester" \
+	"0/4" \
+	"0/5" \
+	"j/k move  Enter open  c continue  ? keys  q quit"
 do
-	screen_has "$t"
+	screen_wait "$t"
 done
-screen_has "Phase 2  Tracing Four GPUs, Three Ways"
-screen_has "Phase 3  Cost Models and When OOM Hits"
-screen_has "Phase 4  Sizing a 70B Cluster"
-screen_has "Start: 1. Three different things"
-screen_has "Flashcard review"
-screen_has "Cost-model playground"
-screen_has "Animations: the toy model on simulated GPUs"
-screen_has "profile: tester"
-screen_has "0/4"
-screen_has "0/5"
 [ "$(screen_capture | grep -c ' new')" -ge 14 ] || fail "14 drops should be new"
 
-# The entry above the last opens the playground.
+# The entry above the last opens the playground: wait for what only the
+# playground shows (its title is also the home screen's entry).
 screen_keys G k Enter
-screen_wait "Cost-model playground"
-screen_has "Memory/GPU, GB (1e9 B)"
+screen_wait "Memory/GPU, GB (1e9 B)"
+screen_has "Cost-model playground"
+screen_lacks "Phase 1"
 screen_keys q
 screen_wait "Phase 1"
+screen_wait_gone "Memory/GPU"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
@@ -48,8 +54,9 @@ screen_keys q
 SCREEN_LOCALE=C
 screen_start 100 30
 screen_wait "Phase 1"
+screen_wait "j/k move  Enter open"
 screen_has "......"
 screen_capture | LC_ALL=C grep -q "$(printf '\342')" && fail "non-ASCII in C locale"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
-exit 0
+test_done

@@ -15,17 +15,12 @@ LAB="$SCREEN_TMP/lab"
 script="$top_srcdir/labs/two-hour-intro.json"
 
 student_capture() {
-	tmux -L "$STUDENT_SOCK" capture-pane -p 2>/dev/null
+	pane_capture "$STUDENT_SOCK"
 }
 
 # student_wait TEXT: wait until the student's terminal shows TEXT.
 student_wait() {
-	i=0
-	while [ $i -lt 100 ]; do
-		student_capture | grep -qF -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 10 pane_shows "$STUDENT_SOCK" "$1" && return 0
 	echo "--- student screen ---" >&2
 	student_capture >&2
 	fail "student: timed out waiting for: $1"
@@ -33,8 +28,8 @@ student_wait() {
 
 screen_start 80 24 lab host "$LAB" --script "$script"
 screen_wait "Step 1 of 8: Three meanings of 'parallel'"
-screen_has "No student has joined yet"
-screen_has "Ask the room which of the three"
+screen_wait "No student has joined yet"
+screen_wait "Ask the room which of the three"
 
 # The student joins from another terminal (same machine, own profile),
 # having answered drop 1's q1 right and q2 wrong before (imported here):
@@ -53,8 +48,8 @@ JSON
 HOME="$SCREEN_TMP/shome" XDG_DATA_HOME="$SCREEN_TMP/sdata" \
 	"$PARLEARN" import "$SCREEN_TMP/pupil.json" >/dev/null ||
 	fail "import of the pupil's answers failed"
-tmux -L "$STUDENT_SOCK" -f /dev/null new-session -d -x 80 -y 24 \
-	"HOME='$SCREEN_TMP/shome' XDG_DATA_HOME='$SCREEN_TMP/sdata' LC_ALL=C.UTF-8 TERM=xterm-256color '$PARLEARN' --profile pupil lab join '$LAB'; sleep 30" ||
+pane_start "$STUDENT_SOCK" 80 24 \
+	"HOME='$SCREEN_TMP/shome' XDG_DATA_HOME='$SCREEN_TMP/sdata' LC_ALL=C.UTF-8 TERM=xterm-256color '$PARLEARN' --profile pupil lab join '$LAB'" ||
 	fail "cannot start the student's tmux"
 student_wait "Step 1: Three meanings of 'parallel'"
 student_wait "Enter: open drop 1,"
@@ -76,7 +71,12 @@ student_wait "Enter: open drop 2,"
 tmux -L "$STUDENT_SOCK" send-keys Left
 student_wait "Step 1: Three meanings"
 student_wait "You are looking back"
-tmux -L "$STUDENT_SOCK" send-keys Right Right Right
+# '?' after the arrows: once its help shows, every arrow has been handled.
+tmux -L "$STUDENT_SOCK" send-keys Right Right Right '?'
+student_wait "Keys on this screen"
+tmux -L "$STUDENT_SOCK" send-keys x
+wait_until 10 pane_lacks "$STUDENT_SOCK" "Keys on this screen" ||
+	fail "the student's help did not close"
 student_wait "Step 2:"
 student_capture | grep -q "Step 3:" && fail "the student went ahead of the lab"
 
@@ -92,12 +92,13 @@ screen_wait "on this step: 1"
 
 # Projector view: the answered count in big block digits.
 screen_keys v
-screen_wait "answered"
-screen_has "███"
+screen_wait "███"
+screen_has "answered"
 screen_keys v
-screen_wait "Step 2 of 8:"
+screen_wait_gone "███"
+screen_has "Step 2 of 8:"
 
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should leave the dashboard with 0"
 tmux -L "$STUDENT_SOCK" send-keys q
-exit 0
+test_done

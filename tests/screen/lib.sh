@@ -2,13 +2,31 @@
 # private tmux server and look at what the terminal shows (tmux regress/ style).
 #
 # Each test sources this file, calls screen_start, sends keys with
-# screen_keys, waits for text with screen_wait, and asserts with
-# screen_has / screen_lacks. Cleanup runs from a trap.
+# screen_keys, waits for text with screen_wait (never a fixed sleep), and
+# asserts with screen_has / screen_lacks, or compares the whole screen with
+# a golden file (screen_golden). It ends with test_done (exit 77 if a part
+# was skipped). Cleanup runs from a trap.
+#
+# Golden files: tests/screen/golden/NAME.txt is the whole pane as
+# `tmux capture-pane -p` prints it. After an intended change of a screen,
+# regenerate them and review the diff:
+#	UPDATE_GOLDEN=1 make check TESTS=tests/screen/golden.sh
+#	git diff tests/screen/golden/
 
 set -u
 
 PARLEARN=${PARLEARN:-${top_builddir:-.}/parlearn}
 top_srcdir=${top_srcdir:-.}
+GOLDEN_DIR="$top_srcdir/tests/screen/golden"
+
+fail() {
+	echo "FAIL: $*" >&2
+	echo "--- screen ---" >&2
+	screen_capture >&2
+	exit 1
+}
+
+. "$top_srcdir/tests/testlib.sh"
 
 if ! command -v tmux >/dev/null 2>&1; then
 	if [ "${CI:-}" = true ]; then
@@ -34,15 +52,25 @@ screen_cleanup() {
 }
 trap screen_cleanup EXIT INT TERM
 
-fail() {
-	echo "FAIL: $*" >&2
-	echo "--- screen ---" >&2
-	screen_capture >&2
-	exit 1
+# pane_start SOCK COLS ROWS COMMAND: a private tmux server on socket SOCK
+# running COMMAND in one detached COLS x ROWS pane that stays on screen,
+# unchanged, after COMMAND ends (remain-on-exit is set before the pane
+# exists; an empty remain-on-exit-format, tmux 3.3 and later, keeps the
+# "Pane is dead" line from scrolling it).
+pane_start() {
+	tmux -L "$1" -f /dev/null set-option -g remain-on-exit on \; \
+		set-option -g remain-on-exit-format '' \; \
+		new-session -d -x "$2" -y "$3" "$4" 2>/dev/null ||
+		tmux -L "$1" -f /dev/null set-option -g remain-on-exit on \; \
+		new-session -d -x "$2" -y "$3" "$4"
 }
 
 # screen_start COLS ROWS [ARGS...]: run parlearn in a detached pane; its
-# exit status is written to $SCREEN_STATUS when it ends.
+# exit status is written to $SCREEN_STATUS and `stty -a` to
+# $SCREEN_TMP/stty-after when it ends. The environment is fixed so that
+# screens are the same on every machine: HOME and XDG_DATA_HOME (so the
+# database) under $SCREEN_TMP, profile "tester", C.UTF-8 (or
+# $SCREEN_LOCALE), xterm-256color, UTC, no LINES/COLUMNS.
 screen_start() {
 	cols=$1 rows=$2
 	shift 2
@@ -55,25 +83,29 @@ screen_start() {
 	cat >"$SCREEN_TMP/run.sh" <<RUN
 #!/bin/sh
 export HOME='$SCREEN_TMP/home' XDG_DATA_HOME='$SCREEN_TMP/data'
-export LC_ALL=\${SCREEN_LOCALE:-C.UTF-8} TERM=\${SCREEN_TERM:-xterm-256color}
-unset PARLEARN_CONTENT NO_COLOR
+export LC_ALL='${SCREEN_LOCALE:-C.UTF-8}' TERM='${SCREEN_TERM:-xterm-256color}'
+export TZ=UTC
+unset PARLEARN_CONTENT NO_COLOR LANGUAGE LINES COLUMNS
 stty sane
 trap 'true' INT
 echo \$\$ > '$SCREEN_TMP/shell-pid'
-'$PARLEARN' --profile tester $* 
-echo \$? > '$SCREEN_STATUS'
+'$PARLEARN' --profile tester $*
+echo \$? > '$SCREEN_STATUS.tmp'
 stty -a > '$SCREEN_TMP/stty-after' 2>&1
-sleep 30
+mv '$SCREEN_STATUS.tmp' '$SCREEN_STATUS'
 RUN
 	chmod +x "$SCREEN_TMP/run.sh"
-	tmux -L "$SCREEN_SOCK" -f /dev/null new-session -d -x "$cols" -y "$rows" \
-		"SCREEN_LOCALE='${SCREEN_LOCALE:-C.UTF-8}' SCREEN_TERM='${SCREEN_TERM:-xterm-256color}' $SCREEN_TMP/run.sh" ||
+	pane_start "$SCREEN_SOCK" "$cols" "$rows" "$SCREEN_TMP/run.sh" ||
 		fail "cannot start tmux"
-	tmux -L "$SCREEN_SOCK" set-option -g remain-on-exit on >/dev/null 2>&1
+}
+
+# pane_capture SOCK: the whole pane of the server on SOCK, as text.
+pane_capture() {
+	tmux -L "$1" capture-pane -p 2>/dev/null
 }
 
 screen_capture() {
-	tmux -L "$SCREEN_SOCK" capture-pane -p 2>/dev/null
+	pane_capture "$SCREEN_SOCK"
 }
 
 screen_keys() {
@@ -85,26 +117,25 @@ screen_resize() {
 		tmux -L "$SCREEN_SOCK" resize-pane -x "$1" -y "$2"
 }
 
+# pane_shows SOCK TEXT: TEXT is on the pane now.
+pane_shows() {
+	pane_capture "$1" | grep -qF -- "$2"
+}
+
+pane_lacks() {
+	! pane_shows "$1" "$2"
+}
+
 # screen_wait TEXT [SECONDS]: wait until TEXT is on the screen.
 screen_wait() {
-	i=0 limit=$(( ${2:-10} * 10 ))
-	while [ $i -lt $limit ]; do
-		screen_capture | grep -qF -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	fail "timed out waiting for: $1"
+	wait_until "${2:-10}" pane_shows "$SCREEN_SOCK" "$1" ||
+		fail "timed out waiting for: $1"
 }
 
 # screen_wait_gone TEXT [SECONDS]
 screen_wait_gone() {
-	i=0 limit=$(( ${2:-10} * 10 ))
-	while [ $i -lt $limit ]; do
-		screen_capture | grep -qF -- "$1" || return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	fail "still on screen: $1"
+	wait_until "${2:-10}" pane_lacks "$SCREEN_SOCK" "$1" ||
+		fail "still on screen: $1"
 }
 
 screen_has() {
@@ -116,35 +147,64 @@ screen_lacks() {
 	return 0
 }
 
-# screen_exit_status [SECONDS]: wait for parlearn to end, print its status.
+# screen_exit_status [SECONDS]: wait for parlearn to end, print its status
+# (the stty file is written first, so it is there too), or "timeout".
 screen_exit_status() {
-	i=0 limit=$(( ${1:-10} * 10 ))
-	while [ $i -lt $limit ]; do
-		if [ -s "$SCREEN_STATUS" ]; then
-			cat "$SCREEN_STATUS"
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo timeout
+	if wait_until "${1:-10}" file_ready "$SCREEN_STATUS"; then
+		cat "$SCREEN_STATUS"
+	else
+		echo timeout
+	fi
 }
 
 # PID of this test's parlearn (a child of its wrapper shell).
+screen_find_pid() {
+	file_ready "$SCREEN_TMP/shell-pid" || return 1
+	SCREEN_PID=$(pgrep -P "$(cat "$SCREEN_TMP/shell-pid")" -x parlearn |
+		head -n 1)
+	[ -n "$SCREEN_PID" ]
+}
+
 screen_pid() {
-	i=0
-	while [ $i -lt 50 ]; do
-		if [ -s "$SCREEN_TMP/shell-pid" ]; then
-			p=$(pgrep -P "$(cat "$SCREEN_TMP/shell-pid")" -x parlearn | head -n 1)
-			[ -n "$p" ] && { echo "$p"; return 0; }
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	wait_until 5 screen_find_pid || return 1
+	echo "$SCREEN_PID"
 }
 
 # The progress database the test's parlearn writes.
 screen_db() {
 	echo "$SCREEN_TMP/data/parlearn/progress.db"
+}
+
+# screen_matches FILE: the whole screen is FILE, line for line (the
+# capture is kept in $SCREEN_TMP/golden-got for the diff).
+screen_matches() {
+	screen_capture >"$SCREEN_TMP/golden-got"
+	cmp -s "$1" "$SCREEN_TMP/golden-got"
+}
+
+# screen_settled: two captures 0.3 s apart are the same (UPDATE_GOLDEN).
+screen_settled() {
+	screen_capture >"$SCREEN_TMP/settle-a"
+	sleep 0.3
+	screen_capture >"$SCREEN_TMP/settle-b"
+	cmp -s "$SCREEN_TMP/settle-a" "$SCREEN_TMP/settle-b"
+}
+
+# screen_golden NAME: the whole screen equals tests/screen/golden/NAME.txt.
+# It waits up to 10 s for the match, so a frame still being drawn is not a
+# failure, then shows the difference. With UPDATE_GOLDEN=1 it writes the
+# file instead, from a screen that has stopped changing.
+screen_golden() {
+	want="$GOLDEN_DIR/$1.txt"
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		wait_until 10 screen_settled || fail "screen never settled for $1"
+		cp "$SCREEN_TMP/settle-b" "$want" || fail "cannot write $want"
+		echo "golden: wrote $want" >&2
+		return 0
+	fi
+	[ -f "$want" ] || fail "no golden file $want (UPDATE_GOLDEN=1 makes it)"
+	wait_until 10 screen_matches "$want" && return 0
+	diff -u "$want" "$SCREEN_TMP/golden-got" >&2
+	fail "the screen differs from golden/$1.txt; if the change is meant," \
+		"UPDATE_GOLDEN=1 make check TESTS=tests/screen/golden.sh"
 }

@@ -31,7 +31,8 @@ screen_capture | grep "parameters" | grep -qE -- '-[0-9]+\.[0-9]' ||
 screen_keys k k k k k k Right
 screen_wait "not a valid layout"
 screen_keys Left
-screen_wait "Memory/GPU"
+screen_wait_gone "not a valid layout"
+screen_has "Memory/GPU"
 
 # The ranked search, with tie-aware ranks and frameworks; apply the second
 # layout; it now takes the second row's rank ("1=" when it ties with #1).
@@ -52,6 +53,7 @@ screen_has "Memory/GPU"
 screen_keys s
 screen_wait "Your layout ranks $row2 of"
 screen_keys q
+screen_wait_gone "Your layout ranks"
 screen_wait "Memory/GPU"
 screen_keys q
 screen_wait "Phase 1"
@@ -68,4 +70,4 @@ screen_keys Right
 screen_wait "TP degree: 4"
 screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
-exit 0
+test_done

@@ -4,7 +4,8 @@
 # as 'parlearn plan'), in normal-size text when the terminal is too small;
 # the reader shows one block per page and the arrows step through them,
 # to the end of the drop, which marks it done; the animation player draws
-# the bubble in block digits; q leaves with status 0.
+# the bubble in block digits; q leaves with status 0. Review, the lab
+# dashboard and a student's lab screen take the same option.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 # big_render TEXT: the rows of TEXT in the block digits of ui_big_number
@@ -120,14 +121,16 @@ screen_keys Down
 screen_wait "block 2/$n"
 screen_keys Up
 screen_wait "block 1/$n"
-# Step to the last block and its end: the drop is done.
-i=0
-while ! screen_capture | grep -qF "block $n/$n"; do
-	i=$((i + 1))
-	[ $i -le 60 ] || fail "never reached block $n/$n"
+# Step to the last block, one wait per step, and past its end: the drop
+# is done.
+i=2
+while [ $i -lt "$n" ]; do
 	screen_keys Right
-	sleep 0.1
+	screen_wait "block $i/$n"
+	i=$((i + 1))
 done
+screen_keys Right
+screen_wait_gone "block $((n - 1))/$n"
 screen_keys Right Right Right
 screen_keys q
 screen_wait "Continue where I left off: 2."
@@ -157,4 +160,42 @@ export HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data"
 json=$("$PARLEARN" --profile tester list --json) || fail "list failed"
 echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-01","number":1,"title":"[^"]*","minutes":6,"status":"done"' ||
 	fail "stepping to the end of drop 1 should mark it done: $json"
-exit 0
+
+# Every way into the screens takes --projector (tui_run's one start).
+# Review: the card alone, without its deck line.
+screen_start 80 24 --projector review
+screen_wait "new 7  learning 0  due 0"
+screen_wait "What does each of DP, TP and PP cut?"
+screen_lacks "phase-1"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should leave review with 0"
+
+# The lab dashboard opens in its projector view (big figures).
+LAB="$SCREEN_TMP/lab"
+screen_start 80 24 --projector lab host "$LAB" --script \
+	"$top_srcdir/labs/two-hour-intro.json"
+screen_wait "Step 1 of 8: Three meanings of 'parallel'"
+screen_wait "on this step"
+screen_has "███"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should leave the dashboard with 0"
+
+# A student's terminal in projector mode: white on black everywhere, the
+# background escape tmux keeps for each cell (\033[40m); not without it.
+black=$(printf '\033\[40m')
+for mode in --projector ""; do
+	screen_start 80 24 $mode lab join "$LAB"
+	screen_wait "lab at step 1/8"
+	screen_wait "drop, about"
+	if tmux -L "$SCREEN_SOCK" capture-pane -p -e | grep 'drop, about' |
+		grep -q "$black"; then
+		[ -n "$mode" ] || fail "black background without --projector"
+	else
+		[ -z "$mode" ] || fail "lab join --projector: not white on black"
+	fi
+	screen_keys q
+	screen_wait "L back to the lab"
+	screen_keys q
+	[ "$(screen_exit_status)" = 0 ] || fail "q q should leave the lab with 0"
+done
+test_done

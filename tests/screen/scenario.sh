@@ -8,6 +8,14 @@
 
 title="A 35% bubble with m pinned at 28"
 
+# reader_page N: the reader has drawn itself for the terminal it is in now:
+# its status line shows a page of N lines (rows - 4). Keys such as G work
+# on the page size of the last draw, so they wait for this after a resize.
+reader_page() {
+	screen_capture | sed -n 's/.* lines \([0-9]*\)-\([0-9]*\) of .*/\1 \2/p' |
+		{ read -r a b && [ $((b - a + 1)) -eq "$1" ]; }
+}
+
 # A short terminal, so the last page holds only the reveal question
 # and the scenario: grade the question, then the scenario is the active block.
 screen_start 100 14
@@ -22,7 +30,7 @@ screen_wait "$title"
 screen_keys r
 screen_wait "How did you do"
 screen_keys 3
-sleep 0.2
+screen_wait "You got it."
 screen_keys G
 screen_wait "Press Enter to open this incident"
 screen_keys Enter
@@ -56,11 +64,10 @@ screen_has "TP group of 4 GPUs, nodes of 8: inside one node"
 screen_has "passed"
 
 # Back to the reader and in again: passed, read from the store.
-screen_resize 100 14
-sleep 0.3
 screen_keys q
 screen_wait "Drop 12:"
-sleep 0.3
+screen_resize 100 14
+wait_until 10 reader_page 10 || fail "the reader did not redraw for 14 rows"
 screen_keys G
 screen_wait "Press Enter to open this incident"
 screen_keys Enter
@@ -81,9 +88,10 @@ export HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data"
 json=$("$PARLEARN" --profile tester list --json) || fail "list failed"
 echo "$json" | tr -d ' \t\n' | grep -qE '"id":"drop-12","number":12,"title":"[^"]*","minutes":[0-9]*,"status":"(started|done)"' ||
 	fail "drop-12 shows no progress: $json"
-if command -v sqlite3 >/dev/null 2>&1; then
+if part_needs sqlite3 "database rows"; then
 	rows=$(sqlite3 "$(screen_db)" "SELECT attempt, correct, response FROM answers WHERE drop_id = 'drop-12' AND question_id = 'scenario:bubble-35' ORDER BY attempt;")
 	echo "$rows" | head -n 1 | grep -q '^1|0|dp=2 tp=1 pp=16 ' || fail "first attempt: $rows"
 	echo "$rows" | sed -n 2p | grep -q '^2|1|dp=2 tp=4 pp=4 ' || fail "second attempt: $rows"
+	[ "$(echo "$rows" | wc -l)" = 2 ] || fail "two attempts expected: $rows"
 fi
-exit 0
+test_done

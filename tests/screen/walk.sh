@@ -19,38 +19,76 @@ questions() {
 	     END { if (q != "") print q }' "$1"
 }
 
-# Page forward until a question waits for an answer on the screen.
+# Answers saved in the database (one row per graded attempt), and a wait
+# until the reader has saved the Nth: each answer is acted on before the
+# next key is sent.
+saved() {
+	run export --format json 2>/dev/null | grep -o '"attempt":' | wc -l
+}
+
+saved_reach() {
+	[ "$(saved)" -ge "$1" ]
+}
+
+wait_saved() {
+	wait_until 10 saved_reach "$1" || fail "answer $1 was never saved"
+}
+
+question_shown() {
+	screen_capture | grep -q "Press a number to choose\|Press numbers to choose\|Your answer: _\|then press r to reveal"
+}
+
+# The reader's position, "lines 21-46 of 116".
+position() {
+	screen_capture | grep -o 'lines [0-9]*-[0-9]* of [0-9]*' | head -n 1
+}
+
+moved_from() {
+	[ "$(position)" != "$1" ]
+}
+
+# Page forward until a question waits for an answer on the screen; after
+# each f, wait until the position has moved.
 next_question() {
 	i=0
 	while [ $i -lt 40 ]; do
-		screen_capture | grep -q "Press a number to choose\|Press numbers to choose\|Your answer: _\|then press r to reveal" && return 0
+		question_shown && return 0
+		pos=$(position)
+		[ -n "$pos" ] || fail "no position in the reader's status line"
 		screen_keys f
-		sleep 0.15
+		wait_until 10 moved_from "$pos" || fail "no question left on any page"
 		i=$((i + 1))
 	done
-	fail "no question left on any page"
+	fail "no question in 40 pages"
 }
 
 # Answer every question of drop file $1 in order, as a learner would: the
 # right options, a wrong number and then the cost model's figure, a reveal
 # graded "got it". Then read to the end.
 walk_drop() {
+	n=$(saved)
 	for q in $(questions "$1"); do
 		next_question
 		case $q in
 		numeric)
 			screen_keys 1 Enter
+			n=$((n + 1))
+			wait_saved $n
 			screen_wait "Not quite: the cost model gives"
 			want=$(screen_capture | sed -n 's/.*Not quite: the cost model gives \([-0-9.e+]*\).*/\1/p' | head -n 1)
 			screen_keys BSpace
 			screen_keys -l "$want"
 			screen_keys Enter
+			n=$((n + 1))
+			wait_saved $n
 			screen_wait "Right: the cost model gives"
 			;;
 		reveal)
 			screen_keys r
 			screen_wait "How did you do?"
 			screen_keys 3
+			n=$((n + 1))
+			wait_saved $n
 			screen_wait "You got it."
 			;;
 		c*)
@@ -60,9 +98,10 @@ walk_drop() {
 				digits=$(echo "$digits" | cut -c2-)
 			done
 			screen_keys Enter
+			n=$((n + 1))
+			wait_saved $n
 			;;
 		esac
-		sleep 0.2
 	done
 	screen_keys G
 	screen_wait "(100%)"
@@ -104,4 +143,4 @@ echo "$list" | grep -q '"id":"drop-01","number":1,"title":"[^"]*","minutes":6,"s
 	fail "drop-01 not done in the database"
 echo "$list" | grep -q '"id":"drop-12","number":12,"title":"[^"]*","minutes":8,"status":"done"' ||
 	fail "drop-12 not done in the database"
-exit 0
+test_done
