@@ -26,7 +26,7 @@ grep -q 'check-content' "$tmp/out" || fail "--help does not list check-content"
 expect 0 "$PARLEARN" --version
 grep -q '^parlearn [0-9][0-9.]*$' "$tmp/out" || fail "--version: $(cat "$tmp/out")"
 expect 1 "$PARLEARN" --bogus
-grep -q "Try 'parlearn --help'" "$tmp/err" || fail "no hint after a bad option"
+grep -q "(try 'parlearn --help')" "$tmp/err" || fail "no hint after a bad option"
 expect 1 "$PARLEARN" frobnicate
 grep -q "unknown command 'frobnicate'" "$tmp/err" || fail "unknown command message"
 expect 1 "$PARLEARN" --profile "" list

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "core/course/answer.h"
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
@@ -24,8 +25,13 @@ usage(FILE *fp)
 	fprintf(fp, "%s", _("Usage: parlearn check-content [DIR]\n"
 	    "Validate the course under DIR (default: the content parlearn uses):\n"
 	    "lessons/course.json, every drop under lessons/, every deck under\n"
-	    "flashcards/ and every lab script under labs/. Prints each problem as FILE:LINE:COL: message or\n"
-	    "FILE: json.path: message. Exit status 0 if all is valid, 2 if not.\n"));
+	    "flashcards/ and every lab script under labs/. Each problem is one\n"
+	    "line on standard error, FILE:LINE:COL: message (a JSON path such as\n"
+	    "blocks[2].text after the position when there is one), the form\n"
+	    "editors read as a quickfix or compile-error list. Exit status 0 if\n"
+	    "all is valid, 2 if not.\n"
+	    "\n"
+	    "  -h, --help   show this help\n"));
 }
 
 /* Every scenario's start configuration must evaluate. */
@@ -169,18 +175,15 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 	int ch;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		if (ch == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		usage(stderr);
 		return 1;
 	}
-	if (argc - optind > 1) {
-		usage(stderr);
-		return 1;
-	}
+	if (argc - optind > 1)
+		return cli_extra_argument(argv[optind + 1]);
 	if (optind < argc)
 		dir = argv[optind];
 	c = content_load(dir, &probs);

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "store/cards.h"
 
 #define DECK_MAX_FILE	(64L * 1024 * 1024)	/* largest TSV read */
@@ -34,7 +35,7 @@ usage(FILE *fp)
 	    "\n"
 	    "  -o, --output FILE   write the export to FILE (default: standard output)\n"
 	    "  --name NAME         name of the imported deck\n"
-	    "  --help              show this help\n"));
+	    "  -h, --help          show this help\n"));
 }
 
 static void
@@ -136,11 +137,11 @@ deck_export(struct cli_session *s, const char *deck, const char *out)
 		return 2;
 	rc = write_deck(s, deck, o.fp, &n);
 	if (rc == -1)
-		cli_printf(stderr, "parlearn: %s: %s\n", out != NULL ? out :
-		    _("standard output"), strerror(errno));
+		cli_error("%s: %s", out != NULL ? out : _("standard output"),
+		    strerror(errno));
 	else if (rc == 0 && n == 0) {
-		cli_printf(stderr, _("parlearn: deck: no deck called '%s' (see "
-		    "'parlearn deck list')\n"), deck);
+		cli_error(_("no deck called '%s' (see 'parlearn deck list')"),
+		    deck);
 		rc = -1;
 	}
 	return cli_out_close(&o, rc != 0);
@@ -156,7 +157,7 @@ slurp(const char *path, size_t *len)
 
 	*len = 0;
 	if (fp == NULL) {
-		cli_printf(stderr, "parlearn: %s: %s\n", path, strerror(errno));
+		cli_error("%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	do {
@@ -164,8 +165,7 @@ slurp(const char *path, size_t *len)
 			cap = cap ? cap * 2 : 65536;
 			if (cap > (size_t)DECK_MAX_FILE ||
 			    (nb = realloc(buf, cap + 1)) == NULL) {
-				cli_printf(stderr, _("parlearn: %s: file too large\n"),
-				    path);
+				cli_error(_("%s: file too large"), path);
 				free(buf);
 				buf = NULL;
 				break;
@@ -221,8 +221,7 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 	int ch, rc, nargs;
 
 	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "ho:", opts)) != -1) {
 		switch (ch) {
 		case 'o': out = optarg; break;
 		case 'n': name = optarg; break;
@@ -230,18 +229,26 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, "%s", _("Try 'parlearn deck --help' for more information.\n"));
 			return 1;
 		}
 	}
 	verb = optind < argc ? argv[optind] : "";
 	nargs = argc - optind - 1;
-	if (!((strcmp(verb, "list") == 0 && nargs == 0) ||
-	    (strcmp(verb, "export") == 0 && nargs == 1) ||
-	    (strcmp(verb, "import") == 0 && nargs == 1 && name != NULL))) {
-		usage(stderr);
-		return 1;
-	}
+	if (strcmp(verb, "list") != 0 && strcmp(verb, "export") != 0 &&
+	    strcmp(verb, "import") != 0)
+		return verb[0] == '\0' ?
+		    cli_usage_error("%s", _("expected a command: list, export "
+		    "or import")) :
+		    cli_usage_error(_("unknown command '%s' (list, export, "
+		    "import)"), verb);
+	if (strcmp(verb, "list") == 0 && nargs > 0)
+		return cli_extra_argument(argv[optind + 1]);
+	if (strcmp(verb, "list") != 0 && nargs != 1)
+		return nargs > 1 ? cli_extra_argument(argv[optind + 2]) :
+		    cli_usage_error("%s", strcmp(verb, "export") == 0 ?
+		    _("export: which deck?") : _("import: which file?"));
+	if (strcmp(verb, "import") == 0 && name == NULL)
+		return cli_usage_error("%s", _("import: --name NAME is needed"));
 	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
 		return rc;
 	if (strcmp(verb, "list") == 0)

@@ -11,6 +11,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/usage.h"
 #include "store/labdir.h"
 
 /* The caller's result for this lab: read back, or new for this session. */
@@ -53,7 +54,7 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	long step = 0, corr = -1;
 	int ch, rc;
 
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "", opts)) != -1) {
 		if (ch == 's')
 			step = strtol(optarg, NULL, 10);
 		else if (ch == 'q' || ch == 'S') {
@@ -62,19 +63,27 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 		} else if (ch == 'c' && (strcmp(optarg, "0") == 0 ||
 		    strcmp(optarg, "1") == 0))
 			corr = optarg[0] - '0';
+		else if (ch == 'c')
+			return cli_usage_error(_("--correct: '%s' is not 0 or 1"),
+			    optarg);
 		else
 			return 1;
 	}
-	if (argc - optind != 1 || id == NULL || corr < 0 || step < 1 ||
-	    !lab_id_valid(id)) {
-		lab_usage(stderr);
-		return 1;
-	}
+	if (argc - optind > 1)
+		return cli_extra_argument(argv[optind + 1]);
+	if (argc - optind != 1)
+		return cli_usage_error("%s", _("which directory?"));
+	if (id == NULL || !lab_id_valid(id))
+		return cli_usage_error("%s", _("--question ID or --scenario ID "
+		    "is needed (letters, digits, '-', '_', '.')"));
+	if (corr < 0 || step < 1)
+		return cli_usage_error("%s", _("--step N (from 1) and --correct "
+		    "0|1 are needed"));
 	if ((rc = lab_open(argv[optind], &ls, &st)) != 0)
 		return rc;
 	lab_script_free(ls);
 	if (step > st.step + 1) {
-		fprintf(stderr, _("parlearn: lab submit: the lab is at step %d; step %ld is ahead\n"),
+		cli_error(_("the lab is at step %d; step %ld is ahead"),
 		    st.step + 1, step);
 		return 1;
 	}

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "core/course/curriculum.h"
 #include "store/progress.h"
 
@@ -22,8 +23,8 @@ usage(FILE *fp)
 	fprintf(fp, "%s", _("Usage: parlearn list [--json]\n"
 	    "Print the phases and drops of the course with your status in each.\n"
 	    "\n"
-	    "  --json    print a JSON array of phases, each with its drops\n"
-	    "  --help    show this help\n"));
+	    "  --json       print the course as JSON (schema parlearn.list/1)\n"
+	    "  -h, --help   show this help\n"));
 }
 
 static int
@@ -97,7 +98,7 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 	int json = 0, ch, rc;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
@@ -106,15 +107,11 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		cli_printf(stderr, _("parlearn: list: unexpected argument '%s'\n"),
-		    argv[optind]);
-		return 1;
-	}
+	if (optind < argc)
+		return cli_extra_argument(argv[optind]);
 	rc = cli_session_open(ctx, &s, 1);
 	if (rc != 0)
 		return rc;

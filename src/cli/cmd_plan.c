@@ -13,6 +13,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/usage.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
@@ -26,7 +27,7 @@
 #define PLAN_MAX_OPTS	128
 #define PLAN_NAME_LEN	48
 
-enum { O_JSON = 1, O_HELP, O_KEY = 256, O_NO = 1024 };
+enum { O_JSON = 1, O_KEY = 256, O_NO = 1024 };
 
 struct plan_optv {
 	struct option	opt[PLAN_MAX_OPTS];
@@ -68,7 +69,7 @@ make_longopts(struct plan_optv *v)
 			add_opt(v, &n, k[i].name, 1, no_argument, O_NO + i);
 	}
 	add_opt(v, &n, "json", 0, no_argument, O_JSON);
-	add_opt(v, &n, "help", 0, no_argument, O_HELP);
+	add_opt(v, &n, "help", 0, no_argument, 'h');
 	v->opt[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
@@ -128,7 +129,7 @@ usage(FILE *fp)
 	}
 	fprintf(fp, "\n%s:\n", _("Output"));
 	usage_line(fp, "--json", _("machine-readable result"));
-	usage_line(fp, "--help", _("show this help"));
+	usage_line(fp, "-h, --help", _("show this help"));
 	fprintf(fp, _("\nWithout --gpu the GPU is %s.\n"), CM_DEFAULT_GPU);
 }
 
@@ -150,8 +151,7 @@ opt_value(const struct cm_key *k, int neg, const char *arg)
 			return v;
 		cJSON_Delete(v);
 		opt_name(k->name, 0, name, sizeof name);
-		fprintf(stderr, _("parlearn: plan: --%s: invalid number "
-		    "'%s'\n"), name, arg);
+		cli_usage_error(_("--%s: invalid number '%s'"), name, arg);
 		return NULL;
 	default:
 		return cJSON_CreateString(arg);
@@ -173,20 +173,18 @@ cli_plan_options(int argc, char **argv, int *json, int *rc)
 	make_longopts(v);
 	*rc = 1;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+", v->opt, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", v->opt)) != -1) {
 		if (ch == O_JSON) {
 			*json = 1;
 			continue;
 		}
-		if (ch == O_HELP) {
+		if (ch == 'h') {
 			usage(stdout);
 			*rc = 0;
 			goto fail;
 		}
-		if (ch < O_KEY) {
-			usage(stderr);
+		if (ch < O_KEY)
 			goto fail;
-		}
 		k = &cm_keys()[ch >= O_NO ? ch - O_NO : ch - O_KEY];
 		if ((val = opt_value(k, ch >= O_NO, optarg)) == NULL)
 			goto fail;
@@ -194,8 +192,7 @@ cli_plan_options(int argc, char **argv, int *json, int *rc)
 		cJSON_AddItemToObject(cfg, k->name, val);
 	}
 	if (optind < argc) {
-		fprintf(stderr, _("parlearn: plan: unexpected argument '%s'\n"),
-		    argv[optind]);
+		cli_extra_argument(argv[optind]);
 		goto fail;
 	}
 	free(v);
@@ -214,10 +211,9 @@ report(const struct pl_err *err)
 
 	if (cm_key_find(err->path) != NULL) {
 		opt_name(err->path, 0, name, sizeof name);
-		fprintf(stderr, _("parlearn: plan: --%s: %s\n"), name,
-		    err->msg);
+		cli_error("--%s: %s", name, err->msg);
 	} else
-		fprintf(stderr, _("parlearn: plan: %s\n"), err->msg);
+		cli_error("%s", err->msg);
 }
 
 /* GB = 1e9 bytes, as in the lessons and the playground. */
@@ -390,7 +386,7 @@ run_search(const struct cm_config *c, int json)
 	if (s == NULL)
 		return 2;
 	if (cm_search(c, 10, s, &err) != 0) {
-		fprintf(stderr, _("parlearn: plan: %s\n"), err.msg);
+		cli_error("%s", err.msg);
 		free(s);
 		return 1;
 	}
@@ -418,7 +414,7 @@ run_one(const struct cm_config *c, int json)
 	if (r == NULL)
 		return 2;
 	if (cm_evaluate(c, r, &err) != 0)
-		fprintf(stderr, _("parlearn: plan: %s\n"), err.msg);
+		cli_error("%s", err.msg);
 	else if (json)
 		rc = emit_json(cm_result_json(r));
 	else {
@@ -442,8 +438,7 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if ((o = cli_plan_options(argc, argv, &json, &rc)) == NULL)
 		return rc;
 	if (hw_catalog_load(&cat, ctx->data_dir, &err) != 0) {
-		fprintf(stderr, "parlearn: %s\n", pl_err_format(&err, buf,
-		    sizeof buf));
+		cli_error("%s", pl_err_format(&err, buf, sizeof buf));
 		cJSON_Delete(o);
 		return 2;
 	}

@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/usage.h"
 #include "store/cards.h"
 
 static void
@@ -24,8 +25,8 @@ usage(FILE *fp)
 	    "next 30 days, reviews per day over the past year, and true retention\n"
 	    "(the share of reviews passed) by interval.\n"
 	    "\n"
-	    "  --width N   lines of at most N columns (default 80, at least 40)\n"
-	    "  --help      show this help\n"));
+	    "  --width N    lines of at most N columns (default 80, at least 40)\n"
+	    "  -h, --help   show this help\n"));
 }
 
 static void
@@ -52,31 +53,24 @@ cli_stats_main(const struct cli_ctx *ctx, int argc, char **argv)
 	char *end;
 
 	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		switch (ch) {
 		case 'w':
 			width = (int)strtol(optarg, &end, 10);
 			if (*end != '\0' || width < 40 || width > 200) {
-				fprintf(stderr, "%s", _("parlearn: stats: --width: "
-				    "a whole number from 40 to 200 is needed\n"));
-				return 1;
+				return cli_usage_error("--width: %s",
+				    _("a whole number from 40 to 200 is needed"));
 			}
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, _("parlearn: stats: unknown option '%s'\n"),
-			    argv[optind - 1]);
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, _("parlearn: stats: unexpected argument '%s'\n"),
-		    argv[optind]);
-		return 1;
-	}
+	if (optind < argc)
+		return cli_extra_argument(argv[optind]);
 	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
 		return rc;
 	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;

@@ -15,6 +15,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/usage.h"
 #include "core/sim/sim.h"
 
 #define GANTT_COLS	64	/* characters of time per row */
@@ -41,14 +42,17 @@ usage(FILE *fp)
 	    "  --mode MODE           single, dp, tp, pp, fsdp or 3d (default pp)\n"
 	    "  --gpus N              devices (default 4; 3d needs 8)\n"
 	    "  --microbatches M      microbatches per pipeline (default 8 for "
-	    "pp and 3d, else 1)\n"
+	    "pp and 3d,\n"
+	    "                        else 1)\n"
 	    "  --schedule S          gpipe, 1f1b or interleaved (default 1f1b)\n"
 	    "  --virtual-stages V    model chunks per device, interleaved only "
 	    "(default 2)\n"
 	    "  --compute-only        make communication free (the bubble then "
-	    "matches the formula)\n"
+	    "matches\n"
+	    "                        the formula)\n"
 	    "  --json                print the timeline and results as JSON\n"
-	    "  --help                show this help\n"));
+	    "                        (schema parlearn.trace/1)\n"
+	    "  -h, --help            show this help\n"));
 }
 
 /* A whole number in [1, INT_MAX], or -1 after printing an error. */
@@ -61,8 +65,7 @@ parse_count(const char *opt, const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > INT_MAX) {
-		fprintf(stderr, _("parlearn: trace: %s needs a whole number, "
-		    "not '%s'\n"), opt, s);
+		cli_usage_error(_("%s needs a whole number, not '%s'"), opt, s);
 		return -1;
 	}
 	return (int)v;
@@ -76,15 +79,15 @@ parse_opt(struct trace_opts *o, int ch, const char *arg)
 	switch (ch) {
 	case 'm':
 		if (sim_mode_parse(arg, &o->cfg.mode) != 0) {
-			fprintf(stderr, _("parlearn: trace: unknown mode '%s' "
-			    "(single, dp, tp, pp, fsdp, 3d)\n"), arg);
+			cli_usage_error(_("unknown mode '%s' (single, dp, tp, "
+			    "pp, fsdp, 3d)"), arg);
 			return -1;
 		}
 		return 0;
 	case 's':
 		if (pipe_schedule_parse(arg, &o->cfg.schedule) != 0) {
-			fprintf(stderr, _("parlearn: trace: unknown schedule "
-			    "'%s' (gpipe, 1f1b, interleaved)\n"), arg);
+			cli_usage_error(_("unknown schedule '%s' (gpipe, 1f1b, "
+			    "interleaved)"), arg);
 			return -1;
 		}
 		return 0;
@@ -288,26 +291,21 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	sim_config_default(&o.cfg, SIM_PP, 4);
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		if (ch == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if (ch == '?' || ch == ':') {
-			usage(stderr);
+		if (ch == '?')
 			return 1;
-		}
 		if (parse_opt(&o, ch, optarg) != 0)
 			return 1;
 	}
-	if (optind < argc) {
-		fprintf(stderr, _("parlearn: trace: unexpected argument '%s'\n"),
-		    argv[optind]);
-		return 1;
-	}
+	if (optind < argc)
+		return cli_extra_argument(argv[optind]);
 	apply_defaults(&o);
 	if (sim_run(&o.cfg, &res, &err) != 0) {
-		fprintf(stderr, _("parlearn: trace: %s\n"), err.msg);
+		cli_error("%s", err.msg);
 		return 1;
 	}
 	rc = 0;
