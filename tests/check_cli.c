@@ -4,6 +4,7 @@
  */
 #include <check.h>
 #include <locale.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,28 @@ START_TEST(list_unusable_database_exits_2)
 }
 END_TEST
 
+/* Every line is FILE:LINE:COL: message, as editors' quickfix reads it. */
+static void
+quickfix_lines(const char *text, int want)
+{
+	regex_t re;
+	char line[2048];
+	const char *p, *nl;
+	int n = 0;
+
+	ck_assert_int_eq(regcomp(&re, "^[^: ][^:]*:[0-9]+:[0-9]+: [^ ]",
+	    REG_EXTENDED | REG_NOSUB), 0);
+	for (p = text; *p != '\0'; p = nl + 1, n++) {
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		snprintf(line, sizeof line, "%.*s", (int)(nl - p), p);
+		ck_assert_msg(regexec(&re, line, 0, NULL, 0) == 0,
+		    "not FILE:LINE:COL: message: %s", line);
+	}
+	regfree(&re);
+	ck_assert_int_eq(n, want);
+}
+
 START_TEST(check_content_valid_and_invalid)
 {
 	char cdir[4200], *a1[] = { "check-content", NULL, NULL };
@@ -234,8 +257,11 @@ START_TEST(check_content_valid_and_invalid)
 	capture_run(cli_check_content_main, &ctx, 2, a1, &c);
 	ck_assert_int_eq(c.rc, 2);
 	ck_assert_ptr_nonnull(strstr(c.err, "lessons/2/03.json:2:10: JSON syntax error"));
-	ck_assert_ptr_nonnull(strstr(c.err, "flashcards/x.json: cards: must be an array of at least one card"));
+	/* A problem found after parsing is located too: the value of "cards"
+	 * is at column 38 of line 1. */
+	ck_assert_ptr_nonnull(strstr(c.err, "flashcards/x.json:1:38: cards: must be an array of at least one card"));
 	ck_assert_ptr_nonnull(strstr(c.out, "2 drops, 0 decks, 0 cards, 2 problems"));
+	quickfix_lines(c.err, 2);
 	capture_free(&c);
 	capture_run(cli_check_content_main, &ctx, 3, a2, &c);
 	ck_assert_int_eq(c.rc, 1);

@@ -50,7 +50,7 @@ expect 0 env PARLEARN_CONTENT="$tmp/c" "$PARLEARN" list
 grep -q '^Mine$' "$tmp/out" || fail "PARLEARN_CONTENT not used"
 printf '{"id": "d2", "phase": 1,\n "number": 2, "title": 5}' >"$tmp/c/lessons/1-a/02.json"
 expect 2 "$PARLEARN" check-content "$tmp/c"
-grep -q "02.json: title: must be a string" "$tmp/err" || fail "check-content message: $(cat "$tmp/err")"
+grep -q "^.*/02.json:2:24: title: must be a string$" "$tmp/err" || fail "check-content message: $(cat "$tmp/err")"
 expect 0 "$PARLEARN" --content "$tmp/c" list
 grep -q "warning: skipped .*02.json" "$tmp/err" || fail "no warning for the skipped drop"
 printf '{"title": "Mine", "phases": [' >"$tmp/c/lessons/course.json"

@@ -16,6 +16,8 @@
 #include "core/course/answer.h"
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
+#include "core/json.h"
+#include "core/jsonpos.h"
 #include "core/lab/lab.h"
 #include "core/course/scenario.h"
 
@@ -161,6 +163,38 @@ check_numeric(const struct cli_ctx *ctx, const struct content_course *c,
 	hw_catalog_free(&cat);
 }
 
+/*
+ * One problem as editors read a compile error: FILE:LINE:COL: message,
+ * with the JSON path of a problem found after parsing located in the file
+ * and kept before the message. No "parlearn:" prefix, so that vim's
+ * quickfix, Emacs' compilation mode and VS Code's problem matchers jump
+ * to it.
+ */
+static void
+print_problem(const struct pl_err *problem)
+{
+	struct pl_err e = *problem;
+	char *text;
+
+	if (e.file[0] == '\0') {
+		cli_error("%s", e.msg);
+		return;
+	}
+	if (e.line == 0 && e.path[0] != '\0' &&
+	    (text = pl_read_file(e.file, NULL, NULL)) != NULL) {
+		json_locate_err(text, &e);
+		free(text);
+	}
+	if (e.line == 0)
+		e.line = e.col = 1;
+	if (e.path[0] != '\0')
+		cli_printf(stderr, "%s:%d:%d: %s: %s\n", e.file, e.line,
+		    e.col > 0 ? e.col : 1, e.path, e.msg);
+	else
+		cli_printf(stderr, "%s:%d:%d: %s\n", e.file, e.line,
+		    e.col > 0 ? e.col : 1, e.msg);
+}
+
 int
 cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -191,7 +225,7 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 		check_numeric(ctx, c, &probs);
 	n_labs = check_labs(ctx, dir, c, &probs);
 	for (i = 0; i < probs.n; i++)
-		cli_print_err(&probs.items[i]);
+		print_problem(&probs.items[i]);
 	if (c != NULL) {
 		cli_printf(stdout, P_("%s: %zu drop, ", "%s: %zu drops, ", c->n_drops),
 		    dir, c->n_drops);

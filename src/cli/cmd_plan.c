@@ -13,10 +13,12 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/jsonout.h"
 #include "cli/usage.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
+#include "core/engine/search_empty.h"
 
 /*
  * plan's options are the engine's keys (cm_keys(): --name with '-' for
@@ -203,17 +205,90 @@ fail:
 	return NULL;
 }
 
-/* A builder error, naming the option when it names a key. */
-static void
-report(const struct pl_err *err)
+static int
+has(const cJSON *o, const char *key)
 {
-	char name[sizeof err->path + 3];
+	return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
+}
 
-	if (cm_key_find(err->path) != NULL) {
+/* The names of the catalog's models or GPUs, comma-separated. */
+static void
+catalog_names(const struct hw_catalog *cat, int gpus, char *buf, size_t size)
+{
+	size_t i, n = gpus ? cat->n_gpus : cat->n_models, len;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s", i ? ", " : "", gpus ?
+		    cat->gpus[i].name : cat->models[i].name);
+	}
+}
+
+/*
+ * A builder error, naming the option when it names a key; an unknown
+ * model or GPU lists the catalog's.
+ */
+static void
+report(const struct pl_err *err, const struct hw_catalog *cat,
+    const cJSON *o)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, err->path);
+	char name[sizeof err->path + 3], names[1024];
+	int gpus = strcmp(err->path, "gpu") == 0;
+
+	if (cJSON_IsString(v) && ((gpus && hw_gpu_find(cat, v->valuestring) ==
+	    NULL) || (strcmp(err->path, "model") == 0 &&
+	    hw_model_find(cat, v->valuestring) == NULL))) {
+		catalog_names(cat, gpus, names, sizeof names);
+		cli_error("--%s: %s; %s: %s", err->path, err->msg, gpus ?
+		    _("GPUs") : _("model presets"), names);
+	} else if (cm_key_find(err->path) != NULL) {
 		opt_name(err->path, 0, name, sizeof name);
 		cli_error("--%s: %s", name, err->msg);
 	} else
 		cli_error("%s", err->msg);
+}
+
+/* Where the global batch came from: the contract's words. */
+static const char *
+batch_source(const struct cm_config *c, const cJSON *o)
+{
+	if (has(o, "global_batch"))
+		return "option";
+	return c->model.global_batch > 0 ? "model" : "default";
+}
+
+/*
+ * What plan assumed when it was not told: the global batch (and where it
+ * came from) and the sequence length, which set the tokens of a step.
+ */
+static void
+print_assumed(const struct cm_config *c, const cJSON *o)
+{
+	const char *src = batch_source(c, o);
+
+	printf(_("Global batch %ld samples (%s) x sequence %d tokens (%s) = "
+	    "%.3g M tokens a step.\n"), c->global_batch,
+	    strcmp(src, "option") == 0 ? "--global-batch" :
+	    strcmp(src, "model") == 0 ? _("the model's") : _("the default"),
+	    c->model.seq, has(o, "seq") ? "--seq" : _("the model's"),
+	    (double)c->global_batch * c->model.seq / 1e6);
+}
+
+static cJSON *
+assumed_json(const struct cm_config *c, const cJSON *o)
+{
+	cJSON *a = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(a, "global_batch", (double)c->global_batch);
+	cJSON_AddStringToObject(a, "global_batch_from", batch_source(c, o));
+	cJSON_AddNumberToObject(a, "seq_tokens", c->model.seq);
+	cJSON_AddStringToObject(a, "seq_from", has(o, "seq") ? "option" :
+	    "model");
+	cJSON_AddNumberToObject(a, "tokens_per_step",
+	    (double)c->global_batch * c->model.seq);
+	return a;
 }
 
 /* GB = 1e9 bytes, as in the lessons and the playground. */
@@ -249,8 +324,10 @@ print_memory(const struct cm_result *r)
 	    r->mem_total - r->mem_usable));
 }
 
+static void print_assumed(const struct cm_config *, const cJSON *);
+
 static void
-print_one(const struct cm_result *r)
+print_one(const struct cm_result *r, const cJSON *o)
 {
 	const struct cm_config *c = &r->cfg;
 	char fw[200];
@@ -259,10 +336,12 @@ print_one(const struct cm_result *r)
 	printf(_("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
 	    r->params / 1e9, c->gpus, c->gpu.name);
 	printf(_("Layout DP %d x TP %d x PP %d, %s (v=%d), micro-batch %d, "
-	    "%ld micro-batches, ZeRO %d, recompute %s%s\n\n"), c->dp, c->tp,
+	    "%ld micro-batches, ZeRO %d, recompute %s%s\n"), c->dp, c->tp,
 	    c->pp, pipe_schedule_name(c->schedule), c->virtual_stages,
 	    c->micro_batch, r->microbatches, c->zero,
 	    cm_recompute_name(c->recompute), c->seq_parallel ? ", SP" : "");
+	print_assumed(c, o);
+	printf("\n");
 	print_memory(r);
 	printf("\n%s", _("Time per step:\n"));
 	printf(_("  compute          %10.4f s\n"), r->t_compute);
@@ -334,6 +413,8 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 	int i;
 
 	print_search_head(s, c);
+	if (s->evaluated == 0)
+		return;
 	if (s->n_top == 0) {
 		printf("%s", _("No layout is ranked."));
 		if (s->have_closest)
@@ -363,23 +444,79 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 	}
 }
 
-static int
-emit_json(cJSON *o)
+/*
+ * Why the search had nothing to evaluate, each reason on a line, and the
+ * nearest GPU counts that have layouts.
+ */
+static void
+print_empty(const struct cm_empty *e, const struct cm_config *c)
 {
-	char *out = o != NULL ? cJSON_Print(o) : NULL;
+	int i;
 
-	cJSON_Delete(o);
-	if (out == NULL)
-		return 2;
-	printf("%s\n", out);
-	free(out);
-	return 0;
+	printf(_("No layout for %d GPUs:\n"), c->gpus);
+	for (i = 0; i < e->n; i++)
+		printf("  - %s\n", e->reasons[i].text);
+	if (e->gpus_below > 0 && e->gpus_above > 0)
+		printf(_("Nearest GPU counts with layouts: --gpus %d or --gpus "
+		    "%d.\n"), e->gpus_below, e->gpus_above);
+	else if (e->gpus_below > 0 || e->gpus_above > 0)
+		printf(_("Nearest GPU count with layouts: --gpus %d.\n"),
+		    e->gpus_below > 0 ? e->gpus_below : e->gpus_above);
+}
+
+static cJSON *
+empty_json(const struct cm_empty *e)
+{
+	cJSON *o = cJSON_CreateObject(), *a, *r;
+	int i;
+
+	a = cJSON_AddArrayToObject(o, "reasons");
+	for (i = 0; i < e->n; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "code", e->reasons[i].code);
+		cJSON_AddStringToObject(r, "text", e->reasons[i].text);
+		cJSON_AddItemToArray(a, r);
+	}
+	a = cJSON_AddArrayToObject(o, "nearest_gpus");
+	if (e->gpus_below > 0)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(e->gpus_below));
+	if (e->gpus_above > 0)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(e->gpus_above));
+	return o;
+}
+
+/*
+ * The engine's result as the document schema: the schema first, what was
+ * assumed, then every member of result (which is freed).
+ */
+static int
+emit_json(const char *schema, cJSON *result, const struct cm_config *c,
+    const cJSON *o, cJSON *extra_name_value, const char *extra_name)
+{
+	cJSON *doc = cli_json_doc(schema), *m;
+
+	if (doc == NULL || result == NULL) {
+		cJSON_Delete(doc);
+		cJSON_Delete(result);
+		cJSON_Delete(extra_name_value);
+		return cli_json_emit(NULL);
+	}
+	cJSON_AddItemToObject(doc, "assumed", assumed_json(c, o));
+	while ((m = result->child) != NULL) {
+		cJSON_DetachItemViaPointer(result, m);
+		cJSON_AddItemToObject(doc, m->string, m);
+	}
+	cJSON_Delete(result);
+	if (extra_name_value != NULL)
+		cJSON_AddItemToObject(doc, extra_name, extra_name_value);
+	return cli_json_emit(doc);
 }
 
 static int
-run_search(const struct cm_config *c, int json)
+run_search(const struct cm_config *c, const cJSON *o, int json)
 {
 	struct cm_search *s = malloc(sizeof *s);
+	struct cm_empty e;
 	struct pl_err err;
 	int rc = 0;
 
@@ -390,22 +527,23 @@ run_search(const struct cm_config *c, int json)
 		free(s);
 		return 1;
 	}
+	if (s->evaluated == 0)
+		cm_search_why_empty(c, &e);
 	if (json)
-		rc = emit_json(cm_search_json(s));
-	else
+		rc = emit_json(CLI_SCHEMA("plan-search"), cm_search_json(s), c,
+		    o, s->evaluated == 0 ? empty_json(&e) : NULL, "no_layout");
+	else {
+		print_assumed(c, o);
 		print_search(s, c);
+		if (s->evaluated == 0)
+			print_empty(&e, c);
+	}
 	free(s);
 	return rc;
 }
 
 static int
-has(const cJSON *o, const char *key)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
-}
-
-static int
-run_one(const struct cm_config *c, int json)
+run_one(const struct cm_config *c, const cJSON *o, int json)
 {
 	struct cm_result *r = malloc(sizeof *r);
 	struct pl_err err;
@@ -416,9 +554,10 @@ run_one(const struct cm_config *c, int json)
 	if (cm_evaluate(c, r, &err) != 0)
 		cli_error("%s", err.msg);
 	else if (json)
-		rc = emit_json(cm_result_json(r));
+		rc = emit_json(CLI_SCHEMA("plan"), cm_result_json(r), c, o,
+		    NULL, NULL);
 	else {
-		print_one(r);
+		print_one(r, o);
 		rc = 0;
 	}
 	free(r);
@@ -443,12 +582,12 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 	if (cm_config_from_json(&c, o, &cat, NULL, "", &err) != 0) {
-		report(&err);
+		report(&err, &cat, o);
 		rc = 1;
 	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp"))
-		rc = run_search(&c, json);
+		rc = run_search(&c, o, json);
 	else
-		rc = run_one(&c, json);
+		rc = run_one(&c, o, json);
 	cJSON_Delete(o);
 	hw_catalog_free(&cat);
 	return rc;
