@@ -133,5 +133,7 @@ cli_lab_main(const struct cli_ctx *ctx, int argc, char **argv)
 			optind = 0;
 			return lab_cmds[i].exec(ctx, argc - 1, argv + 1);
 		}
+	if (argv[1][0] == '-')
+		return cli_usage_error(_("unrecognized option '%s'"), argv[1]);
 	return cli_usage_error(_("unknown command '%s'"), argv[1]);
 }

@@ -645,6 +645,8 @@ cli_srs_main(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (argc < 2)
 		return cli_usage_error("%s", _("expected a command: replay"));
-	return cli_usage_error(_("unknown command '%s' (try replay)"),
-	    argv[1]);
+	if (argv[1][0] == '-')
+		return cli_usage_error(_("unrecognized option '%s'"), argv[1]);
+	return cli_usage_error(_("unknown command '%s'; the command is "
+	    "replay"), argv[1]);
 }
