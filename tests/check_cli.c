@@ -81,14 +81,17 @@ START_TEST(list_json_contract)
 {
 	char *argv[] = { "list", "--json", NULL }, cdir[4200];
 	struct capture c;
-	cJSON *root, *ph, *d;
+	cJSON *doc, *root, *ph, *d;
 
 	content_dir(cdir, sizeof cdir);
 	make_progress();
 	capture_run(cli_list_main, &ctx, 2, argv, &c);
 	ck_assert_int_eq(c.rc, 0);
-	root = cJSON_Parse(c.out);
-	ck_assert_ptr_nonnull(root);
+	doc = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_str_eq(cJSON_GetObjectItem(doc, "schema")->valuestring,
+	    "parlearn.list/1");
+	root = cJSON_GetObjectItem(doc, "phases");
 	ck_assert(cJSON_IsArray(root));
 	ck_assert_int_eq(cJSON_GetArraySize(root), 2);
 	ph = cJSON_GetArrayItem(root, 0);
@@ -105,7 +108,7 @@ START_TEST(list_json_contract)
 	ph = cJSON_GetArrayItem(root, 1);
 	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ph, "drops"), 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "new");
-	cJSON_Delete(root);
+	cJSON_Delete(doc);
 	capture_free(&c);
 }
 END_TEST
@@ -122,8 +125,8 @@ START_TEST(list_other_profile_sees_nothing)
 	capture_run(cli_list_main, &ctx, 2, argv, &c);
 	ck_assert_int_eq(c.rc, 0);
 	root = cJSON_Parse(c.out);
-	d = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0),
-	    "drops"), 0);
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(root, "phases"), 0), "drops"), 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "new");
 	cJSON_Delete(root);
 	capture_free(&c);
@@ -196,7 +199,8 @@ START_TEST(list_skips_bad_drop_with_warning)
 	ck_assert_ptr_nonnull(strstr(c.err, "02.json: id: must be a string"));
 	root = cJSON_Parse(c.out);
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(
-	    cJSON_GetArrayItem(root, 0), "drops")), 1);
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(root, "phases"), 0),
+	    "drops")), 1);
 	cJSON_Delete(root);
 	capture_free(&c);
 }

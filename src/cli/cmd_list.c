@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/jsonout.h"
 #include "cli/output.h"
 #include "cli/usage.h"
 #include "core/course/curriculum.h"
@@ -27,13 +28,17 @@ usage(FILE *fp)
 	    "  -h, --help   show this help\n"));
 }
 
+/* The course as the document parlearn.list/1 (cli/jsonout.h). */
 static int
 print_json(const struct content_course *c, const enum curriculum_status *st)
 {
-	cJSON *root = cJSON_CreateArray(), *ph, *drops, *d;
+	cJSON *root = cli_json_doc(CLI_SCHEMA("list")), *phases, *ph, *drops, *d;
 	size_t p, i;
-	char *out;
 
+	if (root == NULL)
+		return cli_json_emit(NULL);
+	cJSON_AddStringToObject(root, "title", c->title);
+	phases = cJSON_AddArrayToObject(root, "phases");
 	for (p = 0; p < c->n_phases; p++) {
 		ph = cJSON_CreateObject();
 		cJSON_AddNumberToObject(ph, "phase", c->phases[p].number);
@@ -53,15 +58,9 @@ print_json(const struct content_course *c, const enum curriculum_status *st)
 			    curriculum_status_word(st[i]));
 			cJSON_AddItemToArray(drops, d);
 		}
-		cJSON_AddItemToArray(root, ph);
+		cJSON_AddItemToArray(phases, ph);
 	}
-	out = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (out == NULL)
-		return 2;
-	printf("%s\n", out);
-	free(out);
-	return 0;
+	return cli_json_emit(root);
 }
 
 static void

@@ -20,6 +20,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/jsonout.h"
 #include "cli/usage.h"
 #include "core/srs/fsrs.h"
 
@@ -513,7 +514,7 @@ replay(const struct srs_opts *o, struct srs_row *rows)
 static int
 print_json(const struct srs_opts *o, const struct srs_row *rows)
 {
-	cJSON *root = cJSON_CreateObject(), *steps, *s;
+	cJSON *root = cli_json_doc(CLI_SCHEMA("srs-replay")), *steps, *s;
 	char buf[64], *out;
 	size_t i;
 

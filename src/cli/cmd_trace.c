@@ -15,6 +15,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/jsonout.h"
 #include "cli/usage.h"
 #include "core/sim/sim.h"
 
@@ -181,7 +182,7 @@ json_memory(const struct sim_timeline *tl)
 static int
 print_json(const struct sim_config *cfg, const struct sim_result *r)
 {
-	cJSON *root = cJSON_CreateObject();
+	cJSON *root = cli_json_doc(CLI_SCHEMA("trace"));
 	char *out;
 
 	cJSON_AddStringToObject(root, "mode", sim_mode_name(cfg->mode));

@@ -223,9 +223,10 @@ profile_tree(struct store *st, const char *name,
 	if (find_profile(st, name, &id, &created, err) != 0)
 		return NULL;
 	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "schema", EXPORT_SCHEMA);
 	cJSON_AddStringToObject(o, "format", EXPORT_FORMAT);
 	cJSON_AddNumberToObject(o, "version", EXPORT_VERSION);
-	cJSON_AddNumberToObject(o, "schema", store_schema_version(st));
+	cJSON_AddNumberToObject(o, "db_schema", store_schema_version(st));
 	p = cJSON_AddObjectToObject(o, "profile");
 	cJSON_AddStringToObject(p, "name", name);
 	cJSON_AddNumberToObject(p, "created", (double)created);

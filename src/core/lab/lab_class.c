@@ -272,7 +272,7 @@ json_students(const struct lab_script *ls, const struct lab_result *res,
 		cJSON_AddStringToObject(o, "user", res[i].user);
 		cJSON_AddStringToObject(o, "profile", res[i].profile);
 		cJSON_AddNumberToObject(o, "step", res[i].step + 1);
-		cJSON_AddNumberToObject(o, "step_since",
+		cJSON_AddNumberToObject(o, "step_since_unix_s",
 		    (double)res[i].step_since);
 		steps = cJSON_AddArrayToObject(o, "steps");
 		for (s = 0; s < ls->n_steps; s++) {
@@ -351,6 +351,8 @@ lab_report_json(const struct lab_script *ls, const struct content_course *c,
 	if (lab_class_build(ls, c, res, n, session, &cl) != 0)
 		return NULL;
 	o = cJSON_CreateObject();
+	/* The contract of the CLI's JSON documents (cli/jsonout.h). */
+	cJSON_AddStringToObject(o, "schema", "parlearn.lab-report/1");
 	cJSON_AddStringToObject(o, "lab", ls->title);
 	cJSON_AddStringToObject(o, "session", session != NULL ? session : "");
 	cJSON_AddNumberToObject(o, "students", (double)cl.n_students);
