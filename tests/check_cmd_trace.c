@@ -1,16 +1,23 @@
 /*
  * check_cmd_trace.c - `parlearn trace` called as main() calls it, with its
- * output captured: the JSON contract, the Gantt chart, the exit codes.
+ * output captured: the JSON contract, the Gantt chart, the exit codes,
+ * the figures issue 13 asks of the toy (16 all-reduces per device in TP,
+ * a DP bucket reduced during backward, GPipe's and 1F1B's equal bubbles),
+ * and that every animation block of the course plays exactly what trace
+ * prints for the same settings (one config builder).
  */
 #include <check.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "cli/cli.h"
+#include "core/course/animation.h"
+#include "core/course/content.h"
 #include "core/sim/schedule.h"
 #include "capture.h"
 
@@ -48,7 +55,9 @@ parse(const struct capture *c)
 {
 	static const char *const kinds[] = { "forward", "backward",
 	    "all-reduce", "all-gather", "reduce-scatter", "send", "receive",
-	    "optimizer", "idle" };
+	    "optimizer", "idle", "ring-step" };
+	static const char *const carries[] = { "none", "activations",
+	    "activation-grads", "weight-grads", "params" };
 	cJSON *root = cJSON_Parse(c->out), *ev, *e;
 	double sum = 0;
 	size_t i;
@@ -65,11 +74,22 @@ parse(const struct capture *c)
 		for (ok = 0, i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 			ok |= strcmp(k->valuestring, kinds[i]) == 0;
 		ck_assert_msg(ok, "kind %s", k->valuestring);
+		k = cJSON_GetObjectItemCaseSensitive(e, "carries");
+		ck_assert(cJSON_IsString(k));
+		for (ok = 0, i = 0; i < sizeof carries / sizeof carries[0]; i++)
+			ok |= strcmp(k->valuestring, carries[i]) == 0;
+		ck_assert_msg(ok, "carries %s", k->valuestring);
+		ck_assert(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(e,
+		    "overlap")));
 		ck_assert(num(e, "device") >= 0);
 		ck_assert(num(e, "layer") >= 0 && num(e, "layer") <= 4);
 		ck_assert(num(e, "microbatch") >= -1);
+		ck_assert(num(e, "shard") >= -1 && num(e, "chunk") >= -1);
 		ck_assert(num(e, "end") >= num(e, "start"));
-		if (strcmp(k->valuestring, "receive") != 0)
+		k = cJSON_GetObjectItemCaseSensitive(e, "kind");
+		/* Ring steps detail their collective: not counted again. */
+		if (strcmp(k->valuestring, "receive") != 0 &&
+		    strcmp(k->valuestring, "ring-step") != 0)
 			sum += num(e, "bytes");
 	}
 	ck_assert_double_eq(num(root, "bytes_moved"), sum);
@@ -131,10 +151,10 @@ START_TEST(json_dp_bytes)
 	struct capture c;
 	cJSON *a;
 
-	/* Ring all-reduce of 1088 doubles over 4: 2 * 3/4 * 8704 each. */
+	/* Four buckets of 3248 doubles over 4: 2 * 3/4 * 25984 each. */
 	trace(&c, "--mode", "dp", "--json", NULL);
 	a = parse(&c);
-	ck_assert_double_eq(num(a, "bytes_moved"), 4 * 13056);
+	ck_assert_double_eq(num(a, "bytes_moved"), 4 * 4 * 38976);
 	ck_assert_double_eq(num(a, "bubble_fraction"), 0);
 	cJSON_Delete(a);
 	capture_free(&c);
@@ -148,7 +168,7 @@ START_TEST(gantt)
 	trace(&c, "--mode", "pp", "--gpus", "2", "--microbatches", "4", NULL);
 	ck_assert_int_eq(c.rc, 0);
 	ck_assert_ptr_nonnull(strstr(c.out, "dev  0 |AAAABBBB."));
-	ck_assert_ptr_nonnull(strstr(c.out, "dev  1 |....AAAA"));
+	ck_assert_ptr_nonnull(strstr(c.out, "dev  1 |....AAAAaaaa"));
 	ck_assert_ptr_null(strstr(c.out, "dev  2 |"));
 	ck_assert_ptr_nonnull(strstr(c.out, "legend"));
 	ck_assert_ptr_nonnull(strstr(c.out, "bubble"));
@@ -184,7 +204,11 @@ START_TEST(errors)
 	trace(&c, "--mode", "zero", NULL);
 	expect_usage_error(&c, "unknown mode 'zero'");
 	trace(&c, "--mode", "3d", "--gpus", "4", NULL);
-	expect_usage_error(&c, "--gpus 8");
+	expect_usage_error(&c, "8 GPUs");
+	trace(&c, "--mode", "tp", "--gpus", "8", NULL);
+	expect_usage_error(&c, "heads");
+	trace(&c, "--mode", "dp", "--sequence-parallel", NULL);
+	expect_usage_error(&c, "sequence parallelism");
 	trace(&c, "--gpus", "four", NULL);
 	expect_usage_error(&c, "whole number");
 	trace(&c, "--schedule", "zigzag", NULL);
@@ -205,7 +229,204 @@ START_TEST(help)
 	ck_assert_int_eq(c.rc, 0);
 	ck_assert_ptr_nonnull(strstr(c.out, "Usage: parlearn trace"));
 	ck_assert_ptr_nonnull(strstr(c.out, "--virtual-stages"));
+	ck_assert_ptr_nonnull(strstr(c.out, "--sequence-parallel"));
+	ck_assert_ptr_nonnull(strstr(c.out, "--no-overlap"));
 	capture_free(&c);
+}
+END_TEST
+
+/* Events of kind on device dev, as a count. */
+static int
+count(const cJSON *root, int dev, const char *kind)
+{
+	const cJSON *e;
+	int n = 0;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root,
+	    "events"))
+		n += num(e, "device") == dev && strcmp(cJSON_GetObjectItem(e,
+		    "kind")->valuestring, kind) == 0;
+	return n;
+}
+
+/* Issue 13's "done means", as the JSON shows them. */
+START_TEST(tp_sixteen_all_reduces)
+{
+	struct capture c;
+	cJSON *a;
+	int d;
+
+	trace(&c, "--mode", "tp", "--gpus", "4", "--json", NULL);
+	a = parse(&c);
+	for (d = 0; d < 4; d++)
+		ck_assert_int_eq(count(a, d, "all-reduce"), 16);
+	ck_assert_double_eq(num(cJSON_GetObjectItem(a, "model"), "layers"),
+	    4);
+	cJSON_Delete(a);
+	capture_free(&c);
+	/* With sequence parallelism: gathers and scatters instead. */
+	trace(&c, "--mode", "tp", "--sequence-parallel", "--json", NULL);
+	a = parse(&c);
+	ck_assert_int_eq(count(a, 0, "all-gather"), 16);
+	ck_assert_int_eq(count(a, 0, "reduce-scatter"), 16);
+	cJSON_Delete(a);
+	capture_free(&c);
+}
+END_TEST
+
+START_TEST(dp_all_reduce_during_backward)
+{
+	const cJSON *e;
+	struct capture c;
+	double last_bwd = 0, first_ar = 1e9;
+	cJSON *a;
+
+	trace(&c, "--mode", "dp", "--json", NULL);
+	a = parse(&c);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(a, "events")) {
+		const char *k = cJSON_GetObjectItem(e, "kind")->valuestring;
+
+		if (strcmp(k, "backward") == 0 && num(e, "end") > last_bwd)
+			last_bwd = num(e, "end");
+		if (strcmp(k, "all-reduce") == 0 && num(e, "start") < first_ar) {
+			first_ar = num(e, "start");
+			ck_assert_str_eq(cJSON_GetObjectItem(e,
+			    "carries")->valuestring, "weight-grads");
+			ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(e,
+			    "overlap")));
+		}
+	}
+	ck_assert_msg(first_ar < last_bwd, "first all-reduce %g, last "
+	    "backward ends %g", first_ar, last_bwd);
+	cJSON_Delete(a);
+	capture_free(&c);
+}
+END_TEST
+
+START_TEST(gpipe_and_1f1b_bubbles)
+{
+	struct capture c;
+	double b[2];
+	cJSON *a;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		trace(&c, "--mode", "pp", "--microbatches", "8", "--schedule",
+		    i == 0 ? "gpipe" : "1f1b", "--json", NULL);
+		a = parse(&c);
+		b[i] = num(a, "bubble_fraction");
+		ck_assert(fabs(b[i] - 3.0 / 11) < 0.02);
+		cJSON_Delete(a);
+		capture_free(&c);
+	}
+	ck_assert_msg(fabs(b[0] - b[1]) < 0.02, "gpipe %.4f, 1f1b %.4f", b[0],
+	    b[1]);
+}
+END_TEST
+
+/* trace's argv for the settings of an animation block. */
+static int
+block_argv(const struct content_animation *an, char bufs[4][16], char **argv)
+{
+	int n = 0;
+
+	argv[n++] = "trace";
+	argv[n++] = "--mode";
+	argv[n++] = an->mode;
+	if (an->gpus > 0) {
+		snprintf(bufs[0], 16, "%d", an->gpus);
+		argv[n++] = "--gpus";
+		argv[n++] = bufs[0];
+	}
+	if (an->microbatches > 0) {
+		snprintf(bufs[1], 16, "%d", an->microbatches);
+		argv[n++] = "--microbatches";
+		argv[n++] = bufs[1];
+	}
+	if (an->schedule != NULL) {
+		argv[n++] = "--schedule";
+		argv[n++] = an->schedule;
+	}
+	if (an->virtual_stages > 0) {
+		snprintf(bufs[2], 16, "%d", an->virtual_stages);
+		argv[n++] = "--virtual-stages";
+		argv[n++] = bufs[2];
+	}
+	argv[n++] = "--json";
+	argv[n] = NULL;
+	return n;
+}
+
+/* The block's run and trace's JSON agree on the config and every event. */
+static void
+same_run(const struct content_animation *an, const cJSON *root)
+{
+	static const char *const fields[] = { "device", "layer", "microbatch",
+	    "shard", "chunk", "start", "end", "bytes", "peer", "collective" };
+	static struct sim_result r;
+	struct sim_config cfg;
+	struct pl_err err;
+	const cJSON *e;
+	size_t i = 0, f;
+
+	ck_assert_int_eq(animation_config(an, &cfg, &err), 0);
+	ck_assert_int_eq(sim_run(&cfg, &r, &err), 0);
+	ck_assert_str_eq(cJSON_GetObjectItem(root, "mode")->valuestring,
+	    sim_mode_name(cfg.mode));
+	ck_assert_double_eq(num(root, "gpus"), cfg.gpus);
+	ck_assert_double_eq(num(root, "microbatches"), cfg.microbatches);
+	ck_assert_str_eq(cJSON_GetObjectItem(root, "schedule")->valuestring,
+	    pipe_schedule_name(cfg.schedule));
+	ck_assert_double_eq(num(root, "virtual_stages"), cfg.vstages);
+	ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(root, "overlap")),
+	    cfg.overlap);
+	ck_assert_double_eq(num(root, "bytes_moved"), (double)r.bytes_moved);
+	ck_assert_double_eq_tol(num(root, "step_time"), r.step_time, 1e-13);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root,
+	    "events")), (int)r.tl.n_ev);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "events")) {
+		const struct sim_event *ev = &r.tl.ev[i++];
+		double want[] = { ev->device, ev->layer, ev->microbatch,
+		    ev->shard, ev->chunk, ev->start, ev->end, (double)ev->bytes,
+		    ev->peer, ev->collective };
+
+		ck_assert_str_eq(cJSON_GetObjectItem(e, "kind")->valuestring,
+		    sim_kind_name(ev->kind));
+		/* JSON keeps 15 significant digits of the times. */
+		for (f = 0; f < sizeof fields / sizeof fields[0]; f++)
+			ck_assert_double_eq_tol(num(e, fields[f]), want[f],
+			    1e-13);
+	}
+	sim_result_free(&r);
+}
+
+START_TEST(every_block_plays_what_trace_prints)
+{
+	struct content_course *course = content_load(TOP_SRCDIR, NULL);
+	char bufs[4][16], *argv[16];
+	struct capture c;
+	size_t d, b;
+	int argc, blocks = 0;
+	cJSON *root;
+
+	ck_assert_ptr_nonnull(course);
+	for (d = 0; d < course->n_drops; d++)
+		for (b = 0; b < course->drops[d].n_blocks; b++) {
+			const struct content_block *blk =
+			    &course->drops[d].blocks[b];
+
+			if (blk->kind != CONTENT_ANIMATION)
+				continue;
+			argc = block_argv(&blk->animation, bufs, argv);
+			capture_run(cli_trace_main, &ctx, argc, argv, &c);
+			root = parse(&c);
+			same_run(&blk->animation, root);
+			cJSON_Delete(root);
+			capture_free(&c);
+			blocks++;
+		}
+	ck_assert_int_ge(blocks, 10);
+	content_free(course);
 }
 END_TEST
 
@@ -219,6 +440,15 @@ cmd_trace_suite(void)
 	tcase_add_test(tc, json_every_mode);
 	tcase_add_test(tc, json_bubble);
 	tcase_add_test(tc, json_dp_bytes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("the toy's figures");
+	tcase_add_test(tc, tp_sixteen_all_reduces);
+	tcase_add_test(tc, dp_all_reduce_during_backward);
+	tcase_add_test(tc, gpipe_and_1f1b_bubbles);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("one config builder");
+	tcase_add_test(tc, every_block_plays_what_trace_prints);
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("text output");
 	tcase_add_test(tc, gantt);

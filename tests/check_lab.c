@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "core/course/content.h"
+#include "core/course/scenario.h"
+#include "core/engine/costmodel.h"
+#include "core/engine/hardware.h"
 #include "core/json.h"
 #include "core/lab/lab.h"
 #include "store/labdir.h"
@@ -466,6 +469,160 @@ START_TEST(labdir_reset_archives)
 }
 END_TEST
 
+/* The host moves the lab; the student's screen follows or stays. */
+START_TEST(student_follows_the_instructor)
+{
+	struct lab_state was = { 2, 5, 0, 0, "s1" }, now = was;
+	int view;
+
+	now.step = 3;
+	view = 2;			/* on the lab's step: follows */
+	ck_assert_int_eq(lab_follow(&was, &now, 5, &view), LAB_FOLLOW_STEP);
+	ck_assert_int_eq(view, 3);
+	view = 1;			/* looking back: stays */
+	ck_assert_int_eq(lab_follow(&was, &now, 5, &view), LAB_FOLLOW_KEEP);
+	ck_assert_int_eq(view, 1);
+
+	now.step = 0;			/* the lab goes back */
+	view = 1;			/* now ahead of the lab: follows */
+	ck_assert_int_eq(lab_follow(&was, &now, 5, &view), LAB_FOLLOW_STEP);
+	ck_assert_int_eq(view, 0);
+	now.step = 1;
+	view = 1;			/* looking back at the new step */
+	ck_assert_int_eq(lab_follow(&was, &now, 5, &view), LAB_FOLLOW_KEEP);
+	ck_assert_int_eq(view, 1);
+
+	now.step = 2;			/* same step: nothing */
+	view = 0;
+	ck_assert_int_eq(lab_follow(&was, &now, 5, &view), LAB_FOLLOW_NONE);
+	ck_assert_int_eq(view, 0);
+
+	snprintf(now.session, sizeof now.session, "s2");
+	now.step = 4;			/* a reset: a new session's step */
+	ck_assert_int_eq(lab_follow(&was, &now, 5, &view), LAB_FOLLOW_RESET);
+	ck_assert_int_eq(view, 4);
+
+	view = 2;			/* another script, or a bad step */
+	ck_assert_int_eq(lab_follow(&was, &now, 6, &view), LAB_FOLLOW_NONE);
+	now.step = 5;
+	ck_assert_int_eq(lab_follow(&was, &now, 5, &view), LAB_FOLLOW_NONE);
+	ck_assert_int_eq(view, 2);
+}
+END_TEST
+
+/* Students look back freely, never ahead of the lab. */
+START_TEST(student_moves_back_not_ahead)
+{
+	struct lab_state st = { 2, 5, 0, 0, "s1" };
+
+	ck_assert_int_eq(lab_view_move(&st, 2, 1), 2);
+	ck_assert_int_eq(lab_view_move(&st, 1, 1), 2);
+	ck_assert_int_eq(lab_view_move(&st, 2, -1), 1);
+	ck_assert_int_eq(lab_view_move(&st, 0, -1), 0);
+}
+END_TEST
+
+/*
+ * The start configuration a scenario step opens, through the engine's
+ * own config builder: the step's override lands in it, including the
+ * bandwidths that the scenario's start does not name; the course's own
+ * block is left as it was.
+ */
+static void
+scenario_cfg(const struct lab_step *st, struct cm_config *cfg,
+    struct cm_config *plain)
+{
+	struct content_course *c = content_load(TOP_SRCDIR, NULL);
+	const struct content_drop *d = content_find_drop(c, st->drop);
+	const struct content_scenario *sc;
+	struct lab_scenario ov;
+	struct hw_catalog cat;
+	struct pl_err err;
+	char path[1024];
+	size_t i;
+
+	ck_assert_ptr_nonnull(d);
+	snprintf(path, sizeof path, "%s/data", TOP_SRCDIR);
+	ck_assert_int_eq(hw_catalog_load(&cat, path, &err), 0);
+	sc = lab_step_scenario(st, d, &ov);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_ptr_eq(sc, &ov.sc);
+	ck_assert_int_eq(scenario_start(sc->raw, &cat, cfg, "x", "", &err), 0);
+	for (i = 0; i < d->n_blocks; i++)
+		if (d->blocks[i].kind == CONTENT_SCENARIO)
+			ck_assert_int_eq(scenario_start(d->blocks[i].scenario.raw,
+			    &cat, plain, "x", "", &err), 0);
+	lab_scenario_free(&ov);
+	lab_scenario_free(&ov);		/* twice is harmless */
+	hw_catalog_free(&cat);
+	content_free(c);
+}
+
+START_TEST(scenario_override_reaches_the_start)
+{
+	struct cm_config cfg, plain;
+	struct lab_script *ls;
+	struct lab_step st;
+	struct pl_err err;
+	char path[1024];
+
+	/* short-check.json's last step: h100-80gb, 4 GPUs per node. */
+	snprintf(path, sizeof path, "%s/labs/short-check.json", TOP_SRCDIR);
+	ls = lab_script_load(path, &err);
+	ck_assert_ptr_nonnull(ls);
+	ck_assert_int_eq(ls->steps[ls->n_steps - 1].kind, LAB_STEP_SCENARIO);
+	scenario_cfg(&ls->steps[ls->n_steps - 1], &cfg, &plain);
+	ck_assert_str_eq(cfg.gpu.name, "h100-80gb");
+	ck_assert_int_eq(cfg.gpus_per_node, 4);
+	ck_assert_str_eq(plain.gpu.name, "a100-80gb");
+	ck_assert_int_eq(plain.gpus_per_node, 8);
+	ck_assert_int_eq(cfg.gpus, plain.gpus);
+	ck_assert_int_eq(cfg.tp, plain.tp);
+	lab_script_free(ls);
+
+	/* Bandwidths drop 10's start does not name are added, not lost. */
+	memset(&st, 0, sizeof st);
+	st.kind = LAB_STEP_SCENARIO;
+	st.drop = "drop-10";
+	st.scenario = "oom-4000";
+	st.has_override = 1;
+	st.override.gpus = 16;
+	st.override.intra_bw = 150;
+	st.override.inter_bw = 12.5;
+	scenario_cfg(&st, &cfg, &plain);
+	ck_assert_int_eq(plain.gpus, 32);
+	ck_assert_int_eq(cfg.gpus, 16);
+	ck_assert_double_eq_tol(cfg.intra_bw, 150e9, 1);
+	ck_assert_double_eq_tol(cfg.inter_bw, 12.5e9, 1);
+	ck_assert_double_eq_tol(plain.intra_bw, 300e9, 1);
+	ck_assert_double_eq_tol(plain.inter_bw, 25e9, 1);
+}
+END_TEST
+
+START_TEST(scenario_step_without_override_or_scenario)
+{
+	struct content_course *c = content_load(TOP_SRCDIR, NULL);
+	const struct content_drop *d = content_find_drop(c, "drop-11");
+	struct lab_step st;
+	struct lab_scenario ov;
+	size_t i;
+
+	memset(&st, 0, sizeof st);
+	st.kind = LAB_STEP_SCENARIO;
+	st.scenario = "tp-across-nodes";
+	for (i = 0; i < d->n_blocks; i++)
+		if (d->blocks[i].kind == CONTENT_SCENARIO)
+			ck_assert_ptr_eq(lab_step_scenario(&st, d, &ov),
+			    &d->blocks[i].scenario);
+	ck_assert_int_eq(ov.owned, 0);
+	st.scenario = "no-such-scenario";
+	st.has_override = 1;
+	ck_assert_ptr_null(lab_step_scenario(&st, d, &ov));
+	lab_scenario_free(&ov);
+	content_free(c);
+}
+END_TEST
+
 static Suite *
 lab_suite(void)
 {
@@ -483,6 +640,12 @@ lab_suite(void)
 	tcase_add_test(tc, result_round_trip_is_deterministic);
 	tcase_add_test(tc, result_hostile_input_refused);
 	tcase_add_test(tc, class_table_and_most_missed);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("student screen");
+	tcase_add_test(tc, student_follows_the_instructor);
+	tcase_add_test(tc, student_moves_back_not_ahead);
+	tcase_add_test(tc, scenario_override_reaches_the_start);
+	tcase_add_test(tc, scenario_step_without_override_or_scenario);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("lab directory");
 	tcase_add_test(tc, labdir_modes_and_own_result);

@@ -47,9 +47,11 @@ done
 [ -z "$missing" ] || fail "the man page lacks:$missing"
 [ "$n_opts" -gt 60 ] || fail "only $n_opts options read from the help texts"
 
-# Every key label of every screen's table is a tag (.B LABEL) of KEYS.
-sed -n '/^\.SH KEYS/,/^\.SH /p' "$tmp/plain" | sed -n 's/^\.B  *//p' |
-	sed -e 's/^"\(.*\)"$/\1/' >"$tmp/keys"
+# The key labels of the screens' tables and the tags (.TP then .B LABEL)
+# of KEYS are the same set: none missing, none stale.
+sed -n '/^\.SH KEYS/,/^\.SH /p' "$tmp/plain" | awk '/^\.TP/ { tag = 1; next }
+	tag && /^\.B / { sub(/^\.B +/, ""); print } { tag = 0 }' |
+	sed -e 's/^"\(.*\)"$/\1/' | sort -u >"$tmp/keys"
 grep -ho '{ N_("[^"]*"), N_(' "$top_srcdir"/src/tui/*.c |
 	sed 's/^{ N_("\(.*\)"), N_($/\1/' | sort -u >"$tmp/labels"
 [ "$(wc -l <"$tmp/labels")" -gt 30 ] || fail "too few key labels read"
@@ -57,7 +59,11 @@ while IFS= read -r label; do
 	grep -Fxq -- "$label" "$tmp/keys" || missing="$missing
   key '$label'"
 done <"$tmp/labels"
-[ -z "$missing" ] || fail "the man page's KEYS lack:$missing"
+while IFS= read -r tag; do
+	grep -Fxq -- "$tag" "$tmp/labels" || missing="$missing
+  key '$tag' is in no screen's key table"
+done <"$tmp/keys"
+[ -z "$missing" ] || fail "the man page's KEYS and the key tables differ:$missing"
 
 # Every environment variable the code reads.
 sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$tmp/plain" >"$tmp/env"

@@ -136,7 +136,10 @@ usage(FILE *fp)
 
 	fprintf(fp, "%s", _("Usage: parlearn plan [OPTION]...\n"
 	    "Estimate memory and step time of a DP x TP x PP training layout;\n"
-	    "without all of --dp, --tp and --pp, rank every valid layout.\n"
+	    "without all of --dp, --tp and --pp, rank every valid layout that\n"
+	    "fits with --headroom free and a framework runs (ties within 3 %\n"
+	    "marked =); the search keeps the micro-batch, schedule, ZeRO,\n"
+	    "FSDP, recompute and SP options you give and varies the rest.\n"
 	    "Each option is a key of a lesson's engine configuration, with\n"
 	    "'_' for '-' (lessons/README.md).\n"));
 	for (g = 0; g < CM_N_GROUPS; g++) {
@@ -345,6 +348,30 @@ print_memory(const struct cm_result *r)
 
 static void print_assumed(const struct cm_config *, const cJSON *);
 
+/* Bus bandwidth each group gets and where its ranks sit. */
+static void
+print_links(const struct cm_result *r)
+{
+	const struct cm_group *g[] = { &r->tp_group, &r->pp_group,
+	    &r->dp_group };
+	const double bw[] = { r->tp_bw, r->pp_bw, r->dp_bw };
+	const char *name[] = { "TP", "PP", "DP" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		if (g[i]->n <= 1)
+			continue;
+		/* TRANSLATORS: "TP group: 8 ranks, 8 per node on 1 node(s),
+		 * 346 GB/s" */
+		printf(_("  %s group: %d ranks, %d per node on %d node(s), "
+		    "%.0f GB/s\n"), name[i], g[i]->n, g[i]->per_node,
+		    g[i]->nodes, bw[i] / 1e9);
+	}
+	if (r->dp_bytes > 0)
+		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "
+		    "collectives\n"), r->dp_bytes / 1e9, r->dp_collectives);
+}
+
 static void
 print_one(const struct cm_result *r, const cJSON *o)
 {
@@ -364,10 +391,17 @@ print_one(const struct cm_result *r, const cJSON *o)
 	print_memory(r);
 	printf("\n%s", _("Time per step:\n"));
 	printf(_("  compute          %10.4f s\n"), r->t_compute);
-	printf(_("  TP comm          %10.4f s\n"), r->t_tp);
+	printf(_("    matmuls %.4f s, attention %.4f s, element-wise %.4f s\n"),
+	    r->t_gemm, r->t_attn, r->t_elementwise);
+	if (r->t_overhead > 0)
+		printf(_("    host issuing kernels, not hidden: %.4f s\n"),
+		    r->t_overhead);
+	printf(_("  TP comm          %10.4f s (exposed %.4f s)\n"), r->t_tp,
+	    r->t_tp_exposed);
 	printf(_("  PP comm          %10.4f s\n"), r->t_pp);
 	printf(_("  DP comm          %10.4f s (exposed %.4f s)\n"), r->t_dp,
 	    r->t_dp_exposed);
+	print_links(r);
 	printf(_("  bubble           %10.4f s (%.1f%% of the step)\n"),
 	    r->t_bubble, 100 * r->bubble_fraction);
 	printf(_("  optimizer        %10.4f s\n"), r->t_optimizer);
@@ -428,7 +462,7 @@ static void
 print_search(const struct cm_search *s, const struct cm_config *c)
 {
 	const struct cm_result *r;
-	char rk[16], fw[16], why[CM_REASON_LEN];
+	char rk[16], fw[16], z[8], why[CM_REASON_LEN];
 	int i;
 
 	print_search_head(s, c);
@@ -450,10 +484,11 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 	for (i = 0; i < s->n_top; i++) {
 		r = &s->top[i];
 		rank_text(r, rk, sizeof rk);
-		printf("%3d %4s %3d %3d %3d %-11s %2d %2d %4d %-9s %-3s %8.3f "
+		printf("%3d %4s %3d %3d %3d %-11s %2d %2d %4s %-9s %-3s %8.3f "
 		    "%8.1f %5.1f%% %7.1f %3.0f%%  %s\n", i + 1, rk, r->cfg.dp,
 		    r->cfg.tp, r->cfg.pp, pipe_schedule_name(r->cfg.schedule),
-		    r->cfg.virtual_stages, r->cfg.micro_batch, r->cfg.zero,
+		    r->cfg.virtual_stages, r->cfg.micro_batch,
+		    cm_zero_label(&r->cfg, z, sizeof z),
 		    cm_recompute_name(r->cfg.recompute),
 		    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step,
 		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total),
@@ -531,6 +566,23 @@ emit_json(const char *schema, cJSON *result, const struct cm_config *c,
 	return cli_json_emit(doc);
 }
 
+/* The searched knobs the user gave: the search keeps them as given. */
+static unsigned
+kept_knobs(const cJSON *o)
+{
+	unsigned k = 0;
+
+	k |= has(o, "micro_batch") ? CM_KEEP_MICRO_BATCH : 0;
+	k |= has(o, "schedule") || has(o, "virtual_stages") ?
+	    CM_KEEP_SCHEDULE : 0;
+	k |= has(o, "zero") ? CM_KEEP_ZERO : 0;
+	k |= has(o, "recompute") ? CM_KEEP_RECOMPUTE : 0;
+	k |= has(o, "seq_parallel") ? CM_KEEP_SP : 0;
+	k |= has(o, "reshard_after_forward") || has(o, "hsdp") ?
+	    CM_KEEP_FSDP : 0;
+	return k;
+}
+
 static int
 run_search(const struct cm_config *c, const cJSON *o, int json)
 {
@@ -603,9 +655,10 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if (cm_config_from_json(&c, o, &cat, NULL, "", &err) != 0) {
 		report(&err, &cat, o);
 		rc = 1;
-	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp"))
+	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp")) {
+		c.search_keep = kept_knobs(o);
 		rc = run_search(&c, o, json);
-	else
+	} else
 		rc = run_one(&c, o, json);
 	cJSON_Delete(o);
 	hw_catalog_free(&cat);

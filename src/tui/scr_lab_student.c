@@ -3,7 +3,8 @@
  * on, what to do in it, and how the student's own answers stand.
  *
  * The screen reads DIR/state.json once a second and follows the lab's
- * step; the student may look back at earlier steps, never ahead. Answers
+ * step; the student may look back at earlier steps, never ahead (the
+ * rules, and the scenario override, are core/lab's: lab_student.c). Answers
  * are given in the reader (or the playground for a scenario step) and
  * saved in the progress database as usual; when the student comes back,
  * the screen copies the answers of the lab's steps from the database into
@@ -32,8 +33,7 @@ struct student {
 	struct lab_state	 state;
 	struct lab_result	 res;
 	int			 view;		/* step shown, <= state.step */
-	struct content_scenario	 sc;		/* overridden copy for the playground */
-	int			 have_sc;
+	struct lab_scenario	 sc;		/* overridden copy for the playground */
 	char			 msg[300];	/* last problem writing */
 };
 
@@ -107,33 +107,36 @@ new_session(struct student *st)
 	st->res.step = -1;
 }
 
+/* Follow the lab's step (core/lab: lab_follow). */
 static void
 poll_state(struct student *st)
 {
 	struct lab_state ns;
 	struct pl_err err;
 	char line[200];
-	int follow;
+	int view = st->view;
 
 	pl_err_clear(&err);
-	if (labdir_read_state(st->app->lab_dir, &ns, &err) != 0 ||
-	    (size_t)ns.n_steps != st->script->n_steps)
+	if (labdir_read_state(st->app->lab_dir, &ns, &err) != 0)
 		return;
-	if (strcmp(ns.session, st->state.session) != 0) {
+	switch (lab_follow(&st->state, &ns, st->script->n_steps, &view)) {
+	case LAB_FOLLOW_NONE:
+		return;
+	case LAB_FOLLOW_RESET:
 		st->state = ns;
 		new_session(st);
-		set_view(st, ns.step);
+		set_view(st, view);
 		return;
-	}
-	if (ns.step == st->state.step)
+	case LAB_FOLLOW_KEEP:
+		st->state = ns;
 		return;
-	follow = st->view == st->state.step || st->view > ns.step;
-	st->state = ns;
-	if (follow) {
-		set_view(st, ns.step);
+	case LAB_FOLLOW_STEP:
+		st->state = ns;
+		set_view(st, view);
 		snprintf(line, sizeof line, _("The lab is on step %d: %s"),
 		    ns.step + 1, st->script->steps[ns.step].title);
 		ui_flash(line);
+		return;
 	}
 }
 
@@ -199,47 +202,6 @@ student_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	    ui_attr(UI_C_DIM));
 }
 
-/* The step's scenario with the lab's override applied to its start. */
-static const struct content_scenario *
-scenario_for(struct student *st, const struct lab_step *ls,
-    const struct content_drop *d)
-{
-	const struct lab_override *o = &ls->override;
-	cJSON *start;
-	size_t i;
-
-	for (i = 0; i < d->n_blocks; i++)
-		if (d->blocks[i].kind == CONTENT_SCENARIO &&
-		    strcmp(d->blocks[i].scenario.id, ls->scenario) == 0)
-			break;
-	if (i == d->n_blocks)
-		return NULL;
-	if (!ls->has_override)
-		return &d->blocks[i].scenario;
-	if (st->have_sc)
-		cJSON_Delete(st->sc.raw);
-	st->sc = d->blocks[i].scenario;
-	st->sc.raw = cJSON_Duplicate(d->blocks[i].scenario.raw, 1);
-	st->have_sc = st->sc.raw != NULL;
-	start = cJSON_GetObjectItem(st->sc.raw, "start");
-	if (start == NULL)
-		return &d->blocks[i].scenario;
-	if (o->gpu != NULL)
-		cJSON_ReplaceItemInObject(start, "gpu", cJSON_CreateString(o->gpu));
-	if (o->gpus > 0)
-		cJSON_ReplaceItemInObject(start, "gpus", cJSON_CreateNumber(o->gpus));
-	if (o->gpus_per_node > 0)
-		cJSON_ReplaceItemInObject(start, "gpus_per_node",
-		    cJSON_CreateNumber(o->gpus_per_node));
-	if (o->intra_bw > 0)
-		cJSON_ReplaceItemInObject(start, "intra_bw",
-		    cJSON_CreateNumber(o->intra_bw));
-	if (o->inter_bw > 0)
-		cJSON_ReplaceItemInObject(start, "inter_bw",
-		    cJSON_CreateNumber(o->inter_bw));
-	return &st->sc;
-}
-
 static void
 open_step(struct student *st)
 {
@@ -250,8 +212,9 @@ open_step(struct student *st)
 
 	if (d == NULL)
 		return;
+	lab_scenario_free(&st->sc);
 	if (ls->kind == LAB_STEP_SCENARIO &&
-	    (sc = scenario_for(st, ls, d)) != NULL)
+	    (sc = lab_step_scenario(ls, d, &st->sc)) != NULL)
 		ui_push(ui_playground_new(st->app, sc, d->id));
 	else
 		ui_push(ui_reader_new(st->app, (int)(d - st->app->course->drops)));
@@ -264,12 +227,10 @@ student_key(struct ui_screen *s, int ch)
 
 	switch (ch) {
 	case KEY_LEFT: case 'h':
-		if (st->view > 0)
-			set_view(st, st->view - 1);
+		set_view(st, lab_view_move(&st->state, st->view, -1));
 		return UI_HANDLED;
 	case KEY_RIGHT: case 'l':
-		if (st->view < st->state.step)
-			set_view(st, st->view + 1);
+		set_view(st, lab_view_move(&st->state, st->view, 1));
 		return UI_HANDLED;
 	case '\n': case '\r': case KEY_ENTER:
 		open_step(st);
@@ -308,8 +269,7 @@ student_free(struct ui_screen *s)
 {
 	struct student *st = s->state;
 
-	if (st->have_sc)
-		cJSON_Delete(st->sc.raw);
+	lab_scenario_free(&st->sc);
 	lab_result_free(&st->res);
 	lab_script_free(st->script);
 	free(st);

@@ -178,14 +178,15 @@ search_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y,
     int i)
 {
 	const struct cm_result *r = &p->search->top[i];
-	char line[200], rk[16], fw[16];
+	char line[200], rk[16], fw[16], z[8];
 	int attr = (int)A_NORMAL;
 
 	snprintf(rk, sizeof rk, "%d%s", r->rank, r->tied ? "=" : "");
-	snprintf(line, sizeof line, "%2d %3s %4d %3d %3d %2d %-5s %2d %d %-4s "
-	    "%-3s %7.3f %5.1f%% %3.0f%% %-3s %6.1f", i + 1, rk, r->cfg.dp,
+	snprintf(line, sizeof line, "%2d %3s %4d %3d %3d %2d %-5s %2d %-3s "
+	    "%-4s %-3s %7.3f %5.1f%% %3.0f%% %-3s %6.1f", i + 1, rk, r->cfg.dp,
 	    r->cfg.tp, r->cfg.pp, r->cfg.micro_batch, short_sched(&r->cfg),
-	    r->cfg.virtual_stages, r->cfg.zero, short_rc(&r->cfg),
+	    r->cfg.virtual_stages, cm_zero_label(&r->cfg, z, sizeof z),
+	    short_rc(&r->cfg),
 	    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step, 100 * r->mfu,
 	    100 * r->headroom, fw_short_text(r->frameworks, fw, sizeof fw),
 	    r->mem_total / 1e9);
@@ -223,7 +224,7 @@ search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 		snprintf(line, sizeof line, "%s", _("Your layout is not "
 		    "ranked: it is not a valid layout."));
 	ui_put(w, b->y + 1, b->x, line, b->w, ui_attr(UI_C_ACCENT));
-	ui_put(w, b->y + 2, b->x + 2, _(" # rank  DP  TP  PP mb sched  v Z rc   "
+	ui_put(w, b->y + 2, b->x + 2, _(" # rank  DP  TP  PP mb sched  v Z   rc   "
 	    "SP   step s   MFU free fw      GB"), b->w - 2, ui_attr(UI_C_DIM));
 }
 
@@ -259,16 +260,16 @@ pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	f = (struct pgs_flow){ w, { y + 1, b->x, b->y + b->h - y - 1, b->w },
 	    y + 1, 0, 0, 0, 0, 0 };
 	r = &s->top[p->search_sel];
-	snprintf(line, sizeof line, _("= a tie: within %.0f%% of its tier's "
-	    "first step. Ranked: fits with %.0f%% of memory free and a "
-	    "framework runs it (fw: %s %s, %s %s, %s %s)."),
-	    100 * CM_TIE_TOL, 100 * p->pg.cfg.headroom, fw_short(FW_MEGATRON),
-	    fw_label(FW_MEGATRON), fw_short(FW_DEEPSPEED),
-	    fw_label(FW_DEEPSPEED), fw_short(FW_PYTORCH), fw_label(FW_PYTORCH));
+	snprintf(line, sizeof line, _("= a tie within %.0f%%; ranked when it "
+	    "fits with %.0f%% free and a framework runs it"),
+	    100 * CM_TIE_TOL, 100 * p->pg.cfg.headroom);
 	pgs_flow_text(&f, line, 0, ui_attr(UI_C_DIM));
 	snprintf(line, sizeof line, _("Why #%d: + wins, - loses against the "
 	    "rows next to it"), p->search_sel + 1);
 	pgs_flow_text(&f, line, 0, ui_attr(UI_C_HEADING));
+	snprintf(line, sizeof line, _("runs on: %s"),
+	    fw_list_text(r->frameworks, why, sizeof why));
+	pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
 	for (i = 0; i < r->n_reasons; i++) {
 		snprintf(line, sizeof line, "%c %s", mark[r->reasons[i].effect],
 		    r->reasons[i].text);

@@ -41,7 +41,9 @@ screen_wait "fastest for llama2-13b on 16 x h100-80gb:"
 screen_has "Your layout"
 screen_has "Why #1:"
 screen_has " # rank  DP  TP  PP"
-screen_has "fw: M Megatron-LM, D DeepSpeed, P PyTorch FSDP2"
+screen_has "runs on: "
+screen_capture | grep -qE "^ +1 +1=? .* (M|D|P)+ +[0-9.]+ *$" ||
+	fail "row 1 shows no framework tags"
 screen_keys j
 screen_wait "Why #2:"
 row2=$(screen_capture | grep -E '^ +2 +[0-9]+=? ' | head -n 1 |

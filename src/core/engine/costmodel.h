@@ -27,6 +27,30 @@ enum cm_optimizer { CM_OPT_ADAM, CM_OPT_SGD };
 enum cm_precision { CM_PREC_BF16, CM_PREC_FP32 };
 enum cm_attention { CM_ATTN_FLASH, CM_ATTN_PLAIN };
 
+/*
+ * Order in which ranks are numbered over the three axes, innermost first:
+ * CM_ORDER_TP_PP_DP puts the TP ranks of a group on consecutive GPUs (one
+ * node), then the PP stages, then the replicas (Megatron-LM, [LLAMA3]
+ * Figure 5). CM_ORDER_DP_PP_TP makes TP the outermost axis: the classic
+ * misconfiguration that lays a TP group one rank per node.
+ */
+enum cm_rank_order { CM_ORDER_TP_PP_DP, CM_ORDER_TP_DP_PP,
+	CM_ORDER_PP_TP_DP, CM_ORDER_PP_DP_TP, CM_ORDER_DP_TP_PP,
+	CM_ORDER_DP_PP_TP };
+
+/* The three parallel axes, as communication groups. */
+enum cm_axis { CM_AXIS_TP, CM_AXIS_PP, CM_AXIS_DP };
+
+/*
+ * Where the ranks of one communication group sit (costmodel_net.c): n
+ * ranks, per_node of them in each node they touch, over `nodes` nodes.
+ */
+struct cm_group {
+	int	n;		/* ranks in the group */
+	int	per_node;	/* ranks of the group in one node (k) */
+	int	nodes;		/* nodes the group spans */
+};
+
 struct cm_config {
 	struct hw_model		model;		/* architecture (copied) */
 	struct hw_gpu		gpu;		/* GPU type (copied) */
@@ -55,14 +79,37 @@ struct cm_config {
 						    * every TP rank sends the whole
 						    * tensor (DeepSpeed's pipeline) */
 	int			grad_accum_fp32; /* bool: Megatron 4-byte grads */
-	double			buffers_bytes;	/* context, NCCL, allocator, bytes */
-	double			reserve_frac;	/* capacity held back, 0..1 */
+	double			buffers_bytes;	/* CUDA context, workspaces, bytes */
+	double			reserve_frac;	/* held back (fragmentation), 0..1 */
+	/* Network, sharding and overlap (issue 12; costmodel.md f). */
+	enum cm_rank_order	rank_order;	/* axis order, innermost first */
+	double			coll_base_s;	/* fixed cost per collective, s */
+	int			reshard_after_forward; /* bool: ZeRO-3 frees
+						    * gathered weights after the
+						    * forward, gathers again in the
+						    * backward (FSDP default) */
+	int			hsdp;		/* bool: ZeRO-3 shards inside a
+						    * node, replicates across */
+	int			tp_overlap;	/* bool: TP collectives overlap
+						    * the GEMMs (Megatron-Core TP
+						    * overlap, PyTorch async TP) */
+	double			kernel_issue_s;	/* host time to issue 1 kernel, s */
 	double			headroom;	/* search: least free share of GPU
 						 * memory a ranked layout keeps,
 						 * 0..1 (default 0.10) */
 	int			any_framework;	/* bool: search also ranks layouts
 						 * no framework runs (framework.h) */
+	unsigned		search_keep;	/* CM_KEEP_* bits: searched knobs
+						 * the search leaves as set */
 };
+
+/* Knobs cm_search varies unless cfg.search_keep holds them as set. */
+#define CM_KEEP_MICRO_BATCH	(1u << 0)
+#define CM_KEEP_SCHEDULE	(1u << 1)	/* schedule and v */
+#define CM_KEEP_ZERO		(1u << 2)
+#define CM_KEEP_RECOMPUTE	(1u << 3)
+#define CM_KEEP_SP		(1u << 4)
+#define CM_KEEP_FSDP		(1u << 5)	/* reshard_after_forward, hsdp */
 
 /* Limits the search and the reasons use. */
 #define CM_MAX_REASONS		6
@@ -119,6 +166,20 @@ struct cm_result {
 	double			t_exposed_comm;	/* tp + pp + dp exposed, s */
 	double			t_bubble;	/* pipeline idle time, s */
 	double			t_optimizer;	/* optimizer step (HBM bound), s */
+	double			t_gemm;		/* matrix products in t_compute, s */
+	double			t_attn;		/* attention core in t_compute, s */
+	double			t_elementwise;	/* norms, activations, residual
+						    * adds, dropout, softmax, loss
+						    * through HBM in t_compute, s */
+	double			t_overhead;	/* host-bound kernel issue not
+						    * hidden by GPU work, s */
+	double			t_tp_exposed;	/* TP time on the critical path */
+	double			dp_bytes;	/* DP/ZeRO bytes per GPU per step */
+	long			dp_collectives;	/* DP/ZeRO collectives per step */
+	double			tp_bw;		/* bus bandwidth of the TP group */
+	double			pp_bw;		/* bandwidth of a PP hop */
+	double			dp_bw;		/* bus bandwidth of the DP group */
+	struct cm_group		tp_group, pp_group, dp_group;
 	double			t_step;		/* s */
 	double			bubble_fraction; /* (p-1)/(v m + p-1) */
 	double			tokens_per_s;	/* tokens/s, whole job */
@@ -165,18 +226,22 @@ enum cm_exclusion {
 };
 
 /*
- * Defaults: 1 GPU of gpu, 8 GPUs per node, links from the GPU entry,
- * link efficiencies 1 (cm_config_realistic: [CALC]'s 0.65 / 0.9), micro-batch 1, global batch from the model or 512, layout
+ * Defaults: 1 GPU of gpu, 8 GPUs per node, links and per-step latencies
+ * from the GPU entry, link efficiencies as NCCL measures them (NVLink 0.77,
+ * network 0.96), NCCL's 8.4 us base latency per collective, rank order
+ * tp-pp-dp, micro-batch 1, global batch from the model or 512, layout
  * 1x1x1, ZeRO 0, selective recompute, no SP, 1F1B, v = 1, Adam, bf16,
- * flash attention, DP overlap on, buffers 1 GB, reserve 5 %; the search
+ * flash attention, DP overlap on, TP overlap off, ZeRO-3 resharding after
+ * the forward, no HSDP, 10 us to issue a kernel, buffers 1 GB (context and
+ * workspaces; NCCL's are added per communicator), reserve 5 %; the search
  * asks for 10 % free memory and a framework that runs the layout.
  */
 void	cm_config_default(struct cm_config *, const struct hw_model *,
 	    const struct hw_gpu *);
 
 /*
- * Use [CALC]'s achieved-bandwidth fractions (NVLink 0.65, InfiniBand 0.9,
- * from its A100 system file) instead of the nominal 1.0.
+ * Use [CALC]'s derated bandwidth fractions (NVLink 0.65, InfiniBand 0.9,
+ * from its A100 system file) instead of NCCL's measured ones.
  */
 void	cm_config_realistic(struct cm_config *);
 
@@ -206,6 +271,13 @@ int	cm_evaluate(const struct cm_config *, struct cm_result *r,
 void	cm_explain(struct cm_result *r);
 
 /*
+ * The ZeRO stage as a table shows it: "0" .. "3", with "H" for HSDP and
+ * "K" when ZeRO 3 keeps the gathered weights from forward to backward
+ * (reshard_after_forward off, no PP): "3", "3H", "3K", "3HK". Returns buf.
+ */
+char	*cm_zero_label(const struct cm_config *, char *buf, size_t size);
+
+/*
  * Replace the reasons of each listed row of s with what it wins and loses
  * against the rows next to it, computed from the results (done by
  * cm_search). s->top[i].rank must be set.
@@ -215,10 +287,11 @@ void	cm_explain_ranked(struct cm_search *s);
 /*
  * Every valid layout for cfg's model, cluster and global batch: DP x TP x
  * PP = GPUs, TP a power of two up to 8 g dividing the heads, PP dividing
- * L (see costmodel_search.c), each ZeRO stage, recompute mode, micro-batch
- * 1, 2, 4, 8, SP and interleaving, plus cfg's own layout when it is
- * valid. Every other setting (attention, precision, optimizer, links ...)
- * is kept as cfg has it. Ranks the eligible ones (cm_search_excluded) by
+ * L (see costmodel_search.c), each ZeRO stage (for ZeRO 3 with and without
+ * reshard after forward and HSDP), recompute mode, micro-batch 1, 2, 4, 8,
+ * SP and interleaving, except the knobs cfg.search_keep holds, plus cfg's
+ * own layout when it is valid. Every other setting (attention, precision,
+ * optimizer, links, TP overlap ...) is kept as cfg has it. Ranks the eligible ones (cm_search_excluded) by
  * step time, keeps the best max_top (<= CM_SEARCH_MAX), best per (d, t,
  * p, b, schedule, v), sets their tie-aware rank (within CM_TIE_TOL of a
  * tier's first row = same rank) and their comparative reasons. Returns 0
@@ -273,6 +346,31 @@ double	cm_act_layer_bytes(const struct cm_config *);
 double	cm_allreduce_s(double bytes, int n, double bw, double lat_s);
 double	cm_allgather_s(double bytes, int n, double bw, double lat_s);
 double	cm_sendrecv_s(double bytes, double bw, double lat_s);
+
+/* Collective kinds for cm_coll_s. */
+enum cm_coll { CM_ALLREDUCE, CM_ALLGATHER, CM_REDUCESCATTER, CM_SENDRECV };
+
+/*
+ * Where the group of `axis` sits under cfg's rank order and GPUs per node
+ * (costmodel_net.c).
+ */
+void	cm_group_of(const struct cm_config *, enum cm_axis axis,
+	    struct cm_group *g);
+
+/*
+ * Bus bandwidth a group gets, bytes/s: NVLink inside a node; across nodes
+ * min(NVLink, k x NIC) with k = ranks of the group per node (NCCL stripes
+ * its channels over every NIC of the node), times the link efficiencies.
+ */
+double	cm_group_bw(const struct cm_config *, const struct cm_group *g);
+
+/*
+ * Time of one collective of `bytes` (the whole array, as nccl-tests count
+ * S) over group g: ring bandwidth term plus NCCL's ring latency model
+ * (a base cost, then one step per hop, network steps slower), s.
+ */
+double	cm_coll_s(const struct cm_config *, enum cm_coll kind,
+	    const struct cm_group *g, double bytes);
 
 /*
  * Achieved fraction of peak for an M x K by K x N bf16 product on gpu
@@ -376,12 +474,14 @@ const char	*cm_recompute_name(enum cm_recompute);
 const char	*cm_optimizer_name(enum cm_optimizer);
 const char	*cm_precision_name(enum cm_precision);
 const char	*cm_attention_name(enum cm_attention);
+const char	*cm_rank_order_name(enum cm_rank_order);
 
 /* Word to enum; return 0, or -1 for an unknown word. */
 int	cm_recompute_parse(const char *, enum cm_recompute *);
 int	cm_optimizer_parse(const char *, enum cm_optimizer *);
 int	cm_precision_parse(const char *, enum cm_precision *);
 int	cm_attention_parse(const char *, enum cm_attention *);
+int	cm_rank_order_parse(const char *, enum cm_rank_order *);
 int	cm_mlp_parse(const char *, enum hw_mlp *);
 
 #endif

@@ -9,7 +9,8 @@
  * tp_comm_share, search_excluded.
  *
  * A ranked row (cm_explain_ranked): what it wins and loses against the
- * rows next to it, found by comparing the two results part by part (the
+ * rows next to it (the row above, the row below; the best row, having
+ * none above, what it wins and gives up against the second), found by comparing the two results part by part (the
  * largest difference in compute, TP, PP, exposed DP/ZeRO traffic, bubble,
  * optimizer step, or free memory) and naming the settings that differ
  * where that part comes from. Codes: tie, compute_time, tp_comm_share,
@@ -134,20 +135,33 @@ cm_explain(struct cm_result *r)
 
 /* ---- a ranked row against its neighbours ---- */
 
-/* Settings that shape each part (bit per knob below). */
+char *
+cm_zero_label(const struct cm_config *c, char *buf, size_t size)
+{
+	int h = c->zero >= 3 && c->hsdp;
+	int k = c->zero >= 3 && !c->reshard_after_forward && c->pp <= 1;
+
+	snprintf(buf, size, "%d%s%s", c->zero, h ? "H" : "", k ? "K" : "");
+	return buf;
+}
+
+/* Settings that shape each part, the most direct cause first. */
 enum knob { K_DP, K_TP, K_PP, K_MB, K_SCHED, K_ZERO, K_RC, K_SP, K_N };
 #define KB(k)	(1u << (k))
+#define K_END	K_N
 
-static const unsigned part_knobs[P_N] = {
-	[P_COMPUTE] = KB(K_RC) | KB(K_TP) | KB(K_MB) | KB(K_PP),
-	[P_TP] = KB(K_TP) | KB(K_SP) | KB(K_RC) | KB(K_MB),
-	[P_PP] = KB(K_PP) | KB(K_SCHED) | KB(K_MB) | KB(K_TP),
-	[P_DP] = KB(K_DP) | KB(K_ZERO) | KB(K_TP) | KB(K_PP),
-	[P_BUBBLE] = KB(K_PP) | KB(K_SCHED) | KB(K_MB) | KB(K_DP),
-	[P_OPTIM] = KB(K_ZERO) | KB(K_DP) | KB(K_TP) | KB(K_PP),
+static const enum knob part_knobs[P_N][5] = {
+	[P_COMPUTE] = { K_RC, K_TP, K_MB, K_PP, K_END },
+	[P_TP] = { K_TP, K_SP, K_RC, K_MB, K_END },
+	[P_PP] = { K_PP, K_SCHED, K_MB, K_TP, K_END },
+	[P_DP] = { K_ZERO, K_DP, K_TP, K_PP, K_END },
+	[P_BUBBLE] = { K_PP, K_SCHED, K_MB, K_DP, K_END },
+	[P_OPTIM] = { K_ZERO, K_DP, K_TP, K_PP, K_END },
 };
-#define MEMORY_KNOBS	(KB(K_ZERO) | KB(K_RC) | KB(K_TP) | KB(K_PP) | \
-			 KB(K_SP) | KB(K_MB) | KB(K_SCHED))
+static const enum knob memory_knobs[] = { K_ZERO, K_RC, K_TP, K_PP, K_SP,
+	K_MB, K_SCHED, K_END };
+static const enum knob all_knobs[] = { K_DP, K_TP, K_PP, K_MB, K_SCHED,
+	K_ZERO, K_RC, K_SP, K_END };
 
 static unsigned
 differing(const struct cm_config *a, const struct cm_config *b)
@@ -160,7 +174,9 @@ differing(const struct cm_config *a, const struct cm_config *b)
 	m |= a->micro_batch != b->micro_batch ? KB(K_MB) : 0;
 	m |= a->schedule != b->schedule ||
 	    a->virtual_stages != b->virtual_stages ? KB(K_SCHED) : 0;
-	m |= a->zero != b->zero ? KB(K_ZERO) : 0;
+	m |= a->zero != b->zero || (a->zero >= 3 && (a->hsdp != b->hsdp ||
+	    a->reshard_after_forward != b->reshard_after_forward)) ?
+	    KB(K_ZERO) : 0;
 	m |= a->recompute != b->recompute ? KB(K_RC) : 0;
 	m |= a->seq_parallel != b->seq_parallel ? KB(K_SP) : 0;
 	return m;
@@ -171,6 +187,8 @@ static void
 knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
     char *buf, size_t size)
 {
+	char za[8], zb[8];
+
 	switch (k) {
 	case K_DP:
 		snprintf(buf, size, _("DP %d vs %d"), a->dp, b->dp);
@@ -191,7 +209,8 @@ knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
 		    pipe_schedule_name(b->schedule), b->virtual_stages);
 		break;
 	case K_ZERO:
-		snprintf(buf, size, _("ZeRO %d vs %d"), a->zero, b->zero);
+		snprintf(buf, size, _("ZeRO %s vs %s"), cm_zero_label(a, za,
+		    sizeof za), cm_zero_label(b, zb, sizeof zb));
 		break;
 	case K_RC:
 		snprintf(buf, size, _("recompute %s vs %s"),
@@ -206,27 +225,31 @@ knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
 }
 
 /*
- * The settings that differ between a and b among those in want (all that
- * differ when none of want does), at most three, joined with ", ".
+ * The settings that differ between a and b, taken in the order of want
+ * (all of them when none of want differs), at most three, joined with
+ * ", ".
  */
 static void
 diff_text(const struct cm_config *a, const struct cm_config *b,
-    unsigned want, char *buf, size_t size)
+    const enum knob *want, char *buf, size_t size)
 {
-	unsigned d = differing(a, b), use = d & want ? d & want : d;
+	unsigned d = differing(a, b);
+	const enum knob *k;
 	char one[64];
 	size_t len = 0;
-	int k, n = 0;
+	int n = 0, pass;
 
 	buf[0] = '\0';
-	for (k = 0; k < K_N && n < 3; k++) {
-		if (!(use & KB(k)))
-			continue;
-		knob_text((enum knob)k, a, b, one, sizeof one);
-		snprintf(buf + len, size - len, "%s%s", n ? ", " : "", one);
-		len = strlen(buf);
-		n++;
-	}
+	for (pass = 0; pass < 2 && n == 0; pass++)
+		for (k = pass ? all_knobs : want; *k != K_END && n < 3; k++) {
+			if (!(d & KB(*k)))
+				continue;
+			knob_text(*k, a, b, one, sizeof one);
+			snprintf(buf + len, size - len, "%s%s", n ? ", " : "",
+			    one);
+			len = strlen(buf);
+			n++;
+		}
 	if (n == 0)
 		snprintf(buf, size, "%s", _("same settings"));
 }
@@ -284,9 +307,10 @@ add_part(struct cm_result *r, const struct cm_result *o, int row_o,
 		    "%.3g s a step vs %.3g s for #%d"), why, a, b, row_o);
 		break;
 	case P_BUBBLE:
-		add(r, code[k], effect, row_o, _("%s: pipeline bubble %.1f%% "
-		    "of the step vs %.1f%% for #%d"), why,
-		    100 * r->bubble_fraction, 100 * o->bubble_fraction, row_o);
+		add(r, code[k], effect, row_o, _("%s: pipeline bubble %.3g s a "
+		    "step (%.1f%%) vs %.3g s (%.1f%%) for #%d"), why, a,
+		    100 * r->bubble_fraction, b, 100 * o->bubble_fraction,
+		    row_o);
 		break;
 	default:
 		add(r, code[k], effect, row_o, _("%s: optimizer step %.3g s vs "
@@ -300,7 +324,7 @@ add_headroom_win(struct cm_result *r, const struct cm_result *o, int row_o)
 {
 	char why[120];
 
-	diff_text(&r->cfg, &o->cfg, MEMORY_KNOBS, why, sizeof why);
+	diff_text(&r->cfg, &o->cfg, memory_knobs, why, sizeof why);
 	add(r, "headroom", CM_WIN, row_o, _("%s: %.0f%% of GPU memory free "
 	    "vs %.0f%% for #%d"), why, 100 * r->headroom, 100 * o->headroom,
 	    row_o);
@@ -358,6 +382,10 @@ cm_explain_ranked(struct cm_search *s)
 		if (i + 1 < s->n_top &&
 		    (k = largest_part(r, &s->top[i + 1], -1)) >= 0)
 			add_part(r, &s->top[i + 1], i + 2, (enum part)k, CM_WIN);
+		/* The best has no row above: say what it gives up instead. */
+		if (i == 0 && s->n_top > 1 &&
+		    (k = largest_part(r, &s->top[1], +1)) >= 0)
+			add_part(r, &s->top[1], 2, (enum part)k, CM_LOSS);
 		add(r, "headroom", CM_NOTE, 0, _("%.0f%% of GPU memory free "
 		    "(%.1f GB of %.1f GB used)"), 100 * r->headroom,
 		    r->mem_total / 1e9, r->mem_gpu / 1e9);

@@ -24,6 +24,40 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddStringToObject(l, "recompute",
 	    cm_recompute_name(c->recompute));
 	cJSON_AddBoolToObject(l, "seq_parallel", c->seq_parallel);
+	cJSON_AddStringToObject(l, "rank_order",
+	    cm_rank_order_name(c->rank_order));
+	cJSON_AddStringToObject(l, "attention",
+	    cm_attention_name(c->attention));
+	cJSON_AddBoolToObject(l, "reshard_after_forward",
+	    c->reshard_after_forward);
+	cJSON_AddBoolToObject(l, "hsdp", c->hsdp);
+	cJSON_AddBoolToObject(l, "dp_overlap", c->dp_overlap);
+	cJSON_AddBoolToObject(l, "tp_overlap", c->tp_overlap);
+	cJSON_AddBoolToObject(l, "dropout", c->model.dropout);
+}
+
+/* One group: ranks, ranks per node, nodes, bus bandwidth (bytes/s). */
+static void
+add_group(cJSON *o, const char *name, const struct cm_group *g, double bw)
+{
+	cJSON *j = cJSON_AddObjectToObject(o, name);
+
+	cJSON_AddNumberToObject(j, "ranks", g->n);
+	cJSON_AddNumberToObject(j, "per_node", g->per_node);
+	cJSON_AddNumberToObject(j, "nodes", g->nodes);
+	cJSON_AddNumberToObject(j, "bus_bw_bytes_per_s", bw);
+}
+
+static void
+add_network(cJSON *o, const struct cm_result *r)
+{
+	cJSON *n = cJSON_AddObjectToObject(o, "network");
+
+	add_group(n, "tp", &r->tp_group, r->tp_bw);
+	add_group(n, "pp", &r->pp_group, r->pp_bw);
+	add_group(n, "dp", &r->dp_group, r->dp_bw);
+	cJSON_AddNumberToObject(n, "dp_bytes_per_gpu", r->dp_bytes);
+	cJSON_AddNumberToObject(n, "dp_collectives", (double)r->dp_collectives);
 }
 
 static void
@@ -48,9 +82,16 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON *t = cJSON_AddObjectToObject(o, "time_s");
 
 	cJSON_AddNumberToObject(t, "compute", r->t_compute);
+	cJSON_AddNumberToObject(t, "matmuls", r->t_gemm);
+	cJSON_AddNumberToObject(t, "attention", r->t_attn);
+	cJSON_AddNumberToObject(t, "elementwise", r->t_elementwise);
+	cJSON_AddNumberToObject(t, "kernel_issue", r->t_overhead);
 	cJSON_AddNumberToObject(t, "tp_comm", r->t_tp);
 	cJSON_AddNumberToObject(t, "pp_comm", r->t_pp);
 	cJSON_AddNumberToObject(t, "dp_comm", r->t_dp);
+	cJSON_AddNumberToObject(t, "tp_exposed", r->t_tp_exposed);
+	cJSON_AddNumberToObject(t, "pp_exposed", r->t_pp);
+	cJSON_AddNumberToObject(t, "dp_exposed", r->t_dp_exposed);
 	cJSON_AddNumberToObject(t, "exposed_comm", r->t_exposed_comm);
 	cJSON_AddNumberToObject(t, "bubble", r->t_bubble);
 	cJSON_AddNumberToObject(t, "optimizer", r->t_optimizer);
@@ -104,6 +145,7 @@ cm_result_json(const struct cm_result *r)
 	add_memory(o, r);
 	cJSON_AddNumberToObject(o, "bubble_fraction", r->bubble_fraction);
 	add_time(o, r);
+	add_network(o, r);
 	cJSON_AddNumberToObject(o, "tokens_per_s", r->tokens_per_s);
 	cJSON_AddNumberToObject(o, "tflops_per_gpu", r->tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "hw_tflops_per_gpu", r->hw_tflops_per_gpu);

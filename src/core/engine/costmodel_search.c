@@ -6,11 +6,13 @@
  * beyond a node is allowed but pays inter-node bandwidth), dividing the
  * heads and the GPUs; PP dividing GPUs / TP and the layers (up to 2 short,
  * see cm_stage_layers); DP the rest; micro-batch 1, 2, 4, 8; ZeRO 0-3;
+ * for ZeRO 3 reshard after forward on and off and HSDP off and on;
  * recompute none, selective, full; SP off and on (TP > 1); schedule 1F1B,
  * and interleaved with v = 2, 3, 4, 6, 8 when PP > 1; and the caller's own
  * layout when it lies outside that grid (a GPipe schedule, micro-batch 16
  * ...), so the search's best is never slower than the layout it started
- * from. Nothing else in the configuration is varied.
+ * from. A knob in cfg.search_keep is held as set (plan holds the ones the
+ * user gave); nothing else in the configuration is varied.
  *
  * Ranked ("eligible"): layouts that fit, keep cfg.headroom of the GPU's
  * memory free (issue 12 section 4: jobs fail on fragmentation and buffers
@@ -129,21 +131,28 @@ keep(struct cm_search *s, int max, const struct cm_result *r)
 }
 
 /*
- * How far r is from being ranked, for the closest layout when none is:
- * bytes above the headroom line, and layouts no framework runs after all
- * those one does (unless any_framework).
+ * Which of two excluded layouts is nearer to being ranked, for the closest
+ * one when none is: one that fits and a framework runs (short of
+ * headroom only), then one that fits, then the rest; within a class, the
+ * fewer bytes above the headroom line.
  */
+static int
+excl_class(const struct cm_result *r)
+{
+	if (!r->fits)
+		return 2;
+	return r->cfg.any_framework || r->frameworks != 0 ? 0 : 1;
+}
+
 static int
 closer(const struct cm_result *a, const struct cm_result *b)
 {
-	double line_a = a->mem_gpu * (1 - a->cfg.headroom);
-	double line_b = b->mem_gpu * (1 - b->cfg.headroom);
-	int fw_a = a->cfg.any_framework || a->frameworks != 0;
-	int fw_b = b->cfg.any_framework || b->frameworks != 0;
+	double over_a = a->mem_total - a->mem_gpu * (1 - a->cfg.headroom);
+	double over_b = b->mem_total - b->mem_gpu * (1 - b->cfg.headroom);
 
-	if (fw_a != fw_b)
-		return fw_a;
-	return a->mem_total - line_a < b->mem_total - line_b;
+	if (excl_class(a) != excl_class(b))
+		return excl_class(a) < excl_class(b);
+	return over_a < over_b;
 }
 
 static void
@@ -173,37 +182,91 @@ try_one(struct cm_search *s, int max, const struct cm_config *c,
 	}
 }
 
+/*
+ * ZeRO 3's options: bit 0 set = weights kept from forward to backward
+ * (reshard_after_forward off), bit 1 = HSDP. Only those that change the
+ * result are tried: no reshard matters without PP (with PP the weights
+ * stay gathered anyway, costmodel_dp.c), HSDP when the DP group spans
+ * nodes.
+ */
+static void
+try_fsdp(struct cm_search *s, int max, struct cm_config *c,
+    const struct cm_config *base, struct cm_result *scratch)
+{
+	struct cm_group g;
+	int f;
+
+	if (c->zero < 3 || (base->search_keep & CM_KEEP_FSDP)) {
+		c->reshard_after_forward = base->reshard_after_forward;
+		c->hsdp = base->hsdp;
+		try_one(s, max, c, scratch);
+		return;
+	}
+	cm_group_of(c, CM_AXIS_DP, &g);
+	for (f = 0; f < 4; f++) {
+		if ((f & 1) && c->pp > 1)
+			continue;
+		if ((f & 2) && g.nodes < 2)
+			continue;
+		c->reshard_after_forward = !(f & 1);
+		c->hsdp = (f & 2) != 0;
+		try_one(s, max, c, scratch);
+	}
+}
+
+/* Whether knob value v is tried: any, or only base's when kept. */
+static int
+tried(const struct cm_config *base, unsigned bit, int v, int base_v)
+{
+	return !(base->search_keep & bit) || v == base_v;
+}
+
 /* The knobs that do not change the shape: ZeRO, recompute, SP, b. */
 static void
 try_knobs(struct cm_search *s, int max, struct cm_config *c,
-    struct cm_result *scratch)
+    const struct cm_config *base, struct cm_result *scratch)
 {
+	const int keep_mb = (base->search_keep & CM_KEEP_MICRO_BATCH) != 0;
 	int i, z, rc, sp;
 
-	for (i = 0; i < N_MBS; i++) {
-		c->micro_batch = search_mbs[i];
+	for (i = 0; i < (keep_mb ? 1 : N_MBS); i++) {
+		c->micro_batch = keep_mb ? base->micro_batch : search_mbs[i];
 		if (c->global_batch % ((long)c->micro_batch * c->dp) != 0)
 			continue;
 		for (z = 0; z <= 3; z++)
 			for (rc = 0; rc <= 2; rc++)
 				for (sp = 0; sp <= (c->tp > 1); sp++) {
+					if (!tried(base, CM_KEEP_ZERO, z,
+					    base->zero) || !tried(base,
+					    CM_KEEP_RECOMPUTE, rc,
+					    (int)base->recompute) ||
+					    (c->tp > 1 && !tried(base,
+					    CM_KEEP_SP, sp, base->seq_parallel)))
+						continue;
 					c->zero = z;
 					c->recompute = (enum cm_recompute)rc;
 					c->seq_parallel = sp;
-					try_one(s, max, c, scratch);
+					try_fsdp(s, max, c, base, scratch);
 				}
 	}
 }
 
 static void
 try_schedules(struct cm_search *s, int max, struct cm_config *c,
-    struct cm_result *scratch)
+    const struct cm_config *base, struct cm_result *scratch)
 {
 	int i;
 
+	if (base->search_keep & CM_KEEP_SCHEDULE) {
+		c->schedule = base->schedule;
+		c->virtual_stages = base->virtual_stages;
+		if (c->pp > 1 || c->schedule != PIPE_INTERLEAVED)
+			try_knobs(s, max, c, base, scratch);
+		return;
+	}
 	c->schedule = PIPE_1F1B;
 	c->virtual_stages = 1;
-	try_knobs(s, max, c, scratch);
+	try_knobs(s, max, c, base, scratch);
 	if (c->pp < 2)
 		return;
 	c->schedule = PIPE_INTERLEAVED;
@@ -211,7 +274,7 @@ try_schedules(struct cm_search *s, int max, struct cm_config *c,
 		if (c->pp * search_vs[i] > c->model.layers)
 			break;
 		c->virtual_stages = search_vs[i];
-		try_knobs(s, max, c, scratch);
+		try_knobs(s, max, c, base, scratch);
 	}
 }
 
@@ -230,6 +293,8 @@ in_list(const int *v, int n, int x)
 static int
 enumerated(const struct cm_config *c)
 {
+	const unsigned k = c->search_keep;
+	struct cm_group g;
 	int t;
 
 	for (t = 1; t <= 8 * c->gpus_per_node && t <= c->gpus; t *= 2) {
@@ -240,10 +305,19 @@ enumerated(const struct cm_config *c)
 	}
 	if (t != c->tp || c->pp > c->model.layers)
 		return 0;
-	if (!in_list(search_mbs, N_MBS, c->micro_batch))
+	if (!(k & CM_KEEP_MICRO_BATCH) &&
+	    !in_list(search_mbs, N_MBS, c->micro_batch))
 		return 0;
 	if (c->seq_parallel && c->tp < 2)
 		return 0;
+	if (c->zero >= 3 && !(k & CM_KEEP_FSDP)) {
+		cm_group_of(c, CM_AXIS_DP, &g);
+		if ((!c->reshard_after_forward && c->pp > 1) ||
+		    (c->hsdp && g.nodes < 2))
+			return 0;
+	}
+	if (k & CM_KEEP_SCHEDULE)
+		return 1;
 	if (c->schedule == PIPE_1F1B)
 		return c->virtual_stages == 1;
 	return c->schedule == PIPE_INTERLEAVED && c->pp >= 2 &&
@@ -305,7 +379,8 @@ cm_search_rank(const struct cm_search *s, const struct cm_result *r,
 		pos = n++;
 	t[pos] = r->t_step;
 	tiers(t, n, rank);
-	if (pos == n - 1 && s->n_top == s->max && rank[pos] == pos + 1)
+	if (pos == n - 1 && s->n_top == s->max && rank[pos] == pos + 1 &&
+	    r->t_step > s->top[s->n_top - 1].t_step * (1 + 1e-12))
 		return 0;
 	if (tied != NULL)
 		*tied = (pos > 0 && rank[pos - 1] == rank[pos]) ||
@@ -342,7 +417,7 @@ cm_search(const struct cm_config *base, int max, struct cm_search *s,
 			c.tp = t;
 			c.pp = p;
 			c.dp = c.gpus / (t * p);
-			try_schedules(s, max, &c, &scratch);
+			try_schedules(s, max, &c, base, &scratch);
 		}
 	}
 	if (!enumerated(base))

@@ -206,6 +206,44 @@ char	*lab_report_json(const struct lab_script *,
 	    const struct content_course *, const struct lab_result *, size_t n,
 	    const char *session);
 
+/*
+ * Following the instructor. When the lab's state changes from was to now
+ * (read from DIR/state.json; a script of n_steps steps), the step a
+ * student's screen shows (*view) follows it when the student was on the
+ * lab's step, or is ahead of the new one (the lab went back); a student
+ * looking back at an earlier step stays there. A new session starts on
+ * its step. A state for another script, or out of range, changes nothing.
+ */
+enum lab_follow {
+	LAB_FOLLOW_NONE,	/* nothing for the student to do */
+	LAB_FOLLOW_KEEP,	/* the lab moved; *view kept (looking back) */
+	LAB_FOLLOW_STEP,	/* the lab moved and *view with it: say so */
+	LAB_FOLLOW_RESET	/* a new session: results start afresh */
+};
+enum lab_follow	lab_follow(const struct lab_state *was,
+		    const struct lab_state *now, size_t n_steps, int *view);
+
+/* A student's own move by delta: back to step 0, never past the lab's. */
+int	lab_view_move(const struct lab_state *, int view, int delta);
+
+/* A scenario step's scenario, with the room's cluster in its start. */
+struct lab_scenario {
+	struct content_scenario	 sc;		/* the block, start overridden */
+	int			 owned;		/* sc.raw is a copy we free */
+};
+
+/*
+ * The scenario step ls opens: its scenario block in drop d, or, when the
+ * step has an override, a copy in *out whose "start" has the override's
+ * fields set (replaced or added). Returns the block or &out->sc, NULL when
+ * d has no such scenario or memory ran out. Free *out with
+ * lab_scenario_free() (harmless when nothing was copied).
+ */
+const struct content_scenario	*lab_step_scenario(const struct lab_step *ls,
+				    const struct content_drop *d,
+				    struct lab_scenario *out);
+void	lab_scenario_free(struct lab_scenario *);
+
 /* Sort results by user, then profile. */
 void	lab_results_sort(struct lab_result *, size_t n);
 
