@@ -9,12 +9,12 @@
  * command's own --help (helpopts.h), values from the catalog (model
  * presets, GPUs), the course and the database (decks) and the engine's
  * words; so the completion follows the binary it runs and never goes
- * stale. Completing reads, and never creates, the progress database.
+ * stale. Completing reads, and never creates, the progress database or a
+ * profile in it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -24,9 +24,8 @@
 #include "core/engine/hardware.h"
 #include "core/safetext.h"
 #include "core/sim/sim.h"
-#include "store/cards.h"
+#include "store/cards_anki.h"
 #include "store/db.h"
-#include "store/progress.h"
 
 struct comp {
 	struct cli_ctx	 ctx;	/* with the global options of the line */
@@ -72,9 +71,8 @@ put_catalog(struct comp *c, int gpus)
 }
 
 static void
-put_user_deck(const char *deck, int n, void *arg)
+put_user_deck(const char *deck, void *arg)
 {
-	(void)n;
 	put(deck, arg);
 }
 
@@ -85,7 +83,6 @@ put_decks(struct comp *c)
 	struct content_course *course = content_load(c->ctx.content_dir, NULL);
 	struct store *st;
 	struct pl_err err;
-	int64_t profile;
 	size_t i;
 
 	for (i = 0; course != NULL && i < course->n_decks; i++)
@@ -94,9 +91,7 @@ put_decks(struct comp *c)
 	if (access(c->ctx.db_path, R_OK) != 0 ||
 	    (st = store_open(c->ctx.db_path, &err)) == NULL)
 		return;
-	if (store_profile(st, c->ctx.profile, (int64_t)time(NULL), &profile,
-	    &err) == 0)
-		store_user_decks(st, profile, put_user_deck, c, &err);
+	store_user_deck_names(st, c->ctx.profile, put_user_deck, c, &err);
 	store_close(st);
 }
 

@@ -118,14 +118,7 @@ int	store_cards_add_question(struct store *, int64_t profile,
 
 #define STORE_DECK_MAX_CHARS	100	/* a deck name, in characters */
 
-/*
- * Import notes as a new deck called name, every card unlocked and NEW.
- * -1 with err if a deck of that name exists (course or user), or name is
- * not 1 to STORE_DECK_MAX_CHARS characters free of control characters.
- */
-int	store_cards_import(struct store *, int64_t profile,
-	    const struct content_course *, const char *name,
-	    const struct review_tsv *notes, int64_t now, struct pl_err *err);
+/* Importing notes into decks of the learner's own: store/cards_anki.h. */
 
 /* Each user deck with its card count, by name. */
 int	store_user_decks(struct store *, int64_t profile,

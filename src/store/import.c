@@ -104,6 +104,7 @@ static const struct field user_card_fields[] = {
 	{ "front", F_FACE, 0, 0, 0 },
 	{ "back", F_FACE, 0, 0, 0 },
 	{ "created", F_TIME, 0, 0, 0 },
+	{ "tags", F_TEXT, 1, 0, 0 },
 };
 static const struct field log_fields[] = {
 	{ "card_id", F_ID, 0, 0, 0 },
