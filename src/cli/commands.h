@@ -13,7 +13,7 @@
 struct cli_command {
 	const char	*name;
 	int		(*main)(const struct cli_ctx *, int argc, char **argv);
-	const char	*summary;	/* N_(); NULL: hidden from --help */
+	const char	*summary;	/* marked for gettext; NULL: hidden */
 };
 
 /* Every subcommand, in --help order; ends with a NULL name. */

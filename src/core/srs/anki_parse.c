@@ -455,11 +455,14 @@ make_note(struct in *in, const struct meta *m, const struct record *r,
 	    NULL || (k->back = note_text(in, col_value(r, back), html,
 	    r->line)) == NULL)
 		return -1;
-	if (k->front[0] == '\0' || k->back[0] == '\0') {
+	if (k->front[0] == '\0') {
 		pl_err_set(in->err, in->file, r->line, 1, _("a note needs a "
-		    "front and a back; the %s (column %d) is empty"),
-		    k->front[0] == '\0' ? _("front") : _("back"),
-		    k->front[0] == '\0' ? front : back);
+		    "front and a back; the front (column %d) is empty"), front);
+		return -1;
+	}
+	if (k->back[0] == '\0') {
+		pl_err_set(in->err, in->file, r->line, 1, _("a note needs a "
+		    "front and a back; the back (column %d) is empty"), back);
 		return -1;
 	}
 	k->guid = strdup(col_value(r, m->guid_col));
