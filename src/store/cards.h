@@ -8,8 +8,9 @@
  * fsrs_rebuild and gives the stored row back), and an undo deletes the
  * newest log row and re-derives the card. Table user_cards holds the text
  * of cards that are not in the flashcards/ decks: a self-check question
- * answered wrongly (deck "mistakes", id "q:DROP:QUESTION") and imported
- * TSV decks (deck NAME, ids "u:NAME:N"). Two aggregates kept by triggers
+ * answered wrongly (deck "mistakes", id "q:DROP:QUESTION") and notes
+ * imported from Anki's text files (ids "anki:GUID", store/cards_anki.h).
+ * Two aggregates kept by triggers
  * (review_slots: reviews per half hour; review_retention: passes per UTC
  * day and interval bucket) let the statistics read a few thousand rows
  * however long the log is.

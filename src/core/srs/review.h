@@ -1,6 +1,7 @@
 /*
  * review.h - flashcard review: the daily queue, limits, undo, cram,
- * statistics and TSV decks, as pure functions over card states.
+ * statistics and the card text, as pure functions over card states (Anki's
+ * note files are core/srs/anki.h).
  *
  * The store (store/cards.h) loads each card's FSRS state into a
  * struct review_item array; the review screen and `parlearn review` build
