@@ -43,10 +43,13 @@ for d in phase-1 phase-2 phase-3 phase-4; do
 		fail "$d: not five fields per note"
 	cat "$tmp/notes" >>"$tmp/all-notes"
 done
+# As many notes as the course has cards; one GUID per note, so Anki keeps
+# them all, though two fronts are the same.
+run 0 "$PARLEARN" deck list
+cards=$(awk '$3 == "cards" || $3 == "card" { n += $2 } END { print n }' "$tmp/out")
 n=$(wc -l <"$tmp/all-notes")
-[ "$n" -eq 87 ] || fail "$n notes exported, the course has 87"
-# One GUID per note: Anki keeps all 87, though two fronts are the same.
-[ "$(cut -f1 "$tmp/all-notes" | sort -u | wc -l)" -eq 87 ] || fail "GUIDs repeat"
+[ "$n" -eq "$cards" ] && [ "$n" -gt 80 ] || fail "$n notes exported, the course has $cards cards"
+[ "$(cut -f1 "$tmp/all-notes" | sort -u | wc -l)" -eq "$n" ] || fail "GUIDs repeat"
 dup=$(cut -f3 "$tmp/all-notes" | sort | uniq -d | head -1)
 [ -n "$dup" ] || fail "the course no longer repeats a front; the test lost its case"
 [ "$(grep -F "$tab$dup$tab" "$tmp/all-notes" | cut -f1 | sort -u | wc -l)" -eq 2 ] ||
@@ -54,10 +57,11 @@ dup=$(cut -f3 "$tmp/all-notes" | sort | uniq -d | head -1)
 
 # 2. Export -> import -> export: the same notes; a second import adds nothing.
 run 0 "$PARLEARN" deck import "$tmp/phase-1.txt" --name copy
-grep -q ": 23 notes: 23 added, 0 updated, 0 already there$" "$tmp/out" ||
+p1=$(($(wc -l <"$tmp/phase-1.txt") - 7))
+grep -q ": $p1 notes: $p1 added, 0 updated, 0 already there$" "$tmp/out" ||
 	fail "import: $(cat "$tmp/out")"
 run 0 "$PARLEARN" deck import "$tmp/phase-1.txt" --name copy
-grep -q ": 23 notes: 0 added, 0 updated, 23 already there$" "$tmp/out" ||
+grep -q ": $p1 notes: 0 added, 0 updated, $p1 already there$" "$tmp/out" ||
 	fail "second import: $(cat "$tmp/out")"
 run 0 "$PARLEARN" deck export copy -o "$tmp/copy.txt"
 sed 's/parlearn::copy/parlearn::phase-1/' "$tmp/copy.txt" | cmp -s - "$tmp/phase-1.txt" ||

@@ -18,7 +18,9 @@
 #include "cli/cli.h"
 #include "core/course/animation.h"
 #include "core/course/content.h"
+#include "core/json.h"
 #include "core/sim/schedule.h"
+#include "core/sim/sim_knob.h"
 #include "capture.h"
 
 static struct cli_ctx ctx = { NULL, NULL, "/nonexistent/progress.db", "t" };
@@ -167,9 +169,9 @@ START_TEST(gantt)
 
 	trace(&c, "--mode", "pp", "--gpus", "2", "--microbatches", "4", NULL);
 	ck_assert_int_eq(c.rc, 0);
-	ck_assert_ptr_nonnull(strstr(c.out, "dev  0 |AAAABBBB."));
-	ck_assert_ptr_nonnull(strstr(c.out, "dev  1 |....AAAAaaaa"));
-	ck_assert_ptr_null(strstr(c.out, "dev  2 |"));
+	ck_assert_ptr_nonnull(strstr(c.out, "\nG0  |AAAABBBB."));
+	ck_assert_ptr_nonnull(strstr(c.out, "\nG1  |....AAAAaaaa"));
+	ck_assert_ptr_null(strstr(c.out, "G2  |"));
 	ck_assert_ptr_nonnull(strstr(c.out, "legend"));
 	ck_assert_ptr_nonnull(strstr(c.out, "bubble"));
 	ck_assert_ptr_nonnull(strstr(c.out, "formula (p-1)/(v*m+p-1) 0.2000"));
@@ -177,6 +179,66 @@ START_TEST(gantt)
 	trace(&c, "--mode", "tp", NULL);
 	ck_assert_int_eq(c.rc, 0);
 	ck_assert_ptr_nonnull(strstr(c.out, "="));
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * GPUs are named as the lessons and the player name them, G0, G1, ...,
+ * stages counted from 0 (stage 0 on G0), layers L1 to L4, and compute
+ * lettered by slice of the batch as the player letters it.
+ */
+START_TEST(gpu_names)
+{
+	struct capture c;
+	const cJSON *e, *d;
+	cJSON *root;
+	char want[16];
+	int i = 0;
+
+	trace(&c, "--mode", "pp", "--gpus", "2", "--microbatches", "4", NULL);
+	ck_assert_ptr_nonnull(strstr(c.out, "pp on 2 GPUs (dp 1 x tp 1 x "
+	    "pp 2), 1f1b, 4 microbatches"));
+	ck_assert_ptr_nonnull(strstr(c.out, "\nstage 0: G0 (L1 L2)\n"
+	    "stage 1: G1 (L3 L4)\n"));
+	ck_assert_ptr_null(strstr(c.out, "dev "));
+	capture_free(&c);
+	trace(&c, "--mode", "3d", NULL);
+	ck_assert_ptr_nonnull(strstr(c.out, "\nstage 0: G0 G1 G4 G5 (L1 L2)\n"
+	    "stage 1: G2 G3 G6 G7 (L3 L4)\n"));
+	/* Replica 1 works on micro-batches 8 to 15 of the batch: I on. */
+	ck_assert_ptr_nonnull(strstr(c.out, "\nG4  |II"));
+	capture_free(&c);
+	trace(&c, "--mode", "dp", NULL);
+	ck_assert_ptr_nonnull(strstr(c.out, "\nG3  |DDDD"));
+	ck_assert_ptr_null(strstr(c.out, "1f1b"));
+	capture_free(&c);
+
+	trace(&c, "--mode", "3d", "--json", NULL);
+	root = parse(&c);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "events")) {
+		snprintf(want, sizeof want, "G%d", (int)num(e, "device"));
+		ck_assert_str_eq(cJSON_GetObjectItem(e, "gpu")->valuestring,
+		    want);
+	}
+	d = cJSON_GetObjectItem(root, "devices");
+	ck_assert_int_eq(cJSON_GetArraySize(d), 8);
+	cJSON_ArrayForEach(e, d) {
+		snprintf(want, sizeof want, "G%d", i);
+		ck_assert_str_eq(cJSON_GetObjectItem(e, "gpu")->valuestring,
+		    want);
+		ck_assert_double_eq(num(e, "device"), i);
+		/* rank = (replica * pp + stage) * tp + tp_rank */
+		ck_assert_double_eq(num(e, "replica"), i / 4);
+		ck_assert_double_eq(num(e, "stage"), (i / 2) % 2);
+		ck_assert_double_eq(num(e, "tp_rank"), i % 2);
+		ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(e,
+		    "layers")), 2);
+		ck_assert_double_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e,
+		    "layers"), 0)->valuedouble, (i / 2) % 2 == 0 ? 1 : 3);
+		i++;
+	}
+	cJSON_Delete(root);
 	capture_free(&c);
 }
 END_TEST
@@ -352,6 +414,12 @@ block_argv(const struct content_animation *an, char bufs[4][16], char **argv)
 		argv[n++] = "--virtual-stages";
 		argv[n++] = bufs[2];
 	}
+	if (an->sequence_parallel)
+		argv[n++] = "--sequence-parallel";
+	if (an->no_overlap)
+		argv[n++] = "--no-overlap";
+	if (an->compute_only)
+		argv[n++] = "--compute-only";
 	argv[n++] = "--json";
 	argv[n] = NULL;
 	return n;
@@ -380,6 +448,10 @@ same_run(const struct content_animation *an, const cJSON *root)
 	ck_assert_double_eq(num(root, "virtual_stages"), cfg.vstages);
 	ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(root, "overlap")),
 	    cfg.overlap);
+	ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(root,
+	    "sequence_parallel")), cfg.seq_parallel);
+	ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(root,
+	    "compute_only")), cfg.compute_only);
 	ck_assert_double_eq(num(root, "bytes_moved"), (double)r.bytes_moved);
 	ck_assert_double_eq_tol(num(root, "step_time"), r.step_time, 1e-13);
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root,
@@ -430,6 +502,217 @@ START_TEST(every_block_plays_what_trace_prints)
 }
 END_TEST
 
+/*
+ * A block with each of trace's settings, alone and together: each key
+ * turns its setting (the config differs from the same block without it)
+ * and the run is the one trace prints with the matching option.
+ */
+static const char *const key_blocks[] = {
+	"\"mode\": \"tp\", \"gpus\": 2, \"sequence_parallel\": true",
+	"\"mode\": \"dp\", \"no_overlap\": true",
+	"\"mode\": \"fsdp\", \"gpus\": 2, \"no_overlap\": true",
+	"\"mode\": \"pp\", \"compute_only\": true",
+	"\"mode\": \"pp\", \"gpus\": 2, \"microbatches\": 4, "
+	    "\"schedule\": \"interleaved\", \"virtual_stages\": 2",
+	"\"mode\": \"3d\", \"sequence_parallel\": true, \"no_overlap\": true, "
+	    "\"compute_only\": true, \"schedule\": \"gpipe\", "
+	    "\"microbatches\": 4",
+	"\"mode\": \"single\", \"compute_only\": false, \"no_overlap\": false",
+};
+#define N_KEY_BLOCKS	(sizeof key_blocks / sizeof key_blocks[0])
+
+/* A course of one drop holding key_blocks, under a new directory. */
+static char *
+key_course(void)
+{
+	char *dir = test_tmpdir(), drop[4096];
+	size_t i, used;
+
+	ck_assert_ptr_nonnull(dir);
+	used = (size_t)snprintf(drop, sizeof drop, "{\"id\": \"drop-k\", "
+	    "\"phase\": 1, \"number\": 1, \"title\": \"K\", \"minutes\": 1, "
+	    "\"blocks\": [");
+	for (i = 0; i < N_KEY_BLOCKS; i++)
+		used += (size_t)snprintf(drop + used, sizeof drop - used,
+		    "%s{\"kind\": \"animation\", %s, \"caption\": \"c\"}",
+		    i > 0 ? ", " : "", key_blocks[i]);
+	snprintf(drop + used, sizeof drop - used, "]}");
+	ck_assert_int_eq(test_write(dir, "lessons/course.json", "{\"title\": "
+	    "\"T\", \"phases\": [{\"number\": 1, \"title\": \"One\"}]}"), 0);
+	ck_assert_int_eq(test_write(dir, "lessons/1-k/01-k.json", drop), 0);
+	return dir;
+}
+
+START_TEST(every_key_plays_what_trace_prints)
+{
+	char *dir = key_course(), bufs[4][16], *argv[16];
+	struct content_problems p;
+	struct content_course *course = content_load(dir, &p);
+	const struct content_drop *d;
+	struct sim_config cfg, plain;
+	struct content_animation bare;
+	struct pl_err err;
+	struct capture c;
+	cJSON *root;
+	size_t b;
+	int argc;
+
+	ck_assert_ptr_nonnull(course);
+	ck_assert_uint_eq(p.n, 0);
+	ck_assert_uint_eq(course->n_drops, 1);
+	d = &course->drops[0];
+	ck_assert_uint_eq(d->n_blocks, N_KEY_BLOCKS);
+	for (b = 0; b < d->n_blocks; b++) {
+		const struct content_animation *an = &d->blocks[b].animation;
+
+		ck_assert_int_eq(animation_config(an, &cfg, &err), 0);
+		ck_assert_int_eq(cfg.seq_parallel, an->sequence_parallel);
+		ck_assert_int_eq(cfg.overlap, !an->no_overlap);
+		ck_assert_int_eq(cfg.compute_only, an->compute_only);
+		/* Without its switches the block asks for another run. */
+		bare = *an;
+		bare.sequence_parallel = bare.no_overlap = 0;
+		bare.compute_only = 0;
+		if (an->sequence_parallel || an->no_overlap ||
+		    an->compute_only) {
+			ck_assert_int_eq(animation_config(&bare, &plain, &err),
+			    0);
+			ck_assert(!sim_config_same(&cfg, &plain));
+		}
+		argc = block_argv(an, bufs, argv);
+		capture_run(cli_trace_main, &ctx, argc, argv, &c);
+		root = parse(&c);
+		same_run(an, root);
+		cJSON_Delete(root);
+		capture_free(&c);
+	}
+	content_free(course);
+	content_problems_free(&p);
+	test_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * trace's options but --json, --help and --from are the block's keys, '_'
+ * for '-'.
+ */
+START_TEST(every_option_is_a_key)
+{
+	struct capture c;
+	const char *s;
+	char name[64];
+	size_t n, i, options = 0;
+
+	trace(&c, "--help", NULL);
+	ck_assert_int_eq(c.rc, 0);
+	for (s = strstr(c.out, "\n  --"); s != NULL;
+	    s = strstr(s + 1, "\n  --")) {
+		s += 5;
+		n = strcspn(s, " \n");
+		ck_assert_uint_lt(n, sizeof name);
+		memcpy(name, s, n);
+		name[n] = '\0';
+		/* Not a run's setting: how to print it, or which to replay. */
+		if (strcmp(name, "json") == 0 || strcmp(name, "help") == 0 ||
+		    strcmp(name, "from") == 0)
+			continue;
+		for (i = 0; i < n; i++)
+			if (name[i] == '-')
+				name[i] = '_';
+		ck_assert_msg(animation_key_known(name), "trace's option for "
+		    "%s has no animation key", name);
+		options++;
+	}
+	for (i = 0; animation_keys[i] != NULL; i++)
+		;
+	ck_assert_uint_eq(options, i);
+	ck_assert_uint_eq(options, 8);
+	capture_free(&c);
+}
+END_TEST
+
+/* The options trace --help lists, without the dashes (NULL-terminated). */
+static size_t
+help_options(char names[][32], size_t max)
+{
+	struct capture c;
+	const char *s;
+	size_t n = 0, len;
+
+	trace(&c, "--help", NULL);
+	ck_assert_int_eq(c.rc, 0);
+	for (s = strstr(c.out, "\n  --"); s != NULL && n < max;
+	    s = strstr(s + 1, "\n  --")) {
+		len = strcspn(s + 5, " \n");
+		ck_assert_uint_lt(len, 32);
+		memcpy(names[n], s + 5, len);
+		names[n++][len] = '\0';
+	}
+	capture_free(&c);
+	return n;
+}
+
+/*
+ * The man page and README list every option of trace; lessons/README.md's
+ * table of animation keys lists exactly the keys a block may have.
+ */
+START_TEST(docs_list_every_option)
+{
+	char opts[16][32], want[80], *man, *readme, *lessons;
+	const char *sec, *end, *row;
+	struct pl_err err;
+	size_t n, i, j, rows = 0;
+
+	man = pl_read_file(TOP_SRCDIR "/doc/parlearn.1", NULL, &err);
+	readme = pl_read_file(TOP_SRCDIR "/README.md", NULL, &err);
+	lessons = pl_read_file(TOP_SRCDIR "/lessons/README.md", NULL, &err);
+	ck_assert(man != NULL && readme != NULL && lessons != NULL);
+	n = help_options(opts, 16);
+	/* Every option but "-h, --help", whose line starts with -h. */
+	ck_assert_uint_eq(n, 10);
+	for (i = 0; i < n; i++) {
+		/* groff writes every '-' of an option as "\-". */
+		strcpy(want, "\\-\\-");
+		for (j = 0; opts[i][j] != '\0'; j++)
+			strcat(want, opts[i][j] == '-' ? "\\-" :
+			    (char[2]){ opts[i][j], '\0' });
+		ck_assert_msg(strstr(man, want) != NULL, "doc/parlearn.1 "
+		    "lacks %s", want);
+		if (strcmp(opts[i], "help") == 0)
+			continue;
+		snprintf(want, sizeof want, "`--%s", opts[i]);
+		ck_assert_msg(strstr(readme, want) != NULL, "README.md lacks "
+		    "%s`", want);
+	}
+	sec = strstr(lessons, "### `animation`");
+	ck_assert_ptr_nonnull(sec);
+	end = strstr(sec, "\n### ");
+	ck_assert_ptr_nonnull(end);
+	for (row = strstr(sec, "\n| `"); row != NULL && row < end;
+	    row = strstr(row + 1, "\n| `")) {
+		i = strcspn(row + 4, "`");
+		ck_assert_uint_lt(i, sizeof want);
+		memcpy(want, row + 4, i);
+		want[i] = '\0';
+		ck_assert_msg(animation_key_known(want) ||
+		    strcmp(want, "caption") == 0, "lessons/README.md lists "
+		    "`%s`, not an animation key", want);
+		rows++;
+	}
+	for (i = 0; animation_keys[i] != NULL; i++) {
+		snprintf(want, sizeof want, "\n| `%s` |", animation_keys[i]);
+		ck_assert_msg(strstr(sec, want) != NULL && strstr(sec, want) <
+		    end, "lessons/README.md lacks the key %s",
+		    animation_keys[i]);
+	}
+	ck_assert_uint_eq(rows, i + 1);
+	free(man);
+	free(readme);
+	free(lessons);
+}
+END_TEST
+
 static Suite *
 cmd_trace_suite(void)
 {
@@ -448,11 +731,15 @@ cmd_trace_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("one config builder");
 	tcase_add_test(tc, every_block_plays_what_trace_prints);
+	tcase_add_test(tc, every_key_plays_what_trace_prints);
+	tcase_add_test(tc, every_option_is_a_key);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("text output");
 	tcase_add_test(tc, gantt);
+	tcase_add_test(tc, gpu_names);
 	tcase_add_test(tc, help);
+	tcase_add_test(tc, docs_list_every_option);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("usage errors");
 	tcase_add_test(tc, errors);

@@ -162,7 +162,7 @@ END_TEST
 START_TEST(example_labs_are_valid)
 {
 	static const char *const files[] = { "two-hour-intro.json",
-	    "short-check.json" };
+	    "short-check.json", "real-run.json" };
 	struct content_problems probs = { NULL, 0, 0 };
 	struct content_course *c = content_load(TOP_SRCDIR, NULL);
 	struct lab_script *ls;
@@ -170,7 +170,7 @@ START_TEST(example_labs_are_valid)
 	char path[1024];
 	size_t i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
 		snprintf(path, sizeof path, "%s/labs/%s", TOP_SRCDIR, files[i]);
 		ls = lab_script_load(path, &err);
 		ck_assert_msg(ls != NULL, "%s: %s", path, err.msg);

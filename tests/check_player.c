@@ -453,6 +453,37 @@ START_TEST(holds)
 }
 END_TEST
 
+/* One naming for lessons, player and trace: G0.., stage 0.., L1-L4. */
+START_TEST(names_and_places)
+{
+	struct sim_place pl;
+	struct player p;
+	char b[32];
+
+	ck_assert_str_eq(sim_device_name(0, b, sizeof b), "G0");
+	ck_assert_str_eq(sim_device_name(12, b, sizeof b), "G12");
+	ck_assert_str_eq(sim_layers_text(0xf, b, sizeof b), "L1-L4");
+	ck_assert_str_eq(sim_layers_text(0x5, b, sizeof b), "L1 L3");
+	ck_assert_str_eq(sim_layers_text(0x6, b, sizeof b), "L2 L3");
+	ck_assert_str_eq(sim_layers_text(0, b, sizeof b), "");
+	open_player(&p, SIM_3D, 8, PIPE_1F1B, 0, 0);
+	sim_device_place(&p.res, 5, &pl);
+	ck_assert_int_eq(pl.replica, 1);
+	ck_assert_int_eq(pl.stage, 0);
+	ck_assert_int_eq(pl.tp_rank, 1);
+	ck_assert_uint_eq(pl.layers, 0x3);
+	sim_device_place(&p.res, 2, &pl);
+	ck_assert_int_eq(pl.stage, 1);
+	ck_assert_uint_eq(pl.layers, 0xc);
+	player_free(&p);
+	open_player(&p, SIM_PP, 4, PIPE_GPIPE, 8, 0);
+	sim_device_place(&p.res, 0, &pl);
+	ck_assert_int_eq(pl.stage, 0);
+	ck_assert_uint_eq(pl.layers, 0x1);
+	player_free(&p);
+}
+END_TEST
+
 /* DP replicas work on different slices: different labels in the rows. */
 START_TEST(labels_per_replica)
 {
@@ -634,6 +665,7 @@ player_suite(void)
 	tcase_add_test(tc, memory_at_t);
 	tcase_add_test(tc, gather_buffer_memory);
 	tcase_add_test(tc, holds);
+	tcase_add_test(tc, names_and_places);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gantt");
 	tcase_add_test(tc, gantt_marks_bubble);

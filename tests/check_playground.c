@@ -189,6 +189,32 @@ START_TEST(layout_text)
 }
 END_TEST
 
+/*
+ * Rank order is a knob: laying TP outermost (dp-pp-tp) puts the two ranks
+ * of each TP pair 8 apart, in different nodes, and the step slows; the
+ * layout text names the order only when it is not the default.
+ */
+START_TEST(rank_order_knob)
+{
+	double tokens = pg->cur.tokens_per_s;
+	char v[64], buf[300];
+	int i;
+
+	ck_assert(!pg->cur.tp_inter);
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(pg_change(pg, PG_RANK_ORDER, +1), 1);
+	ck_assert_int_eq(pg_change(pg, PG_RANK_ORDER, +1), 0);
+	pg_knob_value(pg, PG_RANK_ORDER, v, sizeof v);
+	ck_assert_str_eq(v, "dp-pp-tp");
+	ck_assert(pg->cur_valid && pg->cur.tp_inter);
+	ck_assert_int_eq(pg->cur.tp_group.per_node, 1);
+	ck_assert(pg->cur.tokens_per_s < tokens);
+	pg_layout_text(&pg->cfg, buf, sizeof buf);
+	ck_assert_ptr_nonnull(strstr(buf, " order=dp-pp-tp"));
+	ck_assert_int_eq(pg_knob_parse("rank_order", &(enum pg_knob){ 0 }), 0);
+}
+END_TEST
+
 START_TEST(rank_in_search)
 {
 	struct cm_search *s = malloc(sizeof *s);
@@ -296,6 +322,7 @@ playground_suite(void)
 	tcase_add_test(tc, knob_names);
 	tcase_add_test(tc, layout_text);
 	tcase_add_test(tc, rank_in_search);
+	tcase_add_test(tc, rank_order_knob);
 	suite_add_tcase(s, tc);
 	return s;
 }

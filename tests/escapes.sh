@@ -59,7 +59,7 @@ rm "$C/lessons/1-three-axes/$ALL.json"
 # 2. Values echoed in errors: a lesson's engine model, a scenario's
 #    start.gpu, a lab script's step kind.
 f="$C/lessons/3-cost-models/10-oom-at-step-4000.json"
-sed "59s|llama2-13b|m$ALL|; 128s|a100-80gb|g$ALL|" "$f" >"$T/l.json" &&
+sed "67s|\"gpu\": \"a100-80gb\"|\"model\": \"m$ALL\", \"gpu\": \"a100-80gb\"|; 144s|a100-80gb|g$ALL|" "$f" >"$T/l.json" &&
 	mv "$T/l.json" "$f"
 "$PARLEARN" check-content "$C" >"$T/cc2.out" 2>"$T/cc2.err"
 [ $? -eq 2 ] || fail "check-content accepted a bad model"

@@ -30,16 +30,34 @@
 struct comp {
 	struct cli_ctx	 ctx;	/* with the global options of the line */
 	const char	*cur;	/* the word being completed */
+	char		*seen;	/* the candidates printed, each + '\n' */
+	size_t		 n_seen;
 };
 
+/* Print cand once, if it completes the current word. */
 static void
 put(const char *cand, void *arg)
 {
-	const struct comp *c = arg;
+	struct comp *c = arg;
+	size_t n = strlen(cand);
+	const char *p;
+	char *ns;
 
-	if (strncmp(cand, c->cur, strlen(c->cur)) == 0 &&
-	    !safetext_has_control(cand))
-		printf("%s\n", cand);
+	if (strncmp(cand, c->cur, strlen(c->cur)) != 0 ||
+	    safetext_has_control(cand))
+		return;
+	for (p = c->seen; p != NULL && p < c->seen + c->n_seen;
+	    p = strchr(p, '\n') + 1)
+		if (strncmp(p, cand, n) == 0 && p[n] == '\n')
+			return;
+	if ((ns = realloc(c->seen, c->n_seen + n + 2)) != NULL) {
+		c->seen = ns;
+		memcpy(c->seen + c->n_seen, cand, n);
+		c->n_seen += n + 1;
+		c->seen[c->n_seen - 1] = '\n';
+		c->seen[c->n_seen] = '\0';
+	}
+	printf("%s\n", cand);
 }
 
 /* The words of "a|b|c" (an option's value in its help). */
@@ -307,12 +325,10 @@ cli_complete_main(const struct cli_ctx *ctx, int argc, char **argv)
 			apply_global(&c.ctx, w[i], w[i + 1]);
 			i++;
 		}
-	if (i >= n - 1) {
+	if (i >= n - 1)
 		complete_global(&c, n >= 2 ? w[n - 2] : NULL);
-		return 0;
-	}
-	if ((k = cli_command_find(w[i])) == NULL || k->summary == NULL)
-		return 0;
-	complete_command(&c, k, w + i + 1, n - i - 1);
+	else if ((k = cli_command_find(w[i])) != NULL && k->summary != NULL)
+		complete_command(&c, k, w + i + 1, n - i - 1);
+	free(c.seen);
 	return 0;
 }

@@ -46,6 +46,8 @@ lab_usage(FILE *fp)
 	    "                    move the lab to another step (host)\n"
 	    "  submit DIR --step N (--question ID | --scenario ID) --correct 0|1\n"
 	    "                    record one answer, as the student screen does\n"
+	    "  submit DIR --step N --run FILE\n"
+	    "                    record a run step's run (parlearn run -o FILE)\n"
 	    "  status DIR [--json]\n"
 	    "                    the current step and the class, as text or as\n"
 	    "                    JSON (schema parlearn.lab-status/1)\n"

@@ -1,9 +1,11 @@
 /*
  * cmd_lab_submit.c - `parlearn lab submit DIR --step N (--question ID |
  * --scenario ID) --correct 0|1`: record one answer in the student's result
- * file, as the student screen does.
+ * file, as the student screen does; or `--run FILE`: the run a run step
+ * asks for (parlearn run -o FILE), checked against the step.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,10 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/common.h"
 #include "cli/usage.h"
+#include "core/json.h"
+#include "core/sim/sim.h"
 #include "store/labdir.h"
 
 /* The caller's result for this lab: read back, or new for this session. */
@@ -35,6 +40,46 @@ own_result(const char *dir, const struct cli_ctx *ctx,
 	return 0;
 }
 
+/*
+ * --run FILE for step (1-based) of ls: the item's correctness, or -1
+ * after printing why the file does not do for the step.
+ */
+static int
+run_correct(const struct lab_script *ls, long step, const char *file)
+{
+	struct sim_config cfg;
+	struct sim_result *res = calloc(1, sizeof *res);
+	struct sim_origin o;
+	struct pl_err err;
+	cJSON *root;
+	int correct = -1;
+
+	pl_err_clear(&err);
+	if (res == NULL || (root = pl_json_load(file, &err)) == NULL) {
+		if (res != NULL)
+			cli_print_err(&err);
+		free(res);
+		return -1;
+	}
+	if (sim_result_from_json(root, file, &cfg, res, &o, &err) != 0 ||
+	    lab_run_check(&ls->steps[step - 1], &cfg, res, &o, file, &correct,
+	    &err) != 0) {
+		cli_print_err(&err);
+		correct = -1;
+	} else
+		printf(P_("step %ld: %s on %d processes on %d host; largest "
+		    "difference from one device %.3g: %s\n", "step %ld: %s on "
+		    "%d processes on %d hosts; largest difference from one "
+		    "device %.3g: %s\n", o.hosts), step,
+		    sim_mode_name(cfg.mode), o.processes, o.hosts,
+		    fmax(res->max_loss_error, fmax(res->max_grad_error,
+		    res->max_param_error)), correct ? _("right") : _("wrong"));
+	cJSON_Delete(root);
+	sim_result_free(res);
+	free(res);
+	return correct;
+}
+
 int
 cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -43,9 +88,10 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 		{ "question", required_argument, NULL, 'q' },
 		{ "scenario", required_argument, NULL, 'S' },
 		{ "correct", required_argument, NULL, 'c' },
+		{ "run", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *id = NULL;
+	const char *id = NULL, *run = NULL;
 	enum lab_item_kind kind = LAB_ITEM_QUESTION;
 	struct lab_script *ls;
 	struct lab_state st;
@@ -60,6 +106,10 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 		else if (ch == 'q' || ch == 'S') {
 			id = optarg;
 			kind = ch == 'S' ? LAB_ITEM_SCENARIO : LAB_ITEM_QUESTION;
+		} else if (ch == 'r') {
+			run = optarg;
+			id = LAB_RUN_ID;
+			kind = LAB_ITEM_RUN;
 		} else if (ch == 'c' && (strcmp(optarg, "0") == 0 ||
 		    strcmp(optarg, "1") == 0))
 			corr = optarg[0] - '0';
@@ -74,19 +124,28 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	if (argc - optind != 1)
 		return cli_usage_error("%s", _("which directory?"));
 	if (id == NULL || !lab_id_valid(id))
-		return cli_usage_error("%s", _("--question ID or --scenario ID "
-		    "is needed (letters, digits, '-', '_', '.')"));
-	if (corr < 0 || step < 1)
+		return cli_usage_error("%s", _("--question ID, --scenario ID or "
+		    "--run FILE is needed (an ID of letters, digits, '-', '_', "
+		    "'.')"));
+	if (step < 1 || (run == NULL && corr < 0))
 		return cli_usage_error("%s", _("--step N (from 1) and --correct "
 		    "0|1 are needed"));
+	if (run != NULL && corr >= 0)
+		return cli_usage_error("%s", _("--run FILE says whether the run "
+		    "is right: no --correct with it"));
 	if ((rc = lab_open(argv[optind], &ls, &st)) != 0)
 		return rc;
-	lab_script_free(ls);
 	if (step > st.step + 1) {
 		cli_error(_("the lab is at step %d; step %ld is ahead"),
 		    st.step + 1, step);
+		lab_script_free(ls);
 		return 1;
 	}
+	if (run != NULL)
+		corr = run_correct(ls, step, run);
+	lab_script_free(ls);
+	if (corr < 0)
+		return 2;
 	pl_err_clear(&err);
 	if (own_result(argv[optind], ctx, &st, &r, &err) != 0)
 		return lab_err_out(&err);

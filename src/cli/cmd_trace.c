@@ -4,7 +4,8 @@
  * JSON (the contract: events, loss, max_grad_error, bubble_fraction,
  * bytes_moved, and more). The options are collected into a struct
  * sim_request and made into a config by sim_config_build, the builder an
- * animation block goes through too.
+ * animation block goes through too. --from replays a saved step, such as
+ * one `parlearn run` measured on real processes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,17 +16,24 @@
 
 #include <cjson/cJSON.h>
 
+#include <unistd.h>
+
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/common.h"
 #include "cli/jsonout.h"
 #include "cli/usage.h"
-#include "core/sim/sim.h"
+#include "core/json.h"
+#include "core/sim/sim_json.h"
+#include "tui/tui.h"
 
 #define GANTT_COLS	64	/* characters of time per row */
 
 struct trace_opts {
 	struct sim_request	 req;
 	int			 json;		/* --json */
+	const char		*from;		/* --from FILE */
+	int			 n_run_opts;	/* options that make a run */
 };
 
 static void
@@ -36,10 +44,14 @@ usage(FILE *fp)
 	    "         [--schedule gpipe|1f1b|interleaved] [--virtual-stages V]\n"
 	    "         [--sequence-parallel] [--no-overlap] [--compute-only] "
 	    "[--json]\n"
-	    "Run the toy model (4 transformer layers) for one training step "
-	    "on simulated\nGPUs and show what each GPU does over time. Times "
-	    "are those of the model\nscaled up 512 times on H100s; bytes are "
-	    "the toy's own.\n"
+	    "   or: parlearn trace --from FILE [--json]\n"
+	    "Run the toy model (4 transformer layers, L1 to L4) for one "
+	    "training step on\nsimulated GPUs, G0, G1, ..., and show what each "
+	    "GPU does over time, with the\nGPUs and layers of each pipeline "
+	    "stage (stage 0 first). Times are those of\nthe model scaled "
+	    "up 512 times on H100s; bytes are the toy's own. An "
+	    "animation\nblock of a lesson takes the same settings, with _ "
+	    "for -.\n"
 	    "\n"
 	    "  --mode MODE           single, dp, tp, pp, fsdp or 3d (default pp)\n"
 	    "  --gpus N              devices (default 4; 3d needs 8)\n"
@@ -55,10 +67,17 @@ usage(FILE *fp)
 	    "pass; gather\n"
 	    "                        ZeRO-3 layers without prefetching\n"
 	    "  --compute-only        make communication free (the bubble then "
-	    "matches\n"
-	    "                        the formula)\n"
-	    "  --json                print the timeline and results as JSON\n"
-	    "                        (schema parlearn.trace/1)\n"
+	    "matches the\n"
+	    "                        formula)\n"
+	    "  --json                print the settings, each GPU's place, the "
+	    "events,\n"
+	    "                        memory and results as JSON (schema\n"
+	    "                        parlearn.trace/1)\n"
+	    "  --from FILE           replay a step saved by parlearn run -o "
+	    "FILE (or by\n"
+	    "                        trace --json) in the player; without a "
+	    "terminal,\n"
+	    "                        print its Gantt chart\n"
 	    "  -h, --help            show this help\n"));
 }
 
@@ -86,6 +105,12 @@ parse_opt(struct trace_opts *o, int ch, char *arg)
 	    "--microbatches" : "--virtual-stages";
 	int n;
 
+	if (ch == 'F') {
+		o->from = arg;
+		return 0;
+	}
+	if (ch != 'j')
+		o->n_run_opts++;
 	switch (ch) {
 	case 'm':
 		o->req.mode = arg;
@@ -117,120 +142,22 @@ parse_opt(struct trace_opts *o, int ch, char *arg)
 	return 0;
 }
 
-static cJSON *
-json_event(const struct sim_event *ev)
-{
-	cJSON *e = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(e, "device", ev->device);
-	cJSON_AddStringToObject(e, "kind", sim_kind_name(ev->kind));
-	cJSON_AddStringToObject(e, "carries", sim_payload_name(ev->what));
-	cJSON_AddStringToObject(e, "part", sim_part_name(ev->part));
-	cJSON_AddNumberToObject(e, "layer", ev->layer);
-	cJSON_AddNumberToObject(e, "microbatch", ev->microbatch);
-	cJSON_AddNumberToObject(e, "shard", ev->shard);
-	cJSON_AddNumberToObject(e, "chunk", ev->chunk);
-	cJSON_AddNumberToObject(e, "start", ev->start);
-	cJSON_AddNumberToObject(e, "end", ev->end);
-	cJSON_AddNumberToObject(e, "bytes", (double)ev->bytes);
-	cJSON_AddNumberToObject(e, "peer", ev->peer);
-	cJSON_AddNumberToObject(e, "collective", ev->collective);
-	cJSON_AddNumberToObject(e, "ring_step", ev->ring_step);
-	cJSON_AddNumberToObject(e, "ring_steps", ev->ring_steps);
-	cJSON_AddNumberToObject(e, "ring_chunk", ev->ring_chunk);
-	cJSON_AddStringToObject(e, "phase", ev->kind == SIM_RING_STEP ?
-	    sim_kind_name(ev->phase) : "none");
-	cJSON_AddBoolToObject(e, "overlap", ev->overlap);
-	return e;
-}
-
-static cJSON *
-json_events(const struct sim_timeline *tl)
-{
-	cJSON *a = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; i < tl->n_ev; i++)
-		cJSON_AddItemToArray(a, json_event(&tl->ev[i]));
-	return a;
-}
-
-static cJSON *
-json_memory(const struct sim_timeline *tl)
-{
-	cJSON *a = cJSON_CreateArray(), *e;
-	size_t i;
-	int k;
-
-	for (i = 0; i < tl->n_mem; i++) {
-		e = cJSON_CreateObject();
-		cJSON_AddNumberToObject(e, "device", tl->mem[i].device);
-		cJSON_AddNumberToObject(e, "t", tl->mem[i].t);
-		for (k = 0; k < SIM_NMEM; k++)
-			cJSON_AddNumberToObject(e, sim_mem_kind_name(k),
-			    (double)tl->mem[i].bytes[k]);
-		cJSON_AddItemToArray(a, e);
-	}
-	return a;
-}
-
-static cJSON *
-json_model(void)
-{
-	cJSON *m = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(m, "layers", SIM_LAYERS);
-	cJSON_AddNumberToObject(m, "hidden", SIM_HIDDEN);
-	cJSON_AddNumberToObject(m, "heads", SIM_HEADS);
-	cJSON_AddNumberToObject(m, "ffn", SIM_FFN);
-	cJSON_AddNumberToObject(m, "seq", SIM_SEQ);
-	cJSON_AddNumberToObject(m, "batch", SIM_BATCH);
-	cJSON_AddNumberToObject(m, "params", SIM_NPARAMS);
-	cJSON_AddNumberToObject(m, "scale", SIM_SCALE);
-	return m;
-}
-
 static int
-print_json(const struct sim_config *cfg, const struct sim_result *r)
+print_json(const struct sim_config *cfg, const struct sim_result *r,
+    const struct sim_origin *origin)
 {
-	cJSON *root = cli_json_doc(CLI_SCHEMA("trace"));
-	char *out;
-
-	cJSON_AddStringToObject(root, "mode", sim_mode_name(cfg->mode));
-	cJSON_AddNumberToObject(root, "gpus", cfg->gpus);
-	cJSON_AddNumberToObject(root, "dp", r->dp);
-	cJSON_AddNumberToObject(root, "tp", r->tp);
-	cJSON_AddNumberToObject(root, "pp", r->pp);
-	cJSON_AddNumberToObject(root, "microbatches", cfg->microbatches);
-	cJSON_AddStringToObject(root, "schedule",
-	    pipe_schedule_name(cfg->schedule));
-	cJSON_AddNumberToObject(root, "virtual_stages", cfg->vstages);
-	cJSON_AddBoolToObject(root, "sequence_parallel", cfg->seq_parallel);
-	cJSON_AddBoolToObject(root, "overlap", cfg->overlap);
-	cJSON_AddBoolToObject(root, "compute_only", cfg->compute_only);
-	cJSON_AddItemToObject(root, "model", json_model());
-	cJSON_AddNumberToObject(root, "loss", r->loss);
-	cJSON_AddNumberToObject(root, "max_loss_error", r->max_loss_error);
-	cJSON_AddNumberToObject(root, "max_grad_error", r->max_grad_error);
-	cJSON_AddNumberToObject(root, "max_param_error", r->max_param_error);
-	cJSON_AddNumberToObject(root, "bubble_fraction", r->bubble);
-	cJSON_AddNumberToObject(root, "bubble_formula", r->bubble_formula);
-	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
-	cJSON_AddNumberToObject(root, "step_time", r->step_time);
-	cJSON_AddItemToObject(root, "events", json_events(&r->tl));
-	cJSON_AddItemToObject(root, "memory", json_memory(&r->tl));
-	out = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (out == NULL)
-		return 2;
-	printf("%s\n", out);
-	free(out);
-	return 0;
+	/* The document's envelope (cli/jsonout.h) around core's JSON. */
+	return cli_json_emit(cli_json_wrap(CLI_SCHEMA("trace"),
+	    sim_result_json(cfg, r, origin)));
 }
 
-/* The character for what device dev does at time t. */
+/*
+ * The character for what device dev does at time t: compute is lettered
+ * by its slice of the batch (replica's shard x m + micro-batch), as the
+ * player letters it.
+ */
 static char
-gantt_char(const struct sim_timeline *tl, int dev, double t)
+gantt_char(const struct sim_timeline *tl, int m, int dev, double t)
 {
 	static const char sym[SIM_NKINDS] = {
 		'F', 'B', '=', '<', '>', ' ', ' ', '*', '.', ' '
@@ -247,42 +174,125 @@ gantt_char(const struct sim_timeline *tl, int dev, double t)
 			continue;
 		if (sim_kind_is_compute(e->kind))
 			return (char)((e->kind == SIM_FORWARD ? 'A' : 'a') +
-			    (e->microbatch < 0 ? 0 : e->microbatch % 26));
+			    (e->microbatch < 0 ? 0 : ((e->shard > 0 ? e->shard :
+			    0) * m + e->microbatch) % 26));
 		c = sym[e->kind];
 	}
 	return c;
 }
 
+/* Which GPUs run each pipeline stage, and its layers. */
 static void
-print_gantt(const struct sim_config *cfg, const struct sim_result *r)
+print_stages(const struct sim_result *r)
+{
+	struct sim_place pl;
+	char name[16], layers[32];
+	int s, d;
+
+	for (s = 0; s < r->pp; s++) {
+		printf(_("stage %d:"), s);
+		layers[0] = '\0';
+		for (d = 0; d < r->tl.n_devices; d++) {
+			sim_device_place(r, d, &pl);
+			if (pl.stage != s)
+				continue;
+			printf(" %s", sim_device_name(d, name, sizeof name));
+			sim_layers_text(pl.layers, layers, sizeof layers);
+		}
+		printf(" (%s)\n", layers);
+	}
+}
+
+static void
+print_gantt(const struct sim_config *cfg, const struct sim_result *r,
+    const struct sim_origin *origin)
 {
 	const struct sim_timeline *tl = &r->tl;
 	double col = tl->t_end / GANTT_COLS;
+	char name[16];
 	int d, c;
 
-	printf(P_("parlearn trace: %s on %d devices (dp %d x tp %d x pp %d), "
-	    "%s, %d microbatch\n\n", "parlearn trace: %s on %d devices "
-	    "(dp %d x tp %d x pp %d), %s, %d microbatches\n\n",
-	    cfg->microbatches), sim_mode_name(cfg->mode), cfg->gpus,
-	    r->dp, r->tp, r->pp, pipe_schedule_name(cfg->schedule),
-	    cfg->microbatches);
+	if (origin != NULL && origin->measured)
+		printf(P_("measured on %d process with %s%s\n",
+		    "measured on %d processes with %s%s\n", origin->processes),
+		    origin->processes, origin->library, origin->hosts == 1 ?
+		    _("; CPU times on one machine") : "");
+	printf(_("parlearn trace: %s on %d GPUs (dp %d x tp %d x pp %d)"),
+	    sim_mode_name(cfg->mode), cfg->gpus, r->dp, r->tp, r->pp);
+	if (r->pp > 1)
+		printf(", %s", pipe_schedule_name(cfg->schedule));
+	if (r->v > 1)
+		printf(_(", %d chunks per GPU"), r->v);
+	if (cfg->seq_parallel)
+		printf("%s", _(", sequence parallel"));
+	if (!cfg->overlap)
+		printf("%s", _(", no overlap"));
+	if (cfg->compute_only)
+		printf("%s", _(", compute only"));
+	printf(P_(", %d microbatch\n\n", ", %d microbatches\n\n",
+	    cfg->microbatches), cfg->microbatches);
 	for (d = 0; d < tl->n_devices; d++) {
-		printf(_("dev %2d |"), d);
+		printf("%-4s|", sim_device_name(d, name, sizeof name));
 		for (c = 0; c < GANTT_COLS; c++)
-			putchar(gantt_char(tl, d, (c + 0.5) * col));
+			putchar(gantt_char(tl, cfg->microbatches, d,
+			    (c + 0.5) * col));
 		printf("|\n");
 	}
 	printf(_("\ntime 0 to %.1f ms, one column = %.2f ms\n"),
 	    tl->t_end * 1e3, col * 1e3);
-	printf("%s", _("legend: A-Z forward of micro-batch 0-25, a-z backward, "
-	    "= all-reduce,\n        < all-gather, > reduce-scatter, "
-	    "* optimizer step, . idle\n\n"));
+	if (r->pp > 1)
+		print_stages(r);
+	printf("%s", _("legend: A-Z forward of slice 0-25 of the batch "
+	    "(replica x m + micro-batch),\n        a-z backward, = all-reduce, "
+	    "< all-gather, > reduce-scatter,\n        * optimizer step, "
+	    ". idle\n\n"));
 	printf(_("loss %.15g, largest gradient difference from single %.3g\n"),
 	    r->loss, r->max_grad_error);
 	printf(_("bubble measured %.4f, formula (p-1)/(v*m+p-1) %.4f\n"),
 	    r->bubble, r->bubble_formula);
 	printf(_("bytes moved %zu, step time %.1f ms\n"), r->bytes_moved,
 	    r->step_time * 1e3);
+}
+
+/*
+ * --from FILE: a step saved by `parlearn run -o` or `trace --json`,
+ * replayed in the player on a terminal, else printed.
+ */
+static int
+trace_from(const struct cli_ctx *ctx, const char *file, int json)
+{
+	struct tui_replay rp;
+	struct tui_start st;
+	struct pl_err err;
+	cJSON *root;
+	int rc = 0;
+
+	memset(&rp, 0, sizeof rp);
+	pl_err_clear(&err);
+	if ((rp.res = calloc(1, sizeof *rp.res)) == NULL ||
+	    (root = pl_json_load(file, &err)) == NULL) {
+		if (rp.res != NULL)
+			cli_print_err(&err);
+		free(rp.res);
+		return 2;
+	}
+	rc = sim_result_from_json(root, file, &rp.cfg, rp.res, &rp.origin,
+	    &err);
+	cJSON_Delete(root);
+	if (rc != 0) {
+		cli_print_err(&err);
+		rc = 2;
+	} else if (json)
+		rc = print_json(&rp.cfg, rp.res, &rp.origin);
+	else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		cli_tui_start(&st, ctx, NULL, TUI_REPLAY);
+		st.replay = &rp;
+		rc = tui_run(&st);
+	} else
+		print_gantt(&rp.cfg, rp.res, &rp.origin);
+	sim_result_free(rp.res);
+	free(rp.res);
+	return rc;
 }
 
 int
@@ -298,6 +308,7 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 		{ "no-overlap", no_argument, NULL, 'o' },
 		{ "compute-only", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "from", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -307,7 +318,6 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 	struct pl_err err;
 	int ch, rc;
 
-	(void)ctx;
 	memset(&o, 0, sizeof o);
 	optind = 0;
 	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
@@ -322,6 +332,11 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_extra_argument(argv[optind]);
+	if (o.from != NULL && o.n_run_opts > 0)
+		return cli_usage_error("%s", _("--from replays a saved step; it "
+		    "takes no run options"));
+	if (o.from != NULL)
+		return trace_from(ctx, o.from, o.json);
 	if (sim_config_build(&o.req, &cfg, &err) != 0)
 		return cli_usage_error("%s", err.msg);
 	if (sim_run(&cfg, &res, &err) != 0) {
@@ -330,9 +345,9 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	rc = 0;
 	if (o.json)
-		rc = print_json(&cfg, &res);
+		rc = print_json(&cfg, &res, NULL);
 	else
-		print_gantt(&cfg, &res);
+		print_gantt(&cfg, &res, NULL);
 	sim_result_free(&res);
 	return rc;
 }

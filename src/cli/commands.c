@@ -18,6 +18,8 @@ static const struct cli_command commands[] = {
 	    N_("cost model: memory, time and the best layouts") },
 	{ "trace", cli_trace_main,
 	    N_("run the toy model under one parallelism mode") },
+	{ "run", cli_run_main,
+	    N_("run the toy model on real processes with MPI") },
 	{ "srs", cli_srs_main,
 	    N_("srs replay: how the review scheduler spaces a card") },
 	{ "review", cli_review_main,

@@ -20,6 +20,23 @@ cli_json_doc(const char *schema)
 	return o;
 }
 
+cJSON *
+cli_json_wrap(const char *schema, cJSON *obj)
+{
+	cJSON *doc = obj != NULL ? cli_json_doc(schema) : NULL, *m;
+
+	if (doc == NULL) {
+		cJSON_Delete(obj);
+		return NULL;
+	}
+	while ((m = obj->child) != NULL) {
+		cJSON_DetachItemViaPointer(obj, m);
+		cJSON_AddItemToObject(doc, m->string, m);
+	}
+	cJSON_Delete(obj);
+	return doc;
+}
+
 int
 cli_json_emit(cJSON *doc)
 {

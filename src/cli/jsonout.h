@@ -25,6 +25,13 @@
 cJSON	*cli_json_doc(const char *schema);
 
 /*
+ * A document of schema holding obj's members after its "schema" (obj is
+ * emptied and freed), for a core function's JSON. NULL without memory
+ * (obj freed too).
+ */
+cJSON	*cli_json_wrap(const char *schema, cJSON *obj);
+
+/*
  * Print doc on stdout with a final newline and free it. 0, or 2 when doc
  * is NULL (out of memory) after saying so.
  */

@@ -7,7 +7,7 @@
  * home screen it waits, paused. Keys turn the run's settings (core's
  * sim_config_turn finds the next valid value) and load the new run; x
  * puts the run beside the one it is best compared with (GPipe and 1F1B,
- * DP with and without overlap) on one time axis.
+ * DP with and without overlap) on one time axis (scr_player_compare.c).
  *
  * While playing, the screen asks for a tick every 33 ms and advances the
  * clock by the wall time that really passed; paused, it asks for none, so
@@ -28,36 +28,43 @@
 
 #define TICK_MS		33	/* ~30 frames a second while playing */
 
+/* Each description fits the help box's 43 columns. */
 static const struct ui_key_help player_help[] = {
 	{ N_("Space"), N_("play or pause") },
 	{ N_("Right, l"), N_("step to the next event (pauses)") },
 	{ N_("Left, h"), N_("step to the previous event") },
 	{ N_("+, -"), N_("faster, slower") },
 	{ N_("r"), N_("restart from the beginning") },
-	{ N_("Tab, Shift-Tab"), N_("next, previous mode: single, dp, tp, pp, "
-	    "fsdp, 3d") },
+	{ N_("Tab, Shift-Tab"), N_("next, previous mode (single ... 3d)") },
 	{ N_("g, G"), N_("more, fewer GPUs") },
 	{ N_("m, M"), N_("more, fewer micro-batches") },
-	{ N_("s"), N_("next pipeline schedule: gpipe, 1f1b, interleaved") },
+	{ N_("s, S"), N_("next, previous pipeline schedule") },
 	{ N_("v, V"), N_("more, fewer chunks per GPU (interleaved)") },
-	{ N_("p"), N_("sequence parallelism on or off (tp, 3d)") },
-	{ N_("o"), N_("overlap of DP buckets and ZeRO-3 gathers on or off") },
-	{ N_("c"), N_("compute only: make every transfer free") },
-	{ N_("x"), N_("compare with GPipe/1F1B, or without overlap or SP") },
+	{ N_("p"), N_("sequence parallelism on, off (tp, 3d)") },
+	{ N_("o"), N_("DP bucket, ZeRO-3 gather overlap on, off") },
+	{ N_("c"), N_("compute only: every transfer free") },
+	{ N_("x"), N_("compare (side by side from 160 columns)") },
 	{ N_("q, Esc"), N_("back") },
 	{ NULL, NULL }
 };
 
-/* The player the clock drives: in a comparison, the longer run. */
+/*
+ * The player the clock drives: in a comparison, the longer run; a
+ * measured run always (the simulated one follows its share of the step).
+ */
 static struct player *
 lead(struct pscr *ps)
 {
-	if (ps->cmp_ok && ps->cmp.res.step_time > ps->pl.res.step_time)
+	if (ps->cmp_ok && !ps->pl.origin.measured &&
+	    ps->cmp.res.step_time > ps->pl.res.step_time)
 		return &ps->cmp;
 	return &ps->pl;
 }
 
-/* In a comparison, the other run shows the same simulated time. */
+/*
+ * In a comparison, the other run shows the same simulated time; a measured
+ * run and a simulated one share no clock, so the same share of the step.
+ */
 static void
 sync_clocks(struct pscr *ps)
 {
@@ -65,7 +72,12 @@ sync_clocks(struct pscr *ps)
 
 	if (!ps->cmp_ok)
 		return;
-	b->now = a->now < b->res.step_time ? a->now : b->res.step_time;
+	if (a->origin.measured || b->origin.measured)
+		b->now = a->res.step_time > 0 ? a->now / a->res.step_time *
+		    b->res.step_time : 0;
+	else
+		b->now = a->now < b->res.step_time ? a->now :
+		    b->res.step_time;
 	b->playing = a->playing;
 	b->speed = a->speed;
 }
@@ -85,7 +97,7 @@ single_view(struct pscr *ps, WINDOW *w, int rows, int cols)
 		pscr_draw_settings(ps, w, pl.set_y, cols);
 	pscr_draw_caption(ps, w, &pl, cols);
 	pscr_draw_boxes(ps, w, &pl, cols);
-	pscr_draw_flows(ps, w, &pl, cols);
+	pscr_draw_flows(&ps->pl, w, pl.flow_y, pl.flow_n, cols);
 	pscr_draw_links(ps, w, &pl, cols);
 	pscr_draw_gantt(ps, w, &pl, cols);
 	if (pl.legend_y >= 0 && !big)
@@ -145,7 +157,9 @@ load_compare(struct pscr *ps)
 	if (ps->cmp_ok)
 		player_free(&ps->cmp);
 	ps->cmp_ok = 0;
-	if (sim_config_compare(&ps->cfg, &other) != 0) {
+	if (ps->pl.origin.measured)
+		other = ps->cfg;	/* the simulator's run of it */
+	else if (sim_config_compare(&ps->cfg, &other) != 0) {
 		ps->note = N_("nothing to compare this mode with");
 		return;
 	}
@@ -214,7 +228,12 @@ knob_key(struct pscr *ps, int ch)
 
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (keys[i].ch == ch) {
-			turn(ps, keys[i].knob, keys[i].dir);
+			if (ps->ok && ps->pl.origin.measured)
+				ps->note = N_("a measured run keeps its "
+				    "settings; x puts the simulator's run "
+				    "beside it");
+			else
+				turn(ps, keys[i].knob, keys[i].dir);
 			return 1;
 		}
 	return 0;
@@ -320,6 +339,67 @@ player_scr_free(struct ui_screen *s)
 	free(ps);
 }
 
+/* The caption of a measured run: where it ran, and what its times are. */
+static void
+measured_caption(struct pscr *ps)
+{
+	const struct sim_origin *o = &ps->pl.origin;
+	int n;
+
+	n = snprintf(ps->measured, sizeof ps->measured, P_("Measured on %d "
+	    "process with %s.", "Measured on %d processes with %s.",
+	    o->processes), o->processes, o->library);
+	if (n > 0 && (size_t)n < sizeof ps->measured)
+		snprintf(ps->measured + n, sizeof ps->measured - (size_t)n, " %s",
+		    o->hosts == 1 ? _("CPU times on one machine: the shape of "
+		    "the step, not a GPU's speed. The collectives are MPI's; "
+		    "x puts the simulator's run beside it.") :
+		    _("The collectives are MPI's; x puts the simulator's run "
+		    "beside it."));
+}
+
+static void
+player_setup(struct ui_screen *s, struct pscr *ps)
+{
+	s->title = N_("Animation");
+	s->help = player_help;
+	s->draw = player_draw;
+	s->key = player_key;
+	s->next_tick_ms = player_next_tick;
+	s->tick = player_tick;
+	s->free = player_scr_free;
+	s->state = ps;
+}
+
+struct ui_screen *
+ui_player_replay(struct app *a, const struct sim_config *cfg,
+    struct sim_result *res, const struct sim_origin *origin)
+{
+	struct ui_screen *s = calloc(1, sizeof *s);
+	struct pscr *ps = calloc(1, sizeof *ps);
+	struct pl_err err;
+
+	if (s == NULL || ps == NULL) {
+		free(s);
+		free(ps);
+		return NULL;
+	}
+	ps->app = a;
+	ps->block = ps->cfg = *cfg;
+	ps->ok = player_init_result(&ps->pl, cfg, res, origin, &err) == 0;
+	if (!ps->ok)
+		snprintf(ps->err, sizeof ps->err, "%s", err.msg);
+	else {
+		ps->pl.playing = 1;
+		ps->max_flows = most_flows(&ps->pl);
+		if (origin != NULL && origin->measured)
+			measured_caption(ps);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ps->last);
+	player_setup(s, ps);
+	return s;
+}
+
 struct ui_screen *
 ui_player_new(struct app *a, const struct content_animation *an)
 {
@@ -343,13 +423,6 @@ ui_player_new(struct app *a, const struct content_animation *an)
 		/* A block plays at once; the free-standing player waits. */
 		load(ps, an != NULL);
 	}
-	s->title = N_("Animation");
-	s->help = player_help;
-	s->draw = player_draw;
-	s->key = player_key;
-	s->next_tick_ms = player_next_tick;
-	s->tick = player_tick;
-	s->free = player_scr_free;
-	s->state = ps;
+	player_setup(s, ps);
 	return s;
 }

@@ -4,8 +4,9 @@
  *   scr_player_plan.c   which parts fit in how many rows
  *   scr_player_draw.c   title, settings, caption, device boxes,
  *                       transfers, links, figures
- *   scr_player_gantt.c  the Gantt chart, the transfer lane, the legend,
- *                       and the two-run comparison
+ *   scr_player_gantt.c  the Gantt chart, the transfer lane, the legend
+ *   scr_player_compare.c  two runs on one time axis: side by side on a
+ *                       wide terminal, one above the other otherwise
  * Every figure comes from core/sim/player.h; these files lay it out.
  */
 #ifndef PARLEARN_TUI_SCR_PLAYER_H
@@ -20,6 +21,8 @@
 
 #define PSCR_MAX_FLOWS	32	/* transfers listed at once, at most */
 #define PSCR_LABEL_W	4	/* "G0  " before a Gantt row */
+#define PSCR_SIDE_COLS	160	/* columns from which a comparison
+				   shows its runs side by side */
 
 struct pscr {
 	struct app			*app;
@@ -36,6 +39,8 @@ struct pscr {
 	struct player_cell		*cells;	/* cached Gantt rows */
 	int				 cells_w;	/* their width, 0 none */
 	int				 max_flows;	/* most at once in the run */
+	char				 measured[400];	/* caption of a measured
+							   run, "" otherwise */
 };
 
 /* Where each part goes; a count of 0 leaves the part out. */
@@ -66,7 +71,8 @@ void	pscr_draw_caption(struct pscr *, WINDOW *, const struct pscr_plan *,
 	    int cols);
 void	pscr_draw_boxes(struct pscr *, WINDOW *, const struct pscr_plan *,
 	    int cols);
-void	pscr_draw_flows(struct pscr *, WINDOW *, const struct pscr_plan *,
+/* The transfers in flight in run p, at most rows lines from row y. */
+void	pscr_draw_flows(const struct player *, WINDOW *, int y, int rows,
 	    int cols);
 void	pscr_draw_links(struct pscr *, WINDOW *, const struct pscr_plan *,
 	    int cols);
@@ -80,7 +86,16 @@ void	pscr_fmt_bytes(double bytes, char *buf, size_t n);
 void	pscr_draw_gantt(struct pscr *, WINDOW *, const struct pscr_plan *,
 	    int cols);
 void	pscr_draw_legend(struct pscr *, WINDOW *, int y, int cols);
-void	pscr_draw_compare(struct pscr *, WINDOW *, int rows, int cols);
 void	pscr_drop_cells(struct pscr *);
+/* One Gantt row after its label: gw cells, the cursor's column reversed;
+ * a lane row leaves idle columns blank. */
+void	pscr_draw_row(WINDOW *, int y, const char *label,
+	    const struct player_cell *, int gw, int cur, int lane);
+/* The cursor mark at column cur and the time "t = X of span ms". */
+void	pscr_draw_cursor_row(const struct player *, WINDOW *, int y,
+	    int cur, int gw, double span);
+
+/* scr_player_compare.c: the two runs, from row 1 to rows - 1. */
+void	pscr_draw_compare(struct pscr *, WINDOW *, int rows, int cols);
 
 #endif

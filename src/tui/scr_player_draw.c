@@ -31,7 +31,11 @@ pscr_draw_title(struct pscr *ps, WINDOW *w, int cols)
 	char t[256], right[64];
 	int len;
 
-	if (c->mode == SIM_3D)
+	if (ps->pl.origin.measured)
+		len = snprintf(t, sizeof t, P_("Measured on %d process: %s",
+		    "Measured on %d processes: %s", ps->pl.origin.processes),
+		    ps->pl.origin.processes, sim_mode_name(c->mode));
+	else if (c->mode == SIM_3D)
 		len = snprintf(t, sizeof t, _("Animation: %s, %d GPUs = dp %d x "
 		    "tp %d x pp %d"), sim_mode_name(c->mode),
 		    player_devices(&ps->pl), r->dp, r->tp, r->pp);
@@ -196,7 +200,7 @@ draw_box(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl, int dev,
 	size_t bytes;
 
 	ui_box(w, y, x, pl->holds_n + 4 + pl->detail_n, bw);
-	snprintf(buf, sizeof buf, "G%d", dev);
+	sim_device_name(dev, buf, sizeof buf);
 	ui_put(w, y, x + 1, buf, inner, ui_attr(e != NULL ?
 	    UI_C_ACCENT : UI_C_HEADING));
 	for (i = 0; i < pl->holds_n; i++)
@@ -295,13 +299,14 @@ chunks_text(const struct player_flow *f, char *buf, size_t n)
 static void
 flow_text(const struct player_flow *f, char *buf, size_t n)
 {
-	char lay[32], ch[64];
+	char lay[32], ch[64], from[16], to[16];
 
 	layer_text(f, lay, sizeof lay);
 	if (f->from >= 0 && f->mb >= 0) {
-		snprintf(buf, n, _("send %s %s, mb %d: G%d%sG%d"),
-		    what_text(f->what), lay, f->mb, f->from, ui_glyph_right(),
-		    f->to);
+		snprintf(buf, n, _("send %s %s, mb %d: %s%s%s"),
+		    what_text(f->what), lay, f->mb, sim_device_name(f->from,
+		    from, sizeof from), ui_glyph_right(), sim_device_name(f->to,
+		    to, sizeof to));
 		return;
 	}
 	chunks_text(f, ch, sizeof ch);
@@ -321,20 +326,19 @@ flow_text(const struct player_flow *f, char *buf, size_t n)
 }
 
 void
-pscr_draw_flows(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
-    int cols)
+pscr_draw_flows(const struct player *p, WINDOW *w, int y, int rows, int cols)
 {
 	struct player_flow fl[PSCR_MAX_FLOWS];
 	size_t n, i;
 	char text[200], b[32];
-	int y = pl->flow_y, tw = cols - 22;
+	int tw = cols - 22;
 
-	n = player_flows(&ps->pl, ps->pl.now, fl, PSCR_MAX_FLOWS);
-	if (pl->flow_n > 0 && n == 0)
+	n = player_flows(p, p->now, fl, PSCR_MAX_FLOWS);
+	if (rows > 0 && n == 0)
 		ui_put(w, y, 2, _("no data moving"), cols - 4,
 		    ui_attr(UI_C_DIM));
-	for (i = 0; i < n && (int)i < pl->flow_n; i++, y++) {
-		if ((int)i == pl->flow_n - 1 && n > i + 1) {
+	for (i = 0; i < n && (int)i < rows; i++, y++) {
+		if ((int)i == rows - 1 && n > i + 1) {
 			snprintf(text, sizeof text, _("and %zu more transfers"),
 			    n - i);
 			ui_put(w, y, 2, text, cols - 4, ui_attr(UI_C_DIM));
@@ -354,7 +358,7 @@ pscr_draw_links(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
 {
 	const struct player_link *l = player_links_at(&ps->pl, ps->pl.now);
 	int y = pl->link_y, x, used;
-	char item[48], b[32];
+	char item[64], b[32], a_name[16], b_name[16];
 	size_t i;
 
 	if (pl->link_n == 0)
@@ -366,7 +370,9 @@ pscr_draw_links(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
 		    cols - x - 2, ui_attr(UI_C_DIM));
 	for (i = 0; i < ps->pl.n_links; i++) {
 		pscr_fmt_bytes(l[i].bytes, b, sizeof b);
-		snprintf(item, sizeof item, "G%d-G%d %s", l[i].a, l[i].b, b);
+		snprintf(item, sizeof item, "%s-%s %s", sim_device_name(l[i].a,
+		    a_name, sizeof a_name), sim_device_name(l[i].b, b_name,
+		    sizeof b_name), b);
 		used = wrap_width(item, strlen(item)) + 2;
 		if (x + used > cols - 1) {
 			if (++y >= pl->link_y + pl->link_n)

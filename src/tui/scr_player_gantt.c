@@ -2,8 +2,7 @@
  * scr_player_gantt.c - the player's time axis: one Gantt row per device
  * (a letter per slice of the batch, upper case forward, lower case
  * backward, underlined for an interleaved device's later chunks), the
- * transfer lane of what runs beside compute, the cursor, the legend, and
- * the comparison of two runs on one time axis.
+ * transfer lane of what runs beside compute, the cursor and the legend.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,9 +50,9 @@ lane_glyph(const struct player_cell *c, char *g, int *attr)
 		cell_glyph(c, g, attr);
 }
 
-static void
-draw_row(WINDOW *w, int y, const char *label, const struct player_cell *cells,
-    int gw, int cur, int lane)
+void
+pscr_draw_row(WINDOW *w, int y, const char *label,
+    const struct player_cell *cells, int gw, int cur, int lane)
 {
 	char g[8];
 	int c, attr;
@@ -98,9 +97,9 @@ gantt_cells(struct pscr *ps, int gw)
 	return c;
 }
 
-static void
-draw_cursor_row(const struct player *p, WINDOW *w, int y, int cur, int gw,
-    double span)
+void
+pscr_draw_cursor_row(const struct player *p, WINDOW *w, int y, int cur,
+    int gw, double span)
 {
 	char t[96];
 	int tw;
@@ -128,14 +127,15 @@ pscr_draw_gantt(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
 		return;
 	cur = player_cursor_col(&ps->pl, gw, 0.0);
 	for (d = 0; d < pl->gantt_n; d++) {
-		snprintf(lab, sizeof lab, "G%d", d);
-		draw_row(w, pl->gantt_y + d, lab, cells + d * gw, gw, cur, 0);
+		sim_device_name(d, lab, sizeof lab);
+		pscr_draw_row(w, pl->gantt_y + d, lab, cells + d * gw, gw, cur,
+		    0);
 	}
 	if (pl->lane_n > 0)
-		draw_row(w, pl->gantt_y + pl->gantt_n, _("net"), cells + n * gw,
-		    gw, cur, 1);
-	draw_cursor_row(&ps->pl, w, pl->gantt_y + pl->gantt_n + pl->lane_n,
-	    cur, gw, ps->pl.res.step_time);
+		pscr_draw_row(w, pl->gantt_y + pl->gantt_n, _("net"),
+		    cells + n * gw, gw, cur, 1);
+	pscr_draw_cursor_row(&ps->pl, w, pl->gantt_y + pl->gantt_n +
+	    pl->lane_n, cur, gw, ps->pl.res.step_time);
 }
 
 /* The legend of the kinds of cell the rows show, hint first. */
@@ -182,66 +182,4 @@ pscr_draw_legend(struct pscr *ps, WINDOW *w, int y, int cols)
 	if (legend_compose(seen, 1, ps->pl.v > 1, buf, sizeof buf) > cols - 2)
 		legend_compose(seen, 0, ps->pl.v > 1, buf, sizeof buf);
 	ui_put(w, y, 1, buf, cols - 2, ui_attr(UI_C_DIM));
-}
-
-/* What tells the two compared runs apart. */
-static void
-compare_label(const struct sim_config *c, char *buf, size_t n)
-{
-	if (c->mode == SIM_PP || c->mode == SIM_3D)
-		snprintf(buf, n, "%s", pipe_schedule_name(c->schedule));
-	else if (c->mode == SIM_TP)
-		snprintf(buf, n, "%s", c->seq_parallel ? _("SP on") :
-		    _("SP off"));
-	else
-		snprintf(buf, n, "%s", c->overlap ? _("overlap on") :
-		    _("overlap off"));
-}
-
-/* One run of the comparison from row y: header, rows, lane. */
-static int
-compare_run(const struct player *p, WINDOW *w, int y, int rows_max,
-    int cols, double span, int cur)
-{
-	const struct sim_result *r = &p->res;
-	int gw = cols - PSCR_LABEL_W - 1, n = player_devices(p), d, shown;
-	struct player_cell *cells = malloc((size_t)gw * sizeof *cells);
-	char head[200], lab[48], mem[32];
-
-	if (cells == NULL || gw < 1) {
-		free(cells);
-		return y;
-	}
-	compare_label(&p->cfg, lab, sizeof lab);
-	pscr_fmt_bytes((double)sim_timeline_peak(&r->tl, 0), mem, sizeof mem);
-	snprintf(head, sizeof head, _("%s: step %.1f ms, bubble %.1f%%, G0 "
-	    "holds at most %s"), lab, r->step_time * 1e3, 100.0 * r->bubble,
-	    mem);
-	ui_put(w, y++, 1, head, cols - 2, ui_attr(UI_C_HEADING));
-	shown = n < rows_max - 2 ? n : rows_max - 2;
-	for (d = 0; d < shown; d++) {
-		player_gantt_row(p, d, gw, span, cells);
-		snprintf(lab, sizeof lab, "G%d", d);
-		draw_row(w, y++, lab, cells, gw, cur, 0);
-	}
-	player_transfer_row(p, gw, span, cells);
-	draw_row(w, y++, _("net"), cells, gw, cur, 1);
-	free(cells);
-	return y;
-}
-
-void
-pscr_draw_compare(struct pscr *ps, WINDOW *w, int rows, int cols)
-{
-	double span = ps->pl.res.step_time > ps->cmp.res.step_time ?
-	    ps->pl.res.step_time : ps->cmp.res.step_time;
-	const struct player *lead = ps->pl.res.step_time >=
-	    ps->cmp.res.step_time ? &ps->pl : &ps->cmp;
-	int gw = cols - PSCR_LABEL_W - 1, cur, y = 1, per;
-
-	cur = player_cursor_col(lead, gw, span);
-	per = (rows - 4) / 2;
-	y = compare_run(&ps->pl, w, y, per, cols, span, cur);
-	y = compare_run(&ps->cmp, w, y, per, cols, span, cur);
-	draw_cursor_row(lead, w, y, cur, gw, span);
 }

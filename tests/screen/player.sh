@@ -2,9 +2,11 @@
 # The animation player: from the home entry it waits, paused, on pipeline
 # parallelism (Gantt chart, bubble, moving cursor), pauses without using
 # the CPU, lets the learner turn the run's settings (mode, GPUs, schedule)
-# and compare GPipe with 1F1B; DP shows a different slice of the batch on
-# every GPU and its gradient buckets in the transfer lane; 3d in ASCII;
-# from the reader, Enter on drop 4's first animation block plays it at once.
+# and compare GPipe with 1F1B, stacked at 80x24 and side by side at
+# 200x60 (back to stacked when the terminal narrows); DP shows a different
+# slice of the batch on every GPU and its gradient buckets in the transfer
+# lane; 3d in ASCII; from the reader, Enter on drop 4's first animation
+# block plays it at once.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 # The column of the cursor mark under the Gantt chart.
@@ -17,15 +19,37 @@ shown_time() {
 	screen_capture | sed -n 's/.* t = \([0-9.]*\) of.*/\1/p' | head -n 1
 }
 
-# Wait until the cursor is right of column $1.
-wait_cursor_past() {
-	i=0
-	while [ $i -lt 100 ]; do
-		[ "$(cursor_col)" -gt "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	fail "cursor did not move past column $1"
+# The cursor is right of column $1.
+cursor_past() {
+	[ "$(cursor_col)" -gt "$1" ]
+}
+
+# The shown time is the same as at the previous call (wait_until polls
+# every 0.1 s, in which a playing clock moves on by several tenths of a
+# millisecond).
+last_time=
+time_stable() {
+	st=$(shown_time)
+	[ -n "$st" ] && [ "$st" = "$last_time" ] && return 0
+	last_time=$st
+	return 1
+}
+
+# The line holding $1 also holds $2 (side by side).
+same_line() {
+	screen_capture | grep -F -- "$1" | grep -qF -- "$2"
+}
+
+# No line holds both $1 and $2, and both are on screen (stacked).
+stacked() {
+	screen_capture | grep -qF -- "$1" && screen_capture | grep -qF -- "$2" &&
+		! same_line "$1" "$2"
+}
+
+# A line holds $1 at least twice.
+twice_on_a_line() {
+	screen_capture | grep -F -- "$1" | awk -v s="$1" \
+		'{ n = 0; l = $0; while ((i = index(l, s)) > 0) { n++; l = substr(l, i + length(s)) } if (n >= 2) f = 1 } END { exit !f }'
 }
 
 # CPU ticks (user + system) the process has used.
@@ -50,13 +74,15 @@ c0=$(cursor_col)
 screen_keys Space
 screen_wait "playing 1x"
 screen_wait_gone "t = 0.0 of"
-wait_cursor_past "$c0"
+wait_until 10 cursor_past "$c0" || fail "cursor did not move past column $c0"
 screen_has "bytes per link: G0-G1"
 
-# Pause: the clock stops and the process sleeps in getch. Measuring idle
-# CPU needs an interval, so this one wait is a fixed second.
+# Pause: the clock stops and the process sleeps in getch. Once the shown
+# time has stopped, a one-second window measures the CPU used while
+# paused (the window is the measurement, not a synchronisation).
 screen_keys Space
 screen_wait "paused 1x"
+wait_until 5 time_stable || fail "the time did not stop after pausing"
 t1=$(shown_time)
 pid=$(screen_pid) || fail "no parlearn process"
 k1=$(cpu_ticks "$pid")
@@ -74,6 +100,9 @@ screen_wait "Animation: pp, 4 GPUs, gpipe, m=8"
 screen_keys x
 screen_wait "1f1b: step"
 screen_has "gpipe: step"
+# At 80 columns the two runs stand one above the other.
+stacked "gpipe: step" "1f1b: step" || fail "compare at 80x24 is not stacked"
+screen_has "holds at most"
 screen_keys x
 screen_wait_gone "1f1b: step"
 # Fewer micro-batches, then back.
@@ -105,6 +134,49 @@ screen_keys q
 screen_wait "Animations: the toy model on simulated GPUs"
 screen_lacks "Animation: dp"
 screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+
+# Compare side by side at 200x60: each run its own Gantt, figures and
+# memory; narrowed to 80x24 the same comparison stacks.
+screen_start 200 60
+screen_wait "Phase 1"
+screen_keys G Enter
+screen_wait "Animation: pp, 4 GPUs, 1f1b, m=8"
+screen_keys x
+screen_wait "gpipe: step"
+same_line "1f1b: step" "gpipe: step" || fail "runs not side by side at 200x60"
+twice_on_a_line "G0  " || fail "no two G0 rows side by side"
+twice_on_a_line "G3  " || fail "no two G3 rows side by side"
+twice_on_a_line "net " || fail "no two transfer lanes side by side"
+twice_on_a_line "by (p-1)/(v*m+p-1)" || fail "no two bubble figures side by side"
+twice_on_a_line "memory per GPU now" || fail "no two memory columns"
+twice_on_a_line "moving now" || fail "no two transfer lists"
+screen_has "▒ bubble"
+# Both cursors move with the clock.
+c0=$(cursor_col)
+screen_keys Space
+wait_until 10 cursor_past "$c0" || fail "cursors did not move side by side"
+twice_on_a_line " t = " || fail "no two cursors"
+screen_keys Space
+screen_wait "paused 1x"
+screen_resize 80 24
+wait_until 10 stacked "1f1b: step" "gpipe: step" ||
+	fail "compare did not stack at 80x24"
+screen_resize 200 60
+wait_until 10 same_line "1f1b: step" "gpipe: step" ||
+	fail "compare did not go back side by side at 200x60"
+screen_keys x
+screen_wait_gone "gpipe: step"
+# The player's own keys, as doc/parlearn.1 lists them.
+screen_keys '?'
+screen_wait "Keys on this screen"
+for k in "Tab, Shift-Tab" "g, G" "m, M" "s, S" "v, V" "+, -" \
+	"compare (side by side from 160 columns)"; do
+	screen_has "$k"
+done
+screen_keys '?'
+screen_wait_gone "Keys on this screen"
+screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
 # 3d on 8 devices in an ASCII locale.

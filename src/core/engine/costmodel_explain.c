@@ -107,10 +107,14 @@ cm_explain(struct cm_result *r)
 	r->n_reasons = 0;
 	explain_memory(r);
 	explain_dominant(r);
+	/* The group's bus bandwidth: all NICs of a node when it has several
+	 * ranks there, one NIC when each rank is alone (costmodel_net.c). */
 	if (r->tp_inter)
 		add(r, "tp_inter_node", CM_NOTE, 0, _("the TP group of %d spans "
-		    "nodes: its all-reduces run at %.0f GB/s instead of "
-		    "NVLink"), c->tp, c->inter_bw / 1e9);
+		    "%d nodes (%d per node): its all-reduces get %.0f GB/s, "
+		    "NVLink alone %.0f"), c->tp, r->tp_group.nodes,
+		    r->tp_group.per_node, r->tp_bw / 1e9, c->intra_bw *
+		    c->intra_eff / 1e9);
 	if (c->pp > 1 && r->microbatches < c->pp)
 		add(r, "pipeline_unfilled", CM_NOTE, 0, _("only %ld "
 		    "micro-batches for %d stages: the pipeline never fills"),

@@ -137,7 +137,8 @@ lab_class_free(struct lab_class *cl)
 static const char *
 kind_word(enum lab_item_kind k)
 {
-	return k == LAB_ITEM_SCENARIO ? "scenario" : "question";
+	return k == LAB_ITEM_SCENARIO ? "scenario" : k == LAB_ITEM_RUN ? "run" :
+	    "question";
 }
 
 /* The cells every row of a student's step starts with. */

@@ -150,53 +150,17 @@ player_cursor_col(const struct player *p, int width, double span)
 	return c >= width ? width - 1 : c < 0 ? 0 : c;
 }
 
-/* "L1 L3" or "L1-L4": the held layers of mask (bit l = layer l+1). */
-static void
-layer_list(unsigned mask, char *buf, size_t n)
-{
-	int l, first = -1, last = -1, count = 0, gaps = 0;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (l = 0; l < SIM_LAYERS; l++)
-		if (mask & (1u << l)) {
-			if (last >= 0 && l != last + 1)
-				gaps = 1;
-			if (first < 0)
-				first = l;
-			last = l;
-			count++;
-		}
-	if (count > 2 && !gaps) {
-		snprintf(buf, n, "L%d-L%d", first + 1, last + 1);
-		return;
-	}
-	for (l = 0; l < SIM_LAYERS && used < n; l++)
-		if (mask & (1u << l))
-			used += (size_t)snprintf(buf + used, n - used, "%sL%d",
-			    used > 0 ? " " : "", l + 1);
-}
-
-/* Layers held by stage s, as a bit mask. */
-static unsigned
-held(const struct player *p, int s)
-{
-	unsigned m = 0;
-	int l;
-
-	for (l = 0; l < SIM_LAYERS; l++)
-		if ((l / p->lps) % p->p == s)
-			m |= 1u << l;
-	return m;
-}
-
 /* Line 1 of a device box: its stage or its share of the batch. */
 static char *
 holds_where(const struct player *p, int dev, int compact, char *buf,
     size_t n)
 {
-	int s = (dev / p->t) % p->p, k = dev % p->t, lo, hi;
+	struct sim_place pl;
+	int s, k, lo, hi;
 
+	sim_device_place(&p->res, dev, &pl);
+	s = pl.stage;
+	k = pl.tp_rank;
 	player_shard_seqs(p, dev, &lo, &hi);
 	if (p->d > 1 && p->p > 1 && !compact)
 		snprintf(buf, n, _("stage %d seqs %d-%d"), s, lo, hi);
@@ -219,13 +183,16 @@ char *
 player_holds(const struct player *p, int dev, int line, int compact,
     char *buf, size_t n)
 {
-	int s = (dev / p->t) % p->p, k = dev % p->t, hl = SIM_HEADS / p->t;
+	int hl = SIM_HEADS / p->t, k;
+	struct sim_place pl;
 	char list[32];
 
 	buf[0] = '\0';
 	if (line == 1)
 		return holds_where(p, dev, compact, buf, n);
-	layer_list(held(p, s), list, sizeof list);
+	sim_device_place(&p->res, dev, &pl);
+	k = pl.tp_rank;
+	sim_layers_text(pl.layers, list, sizeof list);
 	if (p->cfg.mode == SIM_FSDP)
 		snprintf(buf, n, compact ? "1/%d" : _("1/%d of %s"), p->d, list);
 	else if (p->cfg.mode == SIM_DP && !compact)

@@ -176,6 +176,26 @@ int	sim_run(const struct sim_config *, struct sim_result *,
 	    struct pl_err *);
 void	sim_result_free(struct sim_result *);
 
+/*
+ * Where a device sits in a run (sim_place.c): its data-parallel replica,
+ * its pipeline stage (from 0: stage 0 is the first, on G0) and its
+ * tensor-parallel rank, all from 0, and the layers it holds (bit l is
+ * layer l+1: layers are named L1 to L4).
+ */
+struct sim_place {
+	int		 replica, stage, tp_rank;
+	unsigned	 layers;
+};
+void	sim_device_place(const struct sim_result *, int dev,
+	    struct sim_place *);
+
+/* The name lessons and screens give device dev: "G0", "G1", ... */
+const char	*sim_device_name(int dev, char *buf, size_t n);
+
+/* The layers of mask (bit l = layer l+1): "L1-L4" for three or more in a
+ * row, else "L1 L3"; "" for none. */
+const char	*sim_layers_text(unsigned mask, char *buf, size_t n);
+
 /* "single", "dp", "tp", "pp", "fsdp", "3d"; sim_mode_parse returns -1. */
 const char	*sim_mode_name(enum sim_mode);
 int		 sim_mode_parse(const char *, enum sim_mode *);
