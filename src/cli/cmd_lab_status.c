@@ -16,7 +16,8 @@
 #include "cli/usage.h"
 #include "store/labdir.h"
 
-static const char *const kind_word[] = { "question", "scenario" };
+/* The contract's words for enum lab_item_kind, never translated. */
+static const char *const kind_word[] = { "question", "scenario", "run" };
 
 static void
 print_status(const struct lab_script *ls, const struct lab_state *st,
@@ -50,7 +51,8 @@ item_json(const struct lab_item_stat *it)
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "step", it->step + 1);
-	cJSON_AddStringToObject(o, "kind", kind_word[it->kind]);
+	cJSON_AddStringToObject(o, "kind", (unsigned)it->kind < sizeof kind_word /
+	    sizeof kind_word[0] ? kind_word[it->kind] : "?");
 	cJSON_AddStringToObject(o, "id", it->id);
 	cJSON_AddNumberToObject(o, "right", it->right);
 	cJSON_AddNumberToObject(o, "wrong", it->wrong);
