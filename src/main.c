@@ -20,8 +20,10 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "core/safetext.h"
 #include "store/db.h"
 #include "store/progress.h"
@@ -39,64 +41,6 @@
 #ifndef LOCALEDIR
 #define LOCALEDIR	"/usr/local/share/locale"
 #endif
-
-struct subcommand {
-	const char	*name;
-	int		(*main)(const struct cli_ctx *, int, char **);
-};
-
-static const struct subcommand subcommands[] = {
-	{ "list", cli_list_main },
-	{ "check-content", cli_check_content_main },
-	{ "plan", cli_plan_main },
-	{ "trace", cli_trace_main },
-	{ "run", cli_run_main },
-	{ "srs", cli_srs_main },
-	{ "review", cli_review_main },
-	{ "stats", cli_stats_main },
-	{ "deck", cli_deck_main },
-	{ "lab", cli_lab_main },
-	{ "export", cli_export_main },
-	{ "import", cli_import_main },
-};
-
-static void
-usage(FILE *fp)
-{
-	fprintf(fp, "%s", _("Usage: parlearn [OPTION]... [COMMAND [ARG]...]\n"
-	    "Learn how large models are trained on many GPUs: data, tensor and\n"
-	    "pipeline parallelism and FSDP/ZeRO, in 14 short drops.\n"
-	    "\n"
-	    "With no COMMAND, start the interactive tutor.\n"
-	    "\n"
-	    "Commands:\n"
-	    "  list            print the course and your progress (--json)\n"
-	    "  check-content   validate lessons and flashcards (exit 2 if invalid)\n"
-	    "  plan            cost model: memory, time and the best layouts\n"
-	    "  trace           run the toy model under one parallelism mode\n"
-	    "  run             run the toy model on real processes with MPI\n"
-	    "  srs replay      show how the review scheduler spaces a card\n"
-	    "  review          review the flashcards that are due (--list: as text)\n"
-	    "  stats           flashcard statistics: forecast, heatmap, retention\n"
-	    "  deck            list decks, export one for Anki, import a TSV deck\n"
-	    "  lab             host or join an instructor-led lab, report on it\n"
-	    "  export          write one learner's progress (JSON or CSV)\n"
-	    "  import          restore a profile from its JSON export\n"
-	    "Each command has its own --help.\n"
-	    "\n"
-	    "Options:\n"
-	    "  --content DIR   read lessons/ and flashcards/ from DIR\n"
-	    "                  (also the environment variable PARLEARN_CONTENT)\n"
-	    "  --db PATH       progress database (default:\n"
-	    "                  $XDG_DATA_HOME/parlearn/progress.db)\n"
-	    "  --profile NAME  learner profile (default: your login name)\n"
-	    "  --projector     projector mode: bold, high contrast, big figures\n"
-	    "  -h, --help      show this help and exit\n"
-	    "  -V, --version   show the version and exit\n"
-	    "\n"
-	    "Exit status: 0 success, 1 usage error, 2 bad data.\n"));
-	fprintf(fp, _("Report bugs to: %s\n"), PACKAGE_BUGREPORT);
-}
 
 static void
 version(void)
@@ -156,19 +100,6 @@ run_tui(const struct cli_ctx *ctx)
 	return rc;
 }
 
-static int
-dispatch(const struct cli_ctx *ctx, int argc, char **argv)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-		if (strcmp(argv[0], subcommands[i].name) == 0)
-			return subcommands[i].main(ctx, argc, argv);
-	cli_printf(stderr, _("parlearn: unknown command '%s'\n"), argv[0]);
-	fprintf(stderr, "%s", _("Try 'parlearn --help' for more information.\n"));
-	return 1;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -201,7 +132,7 @@ main(int argc, char **argv)
 	    PL_PKGDATADIR);
 	ctx.data_dir = datadir;
 	ctx.profile = default_profile();
-	while ((ch = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+hV", opts)) != -1) {
 		switch (ch) {
 		case 'c':
 			ctx.content_dir = optarg;
@@ -216,13 +147,12 @@ main(int argc, char **argv)
 			ctx.projector = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			cli_usage(stdout);
 			return cli_finish(0);
 		case 'V':
 			version();
 			return cli_finish(0);
 		default:
-			fprintf(stderr, "%s", _("Try 'parlearn --help' for more information.\n"));
 			return 1;
 		}
 	}
@@ -238,6 +168,6 @@ main(int argc, char **argv)
 		ctx.db_path = dbpath;
 	}
 	if (optind < argc)
-		return cli_finish(dispatch(&ctx, argc - optind, argv + optind));
+		return cli_dispatch(&ctx, argc - optind, argv + optind);
 	return run_tui(&ctx);
 }

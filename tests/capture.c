@@ -12,6 +12,9 @@
 #include "capture.h"
 #include "tmpdir.h"
 
+/* In the programs that link the CLI (usage.h); core's checks do not. */
+extern void	cli_set_command(const char *) __attribute__((weak));
+
 static char *
 slurp(FILE *fp)
 {
@@ -41,6 +44,9 @@ capture_run(int (*fn)(const struct cli_ctx *, int, char **),
 	se = dup(STDERR_FILENO);
 	dup2(fileno(o), STDOUT_FILENO);
 	dup2(fileno(e), STDERR_FILENO);
+	/* As the dispatcher does: messages name the subcommand. */
+	if (cli_set_command != NULL)
+		cli_set_command(argc > 0 ? argv[0] : NULL);
 	c->rc = fn(ctx, argc, argv);
 	fflush(stdout);
 	fflush(stderr);

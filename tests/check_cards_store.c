@@ -18,6 +18,7 @@
 
 #include "core/course/content.h"
 #include "store/cards.h"
+#include "store/cards_anki.h"
 #include "store/progress.h"
 #include "tmpdir.h"
 
@@ -438,30 +439,83 @@ START_TEST(test_question_card)
 }
 END_TEST
 
+/* Tags and decks of the notes read back, one string per note. */
+static void
+collect(const struct store_note *k, void *arg)
+{
+	char *buf = arg;
+
+	snprintf(buf + strlen(buf), 2048 - strlen(buf), "%s|%s|%s|%s|%s\n",
+	    k->card_id, k->deck, k->front, k->back, k->tags);
+}
+
 START_TEST(test_import)
 {
-	static const char tsv[] = "#separator:tab\nQ one\tA one\nQ two\tA two\n";
-	struct review_tsv t;
+	static const char file[] = "#separator:tab\n#guid column:1\n"
+	    "#deck column:2\n#tags column:5\n"
+	    "g1\tparlearn::mine\tQ one\tA one\tx y\n"
+	    "g2\tparlearn::mine\tQ two\tA two\t\n";
+	struct store_import_counts n;
+	struct anki_notes notes;
 	struct store_card_set set;
 	struct pl_err err;
+	char got[2048] = "";
 
-	ck_assert_int_eq(review_tsv_parse(tsv, sizeof tsv - 1, "x", &t, &err), 0);
-	ck_assert_int_eq(store_cards_import(st, prof, course, "mine", &t, 7000,
-	    &err), 0);
-	ck_assert_int_eq(store_cards_import(st, prof, course, "mine", &t, 7000,
-	    &err), -1);
-	ck_assert_int_eq(store_cards_import(st, prof, course, "phase-1", &t,
-	    7000, &err), -1);
-	ck_assert_int_eq(store_cards_import(st, prof, course, "", &t, 7000,
-	    &err), -1);
-	review_tsv_free(&t);
+	ck_assert_int_eq(anki_parse(file, sizeof file - 1, "x", &notes, &err), 0);
+	ck_assert_int_eq(store_cards_import(st, prof, course, NULL, &notes, "x",
+	    7000, &n, &err), 0);
+	ck_assert_int_eq(n.added, 2);
+	/* A second import adds nothing. */
+	ck_assert_int_eq(store_cards_import(st, prof, course, NULL, &notes, "x",
+	    8000, &n, &err), 0);
+	ck_assert_int_eq(n.added, 0);
+	ck_assert_int_eq(n.unchanged, 2);
+	/* An edited note updates its card, which keeps its schedule. */
+	free(notes.v[1].back);
+	notes.v[1].back = strdup("A two, edited");
+	ck_assert_int_eq(store_cards_import(st, prof, course, NULL, &notes, "x",
+	    9000, &n, &err), 0);
+	ck_assert_int_eq(n.updated, 1);
+	ck_assert_int_eq(n.unchanged, 1);
+	/* The course's decks and "mistakes" are not for imports. */
+	ck_assert_int_eq(store_cards_import(st, prof, course, "phase-1", &notes,
+	    "x", 7000, &n, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "phase-1"));
+	ck_assert_int_eq(store_cards_import(st, prof, course, "mistakes", &notes,
+	    "x", 7000, &n, &err), -1);
+	ck_assert_int_eq(store_cards_import(st, prof, course, "", &notes, "x",
+	    7000, &n, &err), -1);
+	anki_notes_free(&notes);
 	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM cards;"), 2);
+	ck_assert_int_eq(store_user_deck_notes(st, prof, "mine", collect, got,
+	    &err), 2);
+	ck_assert_str_eq(got, "anki:g1|mine|Q one|A one|x y\n"
+	    "anki:g2|mine|Q two|A two, edited|\n");
 	ck_assert_int_eq(store_cards_load(st, prof, course, NULL, "mine", &set,
 	    &err), 0);
 	ck_assert_uint_eq(set.n, 2);
-	ck_assert_str_eq(set.cards[1].id, "u:mine:2");
-	ck_assert_str_eq(set.cards[1].back, "A two");
+	ck_assert_int_eq(set.items[0].added, 7000);
 	store_card_set_free(&set);
+}
+END_TEST
+
+/* A version-3 database gains user_cards.tags, NULL for the cards it has. */
+START_TEST(test_migrate_tags)
+{
+	char path[4200];
+	struct pl_err err;
+
+	ck_assert_int_eq(sqlite3_exec(st->db, "INSERT INTO user_cards VALUES "
+	    "(1, 'u:old:1', 'old', 'f', 'b', 5, NULL);"
+	    "ALTER TABLE user_cards DROP COLUMN tags;"
+	    "PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK);
+	store_close(st);
+	snprintf(path, sizeof path, "%s/progress.db", dir);
+	st = store_open(path, &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	ck_assert_int_eq(store_schema_version(st), 4);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM user_cards WHERE "
+	    "tags IS NULL AND card_id = 'u:old:1';"), 1);
 }
 END_TEST
 
@@ -513,6 +567,7 @@ cards_suite(void)
 	tcase_add_test(t, test_question_card);
 	tcase_add_test(t, test_wrong_answer_and_card_together);
 	tcase_add_test(t, test_import);
+	tcase_add_test(t, test_migrate_tags);
 	tcase_add_test(t, test_stats);
 	suite_add_tcase(s, t);
 	return s;

@@ -4,6 +4,7 @@
  */
 #include <check.h>
 #include <locale.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,14 +81,17 @@ START_TEST(list_json_contract)
 {
 	char *argv[] = { "list", "--json", NULL }, cdir[4200];
 	struct capture c;
-	cJSON *root, *ph, *d;
+	cJSON *doc, *root, *ph, *d;
 
 	content_dir(cdir, sizeof cdir);
 	make_progress();
 	capture_run(cli_list_main, &ctx, 2, argv, &c);
 	ck_assert_int_eq(c.rc, 0);
-	root = cJSON_Parse(c.out);
-	ck_assert_ptr_nonnull(root);
+	doc = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_str_eq(cJSON_GetObjectItem(doc, "schema")->valuestring,
+	    "parlearn.list/1");
+	root = cJSON_GetObjectItem(doc, "phases");
 	ck_assert(cJSON_IsArray(root));
 	ck_assert_int_eq(cJSON_GetArraySize(root), 2);
 	ph = cJSON_GetArrayItem(root, 0);
@@ -104,7 +108,7 @@ START_TEST(list_json_contract)
 	ph = cJSON_GetArrayItem(root, 1);
 	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ph, "drops"), 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "new");
-	cJSON_Delete(root);
+	cJSON_Delete(doc);
 	capture_free(&c);
 }
 END_TEST
@@ -121,8 +125,8 @@ START_TEST(list_other_profile_sees_nothing)
 	capture_run(cli_list_main, &ctx, 2, argv, &c);
 	ck_assert_int_eq(c.rc, 0);
 	root = cJSON_Parse(c.out);
-	d = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0),
-	    "drops"), 0);
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(root, "phases"), 0), "drops"), 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "new");
 	cJSON_Delete(root);
 	capture_free(&c);
@@ -195,7 +199,8 @@ START_TEST(list_skips_bad_drop_with_warning)
 	ck_assert_ptr_nonnull(strstr(c.err, "02.json: id: must be a string"));
 	root = cJSON_Parse(c.out);
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(
-	    cJSON_GetArrayItem(root, 0), "drops")), 1);
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(root, "phases"), 0),
+	    "drops")), 1);
 	cJSON_Delete(root);
 	capture_free(&c);
 }
@@ -216,6 +221,28 @@ START_TEST(list_unusable_database_exits_2)
 }
 END_TEST
 
+/* Every line is FILE:LINE:COL: message, as editors' quickfix reads it. */
+static void
+quickfix_lines(const char *text, int want)
+{
+	regex_t re;
+	char line[2048];
+	const char *p, *nl;
+	int n = 0;
+
+	ck_assert_int_eq(regcomp(&re, "^[^: ][^:]*:[0-9]+:[0-9]+: [^ ]",
+	    REG_EXTENDED | REG_NOSUB), 0);
+	for (p = text; *p != '\0'; p = nl + 1, n++) {
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		snprintf(line, sizeof line, "%.*s", (int)(nl - p), p);
+		ck_assert_msg(regexec(&re, line, 0, NULL, 0) == 0,
+		    "not FILE:LINE:COL: message: %s", line);
+	}
+	regfree(&re);
+	ck_assert_int_eq(n, want);
+}
+
 START_TEST(check_content_valid_and_invalid)
 {
 	char cdir[4200], *a1[] = { "check-content", NULL, NULL };
@@ -234,8 +261,11 @@ START_TEST(check_content_valid_and_invalid)
 	capture_run(cli_check_content_main, &ctx, 2, a1, &c);
 	ck_assert_int_eq(c.rc, 2);
 	ck_assert_ptr_nonnull(strstr(c.err, "lessons/2/03.json:2:10: JSON syntax error"));
-	ck_assert_ptr_nonnull(strstr(c.err, "flashcards/x.json: cards: must be an array of at least one card"));
+	/* A problem found after parsing is located too: the value of "cards"
+	 * is at column 38 of line 1. */
+	ck_assert_ptr_nonnull(strstr(c.err, "flashcards/x.json:1:38: cards: must be an array of at least one card"));
 	ck_assert_ptr_nonnull(strstr(c.out, "2 drops, 0 decks, 0 cards, 2 problems"));
+	quickfix_lines(c.err, 2);
 	capture_free(&c);
 	capture_run(cli_check_content_main, &ctx, 3, a2, &c);
 	ck_assert_int_eq(c.rc, 1);

@@ -731,7 +731,7 @@ START_TEST(new_settings_json)
 	n = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "network"), "tp");
 	ck_assert_int_eq(cJSON_GetObjectItem(n, "per_node")->valueint, 1);
 	ck_assert_int_eq(cJSON_GetObjectItem(n, "nodes")->valueint, 8);
-	ck_assert_double_eq(cJSON_GetObjectItem(n, "bus_bw")->valuedouble,
+	ck_assert_double_eq(cJSON_GetObjectItem(n, "bus_bw_bytes_per_s")->valuedouble,
 	    r.tp_bw);
 	ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
 	    "time_s"), "tp_exposed")->valuedouble, r.t_tp_exposed);

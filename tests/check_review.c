@@ -396,100 +396,6 @@ START_TEST(test_card_back)
 }
 END_TEST
 
-/* --- TSV ------------------------------------------------------------------ */
-
-START_TEST(test_tsv_round_trip)
-{
-	static const char *const fronts[3] = { "plain", "has\ttab",
-	    "two\nlines and \"quotes\"" };
-	static const char *const backs[3] = { "b1", "b \"2\"", "b\n3" };
-	struct review_tsv t;
-	struct pl_err err;
-	char text[4096], *h, *line;
-	int i;
-
-	h = review_tsv_header("my deck");
-	ck_assert_ptr_nonnull(strstr(h, "#separator:tab\n"));
-	ck_assert_ptr_nonnull(strstr(h, "#deck:my deck\n"));
-	snprintf(text, sizeof text, "%s", h);
-	free(h);
-	for (i = 0; i < 3; i++) {
-		line = review_tsv_line(fronts[i], backs[i], "parlearn x");
-		strcat(text, line);
-		free(line);
-	}
-	line = review_tsv_line("a\"b", "c", NULL);
-	ck_assert_str_eq(line, "\"a\"\"b\"\tc\t\n");
-	free(line);
-	ck_assert_int_eq(review_tsv_parse(text, strlen(text), "t.tsv", &t,
-	    &err), 0);
-	ck_assert_uint_eq(t.n, 3);
-	for (i = 0; i < 3; i++) {
-		ck_assert_str_eq(t.cards[i].front, fronts[i][3] == '\t' ?
-		    "has tab" : fronts[i]);	/* sanitising turns tabs to spaces */
-		ck_assert_str_eq(t.cards[i].back, backs[i]);
-	}
-	review_tsv_free(&t);
-}
-END_TEST
-
-START_TEST(test_tsv_errors)
-{
-	static const char anki[] = "#separator:tab\n#html:false\n"
-	    "front one\tback one\ttag\r\n\nfront two\tback two\n";
-	struct review_tsv t;
-	struct pl_err err;
-
-	ck_assert_int_eq(review_tsv_parse(anki, sizeof anki - 1, "a.tsv", &t,
-	    &err), 0);
-	ck_assert_uint_eq(t.n, 2);
-	ck_assert_str_eq(t.cards[0].back, "back one");
-	ck_assert_str_eq(t.cards[1].front, "front two");
-	review_tsv_free(&t);
-	ck_assert_int_eq(review_tsv_parse("a\tb\nno back here\n", 17, "x.tsv",
-	    &t, &err), -1);
-	ck_assert_int_eq(err.line, 2);
-	ck_assert_str_eq(err.file, "x.tsv");
-	ck_assert_int_eq(review_tsv_parse("a\tb\n\"open\tb\n", 12, "y.tsv",
-	    &t, &err), -1);
-	ck_assert_int_eq(err.line, 2);
-	ck_assert_int_eq(err.col, 1);
-	ck_assert_int_eq(review_tsv_parse("a\t\xff\n", 4, "z.tsv", &t, &err),
-	    -1);
-	ck_assert_int_eq(review_tsv_parse("#only\n", 6, "e.tsv", &t, &err), -1);
-}
-END_TEST
-
-/*
- * Found by tests/fuzz/fuzz_tsv: a NUL byte cut a field short silently; a
- * back of only control characters became an empty card; a front starting
- * with '#' was written as a line the reader skips as a comment.
- */
-START_TEST(test_tsv_fuzz_findings)
-{
-	struct review_tsv t;
-	struct pl_err err;
-	char *line;
-
-	ck_assert_int_eq(review_tsv_parse("ok\tfine\nfront\tba\0ck\n", 21,
-	    "n.tsv", &t, &err), -1);
-	ck_assert_int_eq(err.line, 2);
-	ck_assert_int_eq(err.col, 9);
-	ck_assert_ptr_nonnull(strstr(err.msg, "NUL"));
-	ck_assert_int_eq(review_tsv_parse("f\t\"\"\v\n", 6, "v.tsv", &t, &err),
-	    -1);
-	ck_assert_int_eq(err.line, 1);
-	line = review_tsv_line("#hashtag", "b", NULL);
-	ck_assert_str_eq(line, "\"#hashtag\"\tb\t\n");
-	ck_assert_int_eq(review_tsv_parse(line, strlen(line), "h.tsv", &t,
-	    &err), 0);
-	ck_assert_uint_eq(t.n, 1);
-	ck_assert_str_eq(t.cards[0].front, "#hashtag");
-	review_tsv_free(&t);
-	free(line);
-}
-END_TEST
-
 START_TEST(test_settings)
 {
 	struct review_settings s;
@@ -528,9 +434,6 @@ review_suite(void)
 	tcase_add_test(x, test_stats);
 	tcase_add_test(x, test_question_card);
 	tcase_add_test(x, test_card_back);
-	tcase_add_test(x, test_tsv_round_trip);
-	tcase_add_test(x, test_tsv_errors);
-	tcase_add_test(x, test_tsv_fuzz_findings);
 	suite_add_tcase(s, q);
 	suite_add_tcase(s, x);
 	return s;

@@ -41,7 +41,7 @@ printf '{"title": "x", "steps": [{"kind": "drop", "drop": "drop-77", "minutes": 
 "$PARLEARN" check-content "$T/content" >"$T/cc.out" 2>"$T/cc.err" &&
 	fail "check-content passed broken labs"
 grep -q "labs/bad.json:3:13: " "$T/cc.err" || fail "check-content: $(cat "$T/cc.err")"
-grep -q 'labs/missing.json: steps\[0\].drop: no drop with id "drop-77"' "$T/cc.err" ||
+grep -q 'labs/missing.json:1:[0-9]*: steps\[0\].drop: no drop with id "drop-77"' "$T/cc.err" ||
 	fail "check-content: $(cat "$T/cc.err")"
 grep -q "2 labs, 2 problems" "$T/cc.out" || fail "check-content: $(cat "$T/cc.out")"
 

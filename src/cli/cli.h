@@ -2,11 +2,12 @@
  * cli.h - the non-interactive subcommands.
  *
  * main.c parses the global options, fills a struct cli_ctx and calls one
- * cli_*_main with the subcommand's own argv (argv[0] is the subcommand's
- * name). Each returns the process exit code: 0 success, 1 usage error,
- * 2 bad data. They print results on stdout and errors on stderr as
- * "parlearn: message" or "parlearn: FILE:LINE:COL: message". Those that
- * open screens do it with one call to tui_run() (tui/tui.h).
+ * cli_*_main through the table in commands.c with the subcommand's own
+ * argv (argv[0] is the subcommand's name). Each returns the process exit
+ * code: 0 success, 1 usage error, 2 bad data. They print results on
+ * stdout and errors on stderr in the one style of usage.h ("parlearn:
+ * CMD: message"); -h and --help print their help. Those that open screens
+ * do it with one call to tui_run() (tui/tui.h).
  */
 #ifndef PARLEARN_CLI_H
 #define PARLEARN_CLI_H
@@ -39,5 +40,8 @@ int	cli_deck_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_lab_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_export_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_import_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_help_main(const struct cli_ctx *, int argc, char **argv);
+/* Hidden: the shell completion's candidates (cmd_complete.c). */
+int	cli_complete_main(const struct cli_ctx *, int argc, char **argv);
 
 #endif

@@ -12,9 +12,12 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "core/course/answer.h"
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
+#include "core/json.h"
+#include "core/jsonpos.h"
 #include "core/lab/lab.h"
 #include "core/course/scenario.h"
 
@@ -24,8 +27,13 @@ usage(FILE *fp)
 	fprintf(fp, "%s", _("Usage: parlearn check-content [DIR]\n"
 	    "Validate the course under DIR (default: the content parlearn uses):\n"
 	    "lessons/course.json, every drop under lessons/, every deck under\n"
-	    "flashcards/ and every lab script under labs/. Prints each problem as FILE:LINE:COL: message or\n"
-	    "FILE: json.path: message. Exit status 0 if all is valid, 2 if not.\n"));
+	    "flashcards/ and every lab script under labs/. Each problem is one\n"
+	    "line on standard error, FILE:LINE:COL: message (a JSON path such as\n"
+	    "blocks[2].text after the position when there is one), the form\n"
+	    "editors read as a quickfix or compile-error list. Exit status 0 if\n"
+	    "all is valid, 2 if not.\n"
+	    "\n"
+	    "  -h, --help   show this help\n"));
 }
 
 /* Every scenario's start configuration must evaluate. */
@@ -155,6 +163,38 @@ check_numeric(const struct cli_ctx *ctx, const struct content_course *c,
 	hw_catalog_free(&cat);
 }
 
+/*
+ * One problem as editors read a compile error: FILE:LINE:COL: message,
+ * with the JSON path of a problem found after parsing located in the file
+ * and kept before the message. No "parlearn:" prefix, so that vim's
+ * quickfix, Emacs' compilation mode and VS Code's problem matchers jump
+ * to it.
+ */
+static void
+print_problem(const struct pl_err *problem)
+{
+	struct pl_err e = *problem;
+	char *text;
+
+	if (e.file[0] == '\0') {
+		cli_error("%s", e.msg);
+		return;
+	}
+	if (e.line == 0 && e.path[0] != '\0' &&
+	    (text = pl_read_file(e.file, NULL, NULL)) != NULL) {
+		json_locate_err(text, &e);
+		free(text);
+	}
+	if (e.line == 0)
+		e.line = e.col = 1;
+	if (e.path[0] != '\0')
+		cli_printf(stderr, "%s:%d:%d: %s: %s\n", e.file, e.line,
+		    e.col > 0 ? e.col : 1, e.path, e.msg);
+	else
+		cli_printf(stderr, "%s:%d:%d: %s\n", e.file, e.line,
+		    e.col > 0 ? e.col : 1, e.msg);
+}
+
 int
 cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -169,18 +209,15 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 	int ch;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		if (ch == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		usage(stderr);
 		return 1;
 	}
-	if (argc - optind > 1) {
-		usage(stderr);
-		return 1;
-	}
+	if (argc - optind > 1)
+		return cli_extra_argument(argv[optind + 1]);
 	if (optind < argc)
 		dir = argv[optind];
 	c = content_load(dir, &probs);
@@ -188,7 +225,7 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 		check_numeric(ctx, c, &probs);
 	n_labs = check_labs(ctx, dir, c, &probs);
 	for (i = 0; i < probs.n; i++)
-		cli_print_err(&probs.items[i]);
+		print_problem(&probs.items[i]);
 	if (c != NULL) {
 		cli_printf(stdout, P_("%s: %zu drop, ", "%s: %zu drops, ", c->n_drops),
 		    dir, c->n_drops);

@@ -1,11 +1,11 @@
 /*
- * cmd_deck.c - `parlearn deck list|export|import`: decks as tab-separated
- * text that Anki imports, and imported decks kept in the database.
+ * cmd_deck.c - `parlearn deck list|export|import`: decks as Anki's note
+ * file (core/srs/anki.h), both ways.
  *
  * Imported decks live in the progress database (table user_cards, one
- * deck per profile and name), beside the cards made from questions
- * answered wrongly (deck "mistakes"); the course decks stay read-only
- * JSON under flashcards/.
+ * deck per profile and name, store/cards_anki.h), beside the cards made
+ * from questions answered wrongly (deck "mistakes"); the course decks stay
+ * read-only JSON under flashcards/.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,24 +18,32 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "core/safetext.h"
+#include "core/srs/anki.h"
 #include "store/cards.h"
+#include "store/cards_anki.h"
 
-#define DECK_MAX_FILE	(64L * 1024 * 1024)	/* largest TSV read */
+#define DECK_MAX_FILE	(64L * 1024 * 1024)	/* largest file read */
 
 static void
 usage(FILE *fp)
 {
 	fprintf(fp, "%s", _("Usage: parlearn deck list\n"
 	    "       parlearn deck export DECK [-o FILE]\n"
-	    "       parlearn deck import FILE --name NAME\n"
-	    "List the flashcard decks, export one as tab-separated text that Anki\n"
-	    "imports (File > Import), or import such a file as a new deck of your\n"
-	    "own (kept in your progress database; '-' reads standard input).\n"
+	    "       parlearn deck import FILE [--name NAME]\n"
+	    "List the flashcard decks; export one as a text file Anki imports\n"
+	    "(File > Import: each note with a stable GUID, its deck and tags);\n"
+	    "or import such a file, or any Anki \"Notes in Plain Text\" export,\n"
+	    "into decks of your own, kept in your progress database ('-' reads\n"
+	    "standard input). Notes are matched by GUID (else by deck and\n"
+	    "front): importing a file again adds nothing and updates what\n"
+	    "changed.\n"
 	    "\n"
 	    "  -o, --output FILE   write the export to FILE (default: standard output)\n"
-	    "  --name NAME         name of the imported deck\n"
-	    "  --help              show this help\n"));
+	    "  --name NAME         import every note into deck NAME (default: the\n"
+	    "                      deck each note names)\n"
+	    "  -h, --help          show this help\n"));
 }
 
 static void
@@ -64,97 +72,121 @@ deck_list(struct cli_session *s)
 	return 0;
 }
 
-/* Write one note; tags "parlearn DECK" with spaces in DECK made '_'. */
-static int
-put_note(FILE *fp, const char *deck, const char *front, const char *back)
-{
-	char tags[300], *p, *line, *f, *b;
-	char *safe = safetext_dup(deck, SAFETEXT_UTF8);
-	int rc;
+/* Where an export writes, and how it went. */
+struct export {
+	FILE	*fp;
+	int	 n;		/* notes written */
+	int	 failed;	/* a write or an allocation failed */
+};
 
-	if (safe == NULL)
-		return -1;
-	snprintf(tags, sizeof tags, "parlearn %s", safe);
-	free(safe);
+/*
+ * Write one note. Stored text is shown, never obeyed, even if an older
+ * parlearn or a hand edit left an escape in it.
+ */
+static void
+put_note(struct export *x, const char *card_id, const char *deck,
+    const char *front, const char *back, const char *tags)
+{
+	struct anki_out_note n;
+	char guid[700], *f, *b, *t, *dk, *line;
+
+	dk = safetext_dup(deck, SAFETEXT_UTF8);
+	f = safetext_dup(front, SAFETEXT_UTF8 | SAFETEXT_NEWLINE);
+	b = safetext_dup(back, SAFETEXT_UTF8 | SAFETEXT_NEWLINE);
+	t = safetext_dup(tags, SAFETEXT_UTF8);
+	n.guid = anki_guid_of(card_id, guid, sizeof guid);
+	n.deck = dk;
+	n.front = f;
+	n.back = b;
+	n.tags = t;
+	line = dk != NULL && f != NULL && b != NULL && t != NULL ?
+	    anki_line(&n) : NULL;
+	if (line == NULL || fputs(line, x->fp) < 0)
+		x->failed = 1;
+	else
+		x->n++;
+	free(line);
+	free(dk);
+	free(f);
+	free(b);
+	free(t);
+}
+
+static void
+put_user_note(const struct store_note *k, void *arg)
+{
+	put_note(arg, k->card_id, k->deck, k->front, k->back, k->tags);
+}
+
+/* A course deck: every card, tagged "parlearn" and the deck's name. */
+static void
+put_course_deck(struct cli_session *s, const struct content_deck *d,
+    struct export *x)
+{
+	const struct content_card *k;
+	char tags[300], *back, *p;
+	size_t i;
+
+	snprintf(tags, sizeof tags, "parlearn %s", d->id);
 	for (p = tags + 9; *p != '\0'; p++)
 		if (*p == ' ' || *p == '\t')
 			*p = '_';
-	/* Stored text is shown, never obeyed, even if an older parlearn or
-	 * a hand edit left an escape in it. */
-	f = safetext_dup(front, SAFETEXT_UTF8 | SAFETEXT_NEWLINE);
-	b = safetext_dup(back, SAFETEXT_UTF8 | SAFETEXT_NEWLINE);
-	line = f != NULL && b != NULL ? review_tsv_line(f, b, tags) : NULL;
-	free(f);
-	free(b);
-	if (line == NULL)
-		return -1;
-	rc = fputs(line, fp) < 0 ? -1 : 0;
-	free(line);
-	return rc;
-}
-
-/* Notes of deck to fp: a course deck (every card) or a user deck. *n gets
- * the number written; nothing at all is written for an unknown deck. */
-static int
-write_deck(struct cli_session *s, const char *deck, FILE *fp, int *n)
-{
-	const struct content_deck *d = NULL;
-	struct store_card_set set;
-	struct pl_err err;
-	size_t i;
-	char *back, *head;
-	int rc;
-
-	memset(&set, 0, sizeof set);
-	*n = 0;
-	for (i = 0; i < s->course->n_decks; i++)
-		if (strcmp(s->course->decks[i].id, deck) == 0)
-			d = &s->course->decks[i];
-	if (d == NULL && store_cards_load(s->store, s->profile, s->course,
-	    NULL, deck, &set, &err) != 0) {
-		cli_print_err(&err);
-		return -2;
-	}
-	if (d == NULL && set.n == 0)
-		return 0;
-	head = review_tsv_header(deck);
-	rc = head != NULL && fputs(head, fp) >= 0 ? 0 : -1;
-	free(head);
-	for (i = 0; d != NULL && rc == 0 && i < d->n_cards; i++, (*n)++) {
-		const struct content_card *k = &s->course->cards[d->first_card + i];
-
+	for (i = 0; i < d->n_cards && !x->failed; i++) {
+		k = &s->course->cards[d->first_card + i];
 		back = review_card_back(k, s->have_catalog ? &s->catalog : NULL);
-		rc = back != NULL ? put_note(fp, deck, k->front, back) : -1;
+		if (back == NULL)
+			x->failed = 1;
+		else
+			put_note(x, k->id, d->id, k->front, back, tags);
 		free(back);
 	}
-	for (i = 0; rc == 0 && i < set.n; i++, (*n)++)
-		rc = put_note(fp, deck, set.cards[i].front, set.cards[i].back);
-	store_card_set_free(&set);
-	return rc;
 }
 
 /*
  * The export goes to a temporary file renamed over out when complete
  * (cli_out), so a failure leaves out as it was and nothing we did not
- * create is ever removed.
+ * create is ever removed. An unknown deck writes nothing.
  */
 static int
 deck_export(struct cli_session *s, const char *deck, const char *out)
 {
+	const struct content_deck *d = NULL;
+	struct export x = { NULL, 0, 0 };
+	struct pl_err err;
 	struct cli_out o;
-	int n = 0, rc;
+	char *head = NULL, *safe;
+	size_t i;
+	int n;
 
+	for (i = 0; i < s->course->n_decks; i++)
+		if (strcmp(s->course->decks[i].id, deck) == 0)
+			d = &s->course->decks[i];
 	if (cli_out_open(&o, out) != 0)
 		return 2;
-	rc = write_deck(s, deck, o.fp, &n);
-	if (rc == -1)
-		cli_out_error(&o, errno);
-	else if (rc == 0 && n == 0) {
-		cli_printf(stderr, _("parlearn: deck: no deck called '%s' (see "
-		    "'parlearn deck list')\n"), deck);
-		rc = -1;
+	x.fp = o.fp;
+	safe = safetext_dup(deck, SAFETEXT_UTF8);
+	head = safe != NULL ? anki_header(safe) : NULL;
+	if (head == NULL || fputs(head, o.fp) < 0)
+		x.failed = 1;
+	if (d != NULL && !x.failed)
+		put_course_deck(s, d, &x);
+	else if (!x.failed && (n = store_user_deck_notes(s->store, s->profile,
+	    deck, put_user_note, &x, &err)) <= 0) {
+		if (n < 0)
+			cli_print_err(&err);
+		else
+			cli_error(_("no deck called '%s' (see 'parlearn deck "
+			    "list')"), deck);
+		free(head);
+		free(safe);
+		cli_out_close(&o, 1);
+		return 2;
 	}
-	return cli_out_close(&o, rc != 0);
+	if (x.failed)
+		cli_out_error(&o, errno != 0 ? errno : ENOMEM);
+	free(head);
+	free(safe);
+	return cli_out_close(&o, x.failed);
 }
 
 /* Read all of path ("-": stdin). NULL with a message on failure. */
@@ -167,7 +199,7 @@ slurp(const char *path, size_t *len)
 
 	*len = 0;
 	if (fp == NULL) {
-		cli_printf(stderr, "parlearn: %s: %s\n", path, strerror(errno));
+		cli_error("%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	do {
@@ -175,8 +207,7 @@ slurp(const char *path, size_t *len)
 			cap = cap ? cap * 2 : 65536;
 			if (cap > (size_t)DECK_MAX_FILE ||
 			    (nb = realloc(buf, cap + 1)) == NULL) {
-				cli_printf(stderr, _("parlearn: %s: file too large\n"),
-				    path);
+				cli_error(_("%s: file too large"), path);
 				free(buf);
 				buf = NULL;
 				break;
@@ -186,6 +217,8 @@ slurp(const char *path, size_t *len)
 		n = fread(buf + *len, 1, cap - *len, fp);
 		*len += n;
 	} while (n > 0);
+	if (buf != NULL)
+		buf[*len] = '\0';
 	if (fp != stdin)
 		fclose(fp);
 	return buf;
@@ -194,7 +227,8 @@ slurp(const char *path, size_t *len)
 static int
 deck_import(struct cli_session *s, const char *file, const char *name)
 {
-	struct review_tsv t;
+	struct store_import_counts n;
+	struct anki_notes notes;
 	struct pl_err err;
 	size_t len;
 	char *text = slurp(file, &len);
@@ -202,17 +236,20 @@ deck_import(struct cli_session *s, const char *file, const char *name)
 
 	if (text == NULL)
 		return 2;
-	if (review_tsv_parse(text, len, file, &t, &err) != 0)
+	if (anki_parse(text, len, file, &notes, &err) != 0)
 		cli_print_err(&err);
-	else if (store_cards_import(s->store, s->profile, s->course, name, &t,
-	    (int64_t)time(NULL), &err) != 0) {
-		cli_print_err(&err);
-		review_tsv_free(&t);
-	} else {
-		cli_printf(stdout, P_("Imported %zu card into deck '%s'.\n",
-		    "Imported %zu cards into deck '%s'.\n", t.n), t.n, name);
-		review_tsv_free(&t);
-		rc = 0;
+	else {
+		if (store_cards_import(s->store, s->profile, s->course, name,
+		    &notes, file, (int64_t)time(NULL), &n, &err) != 0)
+			cli_print_err(&err);
+		else {
+			cli_printf(stdout, P_("%s: %zu note: %d added, %d "
+			    "updated, %d already there\n", "%s: %zu notes: %d "
+			    "added, %d updated, %d already there\n", notes.n),
+			    file, notes.n, n.added, n.updated, n.unchanged);
+			rc = 0;
+		}
+		anki_notes_free(&notes);
 	}
 	free(text);
 	return rc;
@@ -232,8 +269,7 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 	int ch, rc, nargs;
 
 	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "ho:", opts)) != -1) {
 		switch (ch) {
 		case 'o': out = optarg; break;
 		case 'n': name = optarg; break;
@@ -241,18 +277,24 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, "%s", _("Try 'parlearn deck --help' for more information.\n"));
 			return 1;
 		}
 	}
 	verb = optind < argc ? argv[optind] : "";
 	nargs = argc - optind - 1;
-	if (!((strcmp(verb, "list") == 0 && nargs == 0) ||
-	    (strcmp(verb, "export") == 0 && nargs == 1) ||
-	    (strcmp(verb, "import") == 0 && nargs == 1 && name != NULL))) {
-		usage(stderr);
-		return 1;
-	}
+	if (strcmp(verb, "list") != 0 && strcmp(verb, "export") != 0 &&
+	    strcmp(verb, "import") != 0)
+		return verb[0] == '\0' ?
+		    cli_usage_error("%s", _("expected a command: list, export "
+		    "or import")) :
+		    cli_usage_error(_("unknown command '%s' (list, export, "
+		    "import)"), verb);
+	if (strcmp(verb, "list") == 0 && nargs > 0)
+		return cli_extra_argument(argv[optind + 1]);
+	if (strcmp(verb, "list") != 0 && nargs != 1)
+		return nargs > 1 ? cli_extra_argument(argv[optind + 2]) :
+		    cli_usage_error("%s", strcmp(verb, "export") == 0 ?
+		    _("export: which deck?") : _("import: which file?"));
 	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
 		return rc;
 	if (strcmp(verb, "list") == 0)

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "core/json.h"
 #include "store/export.h"
 
@@ -22,7 +23,13 @@ export_usage(FILE *fp)
 	fprintf(fp, "%s", _("Usage: parlearn export [--format json|csv] [--profile NAME] [-o FILE]\n"
 	    "Write one learner's progress, answers, scenario results and review\n"
 	    "statistics (default: JSON on standard output, your profile). The\n"
-	    "JSON export is deterministic and 'parlearn import' restores it.\n"));
+	    "JSON export (schema parlearn.export/1) is deterministic and\n"
+	    "'parlearn import' restores it.\n"
+	    "\n"
+	    "  --format json|csv   JSON (default) or CSV, one row per record\n"
+	    "  --profile NAME      the learner to export (default: yours)\n"
+	    "  -o, --output FILE   write to FILE (default: standard output)\n"
+	    "  -h, --help          show this help\n"));
 }
 
 static void
@@ -30,7 +37,10 @@ import_usage(FILE *fp)
 {
 	fprintf(fp, "%s", _("Usage: parlearn import [--as NAME] FILE\n"
 	    "Restore a profile from its JSON export, in one transaction. Rows\n"
-	    "already in the database are kept and never duplicated.\n"));
+	    "already in the database are kept and never duplicated.\n"
+	    "\n"
+	    "  --as NAME    import under another profile name\n"
+	    "  -h, --help   show this help\n"));
 }
 
 int
@@ -51,26 +61,25 @@ cli_export_main(const struct cli_ctx *ctx, int argc, char **argv)
 	int ch, rc;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "o:h", opts)) != -1) {
 		if (ch == 'h') {
 			export_usage(stdout);
 			return 0;
 		} else if (ch == 'f' && (strcmp(optarg, "json") == 0 ||
 		    strcmp(optarg, "csv") == 0))
 			fmt = optarg;
+		else if (ch == 'f')
+			return cli_usage_error(_("--format: '%s' is not json or "
+			    "csv"), optarg);
 		else if (ch == 'p')
 			profile = optarg;
 		else if (ch == 'o')
 			out = optarg;
-		else {
-			export_usage(stderr);
+		else
 			return 1;
-		}
 	}
-	if (optind != argc) {
-		export_usage(stderr);
-		return 1;
-	}
+	if (optind != argc)
+		return cli_extra_argument(argv[optind]);
 	pl_err_clear(&err);
 	if ((st = store_open(ctx->db_path, &err)) == NULL) {
 		cli_print_err(&err);
@@ -104,21 +113,19 @@ cli_import_main(const struct cli_ctx *ctx, int argc, char **argv)
 	int ch, added = 0, rc;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "h", opts)) != -1) {
 		if (ch == 'h') {
 			import_usage(stdout);
 			return 0;
 		} else if (ch == 'a')
 			as = optarg;
-		else {
-			import_usage(stderr);
+		else
 			return 1;
-		}
 	}
-	if (argc - optind != 1) {
-		import_usage(stderr);
-		return 1;
-	}
+	if (argc - optind > 1)
+		return cli_extra_argument(argv[optind + 1]);
+	if (argc - optind != 1)
+		return cli_usage_error("%s", _("which file?"));
 	pl_err_clear(&err);
 	if ((text = pl_read_file(argv[optind], NULL, &err)) == NULL) {
 		cli_print_err(&err);

@@ -14,6 +14,7 @@
 #include "cli/cmd_lab.h"
 #include "cli/output.h"
 #include "cli/common.h"
+#include "cli/usage.h"
 #include "store/labdir.h"
 
 struct lab_cmd {
@@ -38,7 +39,8 @@ lab_usage(FILE *fp)
 	    "Run an instructor-led lab from a directory every student can reach.\n"
 	    "\n"
 	    "  host DIR --script FILE [--no-dashboard]\n"
-	    "                    create the lab directory (yours) and show the dashboard\n"
+	    "                    create the lab directory (yours) and show the\n"
+	    "                    dashboard (--no-dashboard: only create it)\n"
 	    "  join DIR          follow the lab as a student\n"
 	    "  step DIR N|next|prev\n"
 	    "                    move the lab to another step (host)\n"
@@ -46,12 +48,26 @@ lab_usage(FILE *fp)
 	    "                    record one answer, as the student screen does\n"
 	    "  submit DIR --step N --run FILE\n"
 	    "                    record a run step's run (parlearn run -o FILE)\n"
-	    "  status DIR        the current step and the class, as text\n"
+	    "  status DIR [--json]\n"
+	    "                    the current step and the class, as text or as\n"
+	    "                    JSON (schema parlearn.lab-status/1)\n"
 	    "  report DIR [--format csv|json] [-o FILE]\n"
-	    "                    the class table: per student per step, per question\n"
+	    "                    the class table: per student per step, per\n"
+	    "                    question (-o, --output FILE: write it to FILE)\n"
 	    "  reset DIR         archive the results and start again for a new group\n"
 	    "\n"
+	    "  -h, --help        show this help\n"
+	    "\n"
 	    "Global options such as --projector and --profile go before 'lab'.\n"));
+}
+
+int
+lab_operands(int argc, char **argv, int want)
+{
+	if (argc - 1 > want)
+		return cli_extra_argument(argv[want + 1]);
+	return cli_usage_error("%s", argc < 2 ? _("which directory?") :
+	    _("which step? (N, next or prev)"));
 }
 
 int
@@ -96,31 +112,35 @@ lab_scan_warn(const char *dir, struct labdir_scan *sc)
 	return 0;
 }
 
+static int
+is_help(const char *s)
+{
+	return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0;
+}
+
 int
 cli_lab_main(const struct cli_ctx *ctx, int argc, char **argv)
 {
-	const char *cmd;
+	static char name[32];
 	size_t i;
 
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0) {
-		lab_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 1 : 0;
-	}
-	cmd = argv[1];
-	argc--;
-	argv++;
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0)) {
-		lab_usage(stdout);
-		return 0;
-	}
-	for (i = 0; i < sizeof lab_cmds / sizeof lab_cmds[0]; i++)
-		if (strcmp(cmd, lab_cmds[i].name) == 0) {
-			optind = 0;
-			return lab_cmds[i].exec(ctx, argc, argv);
+	if (argc < 2)
+		return cli_usage_error("%s", _("expected a command: host, join, "
+		    "step, submit, status, report or reset"));
+	/* "lab --help", "lab host --help" and "lab host DIR -h" alike. */
+	for (i = 1; i < (size_t)argc; i++)
+		if (is_help(argv[i])) {
+			lab_usage(stdout);
+			return 0;
 		}
-	cli_printf(stderr, _("parlearn: lab: unknown command '%s'\n"), cmd);
-	lab_usage(stderr);
-	return 1;
+	for (i = 0; i < sizeof lab_cmds / sizeof lab_cmds[0]; i++)
+		if (strcmp(argv[1], lab_cmds[i].name) == 0) {
+			snprintf(name, sizeof name, "lab %s", lab_cmds[i].name);
+			cli_set_command(name);
+			optind = 0;
+			return lab_cmds[i].exec(ctx, argc - 1, argv + 1);
+		}
+	if (argv[1][0] == '-')
+		return cli_usage_error(_("unrecognized option '%s'"), argv[1]);
+	return cli_usage_error(_("unknown command '%s'"), argv[1]);
 }

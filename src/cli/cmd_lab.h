@@ -18,7 +18,13 @@
 /* Print the usage of `parlearn lab` to fp. */
 void	lab_usage(FILE *fp);
 
-/* Print err as "parlearn: ..." and return 2. */
+/*
+ * A usage error for a wrong number of operands: argv[0] is the subcommand,
+ * want the operands it takes (DIR, or DIR and a step). Returns 1.
+ */
+int	lab_operands(int argc, char **argv, int want);
+
+/* Print err as "parlearn: lab VERB: ..." and return 2. */
 int	lab_err_out(const struct pl_err *err);
 
 /* Script and state of DIR; both or neither. 0, or 2 after printing. */

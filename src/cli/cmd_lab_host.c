@@ -11,6 +11,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/usage.h"
 #include "cli/output.h"
 #include "cli/common.h"
 #include "core/json.h"
@@ -66,7 +67,7 @@ cli_lab_host(const struct cli_ctx *ctx, int argc, char **argv)
 	char *text;
 	int ch, nodash = 0, rc;
 
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "", opts)) != -1) {
 		if (ch == 's')
 			script = optarg;
 		else if (ch == 'n')
@@ -74,10 +75,12 @@ cli_lab_host(const struct cli_ctx *ctx, int argc, char **argv)
 		else
 			return 1;
 	}
-	if (script == NULL || argc - optind != 1) {
-		lab_usage(stderr);
-		return 1;
-	}
+	if (argc - optind > 1)
+		return cli_extra_argument(argv[optind + 1]);
+	if (argc - optind != 1)
+		return cli_usage_error("%s", _("which directory?"));
+	if (script == NULL)
+		return cli_usage_error("%s", _("--script FILE is needed"));
 	pl_err_clear(&err);
 	if ((text = pl_read_file(script, NULL, &err)) == NULL ||
 	    (ls = lab_script_parse(text, script, &err)) == NULL) {

@@ -9,6 +9,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/usage.h"
 #include "cli/common.h"
 
 int
@@ -20,10 +21,8 @@ cli_lab_join(const struct cli_ctx *ctx, int argc, char **argv)
 	struct tui_start ts;
 	int rc;
 
-	if (argc != 2) {
-		lab_usage(stderr);
-		return 1;
-	}
+	if (argc != 2)
+		return lab_operands(argc, argv, 1);
 	if ((rc = lab_open(argv[1], &ls, &st)) != 0)
 		return rc;
 	lab_script_free(ls);

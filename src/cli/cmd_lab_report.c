@@ -9,6 +9,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/usage.h"
 #include "cli/output.h"
 #include "store/labdir.h"
 
@@ -28,19 +29,22 @@ cli_lab_report(const struct cli_ctx *ctx, int argc, char **argv)
 	char *text;
 	int ch, rc;
 
-	while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "o:", opts)) != -1) {
 		if (ch == 'f' && (strcmp(optarg, "csv") == 0 ||
 		    strcmp(optarg, "json") == 0))
 			fmt = optarg;
+		else if (ch == 'f')
+			return cli_usage_error(_("--format: '%s' is not csv or "
+			    "json"), optarg);
 		else if (ch == 'o')
 			out = optarg;
 		else
 			return 1;
 	}
-	if (argc - optind != 1) {
-		lab_usage(stderr);
-		return 1;
-	}
+	if (argc - optind > 1)
+		return cli_extra_argument(argv[optind + 1]);
+	if (argc - optind != 1)
+		return cli_usage_error("%s", _("which directory?"));
 	if ((rc = lab_open(argv[optind], &ls, &st)) != 0)
 		return rc;
 	if ((rc = lab_scan_warn(argv[optind], &sc)) != 0) {

@@ -7,6 +7,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/usage.h"
 #include "cli/output.h"
 #include "store/labdir.h"
 
@@ -17,10 +18,8 @@ cli_lab_reset(const struct cli_ctx *ctx, int argc, char **argv)
 	char arch[1200];
 
 	(void)ctx;
-	if (argc != 2) {
-		lab_usage(stderr);
-		return 1;
-	}
+	if (argc != 2)
+		return lab_operands(argc, argv, 1);
 	pl_err_clear(&err);
 	if (labdir_reset(argv[1], (int64_t)time(NULL), arch, sizeof arch,
 	    &err) != 0)

@@ -9,6 +9,7 @@
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
+#include "cli/usage.h"
 #include "store/labdir.h"
 
 int
@@ -23,10 +24,8 @@ cli_lab_step(const struct cli_ctx *ctx, int argc, char **argv)
 	int rc, word;
 
 	(void)ctx;
-	if (argc != 3) {
-		lab_usage(stderr);
-		return 1;
-	}
+	if (argc != 3)
+		return lab_operands(argc, argv, 2);
 	if ((rc = lab_open(argv[1], &ls, &st)) != 0)
 		return rc;
 	arg = argv[2];
@@ -39,7 +38,7 @@ cli_lab_step(const struct cli_ctx *ctx, int argc, char **argv)
 		n = strtol(arg, &end, 10);
 	if ((!word && (end == arg || *end != '\0')) || n < 1 ||
 	    n > (long)ls->n_steps) {
-		fprintf(stderr, _("parlearn: lab step: a step from 1 to %zu, 'next' or 'prev'\n"),
+		cli_usage_error(_("a step from 1 to %zu, 'next' or 'prev'"),
 		    ls->n_steps);
 		lab_script_free(ls);
 		return 1;

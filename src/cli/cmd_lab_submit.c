@@ -1,8 +1,8 @@
 /*
  * cmd_lab_submit.c - `parlearn lab submit DIR --step N (--question ID |
- * --scenario ID) --correct 0|1` or `--step N --run FILE`: record one answer
- * (or a run step's measured run) in the student's result file, as the
- * student screen does.
+ * --scenario ID) --correct 0|1`: record one answer in the student's result
+ * file, as the student screen does; or `--run FILE`: the run a run step
+ * asks for (parlearn run -o FILE), checked against the step.
  */
 #include <getopt.h>
 #include <math.h>
@@ -14,8 +14,9 @@
 #include "i18n.h"
 #include "cli/cmd_lab.h"
 #include "cli/common.h"
-#include "cli/output.h"
+#include "cli/usage.h"
 #include "core/json.h"
+#include "core/sim/sim.h"
 #include "store/labdir.h"
 
 /*
@@ -45,7 +46,7 @@ run_correct(const struct lab_script *ls, long step, const char *file)
 		cli_print_err(&err);
 		correct = -1;
 	} else
-		cli_printf(stdout, P_("step %ld: %s on %d processes on %d host; largest "
+		printf(P_("step %ld: %s on %d processes on %d host; largest "
 		    "difference from one device %.3g: %s\n", "step %ld: %s on "
 		    "%d processes on %d hosts; largest difference from one "
 		    "device %.3g: %s\n", o.hosts), step,
@@ -78,7 +79,7 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	long step = 0, corr = -1;
 	int ch, rc;
 
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "", opts)) != -1) {
 		if (ch == 's')
 			step = strtol(optarg, NULL, 10);
 		else if (ch == 'q' || ch == 'S') {
@@ -91,18 +92,30 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 		} else if (ch == 'c' && (strcmp(optarg, "0") == 0 ||
 		    strcmp(optarg, "1") == 0))
 			corr = optarg[0] - '0';
+		else if (ch == 'c')
+			return cli_usage_error(_("--correct: '%s' is not 0 or 1"),
+			    optarg);
 		else
 			return 1;
 	}
-	if (argc - optind != 1 || id == NULL || (corr < 0) != (run != NULL) ||
-	    step < 1 || !lab_id_valid(id)) {
-		lab_usage(stderr);
-		return 1;
-	}
+	if (argc - optind > 1)
+		return cli_extra_argument(argv[optind + 1]);
+	if (argc - optind != 1)
+		return cli_usage_error("%s", _("which directory?"));
+	if (id == NULL || !lab_id_valid(id))
+		return cli_usage_error("%s", _("--question ID, --scenario ID or "
+		    "--run FILE is needed (an ID of letters, digits, '-', '_', "
+		    "'.')"));
+	if (step < 1 || (run == NULL && corr < 0))
+		return cli_usage_error("%s", _("--step N (from 1) and --correct "
+		    "0|1 are needed"));
+	if (run != NULL && corr >= 0)
+		return cli_usage_error("%s", _("--run FILE says whether the run "
+		    "is right: no --correct with it"));
 	if ((rc = lab_open(argv[optind], &ls, &st)) != 0)
 		return rc;
 	if (step > st.step + 1) {
-		fprintf(stderr, _("parlearn: lab submit: the lab is at step %d; step %ld is ahead\n"),
+		cli_error(_("the lab is at step %d; step %ld is ahead"),
 		    st.step + 1, step);
 		lab_script_free(ls);
 		return 1;

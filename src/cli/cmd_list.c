@@ -12,7 +12,9 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/jsonout.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "core/course/curriculum.h"
 #include "store/progress.h"
 
@@ -22,17 +24,21 @@ usage(FILE *fp)
 	fprintf(fp, "%s", _("Usage: parlearn list [--json]\n"
 	    "Print the phases and drops of the course with your status in each.\n"
 	    "\n"
-	    "  --json    print a JSON array of phases, each with its drops\n"
-	    "  --help    show this help\n"));
+	    "  --json       print the course as JSON (schema parlearn.list/1)\n"
+	    "  -h, --help   show this help\n"));
 }
 
+/* The course as the document parlearn.list/1 (cli/jsonout.h). */
 static int
 print_json(const struct content_course *c, const enum curriculum_status *st)
 {
-	cJSON *root = cJSON_CreateArray(), *ph, *drops, *d;
+	cJSON *root = cli_json_doc(CLI_SCHEMA("list")), *phases, *ph, *drops, *d;
 	size_t p, i;
-	char *out;
 
+	if (root == NULL)
+		return cli_json_emit(NULL);
+	cJSON_AddStringToObject(root, "title", c->title);
+	phases = cJSON_AddArrayToObject(root, "phases");
 	for (p = 0; p < c->n_phases; p++) {
 		ph = cJSON_CreateObject();
 		cJSON_AddNumberToObject(ph, "phase", c->phases[p].number);
@@ -52,15 +58,9 @@ print_json(const struct content_course *c, const enum curriculum_status *st)
 			    curriculum_status_word(st[i]));
 			cJSON_AddItemToArray(drops, d);
 		}
-		cJSON_AddItemToArray(root, ph);
+		cJSON_AddItemToArray(phases, ph);
 	}
-	out = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (out == NULL)
-		return 2;
-	printf("%s\n", out);
-	free(out);
-	return 0;
+	return cli_json_emit(root);
 }
 
 static void
@@ -97,7 +97,7 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 	int json = 0, ch, rc;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
@@ -106,15 +106,11 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		cli_printf(stderr, _("parlearn: list: unexpected argument '%s'\n"),
-		    argv[optind]);
-		return 1;
-	}
+	if (optind < argc)
+		return cli_extra_argument(argv[optind]);
 	rc = cli_session_open(ctx, &s, 1);
 	if (rc != 0)
 		return rc;

@@ -13,9 +13,13 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/jsonout.h"
+#include "cli/usage.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
+#include "core/engine/search_empty.h"
+#include "core/wrap.h"
 
 /*
  * plan's options are the engine's keys (cm_keys(): --name with '-' for
@@ -26,7 +30,7 @@
 #define PLAN_MAX_OPTS	128
 #define PLAN_NAME_LEN	48
 
-enum { O_JSON = 1, O_HELP, O_KEY = 256, O_NO = 1024 };
+enum { O_JSON = 1, O_KEY = 256, O_NO = 1024 };
 
 struct plan_optv {
 	struct option	opt[PLAN_MAX_OPTS];
@@ -68,7 +72,7 @@ make_longopts(struct plan_optv *v)
 			add_opt(v, &n, k[i].name, 1, no_argument, O_NO + i);
 	}
 	add_opt(v, &n, "json", 0, no_argument, O_JSON);
-	add_opt(v, &n, "help", 0, no_argument, O_HELP);
+	add_opt(v, &n, "help", 0, no_argument, 'h');
 	v->opt[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
@@ -96,13 +100,31 @@ key_synopsis(const struct cm_key *k, char *buf, size_t size)
 	}
 }
 
+/* The help of usage_line, wrapped to fit 80 columns after the synopsis. */
+struct help_wrap {
+	FILE	*fp;
+	int	 first;
+};
+
+static void
+help_emit(const char *line, size_t n, void *arg)
+{
+	struct help_wrap *w = arg;
+
+	fprintf(w->fp, "%*s%.*s\n", w->first ? 0 : 29, "", (int)n, line);
+	w->first = 0;
+}
+
 static void
 usage_line(FILE *fp, const char *synopsis, const char *help)
 {
+	struct help_wrap w = { fp, 1 };
+
 	if (strlen(synopsis) > 26)
-		fprintf(fp, "  %s\n  %-26s %s\n", synopsis, "", help);
+		fprintf(fp, "  %s\n  %-26s ", synopsis, "");
 	else
-		fprintf(fp, "  %-26s %s\n", synopsis, help);
+		fprintf(fp, "  %-26s ", synopsis);
+	wrap_paragraph(help, 80 - 1 - 29, help_emit, &w);
 }
 
 static void
@@ -131,7 +153,7 @@ usage(FILE *fp)
 	}
 	fprintf(fp, "\n%s:\n", _("Output"));
 	usage_line(fp, "--json", _("machine-readable result"));
-	usage_line(fp, "--help", _("show this help"));
+	usage_line(fp, "-h, --help", _("show this help"));
 	fprintf(fp, _("\nWithout --gpu the GPU is %s.\n"), CM_DEFAULT_GPU);
 }
 
@@ -153,8 +175,7 @@ opt_value(const struct cm_key *k, int neg, const char *arg)
 			return v;
 		cJSON_Delete(v);
 		opt_name(k->name, 0, name, sizeof name);
-		fprintf(stderr, _("parlearn: plan: --%s: invalid number "
-		    "'%s'\n"), name, arg);
+		cli_usage_error(_("--%s: invalid number '%s'"), name, arg);
 		return NULL;
 	default:
 		return cJSON_CreateString(arg);
@@ -176,20 +197,18 @@ cli_plan_options(int argc, char **argv, int *json, int *rc)
 	make_longopts(v);
 	*rc = 1;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+", v->opt, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", v->opt)) != -1) {
 		if (ch == O_JSON) {
 			*json = 1;
 			continue;
 		}
-		if (ch == O_HELP) {
+		if (ch == 'h') {
 			usage(stdout);
 			*rc = 0;
 			goto fail;
 		}
-		if (ch < O_KEY) {
-			usage(stderr);
+		if (ch < O_KEY)
 			goto fail;
-		}
 		k = &cm_keys()[ch >= O_NO ? ch - O_NO : ch - O_KEY];
 		if ((val = opt_value(k, ch >= O_NO, optarg)) == NULL)
 			goto fail;
@@ -197,8 +216,7 @@ cli_plan_options(int argc, char **argv, int *json, int *rc)
 		cJSON_AddItemToObject(cfg, k->name, val);
 	}
 	if (optind < argc) {
-		fprintf(stderr, _("parlearn: plan: unexpected argument '%s'\n"),
-		    argv[optind]);
+		cli_extra_argument(argv[optind]);
 		goto fail;
 	}
 	free(v);
@@ -209,18 +227,90 @@ fail:
 	return NULL;
 }
 
-/* A builder error, naming the option when it names a key. */
-static void
-report(const struct pl_err *err)
+static int
+has(const cJSON *o, const char *key)
 {
-	char name[sizeof err->path + 3];
+	return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
+}
 
-	if (cm_key_find(err->path) != NULL) {
+/* The names of the catalog's models or GPUs, comma-separated. */
+static void
+catalog_names(const struct hw_catalog *cat, int gpus, char *buf, size_t size)
+{
+	size_t i, n = gpus ? cat->n_gpus : cat->n_models, len;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s", i ? ", " : "", gpus ?
+		    cat->gpus[i].name : cat->models[i].name);
+	}
+}
+
+/*
+ * A builder error, naming the option when it names a key; an unknown
+ * model or GPU lists the catalog's.
+ */
+static void
+report(const struct pl_err *err, const struct hw_catalog *cat,
+    const cJSON *o)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, err->path);
+	char name[sizeof err->path + 3], names[1024];
+	int gpus = strcmp(err->path, "gpu") == 0;
+
+	if (cJSON_IsString(v) && ((gpus && hw_gpu_find(cat, v->valuestring) ==
+	    NULL) || (strcmp(err->path, "model") == 0 &&
+	    hw_model_find(cat, v->valuestring) == NULL))) {
+		catalog_names(cat, gpus, names, sizeof names);
+		cli_error("--%s: %s; %s: %s", err->path, err->msg, gpus ?
+		    _("GPUs") : _("model presets"), names);
+	} else if (cm_key_find(err->path) != NULL) {
 		opt_name(err->path, 0, name, sizeof name);
-		fprintf(stderr, _("parlearn: plan: --%s: %s\n"), name,
-		    err->msg);
+		cli_error("--%s: %s", name, err->msg);
 	} else
-		fprintf(stderr, _("parlearn: plan: %s\n"), err->msg);
+		cli_error("%s", err->msg);
+}
+
+/* Where the global batch came from: the contract's words. */
+static const char *
+batch_source(const struct cm_config *c, const cJSON *o)
+{
+	if (has(o, "global_batch"))
+		return "option";
+	return c->model.global_batch > 0 ? "model" : "default";
+}
+
+/*
+ * What plan assumed when it was not told: the global batch (and where it
+ * came from) and the sequence length, which set the tokens of a step.
+ */
+static void
+print_assumed(const struct cm_config *c, const cJSON *o)
+{
+	const char *src = batch_source(c, o);
+
+	printf(_("Global batch %ld samples (%s) x sequence %d tokens (%s) = "
+	    "%.3g M tokens a step.\n"), c->global_batch,
+	    strcmp(src, "option") == 0 ? "--global-batch" :
+	    strcmp(src, "model") == 0 ? _("the model's") : _("the default"),
+	    c->model.seq, has(o, "seq") ? "--seq" : _("the model's"),
+	    (double)c->global_batch * c->model.seq / 1e6);
+}
+
+static cJSON *
+assumed_json(const struct cm_config *c, const cJSON *o)
+{
+	cJSON *a = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(a, "global_batch", (double)c->global_batch);
+	cJSON_AddStringToObject(a, "global_batch_from", batch_source(c, o));
+	cJSON_AddNumberToObject(a, "seq_tokens", c->model.seq);
+	cJSON_AddStringToObject(a, "seq_from", has(o, "seq") ? "option" :
+	    "model");
+	cJSON_AddNumberToObject(a, "tokens_per_step",
+	    (double)c->global_batch * c->model.seq);
+	return a;
 }
 
 /* GB = 1e9 bytes, as in the lessons and the playground. */
@@ -256,6 +346,8 @@ print_memory(const struct cm_result *r)
 	    r->mem_total - r->mem_usable));
 }
 
+static void print_assumed(const struct cm_config *, const cJSON *);
+
 /* Bus bandwidth each group gets and where its ranks sit. */
 static void
 print_links(const struct cm_result *r)
@@ -285,7 +377,7 @@ print_links(const struct cm_result *r)
 }
 
 static void
-print_one(const struct cm_result *r)
+print_one(const struct cm_result *r, const cJSON *o)
 {
 	const struct cm_config *c = &r->cfg;
 	char fw[200];
@@ -305,7 +397,9 @@ print_one(const struct cm_result *r)
 	if (c->zero >= 3)
 		printf(_(", ZeRO-3 gathers per %s"),
 		    cm_gather_name(c->weight_gather));
-	printf("\n\n");
+	printf("\n");
+	print_assumed(c, o);
+	printf("\n");
 	print_memory(r);
 	printf("\n%s", _("Time per step:\n"));
 	printf(_("  compute          %10.4f s\n"), r->t_compute);
@@ -386,6 +480,8 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 	int i;
 
 	print_search_head(s, c);
+	if (s->evaluated == 0)
+		return;
 	if (s->n_top == 0) {
 		printf("%s", _("No layout is ranked."));
 		if (s->have_closest)
@@ -416,23 +512,72 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 	}
 }
 
-static int
-emit_json(cJSON *o)
+/*
+ * Why the search had nothing to evaluate, each reason on a line, and the
+ * nearest GPU counts that have layouts.
+ */
+static void
+print_empty(const struct cm_empty *e, const struct cm_config *c)
 {
-	char *out = o != NULL ? cJSON_Print(o) : NULL;
+	int i;
 
-	cJSON_Delete(o);
-	if (out == NULL)
-		return 2;
-	printf("%s\n", out);
-	free(out);
-	return 0;
+	printf(_("No layout for %d GPUs:\n"), c->gpus);
+	for (i = 0; i < e->n; i++)
+		printf("  - %s\n", e->reasons[i].text);
+	if (e->gpus_below > 0 && e->gpus_above > 0)
+		printf(_("Nearest GPU counts with layouts: --gpus %d or --gpus "
+		    "%d.\n"), e->gpus_below, e->gpus_above);
+	else if (e->gpus_below > 0 || e->gpus_above > 0)
+		printf(_("Nearest GPU count with layouts: --gpus %d.\n"),
+		    e->gpus_below > 0 ? e->gpus_below : e->gpus_above);
 }
 
-static int
-has(const cJSON *o, const char *key)
+static cJSON *
+empty_json(const struct cm_empty *e)
 {
-	return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
+	cJSON *o = cJSON_CreateObject(), *a, *r;
+	int i;
+
+	a = cJSON_AddArrayToObject(o, "reasons");
+	for (i = 0; i < e->n; i++) {
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "code", e->reasons[i].code);
+		cJSON_AddStringToObject(r, "text", e->reasons[i].text);
+		cJSON_AddItemToArray(a, r);
+	}
+	a = cJSON_AddArrayToObject(o, "nearest_gpus");
+	if (e->gpus_below > 0)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(e->gpus_below));
+	if (e->gpus_above > 0)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(e->gpus_above));
+	return o;
+}
+
+/*
+ * The engine's result as the document schema: the schema first, what was
+ * assumed, then every member of result (which is freed).
+ */
+static int
+emit_json(const char *schema, cJSON *result, const struct cm_config *c,
+    const cJSON *o, cJSON *extra_name_value, const char *extra_name)
+{
+	cJSON *doc = cli_json_doc(schema), *m;
+
+	if (doc == NULL || result == NULL) {
+		cJSON_Delete(doc);
+		cJSON_Delete(result);
+		cJSON_Delete(extra_name_value);
+		return cli_json_emit(NULL);
+	}
+	cJSON_AddItemToObject(doc, "assumed", assumed_json(c, o));
+	while ((m = result->child) != NULL) {
+		cJSON_DetachItemViaPointer(result, m);
+		cJSON_AddItemToObject(doc, m->string, m);
+	}
+	cJSON_Delete(result);
+	if (extra_name_value != NULL)
+		cJSON_AddItemToObject(doc, extra_name, extra_name_value);
+	return cli_json_emit(doc);
 }
 
 /* The searched knobs the user gave: the search keeps them as given. */
@@ -453,29 +598,37 @@ kept_knobs(const cJSON *o)
 }
 
 static int
-run_search(const struct cm_config *c, int json)
+run_search(const struct cm_config *c, const cJSON *o, int json)
 {
 	struct cm_search *s = malloc(sizeof *s);
+	struct cm_empty e;
 	struct pl_err err;
 	int rc = 0;
 
 	if (s == NULL)
 		return 2;
 	if (cm_search(c, 10, s, &err) != 0) {
-		fprintf(stderr, _("parlearn: plan: %s\n"), err.msg);
+		cli_error("%s", err.msg);
 		free(s);
 		return 1;
 	}
+	if (s->evaluated == 0)
+		cm_search_why_empty(c, &e);
 	if (json)
-		rc = emit_json(cm_search_json(s));
-	else
+		rc = emit_json(CLI_SCHEMA("plan-search"), cm_search_json(s), c,
+		    o, s->evaluated == 0 ? empty_json(&e) : NULL, "no_layout");
+	else {
+		print_assumed(c, o);
 		print_search(s, c);
+		if (s->evaluated == 0)
+			print_empty(&e, c);
+	}
 	free(s);
 	return rc;
 }
 
 static int
-run_one(const struct cm_config *c, int json)
+run_one(const struct cm_config *c, const cJSON *o, int json)
 {
 	struct cm_result *r = malloc(sizeof *r);
 	struct pl_err err;
@@ -484,11 +637,12 @@ run_one(const struct cm_config *c, int json)
 	if (r == NULL)
 		return 2;
 	if (cm_evaluate(c, r, &err) != 0)
-		fprintf(stderr, _("parlearn: plan: %s\n"), err.msg);
+		cli_error("%s", err.msg);
 	else if (json)
-		rc = emit_json(cm_result_json(r));
+		rc = emit_json(CLI_SCHEMA("plan"), cm_result_json(r), c, o,
+		    NULL, NULL);
 	else {
-		print_one(r);
+		print_one(r, o);
 		rc = 0;
 	}
 	free(r);
@@ -508,19 +662,18 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if ((o = cli_plan_options(argc, argv, &json, &rc)) == NULL)
 		return rc;
 	if (hw_catalog_load(&cat, ctx->data_dir, &err) != 0) {
-		fprintf(stderr, "parlearn: %s\n", pl_err_format(&err, buf,
-		    sizeof buf));
+		cli_error("%s", pl_err_format(&err, buf, sizeof buf));
 		cJSON_Delete(o);
 		return 2;
 	}
 	if (cm_config_from_json(&c, o, &cat, NULL, "", &err) != 0) {
-		report(&err);
+		report(&err, &cat, o);
 		rc = 1;
 	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp")) {
 		c.search_keep = kept_knobs(o);
-		rc = run_search(&c, json);
+		rc = run_search(&c, o, json);
 	} else
-		rc = run_one(&c, json);
+		rc = run_one(&c, o, json);
 	cJSON_Delete(o);
 	hw_catalog_free(&cat);
 	return rc;

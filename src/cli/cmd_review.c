@@ -15,6 +15,8 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/review_json.h"
+#include "cli/usage.h"
 #include "store/cards.h"
 #include "tui/tui.h"
 
@@ -22,6 +24,7 @@ struct review_opts {
 	int		 list;		/* print the queue */
 	int		 all;		/* print every card */
 	int		 cram;
+	int		 json;		/* --list as JSON */
 	const char	*deck;
 	int		 set[3];	/* new, reviews, rollover; -1 unset */
 };
@@ -38,12 +41,13 @@ usage(FILE *fp)
 	    "\n"
 	    "  --list                print today's queue instead (no terminal needed)\n"
 	    "  --all                 with --list: every unlocked card and its due date\n"
+	    "  --json                with --list: as JSON (schema parlearn.review-list/1)\n"
 	    "  --cram                review any cards without changing their schedule\n"
 	    "  --deck DECK           only the cards of DECK\n"
 	    "  --new-per-day N       new cards a day (default 20)\n"
 	    "  --reviews-per-day N   reviews a day (default 200)\n"
 	    "  --rollover H          hour the next day starts, 0-23 (default 4)\n"
-	    "  --help                show this help\n"
+	    "  -h, --help            show this help\n"
 	    "\n"
 	    "The last three save the setting for your profile and print them all.\n"));
 }
@@ -55,9 +59,8 @@ parse_int(const char *opt, const char *s, int max, int *out)
 	long v = strtol(s, &end, 10);
 
 	if (end == s || *end != '\0' || v < 0 || v > max) {
-		fprintf(stderr, _("parlearn: review: %s: '%s' is not a whole "
-		    "number from 0 to %d\n"), opt, s, max);
-		return 1;
+		return cli_usage_error(_("%s: '%s' is not a whole number from "
+		    "0 to %d"), opt, s, max);
 	}
 	*out = (int)v;
 	return 0;
@@ -70,6 +73,7 @@ parse_opts(struct review_opts *o, int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "cram", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "deck", required_argument, NULL, 'd' },
 		{ "new-per-day", required_argument, NULL, 'n' },
 		{ "reviews-per-day", required_argument, NULL, 'r' },
@@ -82,12 +86,12 @@ parse_opts(struct review_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->set[0] = o->set[1] = o->set[2] = -1;
 	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while (rc == 0 && (ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		switch (ch) {
 		case 'l': o->list = 1; break;
 		case 'a': o->all = 1; break;
 		case 'c': o->cram = 1; break;
+		case 'j': o->json = 1; break;
 		case 'd': o->deck = optarg; break;
 		case 'n':
 			rc = parse_int("--new-per-day", optarg, REVIEW_MAX_LIMIT,
@@ -104,17 +108,13 @@ parse_opts(struct review_opts *o, int argc, char **argv)
 			usage(stdout);
 			return -1;
 		default:
-			fprintf(stderr, _("parlearn: review: unknown option '%s'\n"),
-			    argv[optind - 1]);
-			fprintf(stderr, "%s", _("Try 'parlearn review --help' for more information.\n"));
 			return 1;
 		}
 	}
-	if (rc == 0 && optind < argc) {
-		fprintf(stderr, _("parlearn: review: unexpected argument '%s'\n"),
-		    argv[optind]);
-		rc = 1;
-	}
+	if (rc == 0 && optind < argc)
+		rc = cli_extra_argument(argv[optind]);
+	if (rc == 0 && (o->all || o->json) && !o->list)
+		rc = cli_usage_error("%s", _("--all and --json go with --list"));
 	return rc;
 }
 
@@ -249,7 +249,10 @@ cli_review_main(const struct cli_ctx *ctx, int argc, char **argv)
 			cli_print_err(&err);
 			rc = 2;
 		} else {
-			print_queue(&r, &o, now);
+			if (o.json)
+				rc = review_list_json(&r, o.all, now);
+			else
+				print_queue(&r, &o, now);
 			store_review_close(&r);
 		}
 	} else

@@ -20,6 +20,8 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/jsonout.h"
+#include "cli/usage.h"
 #include "core/number.h"
 #include "core/srs/fsrs.h"
 
@@ -74,15 +76,15 @@ usage(FILE *fp)
 	    "  --max-interval DAYS      longest interval (default 36500)\n"
 	    "  --no-fuzz                do not spread review intervals\n"
 	    "  --card-id N              card id that seeds the fuzz (default 1)\n"
-	    "  --json                   print {\"steps\": [...]} instead of a table\n"
-	    "  --help                   show this help\n"));
+	    "  --json                   print the steps as JSON (schema\n"
+	    "                           parlearn.srs-replay/1) instead of a table\n"
+	    "  -h, --help               show this help\n"));
 }
 
 static int
 bad(const char *opt, const char *what)
 {
-	fprintf(stderr, _("parlearn: srs: %s: %s\n"), opt, what);
-	return 1;
+	return cli_usage_error("%s: %s", opt, what);
 }
 
 /* Cut spaces off both ends of s, in place. */
@@ -181,9 +183,8 @@ opt_ratings(struct srs_opts *o, const char *arg)
 		    _("too many ratings"));
 	for (i = 0; rc == 0 && i < l.n; i++) {
 		if (parse_rating(l.f[i], &o->ratings[i]) != 0) {
-			fprintf(stderr, _("parlearn: srs: --ratings: '%s' is not "
-			    "again, hard, good, easy or 1-4\n"), l.f[i]);
-			rc = 1;
+			rc = cli_usage_error(_("--ratings: '%s' is not again, "
+			    "hard, good, easy or 1-4"), l.f[i]);
 		}
 	}
 	if (rc == 0)
@@ -211,9 +212,8 @@ opt_elapsed(struct srs_opts *o, const char *arg)
 	for (i = 0; rc == 0 && i < l.n; i++) {
 		if (parse_double(l.f[i], &o->elapsed[i]) != 0 ||
 		    o->elapsed[i] < 0 || o->elapsed[i] > 1e6) {
-			fprintf(stderr, _("parlearn: srs: --elapsed-days: '%s' is "
-			    "not a number of days (0 or more)\n"), l.f[i]);
-			rc = 1;
+			rc = cli_usage_error(_("--elapsed-days: '%s' is not a "
+			    "number of days (0 or more)"), l.f[i]);
 		}
 	}
 	if (rc == 0)
@@ -237,9 +237,8 @@ opt_params(struct srs_opts *o, const char *arg)
 		rc = bad("--params", _("FSRS needs 17, 19 or 21 parameters"));
 	for (i = 0; rc == 0 && i < l.n; i++) {
 		if (parse_double(l.f[i], &w[i]) != 0) {
-			fprintf(stderr, _("parlearn: srs: --params: '%s' is not "
-			    "a number\n"), l.f[i]);
-			rc = 1;
+			rc = cli_usage_error(_("--params: '%s' is not a "
+			    "number"), l.f[i]);
 		}
 	}
 	if (rc == 0 && fsrs_params_set_weights(&o->p, w, (size_t)l.n, &err)
@@ -286,15 +285,13 @@ opt_steps(const char *opt, const char *arg, int64_t *steps, int *n_steps)
 	if (list_split(arg, FSRS_MAX_STEPS, &l) != 0)
 		rc = bad(opt, _("out of memory"));
 	else if (l.n < 0) {
-		fprintf(stderr, _("parlearn: srs: %s: at most %d steps\n"), opt,
+		rc = cli_usage_error(_("%s: at most %d steps"), opt,
 		    FSRS_MAX_STEPS);
-		rc = 1;
 	}
 	for (i = 0; rc == 0 && i < l.n; i++) {
 		if (parse_step(l.f[i], &steps[i]) != 0) {
-			fprintf(stderr, _("parlearn: srs: %s: '%s' is not a "
-			    "time such as 30s, 10m, 1h or 1d\n"), opt, l.f[i]);
-			rc = 1;
+			rc = cli_usage_error(_("%s: '%s' is not a time such "
+			    "as 30s, 10m, 1h or 1d"), opt, l.f[i]);
 		}
 	}
 	if (rc == 0)
@@ -441,8 +438,7 @@ parse_args(struct srs_opts *o, int argc, char **argv)
 	int ch, rc = 0;
 
 	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while (rc == 0 && (ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		switch (ch) {
 		case 'R':
 			rc = opt_ratings(o, optarg);
@@ -474,26 +470,18 @@ parse_args(struct srs_opts *o, int argc, char **argv)
 			rc = opt_scalar(o, ch, optarg);
 			break;
 		default:
-			fprintf(stderr, _("parlearn: srs: unknown option or "
-			    "missing value in '%s' (see parlearn srs --help)\n"),
-			    argv[optind - 1]);
 			return 1;
 		}
 	}
 	if (rc != 0)
 		return rc;
-	if (optind < argc) {
-		fprintf(stderr, _("parlearn: srs: unexpected argument '%s'\n"),
-		    argv[optind]);
-		return 1;
-	}
+	if (optind < argc)
+		return cli_extra_argument(argv[optind]);
 	if (o->n_ratings == 0)
-		return bad("replay", _("--ratings is required"));
+		return cli_usage_error("%s", _("--ratings is required"));
 	if (o->elapsed != NULL && o->n_elapsed != o->n_ratings) {
-		fprintf(stderr, _("parlearn: srs: --elapsed-days: expected one "
-		    "value per rating (%zu), got %zu\n"), o->n_ratings,
-		    o->n_elapsed);
-		return 1;
+		return cli_usage_error(_("--elapsed-days: expected one value "
+		    "per rating (%zu), got %zu"), o->n_ratings, o->n_elapsed);
 	}
 	return 0;
 }
@@ -525,7 +513,7 @@ replay(const struct srs_opts *o, struct srs_row *rows)
 static int
 print_json(const struct srs_opts *o, const struct srs_row *rows)
 {
-	cJSON *root = cJSON_CreateObject(), *steps, *s;
+	cJSON *root = cli_json_doc(CLI_SCHEMA("srs-replay")), *steps, *s;
 	char buf[64], *out;
 	size_t i;
 
@@ -624,12 +612,13 @@ srs_replay(int argc, char **argv)
 	o.card_id = 1;
 	rc = parse_args(&o, argc, argv);
 	if (rc == 0 && fsrs_params_check(&o.p, &err) != 0)
-		rc = bad("replay", err.msg);
+		rc = cli_usage_error("%s", err.msg);
 	if (rc == 0) {
 		rows = calloc(o.n_ratings, sizeof *rows);
-		if (rows == NULL)
-			rc = bad("replay", _("out of memory"));
-		else {
+		if (rows == NULL) {
+			cli_error("%s", _("out of memory"));
+			rc = 2;
+		} else {
 			replay(&o, rows);
 			if (o.json)
 				rc = print_json(&o, rows);
@@ -649,15 +638,15 @@ cli_srs_main(const struct cli_ctx *ctx, int argc, char **argv)
 	(void)ctx;
 	if (argc >= 2 && strcmp(argv[1], "replay") == 0)
 		return srs_replay(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0)) {
 		usage(stdout);
 		return 0;
 	}
 	if (argc < 2)
-		fprintf(stderr, "%s", _("parlearn: srs: expected a command: "
-		    "replay (see parlearn srs --help)\n"));
-	else
-		fprintf(stderr, _("parlearn: srs: unknown command '%s' (try "
-		    "replay)\n"), argv[1]);
-	return 1;
+		return cli_usage_error("%s", _("expected a command: replay"));
+	if (argv[1][0] == '-')
+		return cli_usage_error(_("unrecognized option '%s'"), argv[1]);
+	return cli_usage_error(_("unknown command '%s'; the command is "
+	    "replay"), argv[1]);
 }

@@ -21,6 +21,8 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/jsonout.h"
+#include "cli/usage.h"
 #include "core/json.h"
 #include "core/sim/sim_json.h"
 #include "tui/tui.h"
@@ -69,13 +71,14 @@ usage(FILE *fp)
 	    "                        formula)\n"
 	    "  --json                print the settings, each GPU's place, the "
 	    "events,\n"
-	    "                        memory and results as JSON\n"
+	    "                        memory and results as JSON (schema\n"
+	    "                        parlearn.trace/1)\n"
 	    "  --from FILE           replay a step saved by parlearn run -o "
 	    "FILE (or by\n"
 	    "                        trace --json) in the player; without a "
 	    "terminal,\n"
 	    "                        print its Gantt chart\n"
-	    "  --help                show this help\n"));
+	    "  -h, --help            show this help\n"));
 }
 
 /* A whole number in [1, INT_MAX], or -1 after printing an error. */
@@ -88,8 +91,8 @@ parse_count(const char *opt, const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno != 0 || end == s || *end != '\0' || v < 1 || v > INT_MAX) {
-		fprintf(stderr, _("parlearn: trace: %s needs a whole number of "
-		    "at least 1, not '%s'\n"), opt, s);
+		cli_usage_error(_("%s needs a whole number of at least 1, not "
+		    "'%s'"), opt, s);
 		return -1;
 	}
 	return (int)v;
@@ -143,15 +146,9 @@ static int
 print_json(const struct sim_config *cfg, const struct sim_result *r,
     const struct sim_origin *origin)
 {
-	cJSON *root = sim_result_json(cfg, r, origin);
-	char *out = root != NULL ? cJSON_Print(root) : NULL;
-
-	cJSON_Delete(root);
-	if (out == NULL)
-		return 2;
-	printf("%s\n", out);
-	free(out);
-	return 0;
+	/* The document's envelope (cli/jsonout.h) around core's JSON. */
+	return cli_json_emit(cli_json_wrap(CLI_SCHEMA("trace"),
+	    sim_result_json(cfg, r, origin)));
 }
 
 /*
@@ -323,36 +320,27 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		if (ch == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if (ch == '?' || ch == ':') {
-			usage(stderr);
+		if (ch == '?')
 			return 1;
-		}
 		if (parse_opt(&o, ch, optarg) != 0)
 			return 1;
 	}
-	if (optind < argc) {
-		fprintf(stderr, _("parlearn: trace: unexpected argument '%s'\n"),
-		    argv[optind]);
-		return 1;
-	}
-	if (o.from != NULL && o.n_run_opts > 0) {
-		fprintf(stderr, "%s", _("parlearn: trace: --from replays a "
-		    "saved step; it takes no run options\n"));
-		return 1;
-	}
+	if (optind < argc)
+		return cli_extra_argument(argv[optind]);
+	if (o.from != NULL && o.n_run_opts > 0)
+		return cli_usage_error("%s", _("--from replays a saved step; it "
+		    "takes no run options"));
 	if (o.from != NULL)
 		return trace_from(ctx, o.from, o.json);
-	if (sim_config_build(&o.req, &cfg, &err) != 0) {
-		fprintf(stderr, _("parlearn: trace: %s\n"), err.msg);
-		return 1;
-	}
+	if (sim_config_build(&o.req, &cfg, &err) != 0)
+		return cli_usage_error("%s", err.msg);
 	if (sim_run(&cfg, &res, &err) != 0) {
-		fprintf(stderr, _("parlearn: trace: %s\n"), err.msg);
+		cli_error("%s", err.msg);
 		return 2;
 	}
 	rc = 0;

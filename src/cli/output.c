@@ -14,6 +14,7 @@
 
 #include "i18n.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "core/safetext.h"
 
 int
@@ -60,6 +61,8 @@ cli_print_problem(const char *prefix, const struct pl_err *err)
 	char buf[1800];
 
 	fputs("parlearn: ", stderr);
+	if (cli_command() != NULL)
+		fprintf(stderr, "%s: ", cli_command());
 	if (prefix != NULL)
 		fputs(prefix, stderr);
 	put_safe(stderr, pl_err_format(err, buf, sizeof buf), 0);
@@ -72,7 +75,7 @@ static int
 stdout_failed(int e)
 {
 	if (!stdout_reported)
-		cli_printf(stderr, "parlearn: %s: %s\n", _("standard output"),
+		cli_error("%s: %s", _("standard output"),
 		    strerror(e != 0 ? e : EIO));
 	stdout_reported = 1;
 	return 2;
@@ -81,7 +84,7 @@ stdout_failed(int e)
 static void
 fail_path(const char *path, int e)
 {
-	cli_printf(stderr, "parlearn: %s: %s\n", path, strerror(e));
+	cli_error("%s: %s", path, strerror(e));
 }
 
 /* What already sits at path must be a regular file we may replace. */
@@ -103,13 +106,12 @@ check_target(const char *path, mode_t *mode)
 		return 2;
 	}
 	if (S_ISLNK(st.st_mode)) {
-		cli_printf(stderr, _("parlearn: %s: is a symbolic link; not writing through it\n"),
+		cli_error(_("%s: is a symbolic link; not writing through it"),
 		    path);
 		return 2;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		cli_printf(stderr, _("parlearn: %s: not a regular file; not replacing it\n"),
-		    path);
+		cli_error(_("%s: not a regular file; not replacing it"), path);
 		return 2;
 	}
 	*mode = st.st_mode & 0777;

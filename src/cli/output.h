@@ -26,7 +26,10 @@ int	cli_safe_flags(void);
 int	cli_printf(FILE *fp, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
-/* "parlearn: <prefix>FILE:LINE:COL: message" on stderr, one safe line. */
+/*
+ * "parlearn: CMD: <prefix>FILE:LINE:COL: message" on stderr, one safe line
+ * (CMD the running subcommand, usage.h).
+ */
 void	cli_print_problem(const char *prefix, const struct pl_err *);
 
 /*

@@ -31,7 +31,8 @@ run_opts_usage(FILE *fp)
 	    "mpirun or\n"
 	    "                        srun, the processes they started)\n"
 	    "  --microbatches M      micro-batches per pipeline (default 8 for "
-	    "pp and 3d, else 1)\n"
+	    "pp and 3d,\n"
+	    "                        else 1)\n"
 	    "  --schedule S          gpipe, 1f1b or interleaved (default 1f1b)\n"
 	    "  --virtual-stages V    model chunks per process, interleaved only\n"
 	    "  --sequence-parallel   split norms and residuals by position "
@@ -42,18 +43,48 @@ run_opts_usage(FILE *fp)
 	    "  --reduce ordered      add partial sums in the simulator's ring "
 	    "order\n"
 	    "                        (default: the same bits as the simulator)\n"
-	    "  --reduce mpi          let MPI_Allreduce choose the order (equal to "
-	    "rounding)\n"
+	    "  --reduce mpi          let MPI_Allreduce choose the order (equal "
+	    "to\n"
+	    "                        rounding)\n"
 	    "  --timeout SECONDS     longest any process waits for another "
 	    "(default 30)\n"
 	    "  --json                print the measured timeline and results as "
 	    "JSON\n"
-	    "  -o FILE               write them to FILE (replay: parlearn trace "
-	    "--from FILE)\n"
-	    "  --help                show this help\n"));
+	    "  -o, --output FILE     write them to FILE (replay: parlearn trace "
+	    "--from\n"
+	    "                        FILE)\n"
+	    "  -h, --help            show this help\n"));
 }
 
 static int quiet;	/* 1: parse without printing errors */
+
+/*
+ * A bad option in the one line every command uses (src/cli/usage.h, which
+ * this file, shared with the MPI helper, cannot link): "parlearn: run:
+ * what (try 'parlearn run --help')".
+ */
+static void
+bad_option(int ch, char **argv, int argc, int before)
+{
+	const char *w = optind > before && optind - 1 < argc ?
+	    argv[optind - 1] : "";
+	int n = (int)strcspn(w, "=");
+
+	if (quiet)
+		return;
+	if (strncmp(w, "--", 2) == 0)
+		fprintf(stderr, ch == ':' ? _("parlearn: run: option '%.*s' "
+		    "requires an argument (try 'parlearn run --help')\n") :
+		    optopt != 0 ? _("parlearn: run: option '%.*s' does not take "
+		    "an argument (try 'parlearn run --help')\n") :
+		    _("parlearn: run: unrecognized option '%.*s' (try 'parlearn "
+		    "run --help')\n"), n, w);
+	else
+		fprintf(stderr, ch == ':' ? _("parlearn: run: option '-%c' "
+		    "requires an argument (try 'parlearn run --help')\n") :
+		    _("parlearn: run: unrecognized option '-%c' (try 'parlearn "
+		    "run --help')\n"), optopt > ' ' && optopt < 127 ? optopt : '?');
+}
 
 /* A whole number in [1, INT_MAX], or -1 after printing an error. */
 static int
@@ -171,22 +202,23 @@ run_opts_parse(int argc, char **argv, struct run_opts *o, int silent)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int ch;
+	int ch, before;
 
 	memset(o, 0, sizeof *o);
 	o->timeout = RUN_TIMEOUT_DEFAULT;
 	quiet = silent;
-	opterr = !silent;
+	opterr = 0;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+o:", opts, NULL)) != -1) {
+	for (;;) {
+		before = optind > 0 ? optind : 1;
+		if ((ch = getopt_long(argc, argv, "+:ho:", opts, NULL)) == -1)
+			break;
 		if (ch == 'h')
 			return -1;
 		if (ch == 'o')
 			ch = 'O';
 		if (ch == '?' || ch == ':') {
-			if (!quiet)
-				fprintf(stderr, "%s", _("Try 'parlearn run "
-				    "--help' for more information.\n"));
+			bad_option(ch, argv, argc, before);
 			return 1;
 		}
 		if (parse_opt(o, ch, optarg) != 0)
@@ -195,7 +227,7 @@ run_opts_parse(int argc, char **argv, struct run_opts *o, int silent)
 	if (optind < argc) {
 		if (!quiet)
 			fprintf(stderr, _("parlearn: run: unexpected argument "
-			    "'%s'\n"), argv[optind]);
+			    "'%s' (try 'parlearn run --help')\n"), argv[optind]);
 		return 1;
 	}
 	return 0;

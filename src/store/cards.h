@@ -8,8 +8,9 @@
  * fsrs_rebuild and gives the stored row back), and an undo deletes the
  * newest log row and re-derives the card. Table user_cards holds the text
  * of cards that are not in the flashcards/ decks: a self-check question
- * answered wrongly (deck "mistakes", id "q:DROP:QUESTION") and imported
- * TSV decks (deck NAME, ids "u:NAME:N"). Two aggregates kept by triggers
+ * answered wrongly (deck "mistakes", id "q:DROP:QUESTION") and notes
+ * imported from Anki's text files (ids "anki:GUID", store/cards_anki.h).
+ * Two aggregates kept by triggers
  * (review_slots: reviews per half hour; review_retention: passes per UTC
  * day and interval bucket) let the statistics read a few thousand rows
  * however long the log is.
@@ -133,14 +134,7 @@ int	store_cards_answer(struct store *, int64_t profile,
 
 #define STORE_DECK_MAX_CHARS	100	/* a deck name, in characters */
 
-/*
- * Import notes as a new deck called name, every card unlocked and NEW.
- * -1 with err if a deck of that name exists (course or user), or name is
- * not 1 to STORE_DECK_MAX_CHARS characters free of control characters.
- */
-int	store_cards_import(struct store *, int64_t profile,
-	    const struct content_course *, const char *name,
-	    const struct review_tsv *notes, int64_t now, struct pl_err *err);
+/* Importing notes into decks of the learner's own: store/cards_anki.h. */
 
 /* Each user deck with its card count, by name. */
 int	store_user_decks(struct store *, int64_t profile,

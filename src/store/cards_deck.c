@@ -323,63 +323,6 @@ store_cards_answer(struct store *st, int64_t profile, const char *drop_id,
 	return rc;
 }
 
-/* 1 if a user deck called name exists, 0 if not, -1 on error. */
-static int
-user_deck_exists(struct store *st, int64_t profile, const char *name,
-    struct pl_err *err)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	if (store_prepare(st, "SELECT 1 FROM user_cards WHERE profile_id = ?1 AND "
-	    "deck = ?2 LIMIT 1;", &s, err) != 0)
-		return -1;
-	sqlite3_bind_int64(s, 1, profile);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail(st, err);
-	return rc == SQLITE_ROW;
-}
-
-int
-store_cards_import(struct store *st, int64_t profile,
-    const struct content_course *c, const char *name,
-    const struct review_tsv *notes, int64_t now, struct pl_err *err)
-{
-	char id[512];
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; c != NULL && i < c->n_decks; i++)
-		if (strcmp(c->decks[i].id, name) == 0)
-			rc = 1;
-	if (!safetext_name_ok(name, STORE_DECK_MAX_CHARS)) {
-		pl_err_set(err, NULL, 0, 0, _("deck name \"%s\" must be 1 to %d "
-		    "characters, none of them a control character"), name,
-		    STORE_DECK_MAX_CHARS);
-		return -1;
-	}
-	if (rc == 1 || strcmp(name, STORE_MISTAKES_DECK) == 0) {
-		pl_err_set(err, NULL, 0, 0, _("deck name \"%s\" is empty, too long "
-		    "or taken by another deck"), name);
-		return -1;
-	}
-	if (store_begin(st, err) != 0)
-		return -1;
-	rc = user_deck_exists(st, profile, name, err);
-	if (rc == 1)
-		pl_err_set(err, NULL, 0, 0, _("deck name \"%s\" is empty, too long "
-		    "or taken by another deck"), name);
-	for (i = 0; rc == 0 && i < notes->n; i++) {
-		snprintf(id, sizeof id, "u:%s:%zu", name, i + 1);
-		rc = user_card(st, profile, id, name, notes->cards[i].front,
-		    notes->cards[i].back, now, err);
-	}
-	return store_end(st, rc, err);
-}
-
 int
 store_user_decks(struct store *st, int64_t profile,
     void (*fn)(const char *, int, void *), void *arg, struct pl_err *err)

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "i18n.h"
+#include "core/csv.h"
 #include "core/json.h"
 #include "core/number.h"
 #include "core/safetext.h"
@@ -224,9 +225,10 @@ profile_tree(struct store *st, const char *name,
 	if (find_profile(st, name, &id, &created, err) != 0)
 		return NULL;
 	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "schema", EXPORT_SCHEMA);
 	cJSON_AddStringToObject(o, "format", EXPORT_FORMAT);
 	cJSON_AddNumberToObject(o, "version", EXPORT_VERSION);
-	cJSON_AddNumberToObject(o, "schema", store_schema_version(st));
+	cJSON_AddNumberToObject(o, "db_schema", store_schema_version(st));
 	p = cJSON_AddObjectToObject(o, "profile");
 	cJSON_AddStringToObject(p, "name", name);
 	cJSON_AddNumberToObject(p, "created", (double)created);
@@ -263,48 +265,41 @@ export_profile_json(struct store *st, const char *name,
 	return s;
 }
 
-/* Append a CSV cell: control characters shown, quoted, formulas defused. */
+/* One cell from a JSON value: text quoted and made safe, numbers with '.'. */
 static void
-csv_field(FILE *fp, const cJSON *v)
+csv_value(struct csv *c, const cJSON *v)
 {
-	char *cell;
-
-	if (v == NULL || cJSON_IsNull(v))
-		return;
-	if (cJSON_IsNumber(v)) {	/* '.' whatever the locale */
-		char num[64];
-
-		fputs(pl_num_c(num, sizeof num, v->valuedouble, 'g', 17), fp);
-		return;
-	}
-	if (!cJSON_IsString(v))
-		return;
-	if ((cell = safetext_csv(v->valuestring, SAFETEXT_UTF8)) != NULL)
-		fputs(cell, fp);
-	free(cell);
+	if (cJSON_IsNumber(v))
+		csv_number(c, v->valuedouble);
+	else if (cJSON_IsString(v))
+		csv_text(c, v->valuestring);
+	else
+		csv_empty(c);
 }
 
 static void
-csv_rows(FILE *fp, const char *kind, const cJSON *arr,
+csv_rows(struct csv *c, const char *kind, const cJSON *arr,
     const char *const *keys)
 {
 	const cJSON *row;
 	int i;
 
 	cJSON_ArrayForEach(row, arr) {
-		fputs(kind, fp);
-		for (i = 0; keys[i] != NULL; i++) {
-			fputc(',', fp);
+		csv_word(c, kind);
+		for (i = 0; keys[i] != NULL; i++)
 			if (keys[i][0] != '\0')
-				csv_field(fp, cJSON_GetObjectItem(row, keys[i]));
-		}
-		fputc('\n', fp);
+				csv_value(c, cJSON_GetObjectItem(row, keys[i]));
+			else
+				csv_empty(c);
+		csv_end(c);
 	}
 }
 
 char *
 export_profile_csv(struct store *st, const char *name, struct pl_err *err)
 {
+	static const char *const head[] = { "kind", "drop", "item", "attempt",
+	    "correct", "status", "seconds", "time", "finished", "value", NULL };
 	static const char *const drop_keys[] = { "drop", "", "", "", "status",
 	    "seconds", "started", "finished", "", NULL };
 	static const char *const ans_keys[] = { "drop", "question", "attempt",
@@ -312,22 +307,19 @@ export_profile_csv(struct store *st, const char *name, struct pl_err *err)
 	static const char *const set_keys[] = { "", "key", "", "", "", "",
 	    "", "", "value", NULL };
 	cJSON *o = profile_tree(st, name, NULL, err);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp;
+	struct csv c = { NULL, 0, 0, 0, 0 };
+	char *text;
 
-	if (o == NULL || (fp = open_memstream(&buf, &len)) == NULL) {
-		cJSON_Delete(o);
+	if (o == NULL)
 		return NULL;
-	}
-	fputs("kind,drop,item,attempt,correct,status,seconds,time,finished,value\n",
-	    fp);
-	csv_rows(fp, "drop", cJSON_GetObjectItem(o, "drops"), drop_keys);
-	csv_rows(fp, "answer", cJSON_GetObjectItem(o, "answers"), ans_keys);
-	csv_rows(fp, "setting", cJSON_GetObjectItem(o, "settings"), set_keys);
-	fclose(fp);
+	csv_header(&c, head);
+	csv_rows(&c, "drop", cJSON_GetObjectItem(o, "drops"), drop_keys);
+	csv_rows(&c, "answer", cJSON_GetObjectItem(o, "answers"), ans_keys);
+	csv_rows(&c, "setting", cJSON_GetObjectItem(o, "settings"), set_keys);
 	cJSON_Delete(o);
-	return buf;
+	if ((text = csv_take(&c)) == NULL)
+		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
+	return text;
 }
 
 int

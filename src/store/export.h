@@ -23,9 +23,13 @@
  */
 #define EXPORT_SCENARIO_PREFIX	"scenario:"
 
-/* The format name and version written into every export. */
+/*
+ * The format name and version written into every export, and its name in
+ * the contract of the JSON documents (schema/export.json describes it).
+ */
 #define EXPORT_FORMAT	"parlearn-profile"
 #define EXPORT_VERSION	1
+#define EXPORT_SCHEMA	"parlearn.export/1"
 
 /*
  * The profile called name as JSON or CSV (caller frees). course may be
@@ -47,7 +51,9 @@ char	*export_profile_csv(struct store *, const char *name,
  * An integer beyond +-2^53 (a card's 64-bit seed) is written as a string
  * of decimal digits so that it reads back exactly.
  *
- *   format "parlearn-profile", version 1, schema (integer, optional)
+ *   schema "parlearn.export/1" (or an integer, the database's schema, in
+ *   files written before it was named), format "parlearn-profile",
+ *   version 1, db_schema (integer, optional)
  *   profile   { name: 1..64 characters, created: time (optional) }
  *   drops[]   { drop, status 0..2, seconds, position, started, finished,
  *               last_seen (times or null) }            key: drop

@@ -104,6 +104,7 @@ static const struct field user_card_fields[] = {
 	{ "front", F_FACE, 0, 0, 0 },
 	{ "back", F_FACE, 0, 0, 0 },
 	{ "created", F_TIME, 0, 0, 0 },
+	{ "tags", F_TEXT, 1, 0, 0 },
 };
 static const struct field log_fields[] = {
 	{ "card_id", F_ID, 0, 0, 0 },
@@ -516,7 +517,7 @@ section_array(const cJSON *root, const struct section *sec)
 static int
 check_header(struct import *im, const cJSON *o, const char **name)
 {
-	const cJSON *p, *rev, *arr;
+	const cJSON *p, *rev, *arr, *sch;
 	const char *fmt = NULL;
 	char where[64];
 	long v = 0;
@@ -535,9 +536,20 @@ check_header(struct import *im, const cJSON *o, const char **name)
 		    _("not a parlearn profile export (\"%s\")"), EXPORT_FORMAT);
 		return -1;
 	}
+	/* "schema" names the contract; before it did, it held the database's
+	 * schema version, now "db_schema". */
+	sch = cJSON_GetObjectItemCaseSensitive(o, "schema");
+	if (cJSON_IsString(sch) && strcmp(sch->valuestring, EXPORT_SCHEMA) != 0) {
+		pl_err_set_path(im->err, im->file, "schema",
+		    _("\"%s\" is not \"%s\", the export this parlearn reads"),
+		    sch->valuestring, EXPORT_SCHEMA);
+		return -1;
+	}
 	if (pl_json_int(o, "version", 1, 1, EXPORT_VERSION, &v, im->file, "",
-	    im->err) != 0 || pl_json_int(o, "schema", 0, 1, 1000, &v,
-	    im->file, "", im->err) != 0)
+	    im->err) != 0 || (!cJSON_IsString(sch) && pl_json_int(o, "schema",
+	    0, 1, 1000, &v, im->file, "", im->err) != 0) ||
+	    pl_json_int(o, "db_schema", 0, 1, 1000, &v, im->file, "",
+	    im->err) != 0)
 		return -1;
 	p = cJSON_GetObjectItemCaseSensitive(o, "profile");
 	if (!cJSON_IsObject(p)) {

@@ -123,6 +123,9 @@ static const char *const migrations[] = {
 	 * kept with their state and log, left out of every queue. */
 	"ALTER TABLE cards ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0"
 	"  CHECK (suspended IN (0, 1));",
+	/* 3 -> 4: the tags of an imported note (deck import keeps them and
+	 * deck export writes them back), space-separated; NULL for none. */
+	"ALTER TABLE user_cards ADD COLUMN tags TEXT;",
 };
 
 #define N_MIGRATIONS	((int)(sizeof migrations / sizeof migrations[0]))

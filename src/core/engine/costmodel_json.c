@@ -48,7 +48,7 @@ add_group(cJSON *o, const char *name, const struct cm_group *g, double bw)
 	cJSON_AddNumberToObject(j, "ranks", g->n);
 	cJSON_AddNumberToObject(j, "per_node", g->per_node);
 	cJSON_AddNumberToObject(j, "nodes", g->nodes);
-	cJSON_AddNumberToObject(j, "bus_bw", bw);
+	cJSON_AddNumberToObject(j, "bus_bw_bytes_per_s", bw);
 }
 
 static void

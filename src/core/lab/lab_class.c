@@ -9,14 +9,13 @@
  * has still shows). Results of another session (an earlier group) and
  * answers to steps past the end of the script are ignored.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "i18n.h"
+#include "core/csv.h"
 #include "core/lab/lab.h"
-#include "core/safetext.h"
 
 #define ITEMS_PER_STEP	64
 
@@ -135,63 +134,6 @@ lab_class_free(struct lab_class *cl)
 	cl->n_items = 0;
 }
 
-/* A growing string for the CSV report. */
-struct sbuf {
-	char	*s;
-	size_t	 len, cap;
-	int	 failed;
-};
-
-static void
-sb_add(struct sbuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-sb_add(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	char *ns;
-
-	if (b->failed)
-		return;
-	for (;;) {
-		/* Never NULL + 0 (found by tests/fuzz/fuzz_lab under UBSan). */
-		va_start(ap, fmt);
-		n = vsnprintf(b->s != NULL ? b->s + b->len : NULL,
-		    b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->failed = 1;
-			return;
-		}
-		if ((size_t)n < b->cap - b->len) {
-			b->len += (size_t)n;
-			return;
-		}
-		b->cap = b->cap * 2 + (size_t)n + 256;
-		if ((ns = realloc(b->s, b->cap)) == NULL) {
-			b->failed = 1;
-			return;
-		}
-		b->s = ns;
-	}
-}
-
-/* A CSV cell: control characters shown, quoted, formulas defused. */
-static void
-sb_csv(struct sbuf *b, const char *s)
-{
-	char *cell = safetext_csv(s, SAFETEXT_UTF8);
-
-	if (cell == NULL)
-		b->failed = 1;
-	else
-		sb_add(b, "%s", cell);
-	free(cell);
-}
-
 static const char *
 kind_word(enum lab_item_kind k)
 {
@@ -199,8 +141,19 @@ kind_word(enum lab_item_kind k)
 	    "question";
 }
 
+/* The cells every row of a student's step starts with. */
 static void
-csv_student(struct sbuf *b, const struct lab_script *ls,
+student_cells(struct csv *b, const struct lab_result *r, size_t step,
+    const char *title)
+{
+	csv_text(b, r->user);
+	csv_text(b, r->profile);
+	csv_int(b, (long long)step + 1);
+	csv_text(b, title);
+}
+
+static void
+csv_student(struct csv *b, const struct lab_script *ls,
     const struct content_course *c, const struct lab_class *cl,
     const struct lab_result *r)
 {
@@ -212,30 +165,34 @@ csv_student(struct sbuf *b, const struct lab_script *ls,
 	for (s = 0; s < ls->n_steps; s++) {
 		lab_step_title(&ls->steps[s], c, title, sizeof title);
 		lab_student_step(r, (int)s, &right, &wrong, &solved);
-		sb_csv(b, r->user);
-		sb_add(b, ",");
-		sb_csv(b, r->profile);
-		sb_add(b, ",%zu,", s + 1);
-		sb_csv(b, title);
-		sb_add(b, ",step,,,,,%d,%d,%d,%s\n", right, wrong, solved,
-		    (size_t)r->step == s ? "current" : "");
+		student_cells(b, r, s, title);
+		csv_word(b, "step");
+		csv_empty(b);
+		csv_empty(b);
+		csv_empty(b);
+		csv_empty(b);
+		csv_int(b, right);
+		csv_int(b, wrong);
+		csv_int(b, solved);
+		csv_word(b, (size_t)r->step == s ? "current" : NULL);
+		csv_end(b);
 		for (k = 0; k < cl->n_items; k++) {
 			if ((size_t)cl->items[k].step != s)
 				continue;
 			a = lab_result_find(r, (int)s, cl->items[k].kind,
 			    cl->items[k].id);
-			sb_csv(b, r->user);
-			sb_add(b, ",");
-			sb_csv(b, r->profile);
-			sb_add(b, ",%zu,", s + 1);
-			sb_csv(b, title);
-			sb_add(b, ",%s,%s,%d,%d,%d,,,,%s\n",
-			    kind_word(cl->items[k].kind), cl->items[k].id,
-			    a != NULL ? a->attempts : 0,
-			    a != NULL ? a->first_correct : 0,
-			    a != NULL ? a->correct : 0,
-			    a == NULL ? "unanswered" : a->correct ? "right" :
-			    "wrong");
+			student_cells(b, r, s, title);
+			csv_word(b, kind_word(cl->items[k].kind));
+			csv_word(b, cl->items[k].id);
+			csv_int(b, a != NULL ? a->attempts : 0);
+			csv_int(b, a != NULL ? a->first_correct : 0);
+			csv_int(b, a != NULL ? a->correct : 0);
+			csv_empty(b);
+			csv_empty(b);
+			csv_empty(b);
+			csv_word(b, a == NULL ? "unanswered" : a->correct ?
+			    "right" : "wrong");
+			csv_end(b);
 		}
 	}
 }
@@ -244,23 +201,21 @@ char *
 lab_report_csv(const struct lab_script *ls, const struct content_course *c,
     const struct lab_result *res, size_t n, const char *session)
 {
+	static const char *const head[] = { "user", "profile", "step",
+	    "step_title", "row", "item", "attempts", "first_correct",
+	    "correct", "right", "wrong", "scenarios_solved", "status", NULL };
 	struct lab_class cl;
-	struct sbuf b = { NULL, 0, 0, 0 };
+	struct csv b = { NULL, 0, 0, 0, 0 };
 	size_t i;
 
 	if (lab_class_build(ls, c, res, n, session, &cl) != 0)
 		return NULL;
-	sb_add(&b, "%s", "user,profile,step,step_title,row,item,attempts,"
-	    "first_correct,correct,right,wrong,scenarios_solved,status\n");
+	csv_header(&b, head);
 	for (i = 0; i < n; i++)
 		if (counts(&res[i], ls->n_steps, session))
 			csv_student(&b, ls, c, &cl, &res[i]);
 	lab_class_free(&cl);
-	if (b.failed) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return csv_take(&b);
 }
 
 static cJSON *
@@ -278,7 +233,7 @@ json_students(const struct lab_script *ls, const struct lab_result *res,
 		cJSON_AddStringToObject(o, "user", res[i].user);
 		cJSON_AddStringToObject(o, "profile", res[i].profile);
 		cJSON_AddNumberToObject(o, "step", res[i].step + 1);
-		cJSON_AddNumberToObject(o, "step_since",
+		cJSON_AddNumberToObject(o, "step_since_unix_s",
 		    (double)res[i].step_since);
 		steps = cJSON_AddArrayToObject(o, "steps");
 		for (s = 0; s < ls->n_steps; s++) {
@@ -357,6 +312,8 @@ lab_report_json(const struct lab_script *ls, const struct content_course *c,
 	if (lab_class_build(ls, c, res, n, session, &cl) != 0)
 		return NULL;
 	o = cJSON_CreateObject();
+	/* The contract of the CLI's JSON documents (cli/jsonout.h). */
+	cJSON_AddStringToObject(o, "schema", "parlearn.lab-report/1");
 	cJSON_AddStringToObject(o, "lab", ls->title);
 	cJSON_AddStringToObject(o, "session", session != NULL ? session : "");
 	cJSON_AddNumberToObject(o, "students", (double)cl.n_students);

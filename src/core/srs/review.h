@@ -1,6 +1,7 @@
 /*
  * review.h - flashcard review: the daily queue, limits, undo, cram,
- * statistics and TSV decks, as pure functions over card states.
+ * statistics and the card text, as pure functions over card states (Anki's
+ * note files are core/srs/anki.h).
  *
  * The store (store/cards.h) loads each card's FSRS state into a
  * struct review_item array; the review screen and `parlearn review` build
@@ -200,37 +201,6 @@ char	*review_card_back(const struct content_card *k,
 int	review_question_card(const struct content_question *q, double expected,
 	    char **front, char **back);
 
-/* --- TSV decks ---------------------------------------------------------- */
-
-struct review_tsv_card {
-	char	*front;
-	char	*back;
-};
-
-struct review_tsv {
-	struct review_tsv_card	*cards;
-	size_t			 n;
-};
-
-/*
- * Append one note as an Anki-importable TSV line ("front<TAB>back<TAB>
- * tags\n"): a field holding a tab, a newline or a double quote is quoted,
- * with quotes doubled. Returns an allocated line or NULL.
- */
-char	*review_tsv_line(const char *front, const char *back, const char *tags);
-/* The header lines Anki reads before the notes (deck name, columns). */
-char	*review_tsv_header(const char *deck);
-
-/*
- * Parse TSV text (Anki's export or ours): lines starting with '#' are
- * headers, fields are tab-separated, a field may be quoted. Each note
- * needs a non-empty front and back; further fields are ignored. Text is
- * sanitised (content_sanitize). file names the input in errors. Returns 0
- * with out filled (free with review_tsv_free), or -1 with err at the
- * offending line and column.
- */
-int	review_tsv_parse(const char *text, size_t len, const char *file,
-	    struct review_tsv *out, struct pl_err *err);
-void	review_tsv_free(struct review_tsv *);
+/* Decks as Anki note files, both ways: core/srs/anki.h. */
 
 #endif
