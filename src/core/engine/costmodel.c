@@ -150,8 +150,14 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	if (c->schedule != PIPE_INTERLEAVED && c->virtual_stages != 1)
 		return _("virtual stages need the interleaved schedule");
 	pv = c->pp * c->virtual_stages;
-	if (pv > m->layers)
-		return _("more pipeline stages than layers");
+	if (pv > m->layers) {
+		/* Name the product: PP alone may be well under the layers. */
+		if (size > 0)
+			snprintf(buf, size, _("PP x virtual stages = %d x %d = "
+			    "%d model chunks, more than the %d layers"), c->pp,
+			    c->virtual_stages, pv, m->layers);
+		return size > 0 ? buf : "";
+	}
 	chunk = (m->layers + pv - 1) / pv;
 	if (c->pp > 1 && pv * chunk - m->layers > 2)
 		return _("PP (times virtual stages) must divide the layers, "
