@@ -694,6 +694,12 @@ START_TEST(bad_input)
 	c.schedule = PIPE_INTERLEAVED;
 	c.virtual_stages = 5;	/* 96 / 40 leaves 24 short */
 	ck_assert_int_eq(cm_evaluate(&c, &r, &err), -1);
+	layout(&c, 1, 1, 24);	/* PP 24 < 96 layers, but 120 chunks */
+	c.schedule = PIPE_INTERLEAVED;
+	c.virtual_stages = 5;
+	ck_assert_int_eq(cm_evaluate(&c, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "24 x 5 = 120"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "96 layers"));
 	c.gpus = 0;
 	ck_assert_int_eq(cm_search(&c, 10, &(struct cm_search){ 0 }, &err), -1);
 }

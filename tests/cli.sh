@@ -83,5 +83,19 @@ if part_needs sqlite3 "newer database refused"; then
 	grep -q "schema version 99" "$tmp/err" || fail "newer schema message"
 	[ "$(cksum <"$tmp/new.db")" = "$sum" ] || fail "newer database was modified"
 fi
+# review --list: a card's front in at most 60 columns, "..." where it was
+# cut (it was cut at byte 60, mid-word and without a mark).
+printf '%s\t%s\n' "Short front?" "A back." \
+	"Which of the four links carries the pipeline's activations between stage 1 and stage 2?" \
+	"G1-G2." >"$tmp/long.tsv"
+expect 0 "$PARLEARN" --profile lister deck import "$tmp/long.tsv" --name long
+expect 0 "$PARLEARN" --profile lister review --list --all
+tail -n +2 "$tmp/out" | LC_ALL=C awk 'length(substr($0, 72)) > 60 { bad = 1 }
+	END { exit bad }' || fail "review --list: a front wider than 60 columns"
+tail -n +2 "$tmp/out" | grep -q '[^ ]\.\.\.$' ||
+	fail "review --list: no cut front ends with ..."
+tail -n +2 "$tmp/out" | LC_ALL=C awk 'length(substr($0, 72)) == 60 &&
+	!/\.\.\.$/ { bad = 1 } END { exit bad }' ||
+	fail "review --list: a front cut without ..."
 echo "cli.sh: all checks passed"
 test_done

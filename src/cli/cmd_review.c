@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "core/wrap.h"
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
@@ -161,21 +162,26 @@ format_due(int64_t t, int64_t now, char *buf, size_t size)
 		snprintf(buf, size, _("%s (in %s)"), when, rel);
 }
 
+#define FRONT_COLS 60
+
 static void
 print_card(const struct store_card *k, const struct review_item *it,
     int64_t now)
 {
-	char due[96], front[61];
-	size_t n = strlen(k->front);
+	char due[96], front[256];
+	size_t n;
 
 	if (it->card.state == FSRS_NEW)
 		snprintf(due, sizeof due, "%s", "-");
 	else
 		format_due(it->card.due, now, due, sizeof due);
-	snprintf(front, sizeof front, "%.*s", (int)(n > 60 ? 60 : n), k->front);
+	snprintf(front, sizeof front, "%s", k->front);
 	for (n = 0; front[n] != '\0'; n++)
 		if (front[n] == '\n')
 			front[n] = ' ';
+	/* At most 60 columns, cut between characters, "..." where cut. */
+	if (wrap_width(front, strlen(front)) > FRONT_COLS)
+		strcpy(front + wrap_fit(front, FRONT_COLS - 3), "...");
 	cli_printf(stdout, "%-24s %-10s %-34s %s\n", k->id,
 	    _(state_label[it->card.state & 3]), due, front);
 }

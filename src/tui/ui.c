@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/wrap.h"
 #include "i18n.h"
 #include "tui/draw.h"
 #include "tui/term.h"
@@ -102,26 +103,72 @@ ui_flash(const char *msg)
 	snprintf(flash_msg, sizeof flash_msg, "%s", msg);
 }
 
+/* Columns of the text beside the keys in a help box width columns wide. */
+#define HELP_TEXT_WIDTH(width) ((width) - 21)
+
+static void
+help_skip_line(const char *s, size_t n, void *arg)
+{
+	(void)s;
+	(void)n;
+	(void)arg;
+}
+
+/* Screen rows h takes, each text wrapped to text_width columns. */
 static int
-help_rows(const struct ui_key_help *h)
+help_rows(const struct ui_key_help *h, int text_width)
 {
 	int n = 0;
 
-	while (h != NULL && h[n].keys != NULL)
-		n++;
+	for (; h != NULL && h->keys != NULL; h++)
+		n += wrap_paragraph(_(h->what), text_width, help_skip_line,
+		    NULL);
 	return n;
 }
 
-/* Draw h from row *y, stopping before ymax. Returns 1 if some were cut. */
+struct help_line {
+	WINDOW *w;
+	int y, x, width, ymax, cut;
+};
+
+static void
+help_put_line(const char *s, size_t n, void *arg)
+{
+	struct help_line *hl = arg;
+	char line[1024];
+
+	if (hl->y >= hl->ymax) {
+		hl->cut = 1;
+		return;
+	}
+	if (n >= sizeof line)
+		n = sizeof line - 1;
+	memcpy(line, s, n);
+	line[n] = '\0';
+	ui_put(hl->w, hl->y++, hl->x, line, hl->width, A_NORMAL);
+}
+
+/*
+ * Draw h from row *y, stopping before ymax; a text too long for the box
+ * goes on under itself. Returns 1 if some were cut.
+ */
 static int
 draw_help_list(WINDOW *w, const struct ui_key_help *h, int *y, int ymax,
     int x, int width)
 {
-	for (; h != NULL && h->keys != NULL; h++, (*y)++) {
+	struct help_line hl = { w, 0, x + 19, HELP_TEXT_WIDTH(width), ymax,
+	    0 };
+
+	for (; h != NULL && h->keys != NULL; h++) {
 		if (*y >= ymax)
 			return 1;
-		ui_put(w, *y, x + 2, _(h->keys), 16, ui_attr(UI_C_ACCENT));
-		ui_put(w, *y, x + 19, _(h->what), width - 21, A_NORMAL);
+		ui_put_cut(w, *y, x + 2, _(h->keys), 16,
+		    ui_attr(UI_C_ACCENT));
+		hl.y = *y;
+		wrap_paragraph(_(h->what), hl.width, help_put_line, &hl);
+		*y = hl.y;
+		if (hl.cut)
+			return 1;
 	}
 	return 0;
 }
@@ -134,8 +181,9 @@ static void
 draw_help(WINDOW *w, int rows, int cols)
 {
 	const struct ui_key_help *h = stack[depth - 1]->help;
-	int n = help_rows(h) + help_rows(global_help) + 5;
-	int width = cols - 4 < 64 ? cols - 4 : 64;
+	int width = cols - 4 < 76 ? cols - 4 : 76;
+	int n = help_rows(h, HELP_TEXT_WIDTH(width)) +
+	    help_rows(global_help, HELP_TEXT_WIDTH(width)) + 5;
 	int hb = n < rows - 1 ? n : rows - 1;
 	int top = (rows - hb) / 2 < 1 ? 1 : (rows - hb) / 2;
 	int x = (cols - width) / 2, y, ymax = top + hb - 2, cut;
@@ -154,7 +202,7 @@ draw_help(WINDOW *w, int rows, int cols)
 		cut = draw_help_list(w, global_help, &y, ymax, x, width);
 	} else
 		cut = 1;
-	ui_put(w, top + hb - 2, x + 2, cut ?
+	ui_put_cut(w, top + hb - 2, x + 2, cut ?
 	    _("More keys in a larger window. Any key closes.") :
 	    _("Press any key to close this help."), width - 4,
 	    ui_attr(UI_C_DIM));

@@ -180,8 +180,14 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	pv = c->pp * c->virtual_stages;
 	/* interleaved, up to two chunks may hold only the embedding or the
 	 * output layer ([LLAMA3] 3.3.2: 126 layers on 16 x 8 chunks) */
-	if (pv > m->layers + (c->virtual_stages > 1 ? 2 : 0))
-		return _("more pipeline stages than layers");
+	if (pv > m->layers + (c->virtual_stages > 1 ? 2 : 0)) {
+		/* Name the product: PP alone may be well under the layers. */
+		if (size > 0)
+			snprintf(buf, size, _("PP x virtual stages = %d x %d = "
+			    "%d model chunks, more than the %d layers"), c->pp,
+			    c->virtual_stages, pv, m->layers);
+		return size > 0 ? buf : "";
+	}
 	chunk = (m->layers + pv - 1) / pv;
 	if (c->pp > 1 && pv * chunk - m->layers > 2)
 		return _("PP (times virtual stages) must divide the layers, "
