@@ -167,6 +167,90 @@ START_TEST(reveal_needs_reveal_first)
 }
 END_TEST
 
+/*
+ * The forms a learner may type (issue 14): a percentage where a fraction
+ * is asked, a ratio, scientific notation, and the locale's decimal comma.
+ */
+START_TEST(numeric_forms)
+{
+	struct content_question q = question(CONTENT_Q_NUMERIC);
+	struct quiz_state st;
+
+	memset(&st, 0, sizeof st);
+	q.quantity = "bubble_fraction";
+	q.unit = "of the step";
+	q.tolerance = 0.02;
+	st.expected = 3.0 / 11;			/* 0.2727 */
+	ck_assert(quiz_wants_fraction(&q));
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "27%"), 1);
+	ck_assert_double_eq_tol(st.given, 0.27, 1e-12);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "27.3 %"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "3/11"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "2.727e-1"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "0.27"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "3/0"), -1);
+	/* 27 where a fraction is asked: wrong, and the hint says why. */
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "27"), 0);
+	ck_assert_int_eq(st.hint, QUIZ_HINT_PERCENT);
+	/* GB is not a fraction: 27% is read as 27. */
+	q = question(CONTENT_Q_NUMERIC);
+	q.quantity = "model_state_gb";
+	ck_assert(!quiz_wants_fraction(&q));
+	st.expected = 27;
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "27%"), 1);
+	st.expected = 107.8;
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "1.078E2"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "107,8"), -1);
+	if (setlocale(LC_NUMERIC, "de_DE.UTF-8") == NULL) {
+		ck_assert_msg(getenv("CI") == NULL || strcmp(getenv("CI"),
+		    "true") != 0, "de_DE.UTF-8 must exist under CI");
+		return;
+	}
+	/* German: the decimal comma, and '.' still works. */
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "107,8"), 1);
+	ck_assert_double_eq_tol(st.given, 107.8, 1e-9);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "107.8"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "10,78e1"), 1);
+	setlocale(LC_NUMERIC, "C");
+}
+END_TEST
+
+/* The diagnostic a first miss gets instead of the figure. */
+START_TEST(numeric_hints)
+{
+	double f;
+
+	ck_assert_int_eq(quiz_numeric_hint(35, 0.35, 1, 0, &f),
+	    QUIZ_HINT_PERCENT);
+	ck_assert_double_eq_tol(f, 100, 1e-9);
+	/* GB typed as MB, or bytes as GB. */
+	ck_assert_int_eq(quiz_numeric_hint(107800, 107.8, 0, 1, &f),
+	    QUIZ_HINT_UNITS);
+	ck_assert_int_eq(quiz_numeric_hint(107.8e-9, 107.8, 0, 1, &f),
+	    QUIZ_HINT_UNITS);
+	/* 2 bytes per parameter where 16 are needed: 1/8. */
+	ck_assert_int_eq(quiz_numeric_hint(13.48, 107.8, 0, 1, &f),
+	    QUIZ_HINT_BYTES);
+	ck_assert_double_eq_tol(f, 0.125, 1e-3);
+	/* 12/16 (Adam states without weights and grads), memory only. */
+	ck_assert_int_eq(quiz_numeric_hint(80.85, 107.8, 0, 1, &f),
+	    QUIZ_HINT_BYTES);
+	ck_assert_int_eq(quiz_numeric_hint(80.85, 107.8, 0, 0, &f),
+	    QUIZ_HINT_LOW);
+	/* A time off by two: counted once, happens twice. */
+	ck_assert_int_eq(quiz_numeric_hint(0.5, 1.0, 0, 0, &f),
+	    QUIZ_HINT_TWICE);
+	ck_assert_int_eq(quiz_numeric_hint(2.02, 1.0, 0, 0, &f),
+	    QUIZ_HINT_TWICE);
+	ck_assert_int_eq(quiz_numeric_hint(-1, 1.0, 0, 0, &f),
+	    QUIZ_HINT_SIGN);
+	ck_assert_int_eq(quiz_numeric_hint(3.1, 1.0, 0, 0, &f),
+	    QUIZ_HINT_HIGH);
+	ck_assert_int_eq(quiz_numeric_hint(0.3, 1.0, 0, 0, &f),
+	    QUIZ_HINT_LOW);
+}
+END_TEST
+
 static int
 has_line(const struct layout *lo, const char *text, enum layout_style style)
 {
@@ -248,6 +332,13 @@ START_TEST(layout_numeric_and_reveal)
 	layout_free(&lo);
 	quiz_submit_numeric(&b[0].question, &st[0], "12");
 	st[1].revealed = 1;
+	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
+	/* A first miss: a hint, not the figure. */
+	ck_assert(has_line(&lo, "Not yet: about 9.3 times too low.",
+	    LAYOUT_WRONG));
+	ck_assert(!has_line(&lo, "Not quite: the cost model gives 112 GB; you said 12.", LAYOUT_WRONG));
+	layout_free(&lo);
+	quiz_submit_numeric(&b[0].question, &st[0], "12");
 	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
 	ck_assert(has_line(&lo, "Not quite: the cost model gives 112 GB; you said 12.", LAYOUT_WRONG));
 	ck_assert(has_line(&lo, "Because.", LAYOUT_EXPLAIN));
@@ -333,6 +424,8 @@ quiz_suite(void)
 	tcase_add_test(tc, multiple_choice_needs_exact_set);
 	tcase_add_test(tc, numeric_tolerance);
 	tcase_add_test(tc, numeric_tolerance_boundary);
+	tcase_add_test(tc, numeric_forms);
+	tcase_add_test(tc, numeric_hints);
 	tcase_add_test(tc, reveal_needs_reveal_first);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("feedback layout");

@@ -104,7 +104,8 @@ enum reader_effect	reader_tab(struct reader *, int dir);
 
 /*
  * An answer key: '1'..'9' choose an option or grade a revealed answer
- * (1 missed, 2 partly, 3 got it); '0'..'9', '.', '-', 'e' type a number.
+ * (1 missed, 2 partly, 3 got it); '0'..'9' and ". , - + e E / %" type a
+ * number.
  */
 enum reader_effect	reader_type(struct reader *, int ch);
 /* Backspace: erase the last character of a numeric answer. */

@@ -43,10 +43,13 @@ graded(struct reader *r, int b)
 	return READER_ANSWERED;
 }
 
+/* Characters of a number pl_parse_double reads: "1.5e3", "107,8" (a
+ * decimal comma), "3/11", "27%". */
 static int
 numeric_char(int ch)
 {
-	return (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' || ch == 'e';
+	return (ch >= '0' && ch <= '9') || (ch != '\0' &&
+	    strchr(".,-+eE/%", ch) != NULL);
 }
 
 static enum reader_effect
