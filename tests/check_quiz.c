@@ -414,6 +414,88 @@ START_TEST(engine_answer_for_a_lesson_config)
 }
 END_TEST
 
+/* Problems answer_check_giveaways finds for a question after text. */
+static size_t
+giveaways(const struct hw_catalog *cat, const char *text, const char *quantity,
+    const char *unit)
+{
+	struct content_problems p = { NULL, 0, 0 };
+	struct content_block b[3];
+	struct content_course c;
+	struct content_drop d;
+	size_t n;
+
+	memset(b, 0, sizeof b);
+	memset(&d, 0, sizeof d);
+	memset(&c, 0, sizeof c);
+	b[0].kind = CONTENT_TEXT;
+	b[0].text = (char *)text;
+	b[1].kind = CONTENT_QUESTION;
+	b[1].question = question(CONTENT_Q_SINGLE);
+	b[1].question.prompt = "Which axis?";
+	b[2].kind = CONTENT_QUESTION;
+	b[2].question = question(CONTENT_Q_NUMERIC);
+	b[2].question.prompt = "Llama 2 70B at TP 8: model state per GPU?";
+	b[2].question.quantity = (char *)quantity;
+	b[2].question.unit = (char *)unit;
+	b[2].question.engine = cJSON_Parse("{\"model\": \"llama2-70b\", "
+	    "\"gpu\": \"a100-80gb\", \"gpus\": 16, \"tp\": 8, \"pp\": 2, "
+	    "\"dp\": 1, \"global_batch\": 8}");
+	d.file = "x.json";
+	d.blocks = b;
+	d.n_blocks = 3;
+	c.drops = &d;
+	c.n_drops = 1;
+	answer_check_giveaways(cat, &c, &p);
+	n = p.n;
+	if (n > 0)
+		ck_assert_str_eq(p.items[0].file, "x.json");
+	cJSON_Delete(b[2].question.engine);
+	content_problems_free(&p);
+	return n;
+}
+
+/*
+ * A numeric question may not ask for a figure printed just above it
+ * (issue 14), even across a question asked before it; another unit, or a
+ * number of a range in another unit, is not the figure.
+ */
+START_TEST(giveaway_check)
+{
+	struct content_problems p = { NULL, 0, 0 };
+	struct content_course *c;
+	struct hw_catalog cat;
+	struct pl_err err;
+	char text[200];
+	double v;
+	cJSON *cfg;
+
+	ck_assert_int_eq(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err), 0);
+	cfg = cJSON_Parse("{\"model\": \"llama2-70b\", \"gpu\": "
+	    "\"a100-80gb\", \"gpus\": 16, \"tp\": 8, \"pp\": 2, \"dp\": 1, "
+	    "\"global_batch\": 8}");
+	ck_assert_int_eq(answer_engine(&cat, cfg, "model_state_gb", "x", "",
+	    &v, &err), 0);
+	cJSON_Delete(cfg);
+	snprintf(text, sizeof text, "Each GPU keeps about %.0f GB of state.",
+	    v);
+	ck_assert_uint_eq(giveaways(&cat, text, "model_state_gb", "GB"), 1);
+	snprintf(text, sizeof text, "A send of %.0f MB per micro-batch.", v);
+	ck_assert_uint_eq(giveaways(&cat, text, "model_state_gb", "GB"), 0);
+	snprintf(text, sizeof text, "NICs of %.0f or 400 Gb/s.", v);
+	ck_assert_uint_eq(giveaways(&cat, text, "model_state_gb", "GB"), 0);
+	snprintf(text, sizeof text, "Counted with 16 bytes: %.2f.", v * 1.2);
+	ck_assert_uint_eq(giveaways(&cat, text, "model_state_gb", "GB"), 0);
+	/* The shipped course asks for no figure it has just printed. */
+	c = content_load(TOP_SRCDIR, NULL);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(answer_check_giveaways(&cat, c, &p), 0);
+	content_problems_free(&p);
+	content_free(c);
+	hw_catalog_free(&cat);
+}
+END_TEST
+
 static Suite *
 quiz_suite(void)
 {
@@ -435,6 +517,7 @@ quiz_suite(void)
 	tc = tcase_create("numeric answers from the engine");
 	tcase_add_test(tc, shipped_numeric_answers_come_from_the_engine);
 	tcase_add_test(tc, engine_answer_for_a_lesson_config);
+	tcase_add_test(tc, giveaway_check);
 	suite_add_tcase(s, tc);
 	return s;
 }
