@@ -20,7 +20,7 @@ struct store {
 };
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	4
 
 /*
  * Open (creating file and parent directories if needed) and migrate.

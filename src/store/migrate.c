@@ -119,6 +119,17 @@ static const char *const migrations[] = {
 	"    CASE WHEN OLD.elapsed_days < 7 THEN 0 WHEN OLD.elapsed_days < 21 THEN 1"
 	"    WHEN OLD.elapsed_days < 90 THEN 2 ELSE 3 END;"
 	"END;",
+	/* 2 -> 3: suspended cards (the card browser, store/cards_browse.h):
+	 * kept with their state and log, left out of every queue. */
+	"ALTER TABLE cards ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0"
+	"  CHECK (suspended IN (0, 1));",
+	/* 3 -> 4: the trade-off a learner writes with a defense (drop 14),
+	 * one row per scenario attempt that had one
+	 * (store/scenario_tradeoff.h). */
+	"CREATE TABLE scenario_tradeoffs ("
+	"  answer_id INTEGER PRIMARY KEY"
+	"    REFERENCES answers(id) ON DELETE CASCADE,"
+	"  text TEXT NOT NULL);",
 };
 
 #define N_MIGRATIONS	((int)(sizeof migrations / sizeof migrations[0]))

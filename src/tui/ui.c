@@ -187,7 +187,7 @@ static int
 handle_key(int ch)
 {
 	struct ui_screen *s = stack[depth - 1];
-	int rows, cols;
+	int rows, cols, typing = s->typing != NULL && s->typing(s);
 
 	getmaxyx(stdscr, rows, cols);
 	flash_msg[0] = '\0';
@@ -199,11 +199,11 @@ handle_key(int ch)
 	}
 	if (ui_term_too_small(stdscr, rows, cols))
 		return ch == 'q' || ch == 'Q';
-	if (ch == '?') {
+	if (ch == '?' && !typing) {
 		help_shown = 1;
 		return 0;
 	}
-	if (global_key_pressed(ch))
+	if (!typing && global_key_pressed(ch))
 		return depth == 0;
 	switch (s->key(s, ch)) {
 	case UI_BACK:

@@ -34,6 +34,9 @@ struct ui_screen {
 	/* Animation: ms until the next tick, or -1 when idle. May be NULL. */
 	int			(*next_tick_ms)(struct ui_screen *);
 	void			(*tick)(struct ui_screen *);
+	/* 1 while the screen takes typed text (a search box): then '?' and
+	 * the global key reach its key() too. May be NULL. */
+	int			(*typing)(struct ui_screen *);
 	void			(*free)(struct ui_screen *);
 	void			 *state;	/* owned by the screen */
 };
