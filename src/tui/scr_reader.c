@@ -2,13 +2,18 @@
  * scr_reader.c - the lesson reader: a drop's blocks, wrapped and paged;
  * its keys and what it records.
  *
- * Opening a drop marks it started; once its last line has been on a page
- * it is marked done (from the key handler or the tick that follows a
- * draw, never from the draw). The position saved is the block at the top
- * of the page, so it survives a resize or a different terminal width next
- * time. Which block a key acts on is core/course/reader's decision; this
- * file forwards keys to it. The reference document is the same screen
- * with its reference flag set: same paging, nothing recorded.
+ * Opening a drop marks it started, shows the answers saved on earlier
+ * visits and returns to the block read last; once its last line has been
+ * on a page it is marked read (from the key handler or the tick that
+ * follows a draw, never from the draw). Read is not done: a drop is done
+ * when every question has an answer and every incident has passed
+ * (core/course/score.h), which rs_progress() checks after each answer and
+ * each return from an incident, and says so. The position saved is the
+ * block at the top of the page, so it survives a resize or a different
+ * terminal width next time. Which block a key acts on is
+ * core/course/reader's decision; this file forwards keys to it. The
+ * reference document is the same screen with its reference flag set: same
+ * paging, nothing recorded.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +21,7 @@
 
 #include "i18n.h"
 #include "store/progress.h"
+#include "store/progress_score.h"
 #include "tui/scr_reader.h"
 #include "tui/term.h"
 #include "tui/ui.h"
@@ -71,21 +77,91 @@ save(struct reader_scr *r)
 		r->seconds = 0;
 }
 
-/* Record the drop done once its end has been on a page. */
+/* What is left to make the drop done, into r->note (one short line). */
 static void
-record_done(struct reader_scr *r)
+note_left(struct reader_scr *r, const struct drop_score *sc)
+{
+	int q = sc->questions - sc->attempted;
+	int inc = sc->incidents - sc->incidents_passed;
+
+	if (q > 0 && inc > 0)
+		snprintf(r->note, sizeof r->note, P_("End of the drop, not done: "
+		    "%d question unanswered, incident not passed.", "End of the "
+		    "drop, not done: %d questions unanswered, incident not "
+		    "passed.", q), q);
+	else if (q > 0)
+		snprintf(r->note, sizeof r->note, P_("End of the drop, not done: "
+		    "%d question unanswered. Shift-Tab goes back.", "End of the "
+		    "drop, not done: %d questions unanswered. Shift-Tab goes "
+		    "back.", q), q);
+	else if (inc > 0)
+		snprintf(r->note, sizeof r->note, "%s", _("End of the drop, not "
+		    "done: the incident has not passed yet."));
+}
+
+void
+rs_progress(struct reader_scr *r, int at_end)
+{
+	struct drop_score sc;
+	enum curriculum_status st;
+	struct pl_err err;
+
+	if (r->reference)
+		return;
+	if (store_drop_score(r->app->store, r->app->profile, drop_of(r), &sc,
+	    &st, &err) != 0) {
+		app_store_error(&err);
+		return;
+	}
+	if (curriculum_is_done(st) && (!r->was_done || at_end))
+		snprintf(r->note, sizeof r->note, st == CURRICULUM_MASTERED ?
+		    _("Drop mastered, score %.0f%%. n: next drop, q: home "
+		    "screen.") : _("Drop complete, score %.0f%%. n: next drop, "
+		    "q: home screen."), 100 * sc.score);
+	else if (!curriculum_is_done(st) && at_end)
+		note_left(r, &sc);
+	r->was_done = curriculum_is_done(st);
+}
+
+/* Record the drop read once its end has been on a page. */
+static void
+record_read(struct reader_scr *r)
 {
 	struct pl_err err;
 
-	if (r->reference || r->finished || !r->rd.end_seen)
+	if (r->reference || r->read_saved || !r->rd.end_seen)
 		return;
-	r->finished = 1;
+	r->read_saved = 1;
 	if (store_drop_finish(r->app->store, r->app->profile, drop_of(r)->id,
 	    (int64_t)time(NULL), &err) != 0) {
 		app_store_error(&err);
 		return;
 	}
-	ui_flash(_("Drop complete. Press n for the next drop, q for the home screen."));
+	rs_progress(r, 1);
+}
+
+/* The answers of earlier visits, shown again; whether it is done. */
+static void
+restore_answers(struct reader_scr *r)
+{
+	struct score_record *recs;
+	struct drop_score sc;
+	enum curriculum_status st;
+	struct pl_err err;
+	size_t n;
+
+	if (r->reference)
+		return;
+	if (store_drop_records(r->app->store, r->app->profile, drop_of(r)->id,
+	    &recs, &n, &err) != 0) {
+		app_store_error(&err);
+		return;
+	}
+	reader_restore(&r->rd, recs, n);
+	free(recs);
+	if (store_drop_score(r->app->store, r->app->profile, drop_of(r), &sc,
+	    &st, &err) == 0)
+		r->was_done = curriculum_is_done(st);
 }
 
 static void
@@ -114,22 +190,41 @@ start_drop(struct reader_scr *r, int index, int block)
 	r->rd.resume_block = block;
 	r->rd.now = (int64_t)time(NULL);
 	r->drop = index;
-	r->finished = 0;
+	r->read_saved = 0;
+	r->was_done = 0;
+	restore_answers(r);
 	snprintf(val, sizeof val, "reader:%s", d->id);
 	set_resume(r, val);
 	save(r);
 	return 0;
 }
 
-/* Switch to another drop in place (n/p), saving this one first. */
+/*
+ * Switch to another drop in place (n/p), saving this one first; it opens
+ * where the learner was last reading it.
+ */
 static void
 goto_drop(struct reader_scr *r, int index)
 {
-	if (r->reference || index < 0 ||
-	    (size_t)index >= r->app->course->n_drops)
+	struct store_drop_progress p;
+	struct pl_err err;
+
+	if (r->reference)
 		return;
+	if (index < 0) {
+		ui_flash(_("This is the first drop; there is none before it."));
+		return;
+	}
+	if ((size_t)index >= r->app->course->n_drops) {
+		ui_flash(_("This is the last drop of the course; q goes back to "
+		    "the home screen."));
+		return;
+	}
 	save(r);
-	start_drop(r, index, 0);
+	if (store_drop_get(r->app->store, r->app->profile,
+	    r->app->course->drops[index].id, &p, &err) != 0)
+		p.position = 0;
+	start_drop(r, index, p.position);
 }
 
 /* Keys for the questions; READER_NONE leaves the key to the page. */
@@ -225,14 +320,15 @@ reader_key(struct ui_screen *s, int ch)
 
 	count_time(r);
 	r->rd.now = (int64_t)time(NULL);
-	record_done(r);
+	r->note[0] = '\0';
+	record_read(r);
 	e = answer_key(r, ch);
 	if (e != READER_NONE)
 		rs_effect(r, e);
 	else if (!(r->app->projector && projector_key(r, ch)))
 		res = page_key(r, ch);
 	if (res != UI_BACK)
-		record_done(r);
+		record_read(r);
 	return res;
 }
 
@@ -242,19 +338,26 @@ reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	rs_draw(s->state, w, rows, cols);
 }
 
-/* After a draw: record "done" at once if the page reached the end. */
+/* After a draw: record "read" at once if the page reached the end. */
 static int
 reader_next_tick(struct ui_screen *s)
 {
 	struct reader_scr *r = s->state;
 
-	return !r->reference && !r->finished && r->rd.end_seen ? 0 : -1;
+	return !r->reference && !r->read_saved && r->rd.end_seen ? 0 : -1;
 }
 
 static void
 reader_tick(struct ui_screen *s)
 {
-	record_done(s->state);
+	record_read(s->state);
+}
+
+/* Back from an incident or an animation: it may have made the drop done. */
+static void
+reader_resume(struct ui_screen *s)
+{
+	rs_progress(s->state, 0);
 }
 
 static void
@@ -285,9 +388,9 @@ reader_open(struct app *a, int index)
 	r->app = a;
 	r->reference = index < 0;
 	r->last_key = time(NULL);
+	/* Where the learner was reading, done or not. */
 	if (!r->reference && store_drop_get(a->store, a->profile,
-	    a->course->drops[index].id, &p, &err) == 0 &&
-	    p.status != CURRICULUM_DONE)
+	    a->course->drops[index].id, &p, &err) == 0)
 		block = p.position;
 	if (start_drop(r, index, block) != 0)
 		goto fail;
@@ -297,6 +400,7 @@ reader_open(struct app *a, int index)
 	s->key = reader_key;
 	s->next_tick_ms = reader_next_tick;
 	s->tick = reader_tick;
+	s->resume = reader_resume;
 	s->free = reader_free_screen;
 	s->state = r;
 	return s;

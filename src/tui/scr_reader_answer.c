@@ -53,6 +53,7 @@ rs_effect(struct reader_scr *r, enum reader_effect e)
 	switch (e) {
 	case READER_ANSWERED:
 		save_answer(r, r->rd.acted);
+		rs_progress(r, 0);
 		break;
 	case READER_OPEN:
 		open_block(r, r->rd.acted);

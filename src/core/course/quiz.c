@@ -176,11 +176,74 @@ quiz_response(const struct content_question *q, const struct quiz_state *st,
 				    n > 0 ? "," : "", i + 1);
 		break;
 	case CONTENT_Q_NUMERIC:
-		snprintf(buf, size, "%.6g", st->given);
+		pl_num_c(buf, size, st->given, 'g', 6);
 		break;
 	case CONTENT_Q_REVEAL:
 		snprintf(buf, size, "%s", st->self == QUIZ_SELF_GOT ? "got" :
 		    st->self == QUIZ_SELF_PARTLY ? "partly" : "missed");
 		break;
 	}
+}
+
+/* Options "1,3" into a bit set; -1 if one is not an option of q. */
+static int
+parse_options(const struct content_question *q, const char *s,
+    unsigned *bits)
+{
+	char *end;
+	long i;
+
+	*bits = 0;
+	while (*s != '\0') {
+		i = strtol(s, &end, 10);
+		if (end == s || i < 1 || (size_t)i > q->n_options ||
+		    i > QUIZ_MAX_OPTIONS)
+			return -1;
+		*bits |= 1u << (i - 1);
+		s = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != '\0')
+			return -1;
+	}
+	return *bits != 0 ? 0 : -1;
+}
+
+int
+quiz_restore(const struct content_question *q, struct quiz_state *st,
+    const char *response, int correct, int attempts)
+{
+	double v;
+	unsigned bits;
+
+	switch (q->type) {
+	case CONTENT_Q_SINGLE:
+	case CONTENT_Q_MULTIPLE:
+		if (parse_options(q, response, &bits) != 0)
+			return -1;
+		st->selected = bits;
+		break;
+	case CONTENT_Q_NUMERIC:
+		if (pl_parse_double(response, PL_NUM_LOCALE, &v) != 0)
+			return -1;
+		st->given = v;
+		snprintf(st->input, sizeof st->input, "%s", response);
+		st->hint = correct || !isfinite(st->expected) ? QUIZ_HINT_NONE :
+		    quiz_numeric_hint(v, st->expected, quiz_wants_fraction(q),
+		    wants_memory(q), &st->factor);
+		break;
+	case CONTENT_Q_REVEAL:
+		if (strcmp(response, "got") == 0)
+			st->self = QUIZ_SELF_GOT;
+		else if (strcmp(response, "partly") == 0)
+			st->self = QUIZ_SELF_PARTLY;
+		else if (strcmp(response, "missed") == 0)
+			st->self = QUIZ_SELF_MISSED;
+		else
+			return -1;
+		st->revealed = 1;
+		break;
+	}
+	st->answered = 1;
+	st->correct = correct != 0;
+	st->attempts = attempts > 0 ? attempts : 1;
+	return 0;
 }

@@ -92,9 +92,22 @@ int	quiz_figure_shown(const struct quiz_state *);
 /* Record a reveal question's self-grade; counts GOT as correct. */
 int	quiz_self_grade(struct quiz_state *, enum quiz_self);
 
-/* A short text describing the answer, for the store's response column. */
+/*
+ * A short text describing the answer, for the store's response column:
+ * "1,3" (options), the number with '.' in any locale, or got / partly /
+ * missed.
+ */
 void	quiz_response(const struct content_question *, const struct quiz_state *,
 	    char *buf, size_t size);
+
+/*
+ * Show an answer saved earlier (quiz_response's text, its verdict and the
+ * number of answers saved) as if just given, so a reopened drop shows it.
+ * st->expected must be set first for a numeric question. Returns 0, or
+ * -1 when the text does not fit the question (st is then unchanged).
+ */
+int	quiz_restore(const struct content_question *, struct quiz_state *,
+	    const char *response, int correct, int attempts);
 
 /*
  * 1 if |x - want| <= tolerance |want| (the edge counts), or |x| <=
