@@ -140,13 +140,13 @@ draw_drop(struct home *h, WINDOW *w, int y, int cols, int idx, int attr)
 	char num[16], mins[32], score[16];
 	int sattr = curriculum_is_done(s) ? ui_attr(UI_C_DONE) :
 	    s != CURRICULUM_NEW ? ui_attr(UI_C_STARTED) : ui_attr(UI_C_DIM);
-	int right = 28;
+	int right = 26;
 
 	snprintf(num, sizeof num, "%2d", d->number);
 	ui_put(w, y, 4, num, 3, attr);
 	ui_put(w, y, 8, d->title, cols - 8 - right, attr);
 	snprintf(mins, sizeof mins, _("%d min"), d->minutes);
-	ui_put(w, y, cols - right + 1, mins, 8, attr | ui_attr(UI_C_DIM));
+	ui_put(w, y, cols - right + 1, mins, 6, attr | ui_attr(UI_C_DIM));
 	ui_put(w, y, cols - 18, curriculum_status_name(s), 9,
 	    attr ? attr : sattr);
 	/* The score once something has been answered (core/course/score). */

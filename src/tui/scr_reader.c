@@ -123,21 +123,26 @@ rs_progress(struct reader_scr *r, int at_end)
 	r->was_done = curriculum_is_done(st);
 }
 
-/* Record the drop read once its end has been on a page. */
-static void
+/* Record the drop read once its end has been on a page; 1 if just now. */
+static int
 record_read(struct reader_scr *r)
 {
 	struct pl_err err;
 
 	if (r->reference || r->read_saved || !r->rd.end_seen)
-		return;
+		return 0;
 	r->read_saved = 1;
 	if (store_drop_finish(r->app->store, r->app->profile, drop_of(r)->id,
-	    (int64_t)time(NULL), &err) != 0) {
+	    (int64_t)time(NULL), &err) != 0)
 		app_store_error(&err);
-		return;
-	}
-	rs_progress(r, 1);
+	return 1;
+}
+
+/* 1 while the drop's last line is on the page. */
+static int
+end_on_page(const struct reader_scr *r)
+{
+	return r->rd.lo.n > 0 && r->rd.top + r->rd.page >= (int)r->rd.lo.n;
 }
 
 /* The answers of earlier visits, shown again; whether it is done. */
@@ -317,18 +322,23 @@ reader_key(struct ui_screen *s, int ch)
 	struct reader_scr *r = s->state;
 	enum reader_effect e;
 	enum ui_result res = UI_HANDLED;
+	int was_end = end_on_page(r);
 
 	count_time(r);
 	r->rd.now = (int64_t)time(NULL);
 	r->note[0] = '\0';
-	record_read(r);
+	if (record_read(r))
+		rs_progress(r, 1);
 	e = answer_key(r, ch);
 	if (e != READER_NONE)
 		rs_effect(r, e);
 	else if (!(r->app->projector && projector_key(r, ch)))
 		res = page_key(r, ch);
-	if (res != UI_BACK)
-		record_read(r);
+	if (res == UI_BACK)
+		return res;
+	/* Each time the end comes onto the page: done, or what is left. */
+	if ((record_read(r) || !was_end) && end_on_page(r))
+		rs_progress(r, 1);
 	return res;
 }
 
@@ -350,7 +360,8 @@ reader_next_tick(struct ui_screen *s)
 static void
 reader_tick(struct ui_screen *s)
 {
-	record_read(s->state);
+	if (record_read(s->state))
+		rs_progress(s->state, 1);
 }
 
 /* Back from an incident or an animation: it may have made the drop done. */

@@ -106,6 +106,29 @@ init_projector(void)
 		bkgd(A_BOLD);
 }
 
+/*
+ * Home and End as terminals send them whatever TERM says: tmux and
+ * screen send the VT220 "\e[1~" / "\e[4~", rxvt "\e[7~" / "\e[8~",
+ * xterm "\e[H" / "\e[F" or "\eOH" / "\eOF". A sequence the terminfo
+ * entry lacks would otherwise arrive as Esc (back) and digits (answers).
+ */
+static void
+define_home_end(void)
+{
+	static const char *const home[] = { "\033[1~", "\033[7~", "\033[H",
+	    "\033OH", NULL };
+	static const char *const end[] = { "\033[4~", "\033[8~", "\033[F",
+	    "\033OF", NULL };
+	int i;
+
+	for (i = 0; home[i] != NULL; i++)
+		if (key_defined(home[i]) <= 0)
+			define_key(home[i], KEY_HOME);
+	for (i = 0; end[i] != NULL; i++)
+		if (key_defined(end[i]) <= 0)
+			define_key(end[i], KEY_END);
+}
+
 int
 ui_term_start(int projector)
 {
@@ -122,6 +145,7 @@ ui_term_start(int projector)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	define_home_end();
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
