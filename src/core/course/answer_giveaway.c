@@ -5,12 +5,12 @@
  *
  * "Just above" is the text the learner reads right before answering: the
  * prompt itself, the questions asked together with it just before (their
- * options and explanations too), and the run of text blocks above them,
- * back to an animation, a scenario or an earlier question. A number
+ * options and explanations too), and the run of text blocks and animation
+ * captions above them, back to a scenario or an earlier question. A number
  * followed by a unit other than the question's ("50 MB" for an answer in
  * GB) is another quantity and does not count. Every number in them is
  * read as written in English lesson text ("2,048" with a thousands comma,
- * "0.35", "35%"); one that equals the computed answer within the
+ * "0.35", "35%", the ratio "3/11"); one that equals the computed answer within the
  * question's tolerance is a problem. A percentage counts as a fraction
  * when the question asks for one.
  */
@@ -41,7 +41,7 @@ static const char *const units[] = {
 
 /*
  * Read the number starting at s (a digit): digits with thousands commas
- * and a decimal part, then what follows it: *pct when it is '%' (after
+ * and a decimal part, or a ratio of two integers, then what follows it: *pct when it is '%' (after
  * spaces or a no-break space), and the unit word into unit. Returns the
  * byte after the digits.
  */
@@ -65,7 +65,14 @@ read_number(const char *s, double *v, int *pct, char *unit, size_t size)
 			break;
 	}
 	buf[n] = '\0';
-	if (pl_parse_double(buf, 0, v) != 0)
+	/* A ratio "3/11" is its value. */
+	if (*s == '/' && digit(s[1]) && n + 2 < sizeof buf) {
+		buf[n++] = *s++;
+		while (digit(*s) && n + 1 < sizeof buf)
+			buf[n++] = *s++;
+		buf[n] = '\0';
+	}
+	if (pl_parse_double(buf, PL_NUM_RATIO, v) != 0)
 		*v = 0;
 	while (*s == ' ')
 		s++;
@@ -178,6 +185,10 @@ check_one(const struct content_drop *d, size_t j, double want,
 
 		if (b->kind == CONTENT_QUESTION && !text_seen) {
 			hit = find_in_question(&b->question, q, want, &v);
+			continue;
+		}
+		if (b->kind == CONTENT_ANIMATION) {
+			hit = find(b->animation.caption, q, want, &v);
 			continue;
 		}
 		if (b->kind != CONTENT_TEXT)

@@ -256,7 +256,8 @@ numeric_lines(struct layout *lo, const struct content_question *q,
 	rc = para(lo, s, LAYOUT_INPUT, LAYOUT_INPUT, 2, block);
 	free(s);
 	if (rc == 0 && quiz_wants_fraction(q) && (st == NULL || !st->correct))
-		rc = para(lo, _("A fraction of 1: 0.27, 27% and 3/11 are all "
+		/* The example is no answer of the course: it must not hint. */
+		rc = para(lo, _("A fraction of 1: 0.62, 62% and 31/50 are all "
 		    "accepted."), LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
 	if (rc != 0 || st == NULL || !st->answered)
 		return rc;
