@@ -37,7 +37,7 @@ static const struct ui_key_help reader_help[] = {
 	{ N_("n / p"), N_("next / previous drop") },
 	{ N_("Tab, Shift-Tab"), N_("next / previous question; stops at the ends") },
 	{ N_("1-9"), N_("choose an option of the marked question") },
-	{ N_("0-9 . , e / %"), N_("type a number (1.5e3, 3/11, 27%); Backspace erases") },
+	{ N_("0-9 . , e / %"), N_("type a number (1.5e3, 31/50, 62%); Backspace erases") },
 	{ N_("Enter"), N_("check the answer, or open the animation") },
 	{ N_("r"), N_("reveal the model answer on the page") },
 	{ N_("a"), N_("answer again (a right answer is locked)") },

@@ -62,7 +62,7 @@ rs_effect(struct reader_scr *r, enum reader_effect e)
 		ui_flash(_("You answered this one right. Press a to answer it again."));
 		break;
 	case READER_NOT_NUMBER:
-		ui_flash(_("Type a number, such as 112, 1.5e3, 3/11 or 27%."));
+		ui_flash(_("Type a number, such as 112, 1.5e3, 31/50 or 62%."));
 		break;
 	case READER_NO_FIGURE:
 		ui_flash(_("The cost model is not available for this question yet."));

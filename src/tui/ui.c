@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/wrap.h"
 #include "tui/draw.h"
 #include "tui/term.h"
 #include "tui/ui.h"
@@ -102,26 +103,71 @@ ui_flash(const char *msg)
 	snprintf(flash_msg, sizeof flash_msg, "%s", msg);
 }
 
-static int
-help_rows(const struct ui_key_help *h)
+/* Columns of the keys column and where the explanations start. */
+#define HELP_KEYS_W	16
+#define HELP_WHAT_X	19
+
+/* Wrapped lines of one explanation, drawn from row y while below ymax. */
+struct help_wrap {
+	WINDOW	*w;		/* NULL: count only */
+	int	 y, ymax, x, width;
+	int	 lines;		/* lines produced, drawn or not */
+};
+
+static void
+help_line(const char *s, size_t n, void *arg)
 {
+	struct help_wrap *hw = arg;
+	char line[256];
+
+	if (hw->w != NULL && hw->y + hw->lines < hw->ymax &&
+	    n < sizeof line) {
+		memcpy(line, s, n);
+		line[n] = '\0';
+		ui_put(hw->w, hw->y + hw->lines, hw->x, line, hw->width,
+		    A_NORMAL);
+	}
+	hw->lines++;
+}
+
+/* Rows h takes when its explanations wrap at width - HELP_WHAT_X - 2. */
+static int
+help_rows(const struct ui_key_help *h, int width)
+{
+	struct help_wrap hw = { NULL, 0, 0, 0, 0, 0 };
 	int n = 0;
 
-	while (h != NULL && h[n].keys != NULL)
-		n++;
+	for (; h != NULL && h->keys != NULL; h++) {
+		hw.lines = 0;
+		wrap_paragraph(_(h->what), width - HELP_WHAT_X - 2, help_line,
+		    &hw);
+		n += hw.lines;
+	}
 	return n;
 }
 
-/* Draw h from row *y, stopping before ymax. Returns 1 if some were cut. */
+/*
+ * Draw h from row *y, stopping before ymax; an explanation too long for
+ * the box wraps onto the next rows. Returns 1 if some were cut.
+ */
 static int
 draw_help_list(WINDOW *w, const struct ui_key_help *h, int *y, int ymax,
     int x, int width)
 {
-	for (; h != NULL && h->keys != NULL; h++, (*y)++) {
+	struct help_wrap hw;
+
+	for (; h != NULL && h->keys != NULL; h++) {
 		if (*y >= ymax)
 			return 1;
-		ui_put(w, *y, x + 2, _(h->keys), 16, ui_attr(UI_C_ACCENT));
-		ui_put(w, *y, x + 19, _(h->what), width - 21, A_NORMAL);
+		hw = (struct help_wrap){ w, *y, ymax, x + HELP_WHAT_X,
+		    width - HELP_WHAT_X - 2, 0 };
+		ui_put(w, *y, x + 2, _(h->keys), HELP_KEYS_W,
+		    ui_attr(UI_C_ACCENT));
+		wrap_paragraph(_(h->what), width - HELP_WHAT_X - 2, help_line,
+		    &hw);
+		*y += hw.lines;
+		if (*y > ymax)
+			return 1;
 	}
 	return 0;
 }
@@ -134,11 +180,11 @@ static void
 draw_help(WINDOW *w, int rows, int cols)
 {
 	const struct ui_key_help *h = stack[depth - 1]->help;
-	int n = help_rows(h) + help_rows(global_help) + 5;
 	int width = cols - 4 < 64 ? cols - 4 : 64;
+	int n = help_rows(h, width) + help_rows(global_help, width) + 5;
 	int hb = n < rows - 1 ? n : rows - 1;
 	int top = (rows - hb) / 2 < 1 ? 1 : (rows - hb) / 2;
-	int x = (cols - width) / 2, y, ymax = top + hb - 2, cut;
+	int x = (cols - width) / 2, y, ymax, cut;
 
 	if (top + hb > rows)
 		top = rows - hb;
