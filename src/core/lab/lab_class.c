@@ -208,7 +208,7 @@ csv_student(struct sbuf *b, const struct lab_script *ls,
 		sb_csv(b, r->profile);
 		sb_add(b, ",%zu,", s + 1);
 		sb_csv(b, title);
-		sb_add(b, ",step,,,,,%d,%d,%d,%s\n", right, wrong, solved,
+		sb_add(b, ",step,,,,,%d,%d,%d,%s,\n", right, wrong, solved,
 		    (size_t)r->step == s ? "current" : "");
 		for (k = 0; k < cl->n_items; k++) {
 			if ((size_t)cl->items[k].step != s)
@@ -220,13 +220,17 @@ csv_student(struct sbuf *b, const struct lab_script *ls,
 			sb_csv(b, r->profile);
 			sb_add(b, ",%zu,", s + 1);
 			sb_csv(b, title);
-			sb_add(b, ",%s,%s,%d,%d,%d,,,,%s\n",
+			sb_add(b, ",%s,%s,%d,%d,%d,,,,%s,",
 			    kind_word(cl->items[k].kind), cl->items[k].id,
 			    a != NULL ? a->attempts : 0,
 			    a != NULL ? a->first_correct : 0,
 			    a != NULL ? a->correct : 0,
 			    a == NULL ? "unanswered" : a->correct ? "right" :
 			    "wrong");
+			/* A defense's written trade-off (drop 14). */
+			if (a != NULL && a->tradeoff != NULL)
+				sb_csv(b, a->tradeoff);
+			sb_add(b, "\n");
 		}
 	}
 }
@@ -242,7 +246,8 @@ lab_report_csv(const struct lab_script *ls, const struct content_course *c,
 	if (lab_class_build(ls, c, res, n, session, &cl) != 0)
 		return NULL;
 	sb_add(&b, "%s", "user,profile,step,step_title,row,item,attempts,"
-	    "first_correct,correct,right,wrong,scenarios_solved,status\n");
+	    "first_correct,correct,right,wrong,scenarios_solved,status,"
+	    "tradeoff\n");
 	for (i = 0; i < n; i++)
 		if (counts(&res[i], ls->n_steps, session))
 			csv_student(&b, ls, c, &cl, &res[i]);
@@ -311,6 +316,9 @@ json_answers(cJSON *students, const struct lab_result *res, size_t n,
 			cJSON_AddBoolToObject(a, "first_correct",
 			    x->first_correct);
 			cJSON_AddBoolToObject(a, "correct", x->correct);
+			if (x->tradeoff != NULL)
+				cJSON_AddStringToObject(a, "tradeoff",
+				    x->tradeoff);
 			cJSON_AddItemToArray(arr, a);
 		}
 		st = st->next;
