@@ -6,6 +6,7 @@
  * this screen lays them out as lines and scrolls them. Opened from the
  * home screen (S, or Enter on "Course complete").
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "i18n.h"
 #include "core/course/score.h"
+#include "core/wrap.h"
 #include "store/progress.h"
 #include "tui/app.h"
 #include "tui/draw.h"
@@ -21,15 +23,22 @@
 
 #define SUMMARY_LINE	300
 
+/* One line of the summary, wrapped to the window when drawn. */
+struct sline {
+	char	text[SUMMARY_LINE];
+	int	role;		/* UI_C_* role, or -1 */
+	int	hang;		/* bytes of a prefix kept on the first row;
+				 * the rest wraps in the columns after it */
+};
+
 struct summary {
 	struct app		*app;
 	struct course_summary	 sum;
 	int64_t			 seconds;	/* reading time, all drops */
-	char			(*lines)[SUMMARY_LINE];
-	int			*attrs;		/* UI_C_* role, or -1 */
+	struct sline		*lines;
 	int			 n, cap;
-	int			 top;		/* first line shown */
-	int			 page;		/* lines shown at the last draw */
+	int			 top;		/* first row shown */
+	int			 page;		/* rows shown at the last draw */
 };
 
 static const struct ui_key_help summary_help[] = {
@@ -42,6 +51,25 @@ static const struct ui_key_help summary_help[] = {
 };
 
 static void
+vadd(struct summary *m, int role, int hang, const char *fmt, va_list ap)
+{
+	struct sline *p;
+
+	if (m->n == m->cap) {
+		p = realloc(m->lines, (size_t)(m->cap == 0 ? 64 : 2 * m->cap) *
+		    sizeof *p);
+		if (p == NULL)
+			return;
+		m->lines = p;
+		m->cap = m->cap == 0 ? 64 : 2 * m->cap;
+	}
+	vsnprintf(m->lines[m->n].text, SUMMARY_LINE, fmt, ap);
+	m->lines[m->n].role = role;
+	m->lines[m->n].hang = hang;
+	m->n++;
+}
+
+static void
 add(struct summary *m, int role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -49,23 +77,30 @@ static void
 add(struct summary *m, int role, const char *fmt, ...)
 {
 	va_list ap;
-	void *p, *q;
 
-	if (m->n == m->cap) {
-		m->cap = m->cap == 0 ? 64 : 2 * m->cap;
-		p = realloc(m->lines, (size_t)m->cap * sizeof *m->lines);
-		if (p == NULL)
-			return;
-		m->lines = p;
-		q = realloc(m->attrs, (size_t)m->cap * sizeof *m->attrs);
-		if (q == NULL)
-			return;
-		m->attrs = q;
-	}
 	va_start(ap, fmt);
-	vsnprintf(m->lines[m->n], SUMMARY_LINE, fmt, ap);
+	vadd(m, role, 0, fmt, ap);
 	va_end(ap);
-	m->attrs[m->n++] = role;
+}
+
+/* A drop's line: its figures, then its title wrapped after them. */
+static void
+add_drop(struct summary *m, int role, const char *title, const char *fmt,
+    ...) __attribute__((format(printf, 4, 5)));
+
+static void
+add_drop(struct summary *m, int role, const char *title, const char *fmt,
+    ...)
+{
+	va_list ap;
+	char head[SUMMARY_LINE];
+
+	va_start(ap, fmt);
+	vsnprintf(head, sizeof head, fmt, ap);
+	va_end(ap);
+	add(m, role, "%s%s", head, title);
+	if (m->n > 0)
+		m->lines[m->n - 1].hang = (int)strlen(head);
 }
 
 static void
@@ -112,12 +147,11 @@ add_drops(struct summary *m)
 
 			if (c->drops[i].phase != c->phases[p].number)
 				continue;
-			add(m, curriculum_is_done(m->app->status[i]) ?
-			    UI_C_DONE : -1, _("%3d  %-9s %4.0f%%  %d/%d "
-			    "earned  %s"), c->drops[i].number,
+			add_drop(m, curriculum_is_done(m->app->status[i]) ?
+			    UI_C_DONE : -1, c->drops[i].title, _("%3d  %-9s "
+			    "%4.0f%%  %d/%d earned  "), c->drops[i].number,
 			    curriculum_status_name(m->app->status[i]),
-			    100 * sc->score, sc->earned, sc->items,
-			    c->drops[i].title);
+			    100 * sc->score, sc->earned, sc->items);
 		}
 	}
 }
@@ -139,22 +173,75 @@ build(struct summary *m)
 	add_drops(m);
 }
 
+/* Wrapped rows of the summary, skipping the first `skip`. */
+struct rows {
+	WINDOW	*w;		/* NULL: count only */
+	int	 y, ymax, skip, attr, total;
+	int	 x;		/* column of the wrapped text */
+	const char *prefix;	/* drawn at column 2 on the next row, or NULL */
+	int	 plen;
+};
+
+static void
+emit_row(const char *s, size_t n, void *arg)
+{
+	struct rows *r = arg;
+	char line[SUMMARY_LINE];
+
+	if (r->total++ < r->skip || r->w == NULL || r->y >= r->ymax ||
+	    n >= sizeof line) {
+		r->prefix = NULL;
+		return;
+	}
+	if (r->prefix != NULL) {
+		memcpy(line, r->prefix, (size_t)r->plen);
+		line[r->plen] = '\0';
+		ui_put(r->w, r->y, 2, line, r->plen, r->attr);
+		r->prefix = NULL;
+	}
+	memcpy(line, s, n);
+	line[n] = '\0';
+	ui_put(r->w, r->y++, r->x, line, SUMMARY_LINE, r->attr);
+}
+
+/* Rows of line l at width, drawn through r. */
+static void
+line_rows(const struct sline *l, int width, struct rows *r)
+{
+	int hang = l->hang < width - 10 ? l->hang : 0;
+
+	r->attr = l->role < 0 ? (int)A_NORMAL : ui_attr(l->role);
+	r->prefix = hang > 0 ? l->text : NULL;
+	r->plen = hang;
+	r->x = 2 + wrap_width(l->text, (size_t)hang);
+	wrap_paragraph(l->text + hang, width - (r->x - 2), emit_row, r);
+}
+
 static void
 summary_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 {
 	struct summary *m = s->state;
 	int width = cols - 4 > 100 ? 100 : cols - 4, i;
+	struct rows r;
 
 	ui_title(w, cols, _("Course summary"), m->app->profile_name);
 	m->page = rows - 3;
-	if (m->top > m->n - m->page)
-		m->top = m->n - m->page;
+	/* Count the wrapped rows first, to keep the last page full. */
+	memset(&r, 0, sizeof r);
+	r.skip = INT_MAX;
+	for (i = 0; i < m->n; i++)
+		line_rows(&m->lines[i], width, &r);
+	if (m->top > r.total - m->page)
+		m->top = r.total - m->page;
 	if (m->top < 0)
 		m->top = 0;
-	for (i = 0; i < m->page && m->top + i < m->n; i++)
-		ui_put(w, 2 + i, 2, m->lines[m->top + i], width,
-		    m->attrs[m->top + i] < 0 ? (int)A_NORMAL :
-		    ui_attr(m->attrs[m->top + i]));
+	memset(&r, 0, sizeof r);
+	r.w = w;
+	r.y = 2;
+	r.ymax = rows - 1;
+	r.skip = m->top;
+	for (i = 0; i < m->n && r.y < r.ymax; i++)
+		line_rows(&m->lines[i], width, &r);
 	ui_status(w, rows, cols, _("j/k scroll  q back  ? keys"),
 	    ui_attr(UI_C_DIM));
 }
@@ -198,7 +285,6 @@ summary_free(struct ui_screen *s)
 	struct summary *m = s->state;
 
 	free(m->lines);
-	free(m->attrs);
 	free(m);
 }
 
