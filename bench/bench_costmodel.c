@@ -1,8 +1,9 @@
 /*
  * bench_costmodel.c - how fast the cost model is: the layout search for
- * llama2-70b and llama3-70b on 64 H100s and llama3-405b on 16,384, and one
- * layout's evaluation. Prints figures; not part of make check.
- * Run from the source tree (reads data/), or pass the data directory.
+ * llama2-70b and llama3-70b on 64 H100s and llama3-405b on 16,384 (layouts
+ * evaluated per second, framework and headroom rules, ranks and reasons
+ * included), and one layout's evaluation. Prints figures; not part of
+ * make check. Run from the source tree (reads data/), or pass the data directory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,17 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Rows sharing the best's rank, the best excluded. */
+static int
+tied_with_best(const struct cm_search *s)
+{
+	int i, n = 0;
+
+	for (i = 1; i < s->n_top; i++)
+		n += s->top[i].rank == 1;
+	return n;
 }
 
 static void
@@ -42,10 +54,11 @@ bench_search(const struct hw_catalog *cat, const char *model, int gpus,
 	}
 	dt /= reps;
 	printf("search %-12s on %5d GPUs: %8.2f ms, %6ld layouts, %.2f M "
-	    "layouts/s; best DP%d TP%d PP%d %.1f TFLOP/s\n", model, gpus,
-	    1e3 * dt, s->evaluated, s->evaluated / dt / 1e6,
-	    s->top[0].cfg.dp, s->top[0].cfg.tp, s->top[0].cfg.pp,
-	    s->top[0].tflops_per_gpu);
+	    "layouts/s, %ld ranked; best DP%d TP%d PP%d %.1f TFLOP/s, %d "
+	    "tied with it\n", model, gpus, 1e3 * dt, s->evaluated,
+	    s->evaluated / dt / 1e6, s->eligible, s->top[0].cfg.dp,
+	    s->top[0].cfg.tp, s->top[0].cfg.pp, s->top[0].tflops_per_gpu,
+	    tied_with_best(s));
 }
 
 int

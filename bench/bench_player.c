@@ -9,10 +9,12 @@
  * heavy case.
  *
  * Part 2 (the real binary): parlearn runs on a pty of each size, opens
- * the player from the home screen and plays; the bench reads everything
- * it writes and samples its CPU time from /proc. Reports frames per
- * second actually sent (bursts of output), bytes per second and CPU
- * percent while playing, and the same while paused.
+ * the player from the home screen and plays pipeline parallelism, then
+ * the heaviest run, 3d on 8 GPUs (about 2300 events); the bench reads
+ * everything it writes and samples its CPU time from /proc. Reports
+ * frames per second actually sent (bursts of output), bytes per second
+ * and CPU percent while playing, and the same while paused. The goal:
+ * 30 frames a second under 5% of a core.
  *
  * Usage: bench_player PATH-TO-PARLEARN. Not part of `make check`.
  */
@@ -157,6 +159,34 @@ settle(int fd, double secs)
 	watch(fd, secs, &b, &n);
 }
 
+/* Measure paused then playing; name says which run. */
+static void
+measure(int master, pid_t pid, const char *name, int cols, int rows)
+{
+	double c0, c1;
+	size_t bytes;
+	int frames;
+
+	c0 = cpu_s(pid);
+	watch(master, 2.0, &bytes, &frames);
+	c1 = cpu_s(pid);
+	printf("parlearn   %3dx%-3d  %-3s paused:  %5.1f%% CPU  %7.0f bytes/s  "
+	    "%4.1f frames/s\n", cols, rows, name, 100.0 * (c1 - c0) / 2.0,
+	    bytes / 2.0, frames / 2.0);
+	if (write(master, " ", 1) != 1)
+		return;
+	settle(master, 0.2);
+	c0 = cpu_s(pid);
+	watch(master, 3.0, &bytes, &frames);
+	c1 = cpu_s(pid);
+	printf("parlearn   %3dx%-3d  %-3s playing: %5.1f%% CPU  %7.0f bytes/s  "
+	    "%4.1f frames/s\n", cols, rows, name, 100.0 * (c1 - c0) / 3.0,
+	    bytes / 3.0, frames / 3.0);
+	if (write(master, " ", 1) != 1)
+		return;
+	settle(master, 0.3);
+}
+
 static void
 real_binary(const char *bin, int cols, int rows)
 {
@@ -164,9 +194,7 @@ real_binary(const char *bin, int cols, int rows)
 	    0, 0 };
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], cmd[4200];
-	double c0, c1;
-	size_t bytes;
-	int master, frames;
+	int master;
 	pid_t pid;
 
 	snprintf(dir, sizeof dir, "%s/bench-player.XXXXXX",
@@ -187,21 +215,12 @@ real_binary(const char *bin, int cols, int rows)
 	if (write(master, "G\r", 2) != 2)
 		return;
 	settle(master, 0.5);
-	c0 = cpu_s(pid);
-	watch(master, 2.0, &bytes, &frames);
-	c1 = cpu_s(pid);
-	printf("parlearn   %3dx%-3d  paused:  %5.1f%% CPU  %7.0f bytes/s  "
-	    "%4.1f frames/s\n", cols, rows, 100.0 * (c1 - c0) / 2.0,
-	    bytes / 2.0, frames / 2.0);
-	if (write(master, " ", 1) != 1)
+	measure(master, pid, "pp", cols, rows);
+	/* Tab twice: fsdp, then 3d on 8 GPUs. */
+	if (write(master, "\t\t", 2) != 2)
 		return;
-	settle(master, 0.2);
-	c0 = cpu_s(pid);
-	watch(master, 3.0, &bytes, &frames);
-	c1 = cpu_s(pid);
-	printf("parlearn   %3dx%-3d  playing: %5.1f%% CPU  %7.0f bytes/s  "
-	    "%4.1f frames/s\n", cols, rows, 100.0 * (c1 - c0) / 3.0,
-	    bytes / 3.0, frames / 3.0);
+	settle(master, 0.5);
+	measure(master, pid, "3d", cols, rows);
 	if (write(master, "qq", 2) != 2)
 		kill(pid, SIGTERM);
 	settle(master, 0.3);

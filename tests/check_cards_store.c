@@ -1,6 +1,6 @@
 /*
  * check_cards_store.c - card states and the review log in SQLite
- * (store/cards.h): schema version 2, every rating logged, the card table
+ * (store/cards.h): schema version 2 or later, every rating logged, the card table
  * equal to a replay of its log, undo, the daily counters, cram leaving the
  * tables alone, cards from wrong answers, imported decks, statistics.
  *

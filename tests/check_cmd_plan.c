@@ -84,6 +84,17 @@ START_TEST(json_single_layout)
 }
 END_TEST
 
+static void
+expect_rc(int argc, char **argv, int rc, const char *msg)
+{
+	struct capture c;
+
+	capture_run(cli_plan_main, &ctx, argc, argv, &c);
+	ck_assert_int_eq(c.rc, rc);
+	ck_assert_msg(strstr(c.err, msg) != NULL, "stderr: %s", c.err);
+	capture_free(&c);
+}
+
 START_TEST(json_search)
 {
 	char *argv[] = { "plan", "--model", "llama3-70b", "--gpus", "64",
@@ -102,21 +113,89 @@ START_TEST(json_search)
 	    "fits")));
 	ck_assert(num(cJSON_GetArrayItem(cand, 0), "time_s", "step") <=
 	    num(cJSON_GetArrayItem(cand, 1), "time_s", "step"));
+	/* Ranks with ties, frameworks and coded reasons (issue 12). */
+	ck_assert_double_eq(num(cJSON_GetArrayItem(cand, 0), "rank", NULL), 1);
+	ck_assert(cJSON_IsBool(cJSON_GetObjectItem(cJSON_GetArrayItem(cand,
+	    0), "tie")));
+	ck_assert_int_gt(cJSON_GetArraySize(cJSON_GetObjectItem(
+	    cJSON_GetArrayItem(cand, 0), "frameworks")), 0);
+	ck_assert(cJSON_IsString(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(cand, 1), "reasons"), 0),
+	    "code")));
+	ck_assert(num(cJSON_GetArrayItem(cand, 0), "headroom", NULL) >= 0.10);
+	ck_assert_double_eq(num(o, "headroom", NULL), 0.10);
+	ck_assert(num(o, "excluded_framework", NULL) > 0);
 	cJSON_Delete(o);
 	capture_free(&c);
 }
 END_TEST
 
-static void
-expect_rc(int argc, char **argv, int rc, const char *msg)
+/* Ranked layouts under --headroom F and --any-framework. */
+static double
+ranked(int argc, char **argv, const char *key)
 {
 	struct capture c;
+	cJSON *o;
+	double v;
 
 	capture_run(cli_plan_main, &ctx, argc, argv, &c);
-	ck_assert_int_eq(c.rc, rc);
-	ck_assert_msg(strstr(c.err, msg) != NULL, "stderr: %s", c.err);
+	ck_assert_msg(c.rc == 0, "%s", c.err);
+	o = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(o);
+	v = num(o, key, NULL);
+	cJSON_Delete(o);
+	capture_free(&c);
+	return v;
+}
+
+START_TEST(search_options)
+{
+	char *a0[] = { "plan", "--model", "llama2-70b", "--gpus", "16",
+	    "--json", NULL };
+	char *a1[] = { "plan", "--model", "llama2-70b", "--gpus", "16",
+	    "--headroom", "0.05", "--json", NULL };
+	char *a2[] = { "plan", "--model", "llama2-70b", "--gpus", "16",
+	    "--any-framework", "--json", NULL };
+	char *a3[] = { "plan", "--model", "llama2-70b", "--gpus", "16",
+	    "--headroom", "1.5", NULL };
+	double base = ranked(6, a0, "ranked");
+
+	ck_assert(ranked(8, a1, "ranked") > base);
+	ck_assert_double_eq(ranked(8, a1, "headroom"), 0.05);
+	ck_assert(ranked(7, a2, "ranked") > base);
+	ck_assert_double_eq(ranked(7, a2, "excluded_framework"), 0);
+	expect_rc(7, a3, 1, "--headroom");
+}
+END_TEST
+
+/* A searched knob given on the command line is kept by the search. */
+START_TEST(search_keeps_given_knobs)
+{
+	char *argv[] = { "plan", "--model", "llama2-70b", "--gpus", "64",
+	    "--recompute", "full", "--micro-batch", "2", "--json", NULL };
+	struct capture c;
+	cJSON *o, *it;
+	int n = 0;
+
+	capture_run(cli_plan_main, &ctx, 10, argv, &c);
+	ck_assert_msg(c.rc == 0, "%s", c.err);
+	o = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(o);
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(o, "candidates")) {
+		const cJSON *l = cJSON_GetObjectItem(it, "layout");
+
+		ck_assert_str_eq(cJSON_GetObjectItem(l, "recompute")->valuestring,
+		    "full");
+		ck_assert_int_eq(cJSON_GetObjectItem(l, "micro_batch")->valueint,
+		    2);
+		n++;
+	}
+	ck_assert_int_eq(n, 10);
+	cJSON_Delete(o);
 	capture_free(&c);
 }
+END_TEST
+
 
 START_TEST(errors)
 {
@@ -159,6 +238,8 @@ cmd_plan_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, json_single_layout);
 	tcase_add_test(tc, json_search);
+	tcase_add_test(tc, search_options);
+	tcase_add_test(tc, search_keeps_given_knobs);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("exit codes");
 	tcase_add_test(tc, errors);

@@ -142,6 +142,7 @@ static const struct field doubles[] = {
 	RD(tflops_per_gpu), RD(hw_tflops_per_gpu), RD(mfu), RD(hfu),
 	CD(intra_bw), CD(inter_bw), CD(intra_lat_s), CD(inter_lat_s),
 	CD(intra_eff), CD(inter_eff), CD(buffers_bytes), CD(reserve_frac),
+	CD(headroom), RD(headroom),
 	CD(model.params), CD(gpu.mem_bytes), CD(gpu.peak_flops)
 };
 static const struct field ints[] = {
@@ -150,6 +151,7 @@ static const struct field ints[] = {
 	CI(micro_batch), CI(dp), CI(tp), CI(pp), CI(zero), CI(recompute),
 	CI(seq_parallel), CI(schedule), CI(virtual_stages), CI(optimizer),
 	CI(precision), CI(attention), CI(dp_overlap), CI(pp_scatter_gather),
+	CI(any_framework), RD(frameworks),
 	CI(grad_accum_fp32), CI(model.layers), CI(model.hidden),
 	CI(model.heads), CI(model.kv_heads), CI(model.ffn), CI(model.vocab),
 	CI(model.seq), CI(model.mlp), CI(model.norm), CI(model.tied),
@@ -185,7 +187,7 @@ same_result(const struct cm_result *a, const struct cm_result *b)
 	ck_assert_str_eq(a->cfg.model.name, b->cfg.model.name);
 	ck_assert_str_eq(a->cfg.gpu.name, b->cfg.gpu.name);
 	for (j = 0; j < a->n_reasons; j++)
-		ck_assert_str_eq(a->reasons[j], b->reasons[j]);
+		ck_assert_str_eq(a->reasons[j].text, b->reasons[j].text);
 	/* Fields added later are held too: both start from zeroed memory. */
 	ck_assert_msg(memcmp(a, b, sizeof *a) == 0,
 	    "a field of struct cm_result not listed above differs");

@@ -289,6 +289,35 @@ START_TEST(bad_animation_mode)
 }
 END_TEST
 
+/* The animation keys trace's switches became: typed, known, runnable. */
+START_TEST(bad_animation_settings)
+{
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"tp\","
+	    " \"sequence_parallel\": \"yes\", \"caption\": \"c\"}]}",
+	    ": blocks[1].sequence_parallel: must be true or false");
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"dp\","
+	    " \"no_overlap\": 1, \"caption\": \"c\"}]}",
+	    ": blocks[1].no_overlap: must be true or false");
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"pp\","
+	    " \"compute_only\": \"on\", \"caption\": \"c\"}]}",
+	    ": blocks[1].compute_only: must be true or false");
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"tp\","
+	    " \"sequence-parallel\": true, \"caption\": \"c\"}]}",
+	    ": blocks[1].sequence-parallel: is not an animation key (mode, "
+	    "gpus, microbatches, schedule, virtual_stages, sequence_parallel, "
+	    "no_overlap, compute_only, caption)");
+	/* Each setting valid alone, but not a run the toy can make. */
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"pp\","
+	    " \"sequence_parallel\": true, \"caption\": \"c\"}]}",
+	    ": blocks[1]: sequence parallelism splits a tensor-parallel group: "
+	    "it needs tp or 3d");
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"pp\","
+	    " \"gpus\": 3, \"caption\": \"c\"}]}",
+	    ": blocks[1]: 3 stages x 1 virtual stages do not divide the "
+	    "model's 4 layers");
+}
+END_TEST
+
 START_TEST(scenario_without_goal)
 {
 	expect_drop_problem(HEAD "{\"kind\": \"scenario\", \"id\": \"s\","
@@ -493,6 +522,7 @@ content_suite(void)
 	tcase_add_test(tc, numeric_unknown_quantity);
 	tcase_add_test(tc, duplicate_question_id);
 	tcase_add_test(tc, bad_animation_mode);
+	tcase_add_test(tc, bad_animation_settings);
 	tcase_add_test(tc, scenario_without_goal);
 	tcase_add_test(tc, invalid_utf8);
 	tcase_add_test(tc, duplicate_drop_number);

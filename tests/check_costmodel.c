@@ -2,8 +2,9 @@
  * check_costmodel.c - the cost model held to published numbers
  * (reference/costmodel.md): ZeRO's worked example, preset parameter counts,
  * the Megatron and PaLM FLOP formulas, [KOR22]'s activation memory, bubble
- * shares, collective times, and end-to-end calibration against [NAR21]
- * Table 1, GPT-3, BLOOM and Llama 3 405B (errors printed for the report).
+ * shares, collective times, ZeRO / FSDP / HSDP traffic with micro-batches,
+ * memory as frameworks hold it, and the time of non-matmul work. The
+ * end-to-end calibration is in check_calibration.c.
  */
 #include <check.h>
 #include <math.h>
@@ -252,140 +253,286 @@ START_TEST(step_consistency)
 }
 END_TEST
 
-/* ---- calibration ---- */
+/* ---- sharding, memory and compute ---- */
 
-struct calib { const char *model; int t, p, d; long B; double pub; };
-
-/* Best hardware TFLOP/s of the fitting (b, v) choices, as Megatron tuned. */
+/* DP bytes one GPU sends per step, in units of (n-1)/n x 2 Psi bytes. */
 static double
-nar21_row(const struct calib *k, int fix_b, int *bo, int *vo)
+dp_volume(const char *model, int d, int p, int zero, long B, int reshard,
+    struct cm_result *r)
 {
 	struct cm_config c;
-	struct cm_result r;
-	double best = 0;
-	int b, v;
 
-	for (b = 1; b <= 8; b *= 2) {
-		for (v = 1; v <= 8; v++) {
-			if ((fix_b && b != fix_b) || (k->p == 1 && v > 1))
-				continue;
-			cfg_for(&c, k->model, "a100-80gb");
-			layout(&c, k->d, k->t, k->p);
-			cm_config_realistic(&c);
-			c.global_batch = k->B;
-			c.micro_batch = b;
-			c.recompute = CM_RECOMPUTE_FULL;
-			c.attention = CM_ATTN_PLAIN;	/* 2021 Megatron */
-			c.dp_overlap = 0;		/* [KOR22] 6.3 */
-			c.schedule = v > 1 ? PIPE_INTERLEAVED :
-			    PIPE_1F1B;
-			c.virtual_stages = v;
-			if (cm_evaluate(&c, &r, NULL) != 0 || !r.fits)
-				continue;
-			if (r.hw_tflops_per_gpu > best) {
-				best = r.hw_tflops_per_gpu;
-				*bo = b;
-				*vo = v;
-			}
-		}
-	}
-	return best;
+	cfg_for(&c, model, "a100-80gb");
+	layout(&c, d, 1, p);
+	c.zero = zero;
+	c.global_batch = B;
+	c.reshard_after_forward = reshard;
+	eval(&c, r);
+	return r->dp_bytes / (2.0 * r->params_gpu * (d - 1.0) / d);
 }
 
-START_TEST(calibration_nar21)
+START_TEST(zero_volumes_one_microbatch)
 {
-	static const struct calib rows[] = {
-		{ "megatron-1.7b", 1, 1, 32, 512, 137 },
-		{ "megatron-3.6b", 2, 1, 32, 512, 138 },
-		{ "megatron-7.5b", 4, 1, 32, 512, 142 },
-		{ "megatron-18.4b", 8, 1, 32, 1024, 135 },
-		{ "megatron-39.1b", 8, 2, 32, 1536, 138 },
-		{ "megatron-76.1b", 8, 4, 32, 1792, 140 },
-		{ "megatron-145.6b", 8, 8, 24, 2304, 148 },
-		{ "megatron-310.1b", 8, 16, 15, 2160, 155 },
-		{ "megatron-529.6b", 8, 35, 9, 2520, 163 },
-		{ "megatron-1t", 8, 64, 6, 3072, 163 },
-	};
-	size_t i;
-	int b = 0, v = 0;
-	double got, e;
+	/* [ZERO] 7: stages 1 and 2 move what DP moves (2 Psi), stage 3
+	 * adds a parameter all-gather: 3 Psi, 1.5x DP. */
+	static const double want[] = { 2, 2, 2, 3 };
+	struct cm_result r;
+	int z;
 
-	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		got = nar21_row(&rows[i], 0, &b, &v);
-		e = got / rows[i].pub - 1;
-		printf("calibration [NAR21] %-16s t%d p%d d%d b%d v%d: "
-		    "%.1f vs %.0f hw TFLOP/s (%+.1f%%)\n", rows[i].model,
-		    rows[i].t, rows[i].p, rows[i].d, b, v, got, rows[i].pub,
-		    100 * e);
-		ck_assert_msg(fabs(e) <= 0.15, "%s off by %.1f%%",
-		    rows[i].model, 100 * e);
+	for (z = 0; z <= 3; z++) {
+		ck_assert_double_eq_tol(dp_volume("llama2-7b", 64, 1, z, 64, 1,
+		    &r), want[z], 1e-9);
+		ck_assert_int_eq(r.microbatches, 1);
 	}
 }
 END_TEST
 
-START_TEST(calibration_gpt3)
+START_TEST(zero_volumes_accumulation)
 {
-	/* [NAR21] 5.1: 140 TFLOP/s, 1024 A100, batch 1536; Table 2: b = 1. */
-	static const struct calib k = { "gpt3-175b", 8, 8, 16, 1536, 140 };
-	int b = 0, v = 0;
-	double got = nar21_row(&k, 1, &b, &v), e = got / k.pub - 1;
+	/* m = 8 micro-batches: DP and ZeRO-1 reduce once; ZeRO-2 reduces
+	 * every micro-batch (DeepSpeed stage_1_and_2.py) and gathers once:
+	 * (m + 1) Psi; ZeRO-3 gathers twice and reduces every micro-batch:
+	 * 3 m Psi, 2 m Psi without resharding after the forward. */
+	struct cm_result r, r1;
+	double m = 8;
 
-	printf("calibration GPT-3 175B t8 p8 d16 b%d v%d: %.1f vs 140 hw "
-	    "TFLOP/s (%+.1f%%)\n", b, v, got, 100 * e);
-	ck_assert_msg(fabs(e) <= 0.15, "GPT-3 off by %.1f%%", 100 * e);
+	ck_assert_double_eq_tol(dp_volume("llama2-7b", 64, 1, 0, 512, 1, &r),
+	    2, 1e-9);
+	ck_assert_int_eq(r.microbatches, 8);
+	ck_assert_double_eq_tol(dp_volume("llama2-7b", 64, 1, 1, 512, 1, &r),
+	    2, 1e-9);
+	ck_assert_double_eq_tol(dp_volume("llama2-7b", 64, 1, 2, 512, 1, &r),
+	    m + 1, 1e-9);
+	ck_assert_double_eq_tol(dp_volume("llama2-7b", 64, 1, 3, 512, 1, &r),
+	    3 * m, 1e-9);
+	ck_assert_double_eq_tol(dp_volume("llama2-7b", 64, 1, 3, 512, 0, &r1),
+	    2 * m, 1e-9);
+	ck_assert(r1.t_dp < r.t_dp);
+	ck_assert_int_eq(r.dp_collectives, 3 * 8 * r.stage_layers);
+	/* Under PP, PyTorch's pipelining gathers once and reduces once. */
+	ck_assert_double_eq_tol(dp_volume("llama2-7b", 16, 4, 3, 512, 1, &r),
+	    2, 1e-9);
 }
 END_TEST
 
-START_TEST(calibration_bloom)
+START_TEST(zero3_latency_at_scale)
 {
-	/* 384 A100-80GB, TP4 PP12 DP8, ZeRO-1, b 2, Omni-Path 6.25 GB/s
-	 * per GPU, full recompute, DeepSpeed 1F1B; ~150 TFLOP/s (the
-	 * Megatron-DeepSpeed counter, recompute included). */
+	/* Same model, one micro-batch each, per-GPU volume ~3 Psi at any
+	 * scale; the per-layer collectives pay a ring latency that grows
+	 * with the ranks (NCCL tuning.cc), so 1536 GPUs spend longer in
+	 * ZeRO-3 traffic than 384 do. */
 	struct cm_config c;
-	struct cm_result r;
-	double e;
+	struct cm_result a, b;
 
-	cfg_for(&c, "bloom-176b", "a100-80gb");
-	layout(&c, 8, 4, 12);
-	cm_config_realistic(&c);
-	c.zero = 1;
-	c.micro_batch = 2;
-	c.global_batch = 2048;
-	c.inter_bw = 6.25e9;
-	c.recompute = CM_RECOMPUTE_FULL;
-	c.attention = CM_ATTN_PLAIN;
-	c.dp_overlap = 0;
-	c.pp_scatter_gather = 0;	/* DeepSpeed's pipeline engine */
-	eval(&c, &r);
-	e = r.hw_tflops_per_gpu / 150 - 1;
-	printf("calibration BLOOM-176B: %.1f hw (%.1f model) vs ~150 TFLOP/s "
-	    "(%+.1f%%), step %.1f s vs ~105 s\n", r.hw_tflops_per_gpu,
-	    r.tflops_per_gpu, 100 * e, r.t_step);
-	ck_assert(r.fits);
-	ck_assert_msg(fabs(e) <= 0.15, "BLOOM off by %.1f%%", 100 * e);
-}
-END_TEST
-
-START_TEST(calibration_llama3)
-{
-	/* [LLAMA3] Table 4: 8192 H100, TP8 PP16 DP64 FSDP, 16M tokens,
-	 * s = 8192: 430 TFLOP/s per GPU, 43 % MFU (model FLOPs). */
-	struct cm_config c;
-	struct cm_result r;
-	double e;
-
-	cfg_for(&c, "llama3-405b", "h100-80gb");
-	layout(&c, 64, 8, 16);
-	cm_config_realistic(&c);
+	cfg_for(&c, "gpt3-175b", "a100-80gb");
+	layout(&c, 384, 1, 1);
 	c.zero = 3;
+	c.micro_batch = 4;
+	eval(&c, &a);
+	layout(&c, 1536, 1, 1);
+	c.micro_batch = 1;
+	eval(&c, &b);
+	ck_assert_int_eq(a.dp_collectives, b.dp_collectives);
+	ck_assert_double_eq_tol(b.dp_bytes / a.dp_bytes, 1, 0.01);
+	ck_assert(b.t_dp > 1.2 * a.t_dp);
+	ck_assert(b.t_dp / b.t_step > 2 * a.t_dp / a.t_step);
+}
+END_TEST
+
+START_TEST(hsdp_traffic)
+{
+	/* 32 H100s = 4 nodes with 100 Gb/s per GPU (fms-fsdp's 800 Gb/s per
+	 * node). FSDP shards over all 32; HSDP shards over the 8 of a node
+	 * (NVLink) and all-reduces each 1/8 gradient shard across the 4
+	 * nodes once per step. */
+	struct cm_config c;
+	struct cm_result f, h;
+	double psi;
+
+	cfg_for(&c, "llama2-7b", "h100-80gb");
+	layout(&c, 32, 1, 1);
+	c.inter_bw = 12.5e9;
+	c.zero = 3;
+	c.global_batch = 64;	/* m = 2 */
+	eval(&c, &f);
+	c.hsdp = 1;
+	eval(&c, &h);
+	psi = h.params_gpu;
+	ck_assert_double_eq_tol(f.mem_optim, 12 * psi / 32, 1);
+	ck_assert_double_eq_tol(h.mem_optim, 12 * psi / 8, 1);
+	ck_assert_double_eq_tol(h.dp_bytes, 2 * (3 * 2 * psi * 7 / 8) +
+	    2 * (2 * psi / 8) * 3 / 4, 1e3);
+	ck_assert(h.t_dp < f.t_dp);
+	ck_assert(h.mem_total > f.mem_total);
+}
+END_TEST
+
+START_TEST(reshard_memory)
+{
+	/* reshard_after_forward = false keeps every gathered layer from
+	 * the forward to the backward: less traffic, ZeRO-2-like memory. */
+	struct cm_config c;
+	struct cm_result a, b;
+	double layer;
+
+	cfg_for(&c, "llama2-13b", "h100-80gb");
+	layout(&c, 16, 1, 1);
+	c.zero = 3;
+	eval(&c, &a);
+	c.reshard_after_forward = 0;
+	eval(&c, &b);
+	layer = 2 * (b.params_gpu - 2.0 * 32000 * 5120) / 40;
+	ck_assert(b.mem_other - a.mem_other > 37 * layer);
+	ck_assert(b.dp_bytes < a.dp_bytes);
+}
+END_TEST
+
+START_TEST(dropout_memory)
+{
+	/* [KOR22] 4.1 counts 1-byte dropout masks (2 of the 10 sbh outside
+	 * TP) and, for plain attention, the mask and output of attention
+	 * dropout (3 of the 5 a s^2 b); without dropout neither is kept. */
+	struct cm_config c;
+	double with, without, sbh = 2048.0 * 12288;
+
+	cfg_for(&c, "gpt3-175b", "a100-80gb");
+	ck_assert_int_eq(c.model.dropout, 1);
+	c.tp = 8;
 	c.seq_parallel = 1;
-	c.recompute = CM_RECOMPUTE_SELECTIVE;
+	with = cm_act_layer_bytes(&c);
+	c.model.dropout = 0;
+	without = cm_act_layer_bytes(&c);
+	ck_assert_double_eq_tol(with - without, 2 * sbh / 8, 1e-6);
+	c.tp = 1;
+	c.seq_parallel = 0;
+	c.recompute = CM_RECOMPUTE_NONE;
+	c.attention = CM_ATTN_PLAIN;
+	without = cm_act_layer_bytes(&c);
+	c.model.dropout = 1;
+	with = cm_act_layer_bytes(&c);
+	ck_assert_double_eq_tol(with - without, 2 * sbh + 3.0 * 96 * 2048 *
+	    2048, 1e-6);
+	ck_assert_int_eq(hw_model_find(&cat, "llama3-405b")->dropout, 0);
+	ck_assert_int_eq(hw_model_find(&cat, "megatron-1t")->dropout, 1);
+}
+END_TEST
+
+START_TEST(framework_memory)
+{
+	/* CUDA context and workspaces (1 GB), NCCL's buffers per
+	 * communicator (0.6 GB), and the 5 % reserve for fragmentation:
+	 * a few GB on an 80 GB GPU before any model state. */
+	struct cm_config c;
+	struct cm_result one, three;
+	double held;
+
+	cfg_for(&c, "llama2-7b", "h100-80gb");
+	eval(&c, &one);
+	ck_assert_double_eq_tol(one.mem_other, 1e9, 1);
+	layout(&c, 2, 2, 2);
+	c.global_batch = 16;
+	eval(&c, &three);
+	ck_assert_double_eq_tol(three.mem_other, 1e9 + 3 * 0.6e9, 1);
+	held = three.mem_other + three.mem_gpu - three.mem_usable;
+	ck_assert(held > 5e9 && held < 10e9);
+}
+END_TEST
+
+START_TEST(tp_overlap_switch)
+{
+	struct cm_config c;
+	struct cm_result off, on;
+
+	cfg_for(&c, "llama3-70b", "h100-80gb");
+	layout(&c, 4, 4, 4);
+	c.global_batch = 128;
+	c.seq_parallel = 1;
+	eval(&c, &off);
+	ck_assert_double_eq(off.t_tp_exposed, off.t_tp);
+	ck_assert_int_eq(c.tp_overlap, 0);
+	c.tp_overlap = 1;
+	eval(&c, &on);
+	ck_assert_double_eq(on.t_tp, off.t_tp);
+	ck_assert(on.t_tp_exposed < 0.1 * on.t_tp);
+	ck_assert(on.t_step < off.t_step);
+}
+END_TEST
+
+START_TEST(non_matmul_time)
+{
+	/* Memory-bound work scales with HBM bandwidth, not FLOP/s, and the
+	 * optimizer step reads and writes ~34 bytes per parameter it owns
+	 * (reference j.1) plus the gradient buffer it clears. */
+	struct cm_config c;
+	struct cm_result a, h;
+
+	cfg_for(&c, "llama2-7b", "a100-80gb");
+	c.global_batch = 8;
+	eval(&c, &a);
+	ck_assert(a.t_elementwise > 0.03 * a.t_compute);
+	ck_assert_double_eq_tol(a.t_optimizer, (34 * a.params_gpu +
+	    a.mem_grads) / (0.9 * 2039e9), 1e-9);
+	cfg_for(&c, "llama2-7b", "h100-80gb");
+	c.global_batch = 8;
+	eval(&c, &h);
+	ck_assert_double_eq_tol(a.t_elementwise / h.t_elementwise,
+	    3350.0 / 2039, 1e-9);
+	layout(&c, 8, 1, 1);
+	c.zero = 1;
+	eval(&c, &h);	/* ZeRO-1: each GPU steps 1/8 of the weights */
+	ck_assert(h.t_optimizer < 0.3 * a.t_optimizer * 2039 / 3350);
+}
+END_TEST
+
+START_TEST(single_gpu_step)
+{
+	/* A 1.2B Llama-shaped model (16 layers, h 2048, GQA 32/8, SwiGLU
+	 * 8192, vocab 128256, tied) on one H100, 8 x 2048 tokens, AdamW:
+	 * the step lands where published bf16 runs land (38-55 % MFU, the
+	 * issue's range), with matmuls well short of the whole step. */
+	struct cm_config c;
+	struct cm_result r;
+	struct hw_model m = *hw_model_find(&cat, "llama3-8b");
+
+	m.layers = 16;
+	m.hidden = 2048;
+	m.ffn = 8192;
+	m.seq = 2048;
+	m.tied = 1;
+	cm_config_default(&c, &m, hw_gpu_find(&cat, "h100-80gb"));
+	c.global_batch = 8;
+	c.micro_batch = 8;
 	eval(&c, &r);
-	e = r.tflops_per_gpu / 430 - 1;
-	printf("calibration Llama 3 405B: %.1f vs 430 model TFLOP/s (%+.1f%%), "
-	    "MFU %.1f%%\n", r.tflops_per_gpu, 100 * e, 100 * r.mfu);
+	printf("single H100, 1.2B model, 16k tokens: step %.3f s, MFU %.1f%% "
+	    "(matmuls %.3f s, attention %.3f s, element-wise %.3f s, "
+	    "optimizer %.3f s)\n", r.t_step, 100 * r.mfu, r.t_gemm, r.t_attn,
+	    r.t_elementwise, r.t_optimizer);
 	ck_assert(r.fits);
-	ck_assert_msg(fabs(e) <= 0.15, "Llama 3 off by %.1f%%", 100 * e);
+	ck_assert(r.mfu > 0.38 && r.mfu < 0.55);
+	ck_assert(r.t_gemm < 0.85 * r.t_step);
+}
+END_TEST
+
+START_TEST(kernel_issue_bound)
+{
+	/* A toy model's kernels finish faster than the host issues them:
+	 * the step is then the issue time, not the GPU time. */
+	struct cm_config c;
+	struct cm_result r;
+	struct hw_model m = *hw_model_find(&cat, "llama2-7b");
+
+	m.layers = 4;
+	m.hidden = 256;
+	m.heads = m.kv_heads = 4;
+	m.ffn = 1024;
+	m.seq = 128;
+	m.vocab = 1000;
+	cm_config_default(&c, &m, hw_gpu_find(&cat, "h100-80gb"));
+	c.global_batch = 1;
+	eval(&c, &r);
+	ck_assert(r.t_overhead > 0);
+	ck_assert(r.t_overhead > r.t_gemm);
+	ck_assert(r.t_compute >= r.t_gemm + r.t_attn + r.t_elementwise);
 }
 END_TEST
 
@@ -452,6 +599,53 @@ START_TEST(bad_input)
 }
 END_TEST
 
+START_TEST(new_settings_json)
+{
+	/* The issue-12 settings go through the one builder, and the result
+	 * JSON carries them with each group's placement and exposed time. */
+	const char *in = "{\"model\": \"llama2-70b\", \"gpus\": 64,"
+	    " \"dp\": 4, \"tp\": 8, \"pp\": 2, \"rank_order\": \"dp-pp-tp\","
+	    " \"zero\": 3, \"reshard_after_forward\": false, \"hsdp\": true,"
+	    " \"tp_overlap\": true, \"dp_overlap\": false, \"dropout\": true,"
+	    " \"intra_eff\": 1, \"inter_eff\": 0.5}";
+	struct cm_config c;
+	struct cm_result r;
+	struct pl_err err;
+	cJSON *o = cJSON_Parse(in), *j, *n;
+
+	ck_assert_int_eq(cm_config_from_json(&c, o, &cat, "l.json", "engine",
+	    &err), 0);
+	cJSON_Delete(o);
+	ck_assert_int_eq(c.rank_order, CM_ORDER_DP_PP_TP);
+	ck_assert(!c.reshard_after_forward && c.hsdp && c.tp_overlap &&
+	    !c.dp_overlap && c.model.dropout);
+	ck_assert_double_eq(c.intra_eff, 1);
+	ck_assert_double_eq(c.inter_eff, 0.5);
+	eval(&c, &r);
+	ck_assert_int_eq(r.tp_group.per_node, 1);	/* TP outermost */
+	j = cm_result_json(&r);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "layout"),
+	    "rank_order")->valuestring, "dp-pp-tp");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
+	    "layout"), "reshard_after_forward")));
+	n = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "network"), "tp");
+	ck_assert_int_eq(cJSON_GetObjectItem(n, "per_node")->valueint, 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(n, "nodes")->valueint, 8);
+	ck_assert_double_eq(cJSON_GetObjectItem(n, "bus_bw")->valuedouble,
+	    r.tp_bw);
+	ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
+	    "time_s"), "tp_exposed")->valuedouble, r.t_tp_exposed);
+	ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
+	    "time_s"), "elementwise")->valuedouble, r.t_elementwise);
+	cJSON_Delete(j);
+	o = cJSON_Parse("{\"model\": \"llama2-70b\", \"rank_order\": \"tp\"}");
+	ck_assert_int_eq(cm_config_from_json(&c, o, &cat, "l.json", "engine",
+	    &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "unknown value"));
+	cJSON_Delete(o);
+}
+END_TEST
+
 START_TEST(config_json)
 {
 	const char *ok = "{\"model\": \"llama2-70b\", \"gpu\": \"a100-80gb\","
@@ -512,12 +706,22 @@ costmodel_suite(void)
 	tcase_add_test(tc, collective_times);
 	tcase_add_test(tc, step_consistency);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("calibration");
+	tc = tcase_create("sharding and memory");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, calibration_nar21);
-	tcase_add_test(tc, calibration_gpt3);
-	tcase_add_test(tc, calibration_bloom);
-	tcase_add_test(tc, calibration_llama3);
+	tcase_add_test(tc, zero_volumes_one_microbatch);
+	tcase_add_test(tc, zero_volumes_accumulation);
+	tcase_add_test(tc, zero3_latency_at_scale);
+	tcase_add_test(tc, hsdp_traffic);
+	tcase_add_test(tc, reshard_memory);
+	tcase_add_test(tc, dropout_memory);
+	tcase_add_test(tc, framework_memory);
+	tcase_add_test(tc, tp_overlap_switch);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("compute");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, non_matmul_time);
+	tcase_add_test(tc, single_gpu_step);
+	tcase_add_test(tc, kernel_issue_bound);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("search");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -527,6 +731,7 @@ costmodel_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, config_json);
+	tcase_add_test(tc, new_settings_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -106,7 +106,8 @@ START_TEST(malformed_models)
 	fputs("{\"models\": [{\"name\": \"m\", \"layers\": 2, \"hidden\": 64,"
 	    " \"heads\": 6, \"kv_heads\": 6, \"ffn\": 256, \"vocab\": 10,"
 	    " \"seq\": 8, \"mlp\": \"gelu\", \"norm\": \"layernorm\","
-	    " \"tied\": true, \"learned_pos\": true, \"biases\": true}]}", fp);
+	    " \"tied\": true, \"learned_pos\": true, \"biases\": true,"
+	    " \"dropout\": false}]}", fp);
 	fclose(fp);
 	ck_assert_int_eq(hw_load_models(&cat, path, &err), -1);
 	pl_err_format(&err, buf, sizeof buf);

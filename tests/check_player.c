@@ -1,7 +1,9 @@
 /*
  * check_player.c - the animation player's model: the clock, stepping from
- * event to event, what is active at a time t, the bytes per link, the
- * memory at t, the Gantt rows, and what each device holds.
+ * event to event, what is active at a time t, the transfers in flight and
+ * their ring steps, the bytes per link, the memory at t, the Gantt rows
+ * and the transfer lane, what each device holds, and the settings a
+ * learner turns.
  */
 #include <check.h>
 #include <math.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "core/sim/player.h"
+#include "core/sim/sim_knob.h"
 
 /* A player for mode on gpus devices with schedule, m and v (0: default). */
 static void
@@ -18,8 +21,7 @@ open_player(struct player *p, enum sim_mode mode, int gpus,
 	struct sim_config cfg;
 	struct pl_err err;
 
-	player_config_default(&cfg, mode);
-	cfg.gpus = gpus;
+	sim_config_default(&cfg, mode, gpus);
 	cfg.schedule = sk;
 	if (m > 0)
 		cfg.microbatches = m;
@@ -102,11 +104,13 @@ START_TEST(clock_and_speed)
 	player_step(&p, 1);
 	player_restart(&p);
 	ck_assert(p.now == 0.0 && p.playing == 1);
-	ck_assert_int_eq(player_cursor_col(&p, 50), 0);
+	ck_assert_int_eq(player_cursor_col(&p, 50, 0.0), 0);
 	p.now = end;
-	ck_assert_int_eq(player_cursor_col(&p, 50), 49);
+	ck_assert_int_eq(player_cursor_col(&p, 50, 0.0), 49);
 	p.now = end / 2;
-	ck_assert_int_eq(player_cursor_col(&p, 50), 25);
+	ck_assert_int_eq(player_cursor_col(&p, 50, 0.0), 25);
+	/* On a time axis twice as long the cursor is half as far. */
+	ck_assert_int_eq(player_cursor_col(&p, 50, 2 * end), 12);
 	player_free(&p);
 }
 END_TEST
@@ -165,11 +169,11 @@ START_TEST(pipeline_idle_and_sends)
 		ck_assert(player_link_active(&p, mid(e), e->device, e->peer));
 		ck_assert(!player_link_active(&p, mid(e), e->peer, e->device));
 		/* Forward sends go down the pipeline, gradients come back. */
-		if (f[0].what == PLAYER_W_ACTS) {
+		if (f[0].what == SIM_P_ACTS) {
 			ck_assert_int_eq(e->peer, e->device + 1);
 			acts++;
 		} else {
-			ck_assert_int_eq(f[0].what, PLAYER_W_ACT_GRADS);
+			ck_assert_int_eq(f[0].what, SIM_P_ACT_GRADS);
 			ck_assert_int_eq(e->peer, e->device - 1);
 			grads++;
 		}
@@ -180,34 +184,58 @@ START_TEST(pipeline_idle_and_sends)
 }
 END_TEST
 
-/* The gradient all-reduce of dp is one flow over the whole ring. */
+/* A DP bucket is one flow over the whole ring, shown step by step. */
 START_TEST(collective_flow)
 {
 	const struct sim_timeline *tl;
+	const struct sim_event *ar = NULL;
 	struct player_flow f[8];
 	struct player p;
 	size_t i, n, sum = 0;
-	double t = -1;
+	double t, span;
+	int d;
 
 	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
 	tl = &p.res.tl;
+	for (i = 0; i < tl->n_ev && ar == NULL; i++)
+		if (tl->ev[i].kind == SIM_ALL_REDUCE)
+			ar = &tl->ev[i];
+	ck_assert_ptr_nonnull(ar);
 	for (i = 0; i < tl->n_ev; i++)
-		if (tl->ev[i].kind == SIM_ALL_REDUCE) {
-			t = mid(&tl->ev[i]);
+		if (tl->ev[i].collective == ar->collective &&
+		    tl->ev[i].kind == SIM_ALL_REDUCE)
 			sum += tl->ev[i].bytes;
-		}
-	ck_assert(t > 0);
+	/* In its first ring step: reduce-scatter, member d sends d-1. */
+	span = ar->end - ar->start;
+	t = ar->start + span / 12;
 	n = player_flows(&p, t, f, 8);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(f[0].kind, SIM_ALL_REDUCE);
-	ck_assert_int_eq(f[0].what, PLAYER_W_GRADS);
+	ck_assert_int_eq(f[0].what, SIM_P_WEIGHT_GRADS);
+	ck_assert_int_eq(f[0].layer, 4);
+	ck_assert_int_eq(f[0].overlap, 1);
 	ck_assert_uint_eq(f[0].members, 0xFu);
 	ck_assert_int_eq(f[0].from, -1);
 	ck_assert_uint_eq(f[0].bytes, sum);
+	ck_assert_int_eq(f[0].phase, SIM_REDUCE_SCATTER);
+	ck_assert_int_eq(f[0].step, 0);
+	ck_assert_int_eq(f[0].steps, 6);
+	for (d = 0; d < 4; d++)
+		ck_assert_int_eq(f[0].sends[d], (d + 3) % 4);
+	/* Its last step: all-gather step 2, member d sends d-2. */
+	n = player_flows(&p, ar->end - span / 12, f, 8);
+	ck_assert_int_eq(f[0].phase, SIM_ALL_GATHER);
+	ck_assert_int_eq(f[0].step, 5);
+	for (d = 0; d < 4; d++)
+		ck_assert_int_eq(f[0].sends[d], (d + 2) % 4);
 	/* Ring: 0->1->2->3->0. */
 	ck_assert(player_link_active(&p, t, 0, 1));
 	ck_assert(player_link_active(&p, t, 3, 0));
 	ck_assert(!player_link_active(&p, t, 1, 0));
+	/* It runs beside compute: device 0 is computing L3's backward. */
+	ck_assert_ptr_nonnull(player_busy(&p, 0, t));
+	ck_assert_int_eq(player_busy(&p, 0, t)->kind, SIM_BACKWARD);
+	ck_assert_int_eq(player_busy(&p, 0, t)->layer, 3);
 	player_free(&p);
 }
 END_TEST
@@ -288,7 +316,7 @@ START_TEST(gantt_marks_bubble)
 	open_player(&p, SIM_PP, 4, PIPE_GPIPE, 1, 0);
 	col = p.res.step_time / 64;
 	for (d = 0; d < 4; d++) {
-		player_gantt_row(&p, d, 64, c);
+		player_gantt_row(&p, d, 64, 0.0, c);
 		for (i = 0; i < 64; i++) {
 			const struct sim_event *e = player_busy(&p, d,
 			    (i + 0.5) * col);
@@ -306,12 +334,20 @@ START_TEST(gantt_marks_bubble)
 	}
 	/* No microbatching: most of the grid is bubble. */
 	ck_assert_msg(bubbles > 64 * 4 / 2, "bubble cells %d", bubbles);
-	player_gantt_row(&p, 0, 64, c);
+	player_gantt_row(&p, 0, 64, 0.0, c);
 	ck_assert_int_eq(c[0].kind, PLAYER_CELL_FORWARD);
-	ck_assert_int_eq(c[0].mb, 0);
-	ck_assert_int_eq(c[63].kind, PLAYER_CELL_OPTIMIZER);
-	player_gantt_row(&p, 3, 64, c);
+	ck_assert_int_eq(c[0].label, 0);
+	player_gantt_row(&p, 3, 64, 0.0, c);
 	ck_assert_int_eq(c[0].kind, PLAYER_CELL_BUBBLE);
+	/* The optimizer step ends the row, a few ms of the step. */
+	{
+		struct player_cell wide[2000];
+
+		player_gantt_row(&p, 0, 2000, 0.0, wide);
+		ck_assert_int_eq(wide[1999].kind, PLAYER_CELL_OPTIMIZER);
+		player_gantt_row(&p, 3, 2000, 0.0, wide);
+		ck_assert_int_eq(wide[1900].kind, PLAYER_CELL_BUBBLE);
+	}
 	player_free(&p);
 }
 END_TEST
@@ -324,7 +360,7 @@ START_TEST(gantt_collectives)
 	int i, ar = 0, fw = 0;
 
 	open_player(&p, SIM_TP, 4, PIPE_1F1B, 0, 0);
-	player_gantt_row(&p, 2, 200, c);
+	player_gantt_row(&p, 2, 200, 0.0, c);
 	for (i = 0; i < 200; i++) {
 		ar += c[i].kind == PLAYER_CELL_ALL_REDUCE;
 		fw += c[i].kind == PLAYER_CELL_FORWARD;
@@ -342,18 +378,28 @@ START_TEST(memory_at_t)
 
 	open_player(&p, SIM_PP, 4, PIPE_GPIPE, 8, 0);
 	tl = &p.res.tl;
-	/* Before anything is allocated and after every sample of device 0. */
+	/* At each sample's time: the last sample of device 0 at that time. */
 	for (i = 0; i < tl->n_mem; i++) {
+		size_t j, sum = 0;
+		int kk;
+
 		if (tl->mem[i].device != 0)
 			continue;
+		for (j = i + 1; j < tl->n_mem && tl->mem[j].t == tl->mem[i].t; j++)
+			;
+		while (tl->mem[j - 1].device != 0)
+			j--;
+		for (kk = 0; kk < SIM_NMEM; kk++)
+			sum += tl->mem[j - 1].bytes[kk];
 		m = player_mem(&p, 0, tl->mem[i].t, k);
+		ck_assert_uint_eq(m, sum);
 		if (m > best)
 			best = m;
 	}
-	ck_assert_uint_eq(best, sim_timeline_peak(tl, 0));
-	ck_assert(p.peak >= best);
+	ck_assert_uint_le(best, sim_timeline_peak(tl, 0));
+	ck_assert(p.peak >= best && best > 0);
 	m = player_mem(&p, 0, p.res.step_time, k);
-	ck_assert_uint_eq(m, k[0] + k[1] + k[2] + k[3]);
+	ck_assert_uint_eq(m, k[0] + k[1] + k[2] + k[3] + k[4]);
 	ck_assert(k[SIM_MEM_OPTIM] > 0);	/* Adam state at the end */
 	ck_assert(k[SIM_MEM_PARAMS] > 0);
 	/* GPipe: stage 0 holds the most activations after all forwards. */
@@ -376,64 +422,226 @@ START_TEST(holds)
 	ck_assert_str_eq(player_holds(&p, 0, 0, 0, b, sizeof b), "L1 L3");
 	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b), "L2 L4");
 	player_free(&p);
+	/* TP 4: one head and a quarter of the MLP columns each. */
 	open_player(&p, SIM_TP, 4, PIPE_1F1B, 0, 0);
 	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b),
-	    "L1 L3 cols 4-7");
+	    "L1-L4 head 1");
 	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b),
-	    "L2 L4 rows 4-7");
+	    "ffn cols 16-31");
 	player_free(&p);
 	open_player(&p, SIM_3D, 8, PIPE_1F1B, 0, 0);
 	/* Device 5: replica 1, stage 0, TP rank 1. */
-	ck_assert_str_eq(player_holds(&p, 5, 0, 1, b, sizeof b), "L1c8-15");
-	ck_assert_str_eq(player_holds(&p, 5, 1, 1, b, sizeof b), "L2r8-15");
-	ck_assert_str_eq(player_holds(&p, 6, 0, 1, b, sizeof b), "L3c0-7");
+	ck_assert_str_eq(player_holds(&p, 5, 0, 0, b, sizeof b),
+	    "L1 L2 heads 2-3");
+	ck_assert_str_eq(player_holds(&p, 5, 1, 0, b, sizeof b),
+	    "stage 0 seqs 8-15");
+	ck_assert_str_eq(player_holds(&p, 5, 0, 1, b, sizeof b), "L1 L2");
+	ck_assert_str_eq(player_holds(&p, 5, 1, 1, b, sizeof b), "q8-15");
+	player_free(&p);
+	/* Every DP replica and ZeRO-3 shard has its own slice of the batch. */
+	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
+	ck_assert_str_eq(player_holds(&p, 2, 0, 0, b, sizeof b),
+	    "L1-L4 full copy");
+	ck_assert_str_eq(player_holds(&p, 2, 1, 0, b, sizeof b), "seqs 8-11");
+	ck_assert_str_eq(player_holds(&p, 3, 1, 1, b, sizeof b), "q12-15");
 	player_free(&p);
 	open_player(&p, SIM_FSDP, 4, PIPE_1F1B, 0, 0);
-	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b), "L1-L4");
-	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b),
-	    "shard 2 of 4");
+	ck_assert_str_eq(player_holds(&p, 1, 0, 0, b, sizeof b),
+	    "1/4 of L1-L4");
+	ck_assert_str_eq(player_holds(&p, 1, 1, 0, b, sizeof b), "seqs 4-7");
 	player_free(&p);
 }
 END_TEST
 
-START_TEST(config_from_block)
+/* One naming for lessons, player and trace: G0.., stage 0.., L1-L4. */
+START_TEST(names_and_places)
 {
-	struct content_animation an;
-	struct sim_config cfg;
-	struct pl_err err;
+	struct sim_place pl;
+	struct player p;
+	char b[32];
 
-	memset(&an, 0, sizeof an);
-	an.mode = "pp";
-	an.gpus = 2;
-	an.microbatches = 4;
-	an.schedule = "interleaved";
-	ck_assert_int_eq(player_config_from_block(&an, &cfg, &err), 0);
-	ck_assert_int_eq(cfg.mode, SIM_PP);
-	ck_assert_int_eq(cfg.gpus, 2);
-	ck_assert_int_eq(cfg.microbatches, 4);
-	ck_assert_int_eq(cfg.schedule, PIPE_INTERLEAVED);
-	ck_assert_int_eq(cfg.vstages, 2);
-	an.mode = "3d";
-	an.gpus = 0;
-	an.schedule = NULL;
-	an.microbatches = 0;
-	ck_assert_int_eq(player_config_from_block(&an, &cfg, &err), 0);
-	ck_assert_int_eq(cfg.gpus, 8);
-	ck_assert_int_eq(cfg.microbatches, 8);
-	an.mode = "ring";
-	ck_assert_int_eq(player_config_from_block(&an, &cfg, &err), -1);
-	ck_assert(strstr(err.msg, "ring") != NULL);
-	ck_assert_int_eq(player_next_mode(SIM_FSDP), SIM_3D);
-	ck_assert_int_eq(player_next_mode(SIM_3D), SIM_SINGLE);
-	/* A config the simulator refuses leaves an empty, freeable player. */
+	ck_assert_str_eq(sim_device_name(0, b, sizeof b), "G0");
+	ck_assert_str_eq(sim_device_name(12, b, sizeof b), "G12");
+	ck_assert_str_eq(sim_layers_text(0xf, b, sizeof b), "L1-L4");
+	ck_assert_str_eq(sim_layers_text(0x5, b, sizeof b), "L1 L3");
+	ck_assert_str_eq(sim_layers_text(0x6, b, sizeof b), "L2 L3");
+	ck_assert_str_eq(sim_layers_text(0, b, sizeof b), "");
+	open_player(&p, SIM_3D, 8, PIPE_1F1B, 0, 0);
+	sim_device_place(&p.res, 5, &pl);
+	ck_assert_int_eq(pl.replica, 1);
+	ck_assert_int_eq(pl.stage, 0);
+	ck_assert_int_eq(pl.tp_rank, 1);
+	ck_assert_uint_eq(pl.layers, 0x3);
+	sim_device_place(&p.res, 2, &pl);
+	ck_assert_int_eq(pl.stage, 1);
+	ck_assert_uint_eq(pl.layers, 0xc);
+	player_free(&p);
+	open_player(&p, SIM_PP, 4, PIPE_GPIPE, 8, 0);
+	sim_device_place(&p.res, 0, &pl);
+	ck_assert_int_eq(pl.stage, 0);
+	ck_assert_uint_eq(pl.layers, 0x1);
+	player_free(&p);
+}
+END_TEST
+
+/* DP replicas work on different slices: different labels in the rows. */
+START_TEST(labels_per_replica)
+{
+	struct player_cell c[80];
+	struct player p;
+	int d, i, fw;
+
+	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
+	for (d = 0; d < 4; d++) {
+		player_gantt_row(&p, d, 80, 0.0, c);
+		for (fw = 0, i = 0; i < 80; i++)
+			if (c[i].kind == PLAYER_CELL_FORWARD) {
+				ck_assert_int_eq(c[i].label, d);
+				fw++;
+			}
+		ck_assert_int_gt(fw, 5);
+	}
+	player_free(&p);
+	/* 3d: replica 1's micro-batches follow replica 0's 8. */
+	open_player(&p, SIM_3D, 8, PIPE_1F1B, 0, 0);
+	player_gantt_row(&p, 4, 80, 0.0, c);
+	for (i = 0; i < 80; i++)
+		if (c[i].kind == PLAYER_CELL_FORWARD)
+			ck_assert_int_ge(c[i].label, 8);
+	player_free(&p);
+}
+END_TEST
+
+/* Interleaved: a device's two chunks of one micro-batch differ. */
+START_TEST(interleaved_chunks)
+{
+	struct player_cell c[200];
+	struct player p;
+	int i, seen[2] = { 0, 0 };
+
+	open_player(&p, SIM_PP, 2, PIPE_INTERLEAVED, 4, 2);
+	player_gantt_row(&p, 0, 200, 0.0, c);
+	for (i = 0; i < 200; i++)
+		if (c[i].kind == PLAYER_CELL_FORWARD && c[i].label == 0) {
+			ck_assert(c[i].chunk == 0 || c[i].chunk == 1);
+			seen[c[i].chunk] = 1;
+		}
+	ck_assert(seen[0] && seen[1]);
+	player_free(&p);
+}
+END_TEST
+
+/* DP's buckets show in the transfer lane while backward still runs. */
+START_TEST(transfer_lane)
+{
+	struct player_cell c[400], g[400];
+	struct player p;
+	int i, marks = 0, during = 0, runs = 0;
+
+	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
+	ck_assert_int_gt(player_transfer_row(&p, 400, 0.0, c), 0);
+	player_gantt_row(&p, 0, 400, 0.0, g);
+	for (i = 0; i < 400; i++) {
+		if (c[i].kind == PLAYER_CELL_BUBBLE)
+			continue;
+		ck_assert_int_eq(c[i].kind, PLAYER_CELL_ALL_REDUCE);
+		marks++;
+		during += g[i].kind == PLAYER_CELL_BACKWARD;
+		runs += i == 0 || c[i - 1].kind == PLAYER_CELL_BUBBLE;
+	}
+	ck_assert_int_eq(runs, 4);	/* one bucket per layer */
+	ck_assert_int_gt(during, 0);
+	ck_assert_int_lt(marks, 400 / 5);
+	player_free(&p);
+	/* Without overlap nothing runs beside compute. */
 	{
-		struct player p;
+		struct sim_config cfg;
+		struct pl_err err;
 
-		player_config_default(&cfg, SIM_3D);
-		cfg.gpus = 4;
-		ck_assert_int_eq(player_init(&p, &cfg, &err), -1);
+		sim_config_default(&cfg, SIM_DP, 4);
+		cfg.overlap = 0;
+		ck_assert_int_eq(player_init(&p, &cfg, &err), 0);
+		ck_assert_int_eq(player_transfer_row(&p, 400, 0.0, c), 0);
 		player_free(&p);
 	}
+}
+END_TEST
+
+/* ZeRO-3's gathered layers show as their own kind of memory. */
+START_TEST(gather_buffer_memory)
+{
+	const struct sim_timeline *tl;
+	size_t k[SIM_NMEM], most = 0, i;
+	struct player p;
+
+	open_player(&p, SIM_FSDP, 4, PIPE_1F1B, 0, 0);
+	tl = &p.res.tl;
+	for (i = 0; i < tl->n_mem; i++) {
+		player_mem(&p, 1, tl->mem[i].t, k);
+		if (k[SIM_MEM_GATHER] > most)
+			most = k[SIM_MEM_GATHER];
+	}
+	ck_assert_uint_ge(most, 2 * SIM_LAYER_PARAMS * 8);
+	player_mem(&p, 1, p.res.step_time, k);
+	ck_assert_uint_eq(k[SIM_MEM_GATHER], 0);
+	player_free(&p);
+}
+END_TEST
+
+START_TEST(knobs)
+{
+	struct sim_config cfg, other;
+	struct player p;
+	struct pl_err err;
+
+	sim_config_default(&cfg, SIM_TP, 4);
+	/* TP over 3 devices does not divide 4 heads: 4 goes down to 2. */
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_GPUS, -1, 16), 1);
+	ck_assert_int_eq(cfg.gpus, 2);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_GPUS, 1, 16), 1);
+	ck_assert_int_eq(cfg.gpus, 4);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_GPUS, 1, 16), 0);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SP, 1, 16), 1);
+	ck_assert_int_eq(cfg.seq_parallel, 1);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 0);
+	/* Micro-batches step to the next that divides the batch. */
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_MICROBATCHES, 1, 16),
+	    1);
+	ck_assert_int_eq(cfg.microbatches, 2);
+	sim_config_default(&cfg, SIM_PP, 4);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SP, 1, 16), 0);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 1);
+	/* 4 stages x 2 chunks do not divide 4 layers: skip to gpipe. */
+	ck_assert_int_eq(cfg.schedule, PIPE_GPIPE);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_GPUS, -1, 16), 1);
+	ck_assert_int_eq(cfg.gpus, 2);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, -1, 16), 1);
+	ck_assert_int_eq(cfg.schedule, PIPE_INTERLEAVED);
+	ck_assert_int_eq(cfg.vstages, 2);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_MODE, 1, 16), 1);
+	ck_assert_int_eq(cfg.mode, SIM_FSDP);
+	ck_assert_int_eq(cfg.gpus, 4);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_MODE, -1, 16), 1);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_MODE, -1, 16), 1);
+	ck_assert_int_eq(cfg.mode, SIM_TP);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_COMPUTE_ONLY, 1, 16),
+	    1);
+	ck_assert_int_eq(cfg.compute_only, 1);
+	/* GPipe against 1F1B; DP with against without overlap. */
+	sim_config_default(&cfg, SIM_PP, 4);
+	cfg.schedule = PIPE_GPIPE;
+	ck_assert_int_eq(sim_config_compare(&cfg, &other), 0);
+	ck_assert_int_eq(other.schedule, PIPE_1F1B);
+	ck_assert(!sim_config_same(&cfg, &other));
+	sim_config_default(&cfg, SIM_DP, 4);
+	ck_assert_int_eq(sim_config_compare(&cfg, &other), 0);
+	ck_assert_int_eq(other.overlap, 0);
+	sim_config_default(&cfg, SIM_SINGLE, 1);
+	ck_assert_int_eq(sim_config_compare(&cfg, &other), -1);
+	/* A config the simulator refuses leaves an empty, freeable player. */
+	sim_config_default(&cfg, SIM_3D, 4);
+	ck_assert_int_eq(player_init(&p, &cfg, &err), -1);
+	player_free(&p);
 }
 END_TEST
 
@@ -446,7 +654,7 @@ player_suite(void)
 	tc = tcase_create("playback");
 	tcase_add_test(tc, step_event_to_event);
 	tcase_add_test(tc, clock_and_speed);
-	tcase_add_test(tc, config_from_block);
+	tcase_add_test(tc, knobs);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("at time t");
 	tcase_add_loop_test(tc, active_at_t, 0, 6);
@@ -455,11 +663,16 @@ player_suite(void)
 	tcase_add_test(tc, collective_groups_3d);
 	tcase_add_loop_test(tc, link_bytes_sum, 0, 6);
 	tcase_add_test(tc, memory_at_t);
+	tcase_add_test(tc, gather_buffer_memory);
 	tcase_add_test(tc, holds);
+	tcase_add_test(tc, names_and_places);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gantt");
 	tcase_add_test(tc, gantt_marks_bubble);
 	tcase_add_test(tc, gantt_collectives);
+	tcase_add_test(tc, labels_per_replica);
+	tcase_add_test(tc, interleaved_chunks);
+	tcase_add_test(tc, transfer_lane);
 	suite_add_tcase(s, tc);
 	return s;
 }

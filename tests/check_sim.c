@@ -1,8 +1,10 @@
 /*
- * check_sim.c - the toy-model simulator: every mode gives the single run's
- * loss, gradients and update; the single run's gradients are the true
- * derivatives; the bubble measured on pipeline timelines is the formula;
- * the event stream and byte counts are what the ring and the schedule say.
+ * check_sim.c - the toy transformer simulator: the model's gradients are
+ * its true derivatives; every mode gives the single run's loss, gradients
+ * and update; the collectives are the frameworks' (TP's four all-reduces
+ * per layer, SP's gathers and scatters, DDP's buckets during backward,
+ * ZeRO-3's three collectives per layer) and go round the ring chunk by
+ * chunk; the bubble is the formula's; events say what they carry.
  */
 #include <check.h>
 #include <math.h>
@@ -10,113 +12,148 @@
 #include <string.h>
 
 #include "core/sim/sim.h"
+#include "core/sim/sim_block.h"
 #include "core/sim/sim_model.h"
 
 static void
-run_ok(enum sim_mode mode, int gpus, int m, enum pipe_schedule k, int v,
-    int compute_only, struct sim_result *r)
+run_cfg(const struct sim_request *req, struct sim_result *r)
 {
 	struct sim_config cfg;
 	struct pl_err err;
 
-	sim_config_default(&cfg, mode, gpus);
-	cfg.microbatches = m;
-	cfg.schedule = k;
-	cfg.vstages = v;
-	if (compute_only)
-		cfg.cost = sim_cost_compute_only();
 	pl_err_clear(&err);
-	ck_assert_msg(sim_run(&cfg, r, &err) == 0, "%s: %s",
-	    sim_mode_name(mode), err.msg);
+	ck_assert_msg(sim_config_build(req, &cfg, &err) == 0, "%s", err.msg);
+	ck_assert_msg(sim_run(&cfg, r, &err) == 0, "%s", err.msg);
 }
 
-/* The loss of the full model at params, computed here from the kernels. */
-static double
-loss_at(const double *params)
+static void
+run_ok(const char *mode, int gpus, int m, const char *sched, int v,
+    int compute_only, struct sim_result *r)
 {
-	static double x[SIM_BATCH * SIM_WIDTH], t[SIM_BATCH * SIM_WIDTH];
-	double a[SIM_BATCH * SIM_WIDTH], z[SIM_BATCH * SIM_WIDTH];
-	double dy[SIM_BATCH * SIM_WIDTH];
-	const double *p;
-	int l;
+	struct sim_request req;
 
-	sim_model_data(x, t);
-	memcpy(a, x, sizeof a);
-	for (l = 0; l < SIM_LAYERS; l++) {
-		p = params + (size_t)l * SIM_LAYER_PARAMS;
-		sim_mm(a, p, z, SIM_BATCH, SIM_WIDTH, SIM_WIDTH);
-		sim_add_bias(z, p + SIM_WIDTH * SIM_WIDTH, SIM_BATCH, SIM_WIDTH);
-		if (l < SIM_LAYERS - 1)
-			sim_tanh(z, SIM_BATCH * SIM_WIDTH);
-		memcpy(a, z, sizeof a);
-	}
-	return sim_loss(a, t, SIM_BATCH, dy);
+	memset(&req, 0, sizeof req);
+	req.mode = mode;
+	req.gpus = gpus;
+	req.microbatches = m;
+	req.schedule = sched;
+	req.vstages = v;
+	req.compute_only = compute_only;
+	run_cfg(&req, r);
 }
 
-START_TEST(single_gradients_are_derivatives)
+START_TEST(sizes)
+{
+	int t;
+
+	/* g1, Wq/Wk/Wv/Wo, their biases, g2, W1, b1, W2, b2. */
+	ck_assert_int_eq(SIM_LAYER_PARAMS, 16 + 4 * 256 + 4 * 16 + 16 +
+	    1024 + 64 + 1024 + 16);
+	ck_assert_int_eq(SIM_NPARAMS, 4 * 3248);
+	ck_assert_uint_eq(sim_layer_size(1), SIM_LAYER_PARAMS);
+	/* A TP rank holds 1/t of the split matrices and all of g1, bo, g2, b2. */
+	for (t = 2; t <= 4; t *= 2)
+		ck_assert_uint_eq(t * sim_layer_size(t), SIM_LAYER_PARAMS +
+		    (size_t)(t - 1) * 4 * SIM_HIDDEN);
+}
+END_TEST
+
+START_TEST(layer_map_round_trip)
+{
+	static double full[SIM_LAYER_PARAMS], back[SIM_LAYER_PARAMS];
+	double loc[SIM_LAYER_PARAMS];
+	int i, k;
+
+	for (i = 0; i < SIM_LAYER_PARAMS; i++)
+		full[i] = i + 1;
+	for (k = 3; k >= 0; k--) {
+		sim_layer_map(4, k, loc, full, 1);
+		sim_layer_map(4, k, loc, back, 0);
+	}
+	for (i = 0; i < SIM_LAYER_PARAMS; i++)
+		ck_assert_double_eq(back[i], full[i]);
+}
+END_TEST
+
+START_TEST(gradients_are_derivatives)
 {
 	static double p[SIM_NPARAMS];
 	struct sim_result r;
-	const double h = 1e-6;
-	double up, down, fd, l0;
-	int i;
+	const double h = 1e-5;
+	double up, down, fd, worst = 0.0;
+	int i, big = 0;
 
-	run_ok(SIM_SINGLE, 1, 1, PIPE_1F1B, 1, 0, &r);
+	run_ok("single", 1, 1, NULL, 0, 0, &r);
 	sim_model_init(p);
-	l0 = loss_at(p);
-	ck_assert_double_eq_tol(r.loss, l0, 1e-12);
-	for (i = 0; i < SIM_NPARAMS; i += 37) {
+	ck_assert_double_eq_tol(r.loss, sim_model_loss(p), 1e-12);
+	for (i = 0; i < SIM_NPARAMS; i += 53) {
 		p[i] += h;
-		up = loss_at(p);
+		up = sim_model_loss(p);
 		p[i] -= 2 * h;
-		down = loss_at(p);
+		down = sim_model_loss(p);
 		p[i] += h;
 		fd = (up - down) / (2 * h);
-		ck_assert_msg(fabs(fd - r.grads[i]) < 1e-8, "param %d: "
+		ck_assert_msg(fabs(fd - r.grads[i]) < 1e-7, "param %d: "
 		    "finite difference %.12g, backward %.12g", i, fd,
 		    r.grads[i]);
+		if (fabs(fd - r.grads[i]) > worst)
+			worst = fabs(fd - r.grads[i]);
+		big += fabs(r.grads[i]) > 1e-3;
 	}
-	ck_assert(fabs(r.grads[5]) > 1e-4);
+	/* Most sampled gradients are far above the tolerance. */
+	ck_assert_int_gt(big, 150);
 	ck_assert_double_eq(r.max_grad_error, 0.0);
 	sim_result_free(&r);
 }
 END_TEST
 
 static const struct {
-	enum sim_mode	 mode;
+	const char	*mode;
 	int		 gpus, m;
-	enum pipe_schedule	 k;
-	int		 v;
+	const char	*sched;
+	int		 v, sp, no_overlap;
 } equiv[] = {
-	{ SIM_DP, 2, 1, PIPE_1F1B, 1 }, { SIM_DP, 4, 1, PIPE_1F1B, 1 },
-	{ SIM_DP, 3, 2, PIPE_1F1B, 1 }, { SIM_DP, 8, 1, PIPE_GPIPE, 1 },
-	{ SIM_TP, 2, 1, PIPE_1F1B, 1 }, { SIM_TP, 4, 1, PIPE_1F1B, 1 },
-	{ SIM_TP, 8, 2, PIPE_1F1B, 1 },
-	{ SIM_PP, 2, 4, PIPE_GPIPE, 1 }, { SIM_PP, 4, 8, PIPE_GPIPE, 1 },
-	{ SIM_PP, 2, 8, PIPE_1F1B, 1 }, { SIM_PP, 4, 6, PIPE_1F1B, 1 },
-	{ SIM_PP, 4, 1, PIPE_1F1B, 1 }, { SIM_PP, 2, 4, PIPE_INTERLEAVED, 2 },
-	{ SIM_PP, 2, 8, PIPE_INTERLEAVED, 2 },
-	{ SIM_PP, 1, 4, PIPE_INTERLEAVED, 4 },
-	{ SIM_FSDP, 2, 1, PIPE_1F1B, 1 }, { SIM_FSDP, 4, 1, PIPE_1F1B, 1 },
-	{ SIM_FSDP, 3, 4, PIPE_1F1B, 1 }, { SIM_FSDP, 8, 2, PIPE_1F1B, 1 },
-	{ SIM_3D, 8, 8, PIPE_1F1B, 1 }, { SIM_3D, 8, 4, PIPE_GPIPE, 1 },
-	{ SIM_3D, 8, 2, PIPE_1F1B, 1 }
+	{ "dp", 2, 1, NULL, 0, 0, 0 }, { "dp", 4, 1, NULL, 0, 0, 0 },
+	{ "dp", 4, 2, NULL, 0, 0, 1 }, { "dp", 8, 2, NULL, 0, 0, 0 },
+	{ "tp", 2, 1, NULL, 0, 0, 0 }, { "tp", 4, 1, NULL, 0, 0, 0 },
+	{ "tp", 4, 2, NULL, 0, 1, 0 }, { "tp", 2, 1, NULL, 0, 1, 0 },
+	{ "pp", 2, 4, "gpipe", 0, 0, 0 }, { "pp", 4, 8, "gpipe", 0, 0, 0 },
+	{ "pp", 2, 8, "1f1b", 0, 0, 0 }, { "pp", 4, 16, "1f1b", 0, 0, 0 },
+	{ "pp", 4, 1, "1f1b", 0, 0, 0 }, { "pp", 2, 4, "interleaved", 2, 0, 0 },
+	{ "pp", 2, 8, "interleaved", 2, 0, 0 },
+	{ "pp", 1, 4, "interleaved", 4, 0, 0 },
+	{ "fsdp", 2, 1, NULL, 0, 0, 0 }, { "fsdp", 4, 1, NULL, 0, 0, 0 },
+	{ "fsdp", 4, 2, NULL, 0, 0, 1 }, { "fsdp", 8, 2, NULL, 0, 0, 0 },
+	{ "3d", 8, 8, "1f1b", 0, 0, 0 }, { "3d", 8, 4, "gpipe", 0, 1, 0 },
+	{ "3d", 8, 2, "1f1b", 0, 1, 1 },
+	{ "3d", 8, 4, "interleaved", 2, 1, 0 }
 };
 
 START_TEST(mode_matches_single)
 {
+	static double init[SIM_NPARAMS];
+	struct sim_request req;
 	struct sim_result ref, r;
 
-	run_ok(SIM_SINGLE, 1, 1, PIPE_1F1B, 1, 0, &ref);
-	run_ok(equiv[_i].mode, equiv[_i].gpus, equiv[_i].m, equiv[_i].k,
-	    equiv[_i].v, 0, &r);
-	ck_assert_msg(r.max_grad_error < 1e-9 && r.max_param_error < 1e-9,
-	    "%s gpus %d m %d: grad error %g, param error %g",
-	    sim_mode_name(equiv[_i].mode), equiv[_i].gpus, equiv[_i].m,
-	    r.max_grad_error, r.max_param_error);
-	ck_assert_double_eq_tol(r.loss, ref.loss, 1e-9);
-	/* The update really moved the parameters. */
-	ck_assert(fabs(r.params[0] - ref.params[0]) < 1e-9);
+	run_ok("single", 1, 1, NULL, 0, 0, &ref);
+	memset(&req, 0, sizeof req);
+	req.mode = equiv[_i].mode;
+	req.gpus = equiv[_i].gpus;
+	req.microbatches = equiv[_i].m;
+	req.schedule = equiv[_i].sched;
+	req.vstages = equiv[_i].v;
+	req.seq_parallel = equiv[_i].sp;
+	req.no_overlap = equiv[_i].no_overlap;
+	run_cfg(&req, &r);
+	ck_assert_msg(r.max_loss_error < 1e-9 && r.max_grad_error < 1e-9 &&
+	    r.max_param_error < 1e-9, "%s gpus %d m %d: loss error %g, grad "
+	    "error %g, param error %g", equiv[_i].mode, equiv[_i].gpus,
+	    equiv[_i].m, r.max_loss_error, r.max_grad_error,
+	    r.max_param_error);
+	/* The update really moved the parameters, the same way. */
+	ck_assert(fabs(r.params[100] - ref.params[100]) < 1e-10);
+	sim_model_init(init);
+	ck_assert(fabs(r.params[100] - init[100]) > 1e-4);
 	ck_assert_int_eq(r.tl.n_devices, equiv[_i].gpus);
 	sim_result_free(&ref);
 	sim_result_free(&r);
@@ -124,32 +161,60 @@ START_TEST(mode_matches_single)
 END_TEST
 
 static const struct {
-	enum sim_mode	 mode;
 	int		 p, m;
-	enum pipe_schedule	 k;
+	const char	*sched;
 	int		 v;
 } bub[] = {
-	{ SIM_PP, 2, 4, PIPE_GPIPE, 1 }, { SIM_PP, 4, 8, PIPE_GPIPE, 1 },
-	{ SIM_PP, 2, 8, PIPE_1F1B, 1 }, { SIM_PP, 4, 8, PIPE_1F1B, 1 },
-	{ SIM_PP, 4, 12, PIPE_1F1B, 1 }, { SIM_PP, 4, 2, PIPE_1F1B, 1 },
-	{ SIM_PP, 2, 4, PIPE_INTERLEAVED, 2 },
-	{ SIM_PP, 2, 8, PIPE_INTERLEAVED, 2 },
-	{ SIM_PP, 2, 6, PIPE_INTERLEAVED, 2 },
-	{ SIM_3D, 2, 8, PIPE_1F1B, 1 }, { SIM_3D, 2, 4, PIPE_GPIPE, 1 }
+	{ 2, 4, "gpipe", 0 }, { 4, 8, "gpipe", 0 }, { 2, 8, "1f1b", 0 },
+	{ 4, 8, "1f1b", 0 }, { 4, 16, "1f1b", 0 }, { 4, 2, "1f1b", 0 },
+	{ 2, 4, "interleaved", 2 }, { 2, 8, "interleaved", 2 },
+	{ 2, 2, "interleaved", 2 }, { 1, 4, "interleaved", 4 }
 };
 
-START_TEST(bubble_on_timeline)
+START_TEST(bubble_compute_only_is_formula)
 {
 	struct sim_result r;
-	double want = pipe_bubble_fraction(bub[_i].p, bub[_i].m, bub[_i].v);
+	int v = bub[_i].v ? bub[_i].v : 1;
+	double want = pipe_bubble_fraction(bub[_i].p, bub[_i].m, v);
 
-	run_ok(bub[_i].mode, bub[_i].mode == SIM_3D ? 8 : bub[_i].p,
-	    bub[_i].m, bub[_i].k, bub[_i].v, 1, &r);
+	run_ok("pp", bub[_i].p, bub[_i].m, bub[_i].sched, bub[_i].v, 1, &r);
 	ck_assert_msg(fabs(r.bubble - want) < 1e-9, "%s p=%d m=%d v=%d: "
-	    "measured %.12f, formula %.12f", pipe_schedule_name(bub[_i].k),
-	    bub[_i].p, bub[_i].m, bub[_i].v, r.bubble, want);
+	    "measured %.12f, formula %.12f", bub[_i].sched, bub[_i].p,
+	    bub[_i].m, v, r.bubble, want);
 	ck_assert_double_eq_tol(r.bubble_formula, want, 1e-15);
 	sim_result_free(&r);
+}
+END_TEST
+
+/* With real transfer costs the bubble stays within 1.5 points. */
+START_TEST(bubble_with_transfers_near_formula)
+{
+	struct sim_result r;
+	int v = bub[_i].v ? bub[_i].v : 1;
+	double want = pipe_bubble_fraction(bub[_i].p, bub[_i].m, v);
+
+	run_ok("pp", bub[_i].p, bub[_i].m, bub[_i].sched, bub[_i].v, 0, &r);
+	ck_assert_msg(r.bubble >= want - 1e-9 && r.bubble < want + 0.015,
+	    "%s p=%d m=%d: measured %.4f, formula %.4f", bub[_i].sched,
+	    bub[_i].p, bub[_i].m, r.bubble, want);
+	sim_result_free(&r);
+}
+END_TEST
+
+START_TEST(gpipe_and_1f1b_same_bubble)
+{
+	struct sim_result g, f;
+	int m;
+
+	for (m = 4; m <= 16; m *= 2) {
+		run_ok("pp", 4, m, "gpipe", 0, 0, &g);
+		run_ok("pp", 4, m, "1f1b", 0, 0, &f);
+		ck_assert_msg(fabs(g.bubble - f.bubble) < 0.01, "m=%d: gpipe "
+		    "%.4f, 1f1b %.4f", m, g.bubble, f.bubble);
+		ck_assert(fabs(g.step_time - f.step_time) < 0.01 * g.step_time);
+		sim_result_free(&g);
+		sim_result_free(&f);
+	}
 }
 END_TEST
 
@@ -157,17 +222,17 @@ START_TEST(no_bubble_without_pipeline)
 {
 	struct sim_result r;
 
-	run_ok(SIM_DP, 4, 1, PIPE_1F1B, 1, 0, &r);
+	run_ok("dp", 4, 1, NULL, 0, 0, &r);
 	ck_assert_double_eq_tol(r.bubble, 0.0, 1e-12);
+	ck_assert_double_eq(r.bubble_formula, 0.0);
 	sim_result_free(&r);
-	/* Communication adds waiting to a real pipeline's bubble. */
-	run_ok(SIM_PP, 4, 8, PIPE_1F1B, 1, 0, &r);
-	ck_assert(r.bubble > pipe_bubble_fraction(4, 8, 1) + 1e-3);
+	run_ok("tp", 4, 1, NULL, 0, 0, &r);
+	ck_assert_double_eq_tol(r.bubble, 0.0, 1e-12);
 	sim_result_free(&r);
 }
 END_TEST
 
-/* Sorted; no device runs two busy ops at once; idle fills the gaps. */
+/* Sorted; no device runs two busy events at once; idle fills the gaps. */
 static void
 check_stream(const struct sim_timeline *tl)
 {
@@ -182,7 +247,7 @@ check_stream(const struct sim_timeline *tl)
 		if (i > 0)
 			ck_assert(e->start >= tl->ev[i - 1].start);
 		ck_assert(e->end >= e->start);
-		if (e->kind == SIM_SEND || e->kind == SIM_RECV)
+		if (!sim_event_is_busy(e) && e->kind != SIM_IDLE)
 			continue;
 		ck_assert_msg(e->start >= busy_end[e->device] - 1e-12,
 		    "device %d: %s at %g overlaps", e->device,
@@ -196,25 +261,21 @@ check_stream(const struct sim_timeline *tl)
 	free(covered);
 }
 
-/* Each send has its receive; the consumer waits for it. */
+/* Each send has its receive; the consumer starts after it arrives. */
 static void
 check_sends(const struct sim_timeline *tl)
 {
 	size_t i, j, n_send = 0;
-	int found, used, fwd;
+	int found, used;
 
 	for (i = 0; i < tl->n_ev; i++) {
 		const struct sim_event *s = &tl->ev[i];
+		int fwd = s->what == SIM_P_ACTS;
 
 		if (s->kind != SIM_SEND)
 			continue;
 		n_send++;
-		/* All forwards of a microbatch end before its backwards. */
-		for (fwd = 0, j = 0; j < tl->n_ev; j++)
-			if (tl->ev[j].kind == SIM_FORWARD &&
-			    tl->ev[j].microbatch == s->microbatch &&
-			    tl->ev[j].end >= s->start)
-				fwd = 1;
+		ck_assert(s->what == SIM_P_ACTS || s->what == SIM_P_ACT_GRADS);
 		for (found = 0, used = 0, j = 0; j < tl->n_ev; j++) {
 			const struct sim_event *r = &tl->ev[j];
 
@@ -222,23 +283,14 @@ check_sends(const struct sim_timeline *tl)
 			    r->peer == s->device && r->layer == s->layer &&
 			    r->microbatch == s->microbatch &&
 			    r->start == s->start) {
-				ck_assert(r->start >= s->start);
-				ck_assert(r->end >= s->end);
 				ck_assert_uint_eq(r->bytes, s->bytes);
+				ck_assert(r->what == s->what);
 				found++;
 			}
-			/* The forward of the next layer on the receiver. */
-			if (fwd && r->device == s->peer &&
-			    r->kind == SIM_FORWARD &&
-			    r->layer == s->layer + 1 &&
-			    r->microbatch == s->microbatch) {
-				ck_assert(r->start >= s->end - 1e-15);
-				used = 1;
-			}
-			if (!fwd && r->device == s->peer &&
-			    r->kind == SIM_BACKWARD &&
-			    r->layer == s->layer - 1 &&
-			    r->microbatch == s->microbatch) {
+			if (r->device == s->peer && r->microbatch ==
+			    s->microbatch && ((fwd && r->kind == SIM_FORWARD &&
+			    r->layer == s->layer + 1) || (!fwd &&
+			    r->kind == SIM_BACKWARD && r->layer == s->layer - 1))) {
 				ck_assert(r->start >= s->end - 1e-15);
 				used = 1;
 			}
@@ -253,81 +305,262 @@ START_TEST(event_stream)
 {
 	struct sim_result r;
 
-	run_ok(SIM_PP, 4, 8, PIPE_1F1B, 1, 0, &r);
+	run_ok("pp", 4, 8, "1f1b", 0, 0, &r);
 	check_stream(&r.tl);
 	check_sends(&r.tl);
-	/* 2 sends per boundary per microbatch: 3 boundaries x 8 x 2. */
-	ck_assert_uint_eq(r.bytes_moved, 48u * 8 * 16 * 6 / 8 * 8);
+	/* 3 boundaries x 8 micro-batches x 2 ways x 2 x 8 x 16 doubles. */
+	ck_assert_uint_eq(r.bytes_moved, 3 * 8 * 2 * (2 * 8 * 16 * 8));
 	sim_result_free(&r);
-	run_ok(SIM_PP, 2, 4, PIPE_INTERLEAVED, 2, 0, &r);
+	run_ok("pp", 2, 4, "interleaved", 2, 0, &r);
+	check_stream(&r.tl);
+	check_sends(&r.tl);
+	/* Interleaving: 3 boundaries of virtual stages, not 1. */
+	ck_assert_uint_eq(r.bytes_moved, 3 * 4 * 2 * (4 * 8 * 16 * 8));
+	sim_result_free(&r);
+	run_ok("3d", 8, 4, "1f1b", 0, 0, &r);
 	check_stream(&r.tl);
 	check_sends(&r.tl);
 	sim_result_free(&r);
-	run_ok(SIM_3D, 8, 4, PIPE_1F1B, 1, 0, &r);
-	check_stream(&r.tl);
-	check_sends(&r.tl);
-	sim_result_free(&r);
-	run_ok(SIM_FSDP, 4, 2, PIPE_1F1B, 1, 0, &r);
+	run_ok("fsdp", 4, 2, NULL, 0, 0, &r);
 	check_stream(&r.tl);
 	sim_result_free(&r);
 }
 END_TEST
 
-/* Every event of kind k carries bytes and lasts secs. */
+/* Count device dev's events of kind k (and, if what >= 0, payload). */
 static int
-check_kind(const struct sim_timeline *tl, enum sim_kind k, size_t bytes,
-    double secs)
+count(const struct sim_timeline *tl, int dev, enum sim_kind k, int what)
 {
 	size_t i;
 	int n = 0;
 
-	for (i = 0; i < tl->n_ev; i++) {
-		if (tl->ev[i].kind != k)
-			continue;
-		ck_assert_uint_eq(tl->ev[i].bytes, bytes);
-		ck_assert_double_eq_tol(tl->ev[i].end - tl->ev[i].start, secs,
-		    1e-15);
-		n++;
-	}
+	for (i = 0; i < tl->n_ev; i++)
+		n += tl->ev[i].device == dev && tl->ev[i].kind == k &&
+		    (what < 0 || (int)tl->ev[i].what == what);
 	return n;
 }
 
-START_TEST(ring_bytes)
+START_TEST(tp_four_all_reduces_per_layer)
 {
 	struct sim_cost c = sim_cost_default();
 	struct sim_result r;
-	double S;
+	double S = SIM_TOKENS * SIM_HIDDEN * 8.0;
+	size_t i;
+	int d, l;
 
-	/* DP, n = 4 in one node: 2(n-1)/n S bytes, costmodel.md §f time. */
-	run_ok(SIM_DP, 4, 1, PIPE_1F1B, 1, 0, &r);
-	S = SIM_NPARAMS * 8.0;
-	ck_assert_int_eq(check_kind(&r.tl, SIM_ALL_REDUCE, 13056,
-	    2.0 * 3 / 4 * S / c.bw_intra + 6 * c.alpha_intra), 4);
-	ck_assert_uint_eq(r.bytes_moved, 4 * 13056);
-	sim_result_free(&r);
-	/* DP over 8 devices spans two nodes: inter-node link. */
-	run_ok(SIM_DP, 8, 1, PIPE_1F1B, 1, 0, &r);
-	ck_assert_int_eq(check_kind(&r.tl, SIM_ALL_REDUCE, 2 * 7 * 1088,
-	    2.0 * 7 / 8 * S / c.bw_inter + 14 * c.alpha_inter), 8);
-	sim_result_free(&r);
-	/* FSDP, n = 4: each layer of 272 values gathered twice, scattered once. */
-	run_ok(SIM_FSDP, 4, 1, PIPE_1F1B, 1, 0, &r);
-	S = 272 * 8.0;
-	ck_assert_int_eq(check_kind(&r.tl, SIM_ALL_GATHER, 1632,
-	    0.75 * S / c.bw_intra + 3 * c.alpha_intra), 4 * 4 * 2);
-	ck_assert_int_eq(check_kind(&r.tl, SIM_REDUCE_SCATTER, 1632,
-	    0.75 * S / c.bw_intra + 3 * c.alpha_intra), 4 * 4);
-	sim_result_free(&r);
-	/* TP, t = 2: one all-reduce per pair forward and backward, 48 x 16. */
-	run_ok(SIM_TP, 2, 1, PIPE_1F1B, 1, 0, &r);
-	S = 48 * 16 * 8.0;
-	ck_assert_int_eq(check_kind(&r.tl, SIM_ALL_REDUCE, (size_t)S,
-	    S / c.bw_intra + 2 * c.alpha_intra), 2 * 4);
+	run_ok("tp", 4, 1, NULL, 0, 0, &r);
+	for (d = 0; d < 4; d++) {
+		ck_assert_int_eq(count(&r.tl, d, SIM_ALL_REDUCE, -1), 16);
+		ck_assert_int_eq(count(&r.tl, d, SIM_ALL_REDUCE, SIM_P_ACTS), 8);
+		ck_assert_int_eq(count(&r.tl, d, SIM_ALL_REDUCE,
+		    SIM_P_ACT_GRADS), 8);
+		/* Each in 2(n-1) = 6 ring steps of one chunk. */
+		ck_assert_int_eq(count(&r.tl, d, SIM_RING_STEP, -1), 16 * 6);
+	}
+	for (i = 0; i < r.tl.n_ev; i++) {
+		const struct sim_event *e = &r.tl.ev[i];
+
+		if (e->kind == SIM_ALL_REDUCE) {
+			/* 2(n-1)/n S bytes in 2(n-1) alpha + that / B. */
+			ck_assert_uint_eq(e->bytes, (size_t)(1.5 * S));
+			ck_assert_double_eq_tol(e->end - e->start, 6 *
+			    c.alpha_intra + 1.5 * S / c.bw_intra, 1e-12);
+			ck_assert(!e->overlap && e->microbatch == 0);
+			ck_assert_int_eq(e->peer, (e->device + 1) % 4);
+		}
+	}
+	/* Per layer: 2 forward, 2 backward, on device 0. */
+	for (l = 1; l <= 4; l++) {
+		int f = 0, b = 0;
+
+		for (i = 0; i < r.tl.n_ev; i++) {
+			const struct sim_event *e = &r.tl.ev[i];
+
+			if (e->device != 0 || e->kind != SIM_ALL_REDUCE ||
+			    e->layer != l)
+				continue;
+			f += e->what == SIM_P_ACTS;
+			b += e->what == SIM_P_ACT_GRADS;
+		}
+		ck_assert_int_eq(f, 2);
+		ck_assert_int_eq(b, 2);
+	}
 	sim_result_free(&r);
 }
 END_TEST
 
-/* The last memory sample of a device. */
+/* Ring steps go reduce-scatter then all-gather, chunk (i-q-1) then (i-q). */
+START_TEST(ring_steps_chunk_by_chunk)
+{
+	struct sim_result r;
+	const struct sim_event *e;
+	int id = -1, steps = 0, i;
+
+	run_ok("tp", 4, 1, NULL, 0, 0, &r);
+	for (i = 0; i < (int)r.tl.n_ev; i++) {
+		e = &r.tl.ev[i];
+		if (e->kind != SIM_RING_STEP)
+			continue;
+		if (id < 0)
+			id = e->collective;
+		if (e->collective != id)
+			continue;
+		steps++;
+		ck_assert_int_eq(e->ring_steps, 6);
+		ck_assert_int_eq(e->peer, (e->device + 1) % 4);
+		ck_assert_uint_eq(e->bytes, SIM_TOKENS * SIM_HIDDEN * 8 / 4);
+		if (e->ring_step < 3) {
+			ck_assert(e->phase == SIM_REDUCE_SCATTER);
+			ck_assert_int_eq(e->ring_chunk, ((e->device -
+			    e->ring_step - 1) % 4 + 4) % 4);
+		} else {
+			ck_assert(e->phase == SIM_ALL_GATHER);
+			ck_assert_int_eq(e->ring_chunk, ((e->device -
+			    (e->ring_step - 3)) % 4 + 4) % 4);
+		}
+	}
+	ck_assert_int_eq(steps, 6 * 4);
+	sim_result_free(&r);
+}
+END_TEST
+
+START_TEST(sp_gathers_and_scatters)
+{
+	struct sim_request req;
+	struct sim_result r, plain;
+	int d;
+
+	memset(&req, 0, sizeof req);
+	req.mode = "tp";
+	req.seq_parallel = 1;
+	run_cfg(&req, &r);
+	run_ok("tp", 4, 1, NULL, 0, 0, &plain);
+	for (d = 0; d < 4; d++) {
+		/* [KOR22] §4.2.2: 4 all-gathers + 4 reduce-scatters a layer. */
+		ck_assert_int_eq(count(&r.tl, d, SIM_ALL_GATHER, -1), 16);
+		ck_assert_int_eq(count(&r.tl, d, SIM_REDUCE_SCATTER, -1), 16);
+		/* One all-reduce: the norms' and biases' gradients. */
+		ck_assert_int_eq(count(&r.tl, d, SIM_ALL_REDUCE,
+		    SIM_P_WEIGHT_GRADS), 1);
+		ck_assert_int_eq(count(&r.tl, d, SIM_ALL_REDUCE, SIM_P_ACTS),
+		    0);
+	}
+	/* Same volume as the all-reduces, plus that small one. */
+	ck_assert_uint_eq(r.bytes_moved, plain.bytes_moved + 4 * 2 * 3 *
+	    (4 * SIM_LAYERS * SIM_HIDDEN / 4) * 8);
+	sim_result_free(&r);
+	sim_result_free(&plain);
+}
+END_TEST
+
+/* The end of the last backward event on dev. */
+static double
+last_backward(const struct sim_timeline *tl, int dev)
+{
+	double t = 0.0;
+	size_t i;
+
+	for (i = 0; i < tl->n_ev; i++)
+		if (tl->ev[i].device == dev && tl->ev[i].kind == SIM_BACKWARD &&
+		    tl->ev[i].end > t)
+			t = tl->ev[i].end;
+	return t;
+}
+
+/* The start of the first backward event. */
+static double
+first_backward(const struct sim_timeline *tl)
+{
+	size_t i;
+
+	for (i = 0; i < tl->n_ev; i++)
+		if (tl->ev[i].kind == SIM_BACKWARD)
+			return tl->ev[i].start;
+	return INFINITY;
+}
+
+START_TEST(dp_buckets_overlap_backward)
+{
+	struct sim_request req;
+	struct sim_result r, no;
+	int layer = SIM_LAYERS, n = 0;
+	size_t i;
+
+	run_ok("dp", 4, 1, NULL, 0, 0, &r);
+	for (i = 0; i < r.tl.n_ev; i++) {
+		const struct sim_event *e = &r.tl.ev[i];
+
+		if (e->device != 0 || e->kind != SIM_ALL_REDUCE)
+			continue;
+		/* L4's bucket first, then L3's ... as their backward ends. */
+		ck_assert_int_eq(e->layer, layer--);
+		ck_assert(e->what == SIM_P_WEIGHT_GRADS && e->overlap);
+		ck_assert_uint_eq(e->bytes, 2 * 3 * SIM_LAYER_PARAMS / 4 * 8);
+		if (n++ == 0)
+			ck_assert(e->start < last_backward(&r.tl, 0));
+	}
+	ck_assert_int_eq(n, 4);
+	/* No traffic at all during the forward pass. */
+	for (i = 0; i < r.tl.n_ev; i++)
+		if (r.tl.ev[i].kind == SIM_SEND ||
+		    r.tl.ev[i].kind == SIM_RING_STEP ||
+		    sim_kind_is_collective(r.tl.ev[i].kind))
+			ck_assert(r.tl.ev[i].start >= first_backward(&r.tl));
+	memset(&req, 0, sizeof req);
+	req.mode = "dp";
+	req.no_overlap = 1;
+	run_cfg(&req, &no);
+	ck_assert_int_eq(count(&no.tl, 0, SIM_ALL_REDUCE, -1), 1);
+	for (i = 0; i < no.tl.n_ev; i++)
+		if (no.tl.ev[i].kind == SIM_ALL_REDUCE)
+			ck_assert(no.tl.ev[i].start >=
+			    last_backward(&no.tl, 0) - 1e-15 &&
+			    !no.tl.ev[i].overlap);
+	/* Same bytes; hiding the buckets makes the step shorter. */
+	ck_assert_uint_eq(r.bytes_moved, no.bytes_moved);
+	ck_assert(r.step_time < no.step_time);
+	sim_result_free(&r);
+	sim_result_free(&no);
+}
+END_TEST
+
+START_TEST(dp_shards_differ)
+{
+	struct sim_result r;
+	size_t i;
+
+	run_ok("dp", 4, 1, NULL, 0, 0, &r);
+	for (i = 0; i < r.tl.n_ev; i++)
+		if (sim_kind_is_compute(r.tl.ev[i].kind))
+			ck_assert_int_eq(r.tl.ev[i].shard, r.tl.ev[i].device);
+	sim_result_free(&r);
+}
+END_TEST
+
+START_TEST(zero3_three_collectives_per_layer)
+{
+	struct sim_result r;
+	size_t i, gathered_peak = 0;
+	int d, m = 2;
+
+	run_ok("fsdp", 4, m, NULL, 0, 0, &r);
+	for (d = 0; d < 4; d++) {
+		ck_assert_int_eq(count(&r.tl, d, SIM_ALL_GATHER, SIM_P_PARAMS),
+		    2 * SIM_LAYERS * m);
+		ck_assert_int_eq(count(&r.tl, d, SIM_REDUCE_SCATTER,
+		    SIM_P_WEIGHT_GRADS), SIM_LAYERS * m);
+		ck_assert_int_eq(count(&r.tl, d, SIM_ALL_REDUCE, -1), 0);
+	}
+	for (i = 0; i < r.tl.n_mem; i++)
+		if (r.tl.mem[i].bytes[SIM_MEM_GATHER] > gathered_peak)
+			gathered_peak = r.tl.mem[i].bytes[SIM_MEM_GATHER];
+	/* A gathered layer and its gradients at least, never the model. */
+	ck_assert_uint_ge(gathered_peak, 2 * SIM_LAYER_PARAMS * 8);
+	ck_assert_uint_lt(gathered_peak, (size_t)SIM_NPARAMS * 8 * 2);
+	sim_result_free(&r);
+}
+END_TEST
+
 static const struct sim_mem_sample *
 last_mem(const struct sim_timeline *tl, int dev)
 {
@@ -355,36 +588,74 @@ peak_acts(const struct sim_timeline *tl, int dev)
 
 START_TEST(memory_samples)
 {
+	struct sim_shape sh = { 2, 1, 0 };
 	struct sim_result r, g;
 	const struct sim_mem_sample *m;
+	size_t per_mb;
 	int d;
 
-	run_ok(SIM_DP, 4, 1, PIPE_1F1B, 1, 0, &r);
+	run_ok("dp", 4, 1, NULL, 0, 0, &r);
 	m = last_mem(&r.tl, 2);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_PARAMS], SIM_NPARAMS * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_GRADS], SIM_NPARAMS * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_OPTIM], 2 * SIM_NPARAMS * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_ACTS], 0);
 	sim_result_free(&r);
-	/* FSDP keeps a quarter of everything (shards of 68 of 272). */
-	run_ok(SIM_FSDP, 4, 1, PIPE_1F1B, 1, 0, &r);
+	/* ZeRO-3 keeps a quarter of everything. */
+	run_ok("fsdp", 4, 1, NULL, 0, 0, &r);
 	m = last_mem(&r.tl, 1);
-	ck_assert_uint_eq(m->bytes[SIM_MEM_PARAMS], 4 * 68 * 8);
-	ck_assert_uint_eq(m->bytes[SIM_MEM_OPTIM], 2 * 4 * 68 * 8);
-	ck_assert_uint_eq(sim_timeline_peak(&r.tl, 1) >= (4 * 68 + 272) * 8,
-	    1);
+	ck_assert_uint_eq(m->bytes[SIM_MEM_PARAMS], SIM_NPARAMS / 4 * 8);
+	ck_assert_uint_eq(m->bytes[SIM_MEM_OPTIM], 2 * SIM_NPARAMS / 4 * 8);
+	ck_assert_uint_eq(m->bytes[SIM_MEM_GATHER], 0);
 	sim_result_free(&r);
-	/* 1F1B holds at most p microbatches on stage 0, GPipe all m. */
-	run_ok(SIM_PP, 4, 8, PIPE_1F1B, 1, 0, &r);
-	run_ok(SIM_PP, 4, 8, PIPE_GPIPE, 1, 0, &g);
-	/* Input and output of 6 x 16 doubles per microbatch in flight. */
-	ck_assert_uint_ge(peak_acts(&g.tl, 0), 8 * 2 * 768);
-	ck_assert_uint_ge(peak_acts(&r.tl, 0), 4 * 2 * 768);
-	ck_assert_uint_le(peak_acts(&r.tl, 0), (4 * 2 + 2) * 768);
+	/* Stage 0 keeps a micro-batch's input and saved tensors until its
+	 * backward: GPipe all 8, 1F1B at most p = 4 ([NAR21] §2.2.1). */
+	per_mb = (2 * SIM_SEQ * SIM_HIDDEN + sim_saved_len(&sh)) * 8;
+	run_ok("pp", 4, 8, "1f1b", 0, 0, &r);
+	run_ok("pp", 4, 8, "gpipe", 0, 0, &g);
+	ck_assert_uint_ge(peak_acts(&g.tl, 0), 8 * per_mb);
+	ck_assert_uint_le(peak_acts(&r.tl, 0), 4 * per_mb + per_mb / 2);
+	ck_assert_uint_ge(peak_acts(&r.tl, 0), 4 * per_mb);
 	for (d = 0; d < 4; d++)
 		ck_assert_uint_eq(last_mem(&r.tl, d)->bytes[SIM_MEM_ACTS], 0);
 	sim_result_free(&r);
 	sim_result_free(&g);
+}
+END_TEST
+
+START_TEST(builder_defaults)
+{
+	struct sim_request req;
+	struct sim_config cfg, def;
+	struct pl_err err;
+
+	memset(&req, 0, sizeof req);
+	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), 0);
+	sim_config_default(&def, SIM_PP, 4);
+	ck_assert(cfg.mode == SIM_PP && cfg.gpus == 4 &&
+	    cfg.microbatches == 8 && cfg.schedule == PIPE_1F1B &&
+	    cfg.vstages == 1 && cfg.overlap && !cfg.seq_parallel &&
+	    !cfg.compute_only);
+	req.schedule = "interleaved";
+	req.gpus = 2;
+	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), 0);
+	ck_assert_int_eq(cfg.vstages, 2);
+	req.mode = "3d";
+	req.gpus = 0;
+	req.schedule = NULL;
+	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), 0);
+	ck_assert_int_eq(cfg.gpus, 8);
+	req.mode = "single";
+	req.gpus = 4;
+	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), 0);
+	ck_assert_int_eq(cfg.gpus, 1);
+	req.mode = "nope";
+	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "nope"));
+	req.mode = "pp";
+	req.schedule = "zigzag";
+	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "zigzag"));
 }
 END_TEST
 
@@ -401,20 +672,24 @@ START_TEST(bad_configs)
 	sim_config_default(&cfg, SIM_PP, 2);
 	cfg.microbatches = 0;
 	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
-	cfg.microbatches = 5;
+	cfg.microbatches = 3;
 	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "batch"));
 	sim_config_default(&cfg, SIM_3D, 4);
 	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "8"));
-	sim_config_default(&cfg, SIM_TP, 3);
+	sim_config_default(&cfg, SIM_TP, 8);
+	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "heads"));
+	sim_config_default(&cfg, SIM_DP, 4);
+	cfg.seq_parallel = 1;
 	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
 	sim_config_default(&cfg, SIM_PP, 2);
 	cfg.schedule = PIPE_INTERLEAVED;
 	cfg.vstages = 3;
 	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
 	cfg.vstages = 2;
-	cfg.microbatches = 3;
+	cfg.microbatches = 1;
 	ck_assert_int_eq(sim_config_check(&cfg, &err), -1);
 	cfg.microbatches = 4;
 	ck_assert_int_eq(sim_config_check(&cfg, &err), 0);
@@ -427,22 +702,36 @@ sim_suite(void)
 	Suite *s = suite_create("sim");
 	TCase *tc;
 
+	tc = tcase_create("the model");
+	tcase_add_test(tc, sizes);
+	tcase_add_test(tc, layer_map_round_trip);
+	tcase_add_test(tc, gradients_are_derivatives);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
 	tc = tcase_create("every mode equals single");
-	tcase_add_test(tc, single_gradients_are_derivatives);
 	tcase_add_loop_test(tc, mode_matches_single, 0,
 	    (int)(sizeof equiv / sizeof equiv[0]));
 	suite_add_tcase(s, tc);
-	tc = tcase_create("bubble equals formula");
-	tcase_add_loop_test(tc, bubble_on_timeline, 0,
+	tc = tcase_create("bubble");
+	tcase_add_loop_test(tc, bubble_compute_only_is_formula, 0,
 	    (int)(sizeof bub / sizeof bub[0]));
+	tcase_add_loop_test(tc, bubble_with_transfers_near_formula, 0,
+	    (int)(sizeof bub / sizeof bub[0]));
+	tcase_add_test(tc, gpipe_and_1f1b_same_bubble);
 	tcase_add_test(tc, no_bubble_without_pipeline);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("event stream");
+	tc = tcase_create("collectives as the frameworks run them");
 	tcase_add_test(tc, event_stream);
-	tcase_add_test(tc, ring_bytes);
+	tcase_add_test(tc, tp_four_all_reduces_per_layer);
+	tcase_add_test(tc, ring_steps_chunk_by_chunk);
+	tcase_add_test(tc, sp_gathers_and_scatters);
+	tcase_add_test(tc, dp_buckets_overlap_backward);
+	tcase_add_test(tc, dp_shards_differ);
+	tcase_add_test(tc, zero3_three_collectives_per_layer);
 	tcase_add_test(tc, memory_samples);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("bad configs");
+	tc = tcase_create("configs");
+	tcase_add_test(tc, builder_defaults);
 	tcase_add_test(tc, bad_configs);
 	suite_add_tcase(s, tc);
 	return s;

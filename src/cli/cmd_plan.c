@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "core/engine/costmodel.h"
+#include "core/engine/framework.h"
 #include "core/engine/hardware.h"
 
 /*
@@ -113,7 +114,10 @@ usage(FILE *fp)
 
 	fprintf(fp, "%s", _("Usage: parlearn plan [OPTION]...\n"
 	    "Estimate memory and step time of a DP x TP x PP training layout;\n"
-	    "without all of --dp, --tp and --pp, rank every valid layout.\n"
+	    "without all of --dp, --tp and --pp, rank every valid layout that\n"
+	    "fits with --headroom free and a framework runs (ties within 3 %\n"
+	    "marked =); the search keeps the micro-batch, schedule, ZeRO,\n"
+	    "FSDP, recompute and SP options you give and varies the rest.\n"
 	    "Each option is a key of a lesson's engine configuration, with\n"
 	    "'_' for '-' (lessons/README.md).\n"));
 	for (g = 0; g < CM_N_GROUPS; g++) {
@@ -252,10 +256,35 @@ print_memory(const struct cm_result *r)
 	    r->mem_total - r->mem_usable));
 }
 
+/* Bus bandwidth each group gets and where its ranks sit. */
+static void
+print_links(const struct cm_result *r)
+{
+	const struct cm_group *g[] = { &r->tp_group, &r->pp_group,
+	    &r->dp_group };
+	const double bw[] = { r->tp_bw, r->pp_bw, r->dp_bw };
+	const char *name[] = { "TP", "PP", "DP" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		if (g[i]->n <= 1)
+			continue;
+		/* TRANSLATORS: "TP group: 8 ranks, 8 per node on 1 node(s),
+		 * 346 GB/s" */
+		printf(_("  %s group: %d ranks, %d per node on %d node(s), "
+		    "%.0f GB/s\n"), name[i], g[i]->n, g[i]->per_node,
+		    g[i]->nodes, bw[i] / 1e9);
+	}
+	if (r->dp_bytes > 0)
+		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "
+		    "collectives\n"), r->dp_bytes / 1e9, r->dp_collectives);
+}
+
 static void
 print_one(const struct cm_result *r)
 {
 	const struct cm_config *c = &r->cfg;
+	char fw[200];
 	int i;
 
 	printf(_("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
@@ -268,10 +297,17 @@ print_one(const struct cm_result *r)
 	print_memory(r);
 	printf("\n%s", _("Time per step:\n"));
 	printf(_("  compute          %10.4f s\n"), r->t_compute);
-	printf(_("  TP comm          %10.4f s\n"), r->t_tp);
+	printf(_("    matmuls %.4f s, attention %.4f s, element-wise %.4f s\n"),
+	    r->t_gemm, r->t_attn, r->t_elementwise);
+	if (r->t_overhead > 0)
+		printf(_("    host issuing kernels, not hidden: %.4f s\n"),
+		    r->t_overhead);
+	printf(_("  TP comm          %10.4f s (exposed %.4f s)\n"), r->t_tp,
+	    r->t_tp_exposed);
 	printf(_("  PP comm          %10.4f s\n"), r->t_pp);
 	printf(_("  DP comm          %10.4f s (exposed %.4f s)\n"), r->t_dp,
 	    r->t_dp_exposed);
+	print_links(r);
 	printf(_("  bubble           %10.4f s (%.1f%% of the step)\n"),
 	    r->t_bubble, 100 * r->bubble_fraction);
 	printf(_("  optimizer        %10.4f s\n"), r->t_optimizer);
@@ -279,40 +315,90 @@ print_one(const struct cm_result *r)
 	printf(_("Tokens/s %.0f, model TFLOP/s per GPU %.1f, hardware %.1f, "
 	    "MFU %.1f%%\n"), r->tokens_per_s, r->tflops_per_gpu,
 	    r->hw_tflops_per_gpu, 100 * r->mfu);
+	printf(_("Runs on: %s\n"), fw_list_text(r->frameworks, fw,
+	    sizeof fw));
 	for (i = 0; i < r->n_reasons; i++)
-		printf("  - %s\n", r->reasons[i]);
+		printf("  - %s\n", r->reasons[i].text);
+}
+
+/* "1=" for a tie, "3" alone. */
+static void
+rank_text(const struct cm_result *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%d%s", r->rank, r->tied ? "=" : "");
 }
 
 static void
-print_search(const struct cm_search *s)
+print_search_head(const struct cm_search *s, const struct cm_config *c)
 {
-	const struct cm_result *r;
+	char fw[200];
 	int i;
 
-	printf(_("%ld layouts evaluated, %ld fit.\n"), s->evaluated,
-	    s->fitting);
+	printf(_("%ld layouts evaluated, %ld fit; %ld ranked (%ld keep less "
+	    "than %.0f%% of GPU memory free, %ld run on no framework).\n"),
+	    s->evaluated, s->fitting, s->eligible, s->low_headroom,
+	    100 * c->headroom, s->no_framework);
+	if (c->any_framework)
+		printf("%s\n", _("--any-framework: layouts no framework runs "
+		    "are ranked too."));
+	for (i = 0, fw[0] = '\0'; i < FW_N; i++)
+		snprintf(fw + strlen(fw), sizeof fw - strlen(fw), "%s%s %s",
+		    i ? ", " : "", fw_short((enum fw_id)i),
+		    fw_label((enum fw_id)i));
+	printf(_("Rank: steps within %.0f%% of a tier's first share its rank "
+	    "(=). Frameworks: %s.\n"), 100 * CM_TIE_TOL, fw);
+}
+
+static void
+print_row_reasons(const struct cm_result *r)
+{
+	static const char mark[] = { '=', '+', '-' };
+	int i;
+
+	for (i = 0; i < r->n_reasons; i++) {
+		if (r->reasons[i].effect == CM_NOTE &&
+		    strcmp(r->reasons[i].code, "tie") != 0)
+			continue;
+		printf("        %c %s\n", mark[r->reasons[i].effect],
+		    r->reasons[i].text);
+	}
+}
+
+static void
+print_search(const struct cm_search *s, const struct cm_config *c)
+{
+	const struct cm_result *r;
+	char rk[16], fw[16], z[8], why[CM_REASON_LEN];
+	int i;
+
+	print_search_head(s, c);
 	if (s->n_top == 0) {
-		printf("%s", _("No layout fits."));
+		printf("%s", _("No layout is ranked."));
 		if (s->have_closest)
 			printf(_(" Closest: DP %d x TP %d x PP %d, %s"),
 			    s->closest.cfg.dp, s->closest.cfg.tp,
-			    s->closest.cfg.pp, s->closest.reasons[0]);
+			    s->closest.cfg.pp, s->closest.fits ?
+			    cm_search_why_excluded(&s->closest, why,
+			    sizeof why) : s->closest.reasons[0].text);
 		printf("\n");
 		return;
 	}
-	printf("%s", _("rank  DP  TP  PP sched      v  b ZeRO recomp    SP "
-	    "  step s  TFLOP/s   MFU   mem GB\n"));
+	printf("%s", _("  # rank  DP  TP  PP sched       v  b ZeRO recomp    "
+	    "SP   step s  TFLOP/s   MFU  mem GB free  fw\n"));
 	for (i = 0; i < s->n_top; i++) {
 		r = &s->top[i];
-		printf("%4d %3d %3d %3d %-10s %2d %2d %4d %-9s %-3s %8.3f %8.1f "
-		    "%5.1f%% %7.1f\n", i + 1, r->cfg.dp, r->cfg.tp, r->cfg.pp,
-		    pipe_schedule_name(r->cfg.schedule), r->cfg.virtual_stages,
-		    r->cfg.micro_batch, r->cfg.zero,
+		rank_text(r, rk, sizeof rk);
+		printf("%3d %4s %3d %3d %3d %-11s %2d %2d %4s %-9s %-3s %8.3f "
+		    "%8.1f %5.1f%% %7.1f %3.0f%%  %s\n", i + 1, rk, r->cfg.dp,
+		    r->cfg.tp, r->cfg.pp, pipe_schedule_name(r->cfg.schedule),
+		    r->cfg.virtual_stages, r->cfg.micro_batch,
+		    cm_zero_label(&r->cfg, z, sizeof z),
 		    cm_recompute_name(r->cfg.recompute),
 		    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step,
-		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total));
-		if (r->n_reasons > 1)
-			printf("      %s\n", r->reasons[1]);
+		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total),
+		    100 * r->headroom, fw_short_text(r->frameworks, fw,
+		    sizeof fw));
+		print_row_reasons(r);
 	}
 }
 
@@ -330,12 +416,34 @@ emit_json(cJSON *o)
 }
 
 static int
+has(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
+}
+
+/* The searched knobs the user gave: the search keeps them as given. */
+static unsigned
+kept_knobs(const cJSON *o)
+{
+	unsigned k = 0;
+
+	k |= has(o, "micro_batch") ? CM_KEEP_MICRO_BATCH : 0;
+	k |= has(o, "schedule") || has(o, "virtual_stages") ?
+	    CM_KEEP_SCHEDULE : 0;
+	k |= has(o, "zero") ? CM_KEEP_ZERO : 0;
+	k |= has(o, "recompute") ? CM_KEEP_RECOMPUTE : 0;
+	k |= has(o, "seq_parallel") ? CM_KEEP_SP : 0;
+	k |= has(o, "reshard_after_forward") || has(o, "hsdp") ?
+	    CM_KEEP_FSDP : 0;
+	return k;
+}
+
+static int
 run_search(const struct cm_config *c, int json)
 {
 	struct cm_search *s = malloc(sizeof *s);
 	struct pl_err err;
-	cJSON *o, *arr;
-	int i, rc = 0;
+	int rc = 0;
 
 	if (s == NULL)
 		return 2;
@@ -344,24 +452,12 @@ run_search(const struct cm_config *c, int json)
 		free(s);
 		return 1;
 	}
-	if (json) {
-		o = cJSON_CreateObject();
-		arr = cJSON_AddArrayToObject(o, "candidates");
-		for (i = 0; i < s->n_top; i++)
-			cJSON_AddItemToArray(arr, cm_result_json(&s->top[i]));
-		cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
-		cJSON_AddNumberToObject(o, "fitting", (double)s->fitting);
-		rc = emit_json(o);
-	} else
-		print_search(s);
+	if (json)
+		rc = emit_json(cm_search_json(s));
+	else
+		print_search(s, c);
 	free(s);
 	return rc;
-}
-
-static int
-has(const cJSON *o, const char *key)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
 }
 
 static int
@@ -406,9 +502,10 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if (cm_config_from_json(&c, o, &cat, NULL, "", &err) != 0) {
 		report(&err);
 		rc = 1;
-	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp"))
+	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp")) {
+		c.search_keep = kept_knobs(o);
 		rc = run_search(&c, json);
-	else
+	} else
 		rc = run_one(&c, json);
 	cJSON_Delete(o);
 	hw_catalog_free(&cat);

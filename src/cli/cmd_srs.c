@@ -20,6 +20,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "core/number.h"
 #include "core/srs/fsrs.h"
 
 #define SRS_MAX_LIST	10000	/* most ratings (or weights) in one list */
@@ -138,14 +139,11 @@ list_free(struct srs_list *l)
 	free(l->f);
 }
 
-/* strtod of a whole field. -1 if it is not a finite number. */
+/* A whole field as a finite number, '.' in every locale. -1 if not. */
 static int
 parse_double(const char *s, double *out)
 {
-	char *end;
-
-	*out = strtod(s, &end);
-	return end == s || *end != '\0' || !isfinite(*out) ? -1 : 0;
+	return pl_parse_double(s, 0, out);
 }
 
 static int
@@ -255,20 +253,21 @@ opt_params(struct srs_opts *o, const char *arg)
 static int
 parse_step(const char *s, int64_t *secs)
 {
-	char *end;
-	double x = strtod(s, &end), unit;
+	char num[64];
+	size_t n = strlen(s);
+	double x, unit = 60;
 
-	if (end == s || !isfinite(x))
+	/* The unit letter, if any, then the number ('.' in every locale). */
+	if (n > 0 && strchr("smhd", s[n - 1]) != NULL) {
+		unit = s[n - 1] == 's' ? 1 : s[n - 1] == 'm' ? 60 :
+		    s[n - 1] == 'h' ? 3600 : FSRS_DAY_S;
+		n--;
+	}
+	if (n == 0 || n >= sizeof num)
 		return -1;
-	if (*end == '\0' || strcmp(end, "m") == 0)
-		unit = 60;
-	else if (strcmp(end, "s") == 0)
-		unit = 1;
-	else if (strcmp(end, "h") == 0)
-		unit = 3600;
-	else if (strcmp(end, "d") == 0)
-		unit = FSRS_DAY_S;
-	else
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (pl_parse_double(num, 0, &x) != 0)
 		return -1;
 	x = round(x * unit);
 	if (x < 1 || x > 3650.0 * FSRS_DAY_S)

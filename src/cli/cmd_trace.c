@@ -2,7 +2,9 @@
  * cmd_trace.c - `parlearn trace`: run the toy model for one step under a
  * parallelism mode and print its timeline, as an ASCII Gantt chart or as
  * JSON (the contract: events, loss, max_grad_error, bubble_fraction,
- * bytes_moved, and more).
+ * bytes_moved, and more). The options are collected into a struct
+ * sim_request and made into a config by sim_config_build, the builder an
+ * animation block goes through too.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,12 +22,8 @@
 #define GANTT_COLS	64	/* characters of time per row */
 
 struct trace_opts {
-	struct sim_config	 cfg;
+	struct sim_request	 req;
 	int			 json;		/* --json */
-	int			 gpus_set;	/* --gpus given */
-	int			 mb_set;	/* --microbatches given */
-	int			 v_set;		/* --virtual-stages given */
-	int			 compute_only;	/* --compute-only */
 };
 
 static void
@@ -34,20 +32,35 @@ usage(FILE *fp)
 	fprintf(fp, "%s", _("Usage: parlearn trace [--mode MODE] [--gpus N] "
 	    "[--microbatches M]\n"
 	    "         [--schedule gpipe|1f1b|interleaved] [--virtual-stages V]\n"
-	    "         [--compute-only] [--json]\n"
-	    "Run the 4-layer toy model for one training step on simulated "
-	    "devices and\nshow what each device does over time.\n"
+	    "         [--sequence-parallel] [--no-overlap] [--compute-only] "
+	    "[--json]\n"
+	    "Run the toy model (4 transformer layers, L1 to L4) for one "
+	    "training step on\nsimulated GPUs, G0, G1, ..., and show what each "
+	    "GPU does over time, with the\nGPUs and layers of each pipeline "
+	    "stage (stage 0 first). Times are those of\nthe model scaled "
+	    "up 512 times on H100s; bytes are the toy's own. An "
+	    "animation\nblock of a lesson takes the same settings, with _ "
+	    "for -.\n"
 	    "\n"
 	    "  --mode MODE           single, dp, tp, pp, fsdp or 3d (default pp)\n"
 	    "  --gpus N              devices (default 4; 3d needs 8)\n"
-	    "  --microbatches M      microbatches per pipeline (default 8 for "
-	    "pp and 3d, else 1)\n"
+	    "  --microbatches M      micro-batches per pipeline (default 8 for "
+	    "pp and 3d,\n"
+	    "                        else 1)\n"
 	    "  --schedule S          gpipe, 1f1b or interleaved (default 1f1b)\n"
 	    "  --virtual-stages V    model chunks per device, interleaved only "
 	    "(default 2)\n"
+	    "  --sequence-parallel   split norms and residuals by position "
+	    "(tp, 3d)\n"
+	    "  --no-overlap          reduce DP gradients after the backward "
+	    "pass; gather\n"
+	    "                        ZeRO-3 layers without prefetching\n"
 	    "  --compute-only        make communication free (the bubble then "
-	    "matches the formula)\n"
-	    "  --json                print the timeline and results as JSON\n"
+	    "matches the\n"
+	    "                        formula)\n"
+	    "  --json                print the settings, each GPU's place, the "
+	    "events,\n"
+	    "                        memory and results as JSON\n"
 	    "  --help                show this help\n"));
 }
 
@@ -60,99 +73,90 @@ parse_count(const char *opt, const char *s)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > INT_MAX) {
-		fprintf(stderr, _("parlearn: trace: %s needs a whole number, "
-		    "not '%s'\n"), opt, s);
+	if (errno != 0 || end == s || *end != '\0' || v < 1 || v > INT_MAX) {
+		fprintf(stderr, _("parlearn: trace: %s needs a whole number of "
+		    "at least 1, not '%s'\n"), opt, s);
 		return -1;
 	}
 	return (int)v;
 }
 
 static int
-parse_opt(struct trace_opts *o, int ch, const char *arg)
+parse_opt(struct trace_opts *o, int ch, char *arg)
 {
+	const char *name = ch == 'g' ? "--gpus" : ch == 'b' ?
+	    "--microbatches" : "--virtual-stages";
 	int n;
 
 	switch (ch) {
 	case 'm':
-		if (sim_mode_parse(arg, &o->cfg.mode) != 0) {
-			fprintf(stderr, _("parlearn: trace: unknown mode '%s' "
-			    "(single, dp, tp, pp, fsdp, 3d)\n"), arg);
-			return -1;
-		}
+		o->req.mode = arg;
 		return 0;
 	case 's':
-		if (pipe_schedule_parse(arg, &o->cfg.schedule) != 0) {
-			fprintf(stderr, _("parlearn: trace: unknown schedule "
-			    "'%s' (gpipe, 1f1b, interleaved)\n"), arg);
-			return -1;
-		}
+		o->req.schedule = arg;
 		return 0;
 	case 'j':
 		o->json = 1;
 		return 0;
 	case 'c':
-		o->compute_only = 1;
+		o->req.compute_only = 1;
+		return 0;
+	case 'p':
+		o->req.seq_parallel = 1;
+		return 0;
+	case 'o':
+		o->req.no_overlap = 1;
 		return 0;
 	}
-	n = parse_count(ch == 'g' ? "--gpus" : ch == 'b' ? "--microbatches" :
-	    "--virtual-stages", arg);
-	if (n < 0)
+	if ((n = parse_count(name, arg)) < 0)
 		return -1;
-	if (ch == 'g') {
-		o->cfg.gpus = n;
-		o->gpus_set = 1;
-	} else if (ch == 'b') {
-		o->cfg.microbatches = n;
-		o->mb_set = 1;
-	} else {
-		o->cfg.vstages = n;
-		o->v_set = 1;
-	}
+	if (ch == 'g')
+		o->req.gpus = n;
+	else if (ch == 'b')
+		o->req.microbatches = n;
+	else
+		o->req.vstages = n;
 	return 0;
 }
 
-/* Fill in the defaults that depend on the mode and schedule. */
-static void
-apply_defaults(struct trace_opts *o)
+static cJSON *
+json_event(const struct sim_event *ev)
 {
-	struct sim_config d;
+	cJSON *e = cJSON_CreateObject();
+	char name[16];
 
-	sim_config_default(&d, o->cfg.mode, 4);
-	if (!o->gpus_set)
-		o->cfg.gpus = o->cfg.mode == SIM_3D ? 8 :
-		    o->cfg.mode == SIM_SINGLE ? 1 : 4;
-	if (o->cfg.mode == SIM_SINGLE)
-		o->cfg.gpus = 1;
-	if (!o->mb_set)
-		o->cfg.microbatches = d.microbatches;
-	if (!o->v_set)
-		o->cfg.vstages = o->cfg.schedule == PIPE_INTERLEAVED &&
-		    o->cfg.mode == SIM_PP ? 2 : 1;
-	o->cfg.cost = o->compute_only ? sim_cost_compute_only() :
-	    sim_cost_default();
+	cJSON_AddNumberToObject(e, "device", ev->device);
+	cJSON_AddStringToObject(e, "gpu", sim_device_name(ev->device, name,
+	    sizeof name));
+	cJSON_AddStringToObject(e, "kind", sim_kind_name(ev->kind));
+	cJSON_AddStringToObject(e, "carries", sim_payload_name(ev->what));
+	cJSON_AddStringToObject(e, "part", sim_part_name(ev->part));
+	cJSON_AddNumberToObject(e, "layer", ev->layer);
+	cJSON_AddNumberToObject(e, "microbatch", ev->microbatch);
+	cJSON_AddNumberToObject(e, "shard", ev->shard);
+	cJSON_AddNumberToObject(e, "chunk", ev->chunk);
+	cJSON_AddNumberToObject(e, "start", ev->start);
+	cJSON_AddNumberToObject(e, "end", ev->end);
+	cJSON_AddNumberToObject(e, "bytes", (double)ev->bytes);
+	cJSON_AddNumberToObject(e, "peer", ev->peer);
+	cJSON_AddNumberToObject(e, "collective", ev->collective);
+	cJSON_AddNumberToObject(e, "ring_step", ev->ring_step);
+	cJSON_AddNumberToObject(e, "ring_steps", ev->ring_steps);
+	cJSON_AddNumberToObject(e, "ring_chunk", ev->ring_chunk);
+	cJSON_AddStringToObject(e, "phase", ev->kind == SIM_RING_STEP ?
+	    sim_kind_name(ev->phase) : "none");
+	cJSON_AddBoolToObject(e, "overlap", ev->overlap);
+	return e;
 }
 
 static cJSON *
 json_events(const struct sim_timeline *tl)
 {
-	cJSON *a = cJSON_CreateArray(), *e;
+	cJSON *a = cJSON_CreateArray();
 	size_t i;
 
-	for (i = 0; i < tl->n_ev; i++) {
-		const struct sim_event *ev = &tl->ev[i];
-
-		e = cJSON_CreateObject();
-		cJSON_AddNumberToObject(e, "device", ev->device);
-		cJSON_AddStringToObject(e, "kind", sim_kind_name(ev->kind));
-		cJSON_AddNumberToObject(e, "layer", ev->layer);
-		cJSON_AddNumberToObject(e, "microbatch", ev->microbatch);
-		cJSON_AddNumberToObject(e, "start", ev->start);
-		cJSON_AddNumberToObject(e, "end", ev->end);
-		cJSON_AddNumberToObject(e, "bytes", (double)ev->bytes);
-		cJSON_AddNumberToObject(e, "peer", ev->peer);
-		cJSON_AddItemToArray(a, e);
-	}
+	for (i = 0; i < tl->n_ev; i++)
+		cJSON_AddItemToArray(a, json_event(&tl->ev[i]));
 	return a;
 }
 
@@ -160,12 +164,15 @@ static cJSON *
 json_memory(const struct sim_timeline *tl)
 {
 	cJSON *a = cJSON_CreateArray(), *e;
+	char name[16];
 	size_t i;
 	int k;
 
 	for (i = 0; i < tl->n_mem; i++) {
 		e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "device", tl->mem[i].device);
+		cJSON_AddStringToObject(e, "gpu", sim_device_name(
+		    tl->mem[i].device, name, sizeof name));
 		cJSON_AddNumberToObject(e, "t", tl->mem[i].t);
 		for (k = 0; k < SIM_NMEM; k++)
 			cJSON_AddNumberToObject(e, sim_mem_kind_name(k),
@@ -173,6 +180,50 @@ json_memory(const struct sim_timeline *tl)
 		cJSON_AddItemToArray(a, e);
 	}
 	return a;
+}
+
+/* Each device's name and place: replica, stage, TP rank, layers held. */
+static cJSON *
+json_devices(const struct sim_result *r)
+{
+	cJSON *a = cJSON_CreateArray(), *e, *lay;
+	struct sim_place pl;
+	char name[16];
+	int d, l;
+
+	for (d = 0; d < r->tl.n_devices; d++) {
+		sim_device_place(r, d, &pl);
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "device", d);
+		cJSON_AddStringToObject(e, "gpu", sim_device_name(d, name,
+		    sizeof name));
+		cJSON_AddNumberToObject(e, "replica", pl.replica);
+		cJSON_AddNumberToObject(e, "stage", pl.stage);
+		cJSON_AddNumberToObject(e, "tp_rank", pl.tp_rank);
+		lay = cJSON_AddArrayToObject(e, "layers");
+		for (l = 0; l < SIM_LAYERS; l++)
+			if (pl.layers & (1u << l))
+				cJSON_AddItemToArray(lay,
+				    cJSON_CreateNumber(l + 1));
+		cJSON_AddItemToArray(a, e);
+	}
+	return a;
+}
+
+static cJSON *
+json_model(void)
+{
+	cJSON *m = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(m, "layers", SIM_LAYERS);
+	cJSON_AddNumberToObject(m, "hidden", SIM_HIDDEN);
+	cJSON_AddNumberToObject(m, "heads", SIM_HEADS);
+	cJSON_AddNumberToObject(m, "ffn", SIM_FFN);
+	cJSON_AddNumberToObject(m, "seq", SIM_SEQ);
+	cJSON_AddNumberToObject(m, "batch", SIM_BATCH);
+	cJSON_AddNumberToObject(m, "params", SIM_NPARAMS);
+	cJSON_AddNumberToObject(m, "scale", SIM_SCALE);
+	return m;
 }
 
 static int
@@ -190,13 +241,19 @@ print_json(const struct sim_config *cfg, const struct sim_result *r)
 	cJSON_AddStringToObject(root, "schedule",
 	    pipe_schedule_name(cfg->schedule));
 	cJSON_AddNumberToObject(root, "virtual_stages", cfg->vstages);
+	cJSON_AddBoolToObject(root, "sequence_parallel", cfg->seq_parallel);
+	cJSON_AddBoolToObject(root, "overlap", cfg->overlap);
+	cJSON_AddBoolToObject(root, "compute_only", cfg->compute_only);
+	cJSON_AddItemToObject(root, "model", json_model());
 	cJSON_AddNumberToObject(root, "loss", r->loss);
+	cJSON_AddNumberToObject(root, "max_loss_error", r->max_loss_error);
 	cJSON_AddNumberToObject(root, "max_grad_error", r->max_grad_error);
 	cJSON_AddNumberToObject(root, "max_param_error", r->max_param_error);
 	cJSON_AddNumberToObject(root, "bubble_fraction", r->bubble);
 	cJSON_AddNumberToObject(root, "bubble_formula", r->bubble_formula);
 	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
 	cJSON_AddNumberToObject(root, "step_time", r->step_time);
+	cJSON_AddItemToObject(root, "devices", json_devices(r));
 	cJSON_AddItemToObject(root, "events", json_events(&r->tl));
 	cJSON_AddItemToObject(root, "memory", json_memory(&r->tl));
 	out = cJSON_Print(root);
@@ -208,12 +265,16 @@ print_json(const struct sim_config *cfg, const struct sim_result *r)
 	return 0;
 }
 
-/* The character for what device dev does at time t. */
+/*
+ * The character for what device dev does at time t: compute is lettered
+ * by its slice of the batch (replica's shard x m + micro-batch), as the
+ * player letters it.
+ */
 static char
-gantt_char(const struct sim_timeline *tl, int dev, double t)
+gantt_char(const struct sim_timeline *tl, int m, int dev, double t)
 {
 	static const char sym[SIM_NKINDS] = {
-		'F', 'B', '=', '<', '>', ' ', ' ', '*', '.'
+		'F', 'B', '=', '<', '>', ' ', ' ', '*', '.', ' '
 	};
 	char c = '.';
 	size_t i;
@@ -223,14 +284,37 @@ gantt_char(const struct sim_timeline *tl, int dev, double t)
 
 		if (e->device != dev || e->start > t || e->end <= t ||
 		    e->kind == SIM_SEND || e->kind == SIM_RECV ||
-		    e->kind == SIM_IDLE)
+		    e->kind == SIM_IDLE || e->kind == SIM_RING_STEP)
 			continue;
 		if (sim_kind_is_compute(e->kind))
 			return (char)((e->kind == SIM_FORWARD ? 'A' : 'a') +
-			    (e->microbatch < 0 ? 0 : e->microbatch % 26));
+			    (e->microbatch < 0 ? 0 : ((e->shard > 0 ? e->shard :
+			    0) * m + e->microbatch) % 26));
 		c = sym[e->kind];
 	}
 	return c;
+}
+
+/* Which GPUs run each pipeline stage, and its layers. */
+static void
+print_stages(const struct sim_result *r)
+{
+	struct sim_place pl;
+	char name[16], layers[32];
+	int s, d;
+
+	for (s = 0; s < r->pp; s++) {
+		printf(_("stage %d:"), s);
+		layers[0] = '\0';
+		for (d = 0; d < r->tl.n_devices; d++) {
+			sim_device_place(r, d, &pl);
+			if (pl.stage != s)
+				continue;
+			printf(" %s", sim_device_name(d, name, sizeof name));
+			sim_layers_text(pl.layers, layers, sizeof layers);
+		}
+		printf(" (%s)\n", layers);
+	}
 }
 
 static void
@@ -238,31 +322,44 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r)
 {
 	const struct sim_timeline *tl = &r->tl;
 	double col = tl->t_end / GANTT_COLS;
+	char name[16];
 	int d, c;
 
-	printf(P_("parlearn trace: %s on %d devices (dp %d x tp %d x pp %d), "
-	    "%s, %d microbatch\n\n", "parlearn trace: %s on %d devices "
-	    "(dp %d x tp %d x pp %d), %s, %d microbatches\n\n",
-	    cfg->microbatches), sim_mode_name(cfg->mode), cfg->gpus,
-	    r->dp, r->tp, r->pp, pipe_schedule_name(cfg->schedule),
-	    cfg->microbatches);
+	printf(_("parlearn trace: %s on %d GPUs (dp %d x tp %d x pp %d)"),
+	    sim_mode_name(cfg->mode), cfg->gpus, r->dp, r->tp, r->pp);
+	if (r->pp > 1)
+		printf(", %s", pipe_schedule_name(cfg->schedule));
+	if (r->v > 1)
+		printf(_(", %d chunks per GPU"), r->v);
+	if (cfg->seq_parallel)
+		printf("%s", _(", sequence parallel"));
+	if (!cfg->overlap)
+		printf("%s", _(", no overlap"));
+	if (cfg->compute_only)
+		printf("%s", _(", compute only"));
+	printf(P_(", %d microbatch\n\n", ", %d microbatches\n\n",
+	    cfg->microbatches), cfg->microbatches);
 	for (d = 0; d < tl->n_devices; d++) {
-		printf(_("dev %2d |"), d);
+		printf("%-4s|", sim_device_name(d, name, sizeof name));
 		for (c = 0; c < GANTT_COLS; c++)
-			putchar(gantt_char(tl, d, (c + 0.5) * col));
+			putchar(gantt_char(tl, cfg->microbatches, d,
+			    (c + 0.5) * col));
 		printf("|\n");
 	}
-	printf(_("\ntime 0 to %.2f us, one column = %.3f us\n"),
-	    tl->t_end * 1e6, col * 1e6);
-	printf("%s", _("legend: A-Z forward of microbatch 0-25, a-z backward, "
-	    "= all-reduce,\n        < all-gather, > reduce-scatter, "
-	    "* optimizer step, . idle\n\n"));
+	printf(_("\ntime 0 to %.1f ms, one column = %.2f ms\n"),
+	    tl->t_end * 1e3, col * 1e3);
+	if (r->pp > 1)
+		print_stages(r);
+	printf("%s", _("legend: A-Z forward of slice 0-25 of the batch "
+	    "(replica x m + micro-batch),\n        a-z backward, = all-reduce, "
+	    "< all-gather, > reduce-scatter,\n        * optimizer step, "
+	    ". idle\n\n"));
 	printf(_("loss %.15g, largest gradient difference from single %.3g\n"),
 	    r->loss, r->max_grad_error);
 	printf(_("bubble measured %.4f, formula (p-1)/(v*m+p-1) %.4f\n"),
 	    r->bubble, r->bubble_formula);
-	printf(_("bytes moved %zu, step time %.2f us\n"), r->bytes_moved,
-	    r->step_time * 1e6);
+	printf(_("bytes moved %zu, step time %.1f ms\n"), r->bytes_moved,
+	    r->step_time * 1e3);
 }
 
 int
@@ -274,19 +371,21 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 		{ "microbatches", required_argument, NULL, 'b' },
 		{ "schedule", required_argument, NULL, 's' },
 		{ "virtual-stages", required_argument, NULL, 'v' },
+		{ "sequence-parallel", no_argument, NULL, 'p' },
+		{ "no-overlap", no_argument, NULL, 'o' },
 		{ "compute-only", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct trace_opts o;
+	struct sim_config cfg;
 	struct sim_result res;
 	struct pl_err err;
 	int ch, rc;
 
 	(void)ctx;
 	memset(&o, 0, sizeof o);
-	sim_config_default(&o.cfg, SIM_PP, 4);
 	optind = 0;
 	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		if (ch == 'h') {
@@ -305,16 +404,19 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 		    argv[optind]);
 		return 1;
 	}
-	apply_defaults(&o);
-	if (sim_run(&o.cfg, &res, &err) != 0) {
+	if (sim_config_build(&o.req, &cfg, &err) != 0) {
 		fprintf(stderr, _("parlearn: trace: %s\n"), err.msg);
 		return 1;
 	}
+	if (sim_run(&cfg, &res, &err) != 0) {
+		fprintf(stderr, _("parlearn: trace: %s\n"), err.msg);
+		return 2;
+	}
 	rc = 0;
 	if (o.json)
-		rc = print_json(&o.cfg, &res);
+		rc = print_json(&cfg, &res);
 	else
-		print_gantt(&o.cfg, &res);
+		print_gantt(&cfg, &res);
 	sim_result_free(&res);
 	return rc;
 }

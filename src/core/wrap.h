@@ -2,7 +2,8 @@
  * wrap.h - word wrapping UTF-8 text to a width in terminal columns.
  *
  * Widths come from wcwidth(3), so the caller must have called setlocale();
- * in a non-UTF-8 locale every non-ASCII byte counts as one column.
+ * in a non-UTF-8 locale, where the screens show text in ASCII, a character
+ * takes the columns of its transliteration (core/translit.h).
  */
 #ifndef PARLEARN_CORE_WRAP_H
 #define PARLEARN_CORE_WRAP_H
@@ -14,10 +15,11 @@ int	wrap_width(const char *s, size_t n);
 
 /*
  * Split one paragraph (no newlines) into lines of at most width columns,
- * breaking at spaces; a word longer than width is cut. Calls emit(line,
- * len, arg) for each line (not NUL-terminated, trailing spaces removed).
- * Returns the number of lines (at least 1, an empty paragraph gives one
- * empty line).
+ * breaking at spaces, but not at the space between a number and its unit
+ * ("35 %", "120 GB") unless the line has no other; a word longer than
+ * width is cut. Calls emit(line, len, arg) for each line (not
+ * NUL-terminated, trailing spaces removed). Returns the number of lines
+ * (at least 1, an empty paragraph gives one empty line).
  */
 int	wrap_paragraph(const char *s, int width,
 	    void (*emit)(const char *, size_t, void *), void *arg);

@@ -400,11 +400,14 @@ store_review_stats(struct store *st, int64_t profile, int64_t now, int tz,
 
 	review_stats_init(rs, now, tz, rollover);
 	end = review_day_start(rs->today + REVIEW_FORECAST_DAYS, tz, rollover);
+	/* Suspended cards are in no queue, so in no count (cards_browse.h). */
 	if (each_row(st, "SELECT state, COUNT(*) FROM cards WHERE "
-	    "profile_id = ?1 AND ?2 = ?2 GROUP BY state;", profile, 0,
+	    "profile_id = ?1 AND ?2 = ?2 AND NOT suspended GROUP BY state;",
+	    profile, 0,
 	    row_state, rs, NULL, err) != 0 ||
 	    each_row(st, "SELECT due FROM cards WHERE profile_id = ?1 AND "
-	    "due < ?2 AND state > 0;", profile, end, row_due, rs, &d, err) != 0 ||
+	    "due < ?2 AND state > 0 AND NOT suspended;", profile, end, row_due,
+	    rs, &d, err) != 0 ||
 	    each_row(st, "SELECT slot, n FROM review_slots WHERE "
 	    "profile_id = ?1 AND ?2 = ?2 AND n > 0;", profile, 0, row_slot, rs,
 	    &d, err) != 0 ||

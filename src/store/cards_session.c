@@ -13,6 +13,7 @@
 
 #include "i18n.h"
 #include "store/cards.h"
+#include "store/cards_browse.h"
 
 int
 store_review_requeue(struct store *st, struct store_review *r, int64_t now,
@@ -50,6 +51,11 @@ store_review_open(struct store *st, int64_t profile,
 	    store_review_settings(st, profile, &r->settings, err) != 0 ||
 	    store_cards_load(st, profile, c, catalog, deck, &r->set, err) != 0)
 		return -1;
+	/* Suspended cards (the card browser) are in no queue. */
+	if (store_cards_drop_suspended(st, profile, &r->set, err) != 0) {
+		store_review_close(r);
+		return -1;
+	}
 	if (cram) {
 		if (review_cram_build(&r->queue, r->set.items, r->set.n,
 		    &r->params, now) != 0) {

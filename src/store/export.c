@@ -16,6 +16,7 @@
 
 #include "i18n.h"
 #include "core/json.h"
+#include "core/number.h"
 #include "store/export.h"
 
 static const char sql_drops[] =
@@ -251,8 +252,10 @@ csv_field(FILE *fp, const cJSON *v)
 
 	if (v == NULL || cJSON_IsNull(v))
 		return;
-	if (cJSON_IsNumber(v)) {
-		fprintf(fp, "%.17g", v->valuedouble);
+	if (cJSON_IsNumber(v)) {	/* '.' whatever the locale */
+		char num[64];
+
+		fputs(pl_num_c(num, sizeof num, v->valuedouble, 'g', 17), fp);
 		return;
 	}
 	s = v->valuestring;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/translit.h"
 #include "core/wrap.h"
 #include "tui/draw.h"
 #include "tui/term.h"
@@ -22,9 +23,28 @@ ui_put(WINDOW *w, int y, int x, const char *s, int width, int attr)
 		width = cols - x;
 	n = wrap_fit(s, width);
 	wattron(w, attr);
-	mvwaddnstr(w, y, x, s, (int)n);
+	if (ui_term.utf8)
+		mvwaddnstr(w, y, x, s, (int)n);
+	else {	/* ASCII terminal: ×, ≈, α as x, ~=, alpha */
+		char ascii[1024];
+
+		translit_ascii(s, n, ascii, sizeof ascii);
+		mvwaddstr(w, y, x, ascii);
+	}
 	wattroff(w, attr);
 	return wrap_width(s, n);
+}
+
+int
+ui_put_cut(WINDOW *w, int y, int x, const char *s, int width, int attr)
+{
+	static const char ell[] = "\u2026";
+	int ew = wrap_width(ell, strlen(ell)), used;
+
+	if (wrap_width(s, strlen(s)) <= width || width <= ew)
+		return ui_put(w, y, x, s, width, attr);
+	used = ui_put(w, y, x, s, width - ew, attr);
+	return used + ui_put(w, y, x + used, ell, ew, attr);
 }
 
 void

@@ -2,7 +2,10 @@
  * draw.h - small drawing helpers shared by the screens.
  *
  * All text goes through ui_put, which clips by display columns (not bytes),
- * so wide characters never spill past the edge.
+ * so wide characters never spill past the edge. It is the one place text
+ * reaches the terminal: when the locale is not UTF-8 it writes the text's
+ * ASCII transliteration (core/translit.h), so a formula reads "2 x 4 ~= 8"
+ * instead of curses' "~W" garbage.
  */
 #ifndef PARLEARN_TUI_DRAW_H
 #define PARLEARN_TUI_DRAW_H
@@ -12,6 +15,11 @@
 
 /* Draw s at (y, x), at most width columns, with attr. Returns columns used. */
 int	ui_put(WINDOW *, int y, int x, const char *s, int width, int attr);
+/*
+ * Like ui_put, but text that does not fit ends with an ellipsis ("…", or
+ * "..." in ASCII) in the last columns, so the reader sees it was cut.
+ */
+int	ui_put_cut(WINDOW *, int y, int x, const char *s, int width, int attr);
 /* A frame of h rows and w columns with its inside cleared. */
 void	ui_box(WINDOW *, int y, int x, int h, int w);
 /* The title bar on row 0: title on the left, right text on the right. */

@@ -2,6 +2,10 @@
  * scr_home.c - the home screen: continue, the phases and their drops
  * (each with its status, new / started / read / done / mastered, and its
  * score), flashcard review, the cost-model playground, the course summary.
+ *
+ * On a wide terminal the list keeps to HOME_MAX_COLS, so a drop's status
+ * stays next to its title; a title that does not fit ends with an
+ * ellipsis.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +16,7 @@
 #include "store/cards.h"
 #include "tui/app.h"
 #include "tui/draw.h"
+#include "tui/scr_browse.h"
 #include "tui/term.h"
 #include "tui/ui.h"
 
@@ -31,6 +36,8 @@ struct item {
 	int		index;		/* drop index or phase number */
 };
 
+#define HOME_MAX_COLS	96	/* widest the list gets */
+
 struct home {
 	struct app	*app;
 	struct item	*items;
@@ -42,11 +49,13 @@ struct home {
 
 static const struct ui_key_help home_help[] = {
 	{ N_("Up/Down, j/k"), N_("move") },
-	{ N_("PgUp/PgDn"), N_("move a page") },
+	{ N_("PgDn, f, Space"), N_("move a page down") },
+	{ N_("PgUp, b"), N_("move a page up") },
 	{ N_("Home/End, g/G"), N_("first / last entry") },
 	{ N_("Enter, l"), N_("open") },
 	{ N_("c"), N_("continue where you left off") },
 	{ N_("S"), N_("course summary: drops done, mastered, scores") },
+	{ N_("B"), N_("browse, search and suspend flashcards") },
 	{ N_("L"), N_("back to the lab (lab mode)") },
 	{ N_("q"), N_("quit") },
 	{ NULL, NULL }
@@ -108,7 +117,7 @@ draw_continue(struct home *h, WINDOW *w, int y, int cols, int attr)
 		snprintf(line, sizeof line, a->last_drop < 0 ?
 		    _("Start: %d. %s") : _("Continue where I left off: %d. %s"),
 		    a->course->drops[next].number, a->course->drops[next].title);
-	ui_put(w, y, 2, line, cols - 4, attr | A_BOLD);
+	ui_put_cut(w, y, 2, line, cols - 4, attr | A_BOLD);
 }
 
 static void
@@ -123,7 +132,7 @@ draw_phase(struct home *h, WINDOW *w, int y, int cols, int phase)
 	curriculum_phase(h->app->course, h->app->status, phase, &pr);
 	snprintf(head, sizeof head, _("Phase %d  %s"), phase,
 	    ph != NULL ? ph->title : "");
-	ui_put(w, y, 2, head, cols - barw - 14, ui_attr(UI_C_HEADING));
+	ui_put_cut(w, y, 2, head, cols - barw - 14, ui_attr(UI_C_HEADING));
 	snprintf(count, sizeof count, "%d/%d", pr.done, pr.total);
 	if (cols > 60) {
 		ui_bar(w, y, cols - barw - 8, barw, pr.fraction);
@@ -144,7 +153,7 @@ draw_drop(struct home *h, WINDOW *w, int y, int cols, int idx, int attr)
 
 	snprintf(num, sizeof num, "%2d", d->number);
 	ui_put(w, y, 4, num, 3, attr);
-	ui_put(w, y, 8, d->title, cols - 8 - right, attr);
+	ui_put_cut(w, y, 8, d->title, cols - 8 - right - 1, attr);
 	snprintf(mins, sizeof mins, _("%d min"), d->minutes);
 	ui_put(w, y, cols - right + 1, mins, 6, attr | ui_attr(UI_C_DIM));
 	ui_put(w, y, cols - 18, curriculum_status_name(s), 9,
@@ -182,17 +191,18 @@ draw_item(struct home *h, WINDOW *w, int y, int cols, const struct item *it,
 	case ITEM_REVIEW:
 		snprintf(line, sizeof line, _("Flashcard review  (%d due, %d "
 		    "learning, %d new)"), h->cards[2], h->cards[1], h->cards[0]);
-		ui_put(w, y, 2, line, cols - 4, attr);
+		ui_put_cut(w, y, 2, line, cols - 4, attr);
 		break;
 	case ITEM_STATS:
-		ui_put(w, y, 2, _("Statistics"), cols - 4, attr);
+		ui_put_cut(w, y, 2, _("Statistics"), cols - 4, attr);
 		break;
 	case ITEM_PLAYGROUND:
-		ui_put(w, y, 2, _("Cost-model playground"), cols - 4, attr);
+		ui_put_cut(w, y, 2, _("Cost-model playground"), cols - 4, attr);
 		break;
 	case ITEM_PLAYER:
-		ui_put(w, y, 2, _("Animations: the toy model on simulated GPUs"),
-		    cols - 4, attr);
+		ui_put_cut(w, y, 2,
+		    _("Animations: the toy model on simulated GPUs"), cols - 4,
+		    attr);
 		break;
 	case ITEM_BLANK:
 		break;
@@ -204,16 +214,19 @@ home_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 {
 	struct home *h = s->state;
 	char right[200], status[300];
-	int body = rows - 3, i;
+	int body = rows - 3, i, width = cols < HOME_MAX_COLS ? cols :
+	    HOME_MAX_COLS;
 
 	snprintf(right, sizeof right, _("profile: %s"), h->app->profile_name);
-	ui_title(w, cols, h->app->course->title, right);
+	/* The bar spans the terminal; title and profile keep to the list. */
+	ui_title(w, cols, "", NULL);
+	ui_title(w, width, h->app->course->title, right);
 	if (h->sel < h->top)
 		h->top = h->sel;
 	if (h->sel >= h->top + body)
 		h->top = h->sel - body + 1;
 	for (i = 0; i < body && h->top + i < h->n; i++)
-		draw_item(h, w, 2 + i, cols, &h->items[h->top + i],
+		draw_item(h, w, 2 + i, width, &h->items[h->top + i],
 		    h->top + i == h->sel);
 	if (h->app->problems > 0)
 		snprintf(status, sizeof status, P_("%d content file was "
@@ -227,7 +240,7 @@ home_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	else	/* projector: only the keys that matter */
 		snprintf(status, sizeof status, "%s", h->app->projector ?
 		    _("Enter open  ? keys  q quit") :
-		    _("j/k move  Enter open  c continue  ? keys  q quit"));
+		    _("j/k move  Enter open  c continue  B cards  ? keys  q quit"));
 	ui_status(w, rows, cols, status, h->app->problems > 0 ?
 	    ui_attr(UI_C_WARN) : ui_attr(UI_C_DIM));
 }
@@ -292,10 +305,10 @@ home_key(struct ui_screen *s, int ch)
 	case KEY_DOWN: case 'j':
 		move_sel(h, 1);
 		break;
-	case KEY_PPAGE:
+	case KEY_PPAGE: case 'b':
 		move_sel(h, -(rows - 1));
 		break;
-	case KEY_NPAGE:
+	case KEY_NPAGE: case 'f': case ' ':
 		move_sel(h, rows - 1);
 		break;
 	case KEY_HOME: case 'g':
@@ -315,6 +328,9 @@ home_key(struct ui_screen *s, int ch)
 	case 'S':
 		if (h->app->course->n_drops > 0)
 			ui_push(ui_summary_new(h->app));
+		break;
+	case 'B':
+		ui_push(ui_browse_new(h->app));
 		break;
 	case 'L':
 		if (h->app->lab_dir == NULL)

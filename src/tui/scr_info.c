@@ -1,6 +1,7 @@
 /*
  * scr_info.c - a full-screen page of text with a title, for entries whose
- * feature is described but not built yet.
+ * feature is described but not built yet. Text longer than the window
+ * scrolls with j/k, the page keys and g/G.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +16,26 @@
 struct info {
 	const char		*title;		/* N_() */
 	const char *const	*body;		/* N_() paragraphs, NULL-ended */
+	int			 top;		/* lines scrolled off */
+	int			 lines;		/* lines the text took last draw */
+	int			 rows;		/* rows it had */
 };
 
+/* Lines drawn from row y up to row maxy after skip lines scrolled off. */
 struct wrap_draw {
 	WINDOW	*w;
 	int	 y;
-	int	 rows;
+	int	 maxy;
 	int	 width;
+	int	 skip;
+	int	 total;		/* lines, shown or not */
 };
 
 static const struct ui_key_help info_help[] = {
+	{ N_("Up/Down, j/k"), N_("scroll") },
+	{ N_("PgDn, f, Space"), N_("scroll a page down") },
+	{ N_("PgUp, b"), N_("scroll a page up") },
+	{ N_("Home/End, g/G"), N_("top / bottom") },
 	{ N_("q, Esc, h"), N_("back") },
 	{ NULL, NULL }
 };
@@ -35,7 +46,12 @@ emit(const char *s, size_t n, void *arg)
 	struct wrap_draw *d = arg;
 	char line[512];
 
-	if (d->y >= d->rows - 2 || n >= sizeof line)
+	d->total++;
+	if (d->skip > 0) {
+		d->skip--;
+		return;
+	}
+	if (d->y > d->maxy || n >= sizeof line)
 		return;
 	memcpy(line, s, n);
 	line[n] = '\0';
@@ -46,24 +62,59 @@ static void
 info_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 {
 	struct info *in = s->state;
-	struct wrap_draw d = { w, 2, rows, cols - 4 > 90 ? 90 : cols - 4 };
+	struct wrap_draw d = { w, 2, rows - 3, cols - 4 > 90 ? 90 : cols - 4,
+	    0, 0 };
 	size_t i;
 
+	in->rows = rows - 4;
+	if (in->top > in->lines - in->rows)
+		in->top = in->lines - in->rows;
+	if (in->top < 0)
+		in->top = 0;
+	d.skip = in->top;
 	ui_title(w, cols, _(in->title), NULL);
 	for (i = 0; in->body[i] != NULL; i++) {
+		if (i > 0)
+			emit("", 0, &d);
 		wrap_paragraph(_(in->body[i]), d.width, emit, &d);
-		d.y++;
 	}
-	ui_status(w, rows, cols, _("q back  ? keys"), ui_attr(UI_C_DIM));
+	in->lines = d.total;
+	ui_status(w, rows, cols, in->lines > in->rows ?
+	    _("j/k scroll  f/b page  q back  ? keys") : _("q back  ? keys"),
+	    ui_attr(UI_C_DIM));
 }
 
 static enum ui_result
 info_key(struct ui_screen *s, int ch)
 {
-	(void)s;
-	if (ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h' || ch == KEY_LEFT)
+	struct info *in = s->state;
+	int page = in->rows > 2 ? in->rows - 1 : 1;
+
+	switch (ch) {
+	case 'q': case 'Q': case 27: case 'h': case KEY_LEFT:
 		return UI_BACK;
-	return UI_IGNORED;
+	case 'j': case KEY_DOWN:
+		in->top++;
+		break;
+	case 'k': case KEY_UP:
+		in->top--;
+		break;
+	case 'f': case ' ': case KEY_NPAGE:
+		in->top += page;
+		break;
+	case 'b': case KEY_PPAGE:
+		in->top -= page;
+		break;
+	case 'g': case KEY_HOME:
+		in->top = 0;
+		break;
+	case 'G': case KEY_END:
+		in->top = in->lines;	/* drawing clamps it */
+		break;
+	default:
+		return UI_IGNORED;
+	}
+	return UI_HANDLED;
 }
 
 static void

@@ -66,7 +66,8 @@ open_search(struct pgs *p)
 		ui_flash(err.msg);
 		return;
 	}
-	p->rank = p->pg.cur_valid ? pg_rank(p->search, &p->pg.cur) : -1;
+	p->rank = p->pg.cur_valid ? cm_search_rank(p->search, &p->pg.cur,
+	    &p->rank_tied) : -1;
 	p->search_sel = 0;
 	p->pg.note[0] = '\0';
 	p->panel = PGS_SEARCH;
@@ -115,10 +116,15 @@ save_attempt(struct pgs *p)
 static void
 check(struct pgs *p)
 {
+	struct pl_err err;
 	char msg[200];
 
 	if (p->sc == NULL || p->load_err[0] != '\0')
 		return;
+	/* The best layout for the settings as they are now (attention,
+	 * precision, model ... may have changed since the start). */
+	if (cm_search(&p->pg.cfg, CM_SEARCH_MAX, p->best, &err) != 0)
+		p->best->n_top = 0;
 	scenario_grade(&p->rules, p->pg.cur_valid ? &p->pg.cur : NULL,
 	    p->pg.why, &p->start, p->best, p->asserted, p->tradeoff,
 	    &p->grade);

@@ -32,6 +32,7 @@ struct pgs {
 	struct cm_search		*search;	/* owned */
 	int				 search_sel;
 	int				 rank;		/* pg_rank of cur */
+	int				 rank_tied;	/* bool: a tie */
 	/* Scenario mode (sc != NULL). */
 	const struct content_scenario	*sc;		/* borrowed */
 	const char			*drop_id;	/* borrowed */

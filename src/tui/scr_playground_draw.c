@@ -186,7 +186,7 @@ draw_reasons(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y)
 	int i;
 
 	for (i = 0; i < p->pg.cur.n_reasons; i++) {
-		snprintf(line, sizeof line, "- %s", p->pg.cur.reasons[i]);
+		snprintf(line, sizeof line, "- %s", p->pg.cur.reasons[i].text);
 		pgs_flow_text(&f, line, 0, ui_attr(UI_C_DIM));
 	}
 }

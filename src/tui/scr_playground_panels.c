@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/engine/framework.h"
 #include "tui/draw.h"
 #include "tui/scr_playground.h"
 #include "tui/term.h"
@@ -58,21 +59,22 @@ static void
 incident_rank(const struct pgs *p, struct pgs_flow *f)
 {
 	const struct sc_grade *g = &p->grade;
-	char line[300];
+	char line[300], why[CM_REASON_LEN];
 
 	if (!g->valid || g->listed == 0)
 		return;
 	if (g->rank > 0)
-		snprintf(line, sizeof line, _("Rank %d among the %d best valid "
-		    "layouts the engine found; %.2f of the best layout's "
-		    "tokens/s."), g->rank, g->listed, g->share_best);
+		snprintf(line, sizeof line, _("Rank %d among the %d best ranked "
+		    "layouts the engine found (within 3%% counts as a tie); "
+		    "%.2f of the best layout's tokens/s."), g->rank, g->listed,
+		    g->share_best);
 	else if (g->rank == 0)
 		snprintf(line, sizeof line, _("Slower than all %d best valid "
 		    "layouts the engine lists; %.2f of the best layout's "
 		    "tokens/s."), g->listed, g->share_best);
 	else
-		snprintf(line, sizeof line, "%s", _("Not ranked: the layout "
-		    "does not fit."));
+		snprintf(line, sizeof line, _("Not ranked: %s."),
+		    cm_search_why_excluded(&p->pg.cur, why, sizeof why));
 	pgs_flow_text(f, line, 0, ui_attr(UI_C_ACCENT));
 }
 
@@ -185,28 +187,35 @@ short_sched(const struct cm_config *c)
 	    pipe_schedule_name(c->schedule);
 }
 
+static const char *
+short_rc(const struct cm_config *c)
+{
+	return c->recompute == CM_RECOMPUTE_SELECTIVE ? "sel" :
+	    cm_recompute_name(c->recompute);
+}
+
 static void
 search_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y,
     int i)
 {
 	const struct cm_result *r = &p->search->top[i];
-	const unsigned shape = (1u << PG_DP) | (1u << PG_TP) | (1u << PG_PP) |
-	    (1u << PG_MICRO_BATCH) | (1u << PG_SCHEDULE) | (1u << PG_VSTAGES);
-	char line[200];
+	char line[200], rk[16], fw[16], z[8];
 	int attr = (int)A_NORMAL;
 
-	snprintf(line, sizeof line, "%2d %3d %3d %3d %3d %-5s %2d %2d %-9s "
-	    "%-3s %8.3f %5.1f%% %8.0f %6.1f", i + 1, r->cfg.dp, r->cfg.tp,
-	    r->cfg.pp, r->cfg.micro_batch, short_sched(&r->cfg),
-	    r->cfg.virtual_stages, r->cfg.zero,
-	    cm_recompute_name(r->cfg.recompute), r->cfg.seq_parallel ?
-	    _("on") : _("off"), r->t_step, 100 * r->mfu, r->tokens_per_s,
+	snprintf(rk, sizeof rk, "%d%s", r->rank, r->tied ? "=" : "");
+	snprintf(line, sizeof line, "%2d %3s %4d %3d %3d %2d %-5s %2d %-3s "
+	    "%-4s %-3s %7.3f %5.1f%% %3.0f%% %-3s %6.1f", i + 1, rk, r->cfg.dp,
+	    r->cfg.tp, r->cfg.pp, r->cfg.micro_batch, short_sched(&r->cfg),
+	    r->cfg.virtual_stages, cm_zero_label(&r->cfg, z, sizeof z),
+	    short_rc(&r->cfg),
+	    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step, 100 * r->mfu,
+	    100 * r->headroom, fw_short_text(r->frameworks, fw, sizeof fw),
 	    r->mem_total / 1e9);
 	if (!pg_same_knobs(&r->cfg, &p->pg.cfg, p->pg.locked))
 		attr = ui_attr(UI_C_DIM);
 	if (i == p->search_sel)
 		attr = ui_attr(UI_C_SELECT);
-	if (pg_same_knobs(&r->cfg, &p->pg.cfg, shape))
+	if (cm_same_shape(&r->cfg, &p->pg.cfg))
 		ui_put(w, y, b->x, ui_glyph_arrow(), 1, ui_attr(UI_C_ACCENT));
 	ui_put(w, y, b->x + 2, line, b->w - 2, attr);
 }
@@ -215,44 +224,50 @@ static void
 search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
 	const struct cm_search *s = p->search;
-	char line[300];
+	char line[400], why[CM_REASON_LEN];
 
-	snprintf(line, sizeof line, _("%ld layouts, %ld fit; the %d "
-	    "fastest for %s on %d x %s:"), s->evaluated,
-	    s->fitting, s->n_top < PGS_SHOWN ? s->n_top : PGS_SHOWN,
+	snprintf(line, sizeof line, _("%ld layouts, %ld ranked; the %d "
+	    "fastest for %s on %d x %s:"), s->evaluated, s->eligible,
+	    s->n_top < PGS_SHOWN ? s->n_top : PGS_SHOWN,
 	    p->pg.cfg.model.name, p->pg.cfg.gpus, p->pg.cfg.gpu.name);
 	ui_put(w, b->y, b->x, line, b->w, ui_attr(UI_C_HEADING));
 	if (p->rank > 0)
-		snprintf(line, sizeof line, _("Your layout ranks %d of the %d "
+		snprintf(line, sizeof line, _("Your layout ranks %d%s of the %d "
 		    "best (marked with the arrow when listed)."), p->rank,
-		    s->n_top);
+		    p->rank_tied ? "=" : "", s->n_top);
 	else if (p->rank == 0)
 		snprintf(line, sizeof line, _("Your layout is slower than the "
 		    "%d best listed."), s->n_top);
+	else if (p->pg.cur_valid)
+		snprintf(line, sizeof line, _("Your layout is not ranked: %s."),
+		    cm_search_why_excluded(&p->pg.cur, why, sizeof why));
 	else
 		snprintf(line, sizeof line, "%s", _("Your layout is not "
-		    "ranked: it is invalid or does not fit."));
+		    "ranked: it is not a valid layout."));
 	ui_put(w, b->y + 1, b->x, line, b->w, ui_attr(UI_C_ACCENT));
-	ui_put(w, b->y + 2, b->x + 2, _(" # DP  TP  PP  mb sched  v  Z "
-	    "recompute SP    step s   MFU  tokens/s  GB"), b->w - 2,
-	    ui_attr(UI_C_DIM));
+	ui_put(w, b->y + 2, b->x + 2, _(" # rank  DP  TP  PP mb sched  v Z   rc   "
+	    "SP   step s   MFU free fw      GB"), b->w - 2, ui_attr(UI_C_DIM));
 }
 
 void
 pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
+	static const char mark[] = { '*', '+', '-' };
 	const struct cm_search *s = p->search;
+	const struct cm_result *r;
 	struct pgs_flow f;
-	char line[CM_REASON_LEN + 8];
+	char line[CM_REASON_LEN + 200], why[CM_REASON_LEN];
 	int i, y, n;
 
 	if (s == NULL)
 		return;
 	if (s->n_top == 0) {
-		ui_put(w, b->y, b->x, _("No layout of this model fits on this "
-		    "cluster."), b->w, ui_attr(UI_C_WARN));
+		ui_put(w, b->y, b->x, _("No layout of this model is ranked on "
+		    "this cluster."), b->w, ui_attr(UI_C_WARN));
 		if (s->have_closest)
-			ui_put(w, b->y + 1, b->x, s->closest.reasons[0], b->w,
+			ui_put(w, b->y + 1, b->x, s->closest.fits ?
+			    cm_search_why_excluded(&s->closest, why,
+			    sizeof why) : s->closest.reasons[0].text, b->w,
 			    (int)A_NORMAL);
 		return;
 	}
@@ -265,11 +280,21 @@ pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 		return;
 	f = (struct pgs_flow){ w, { y + 1, b->x, b->y + b->h - y - 1, b->w },
 	    y + 1, 0, 0, 0, 0, 0 };
-	snprintf(line, sizeof line, _("Why #%d:"), p->search_sel + 1);
+	r = &s->top[p->search_sel];
+	snprintf(line, sizeof line, _("= a tie within %.0f%%; ranked when it "
+	    "fits with %.0f%% free and a framework runs it"),
+	    100 * CM_TIE_TOL, 100 * p->pg.cfg.headroom);
+	pgs_flow_text(&f, line, 0, ui_attr(UI_C_DIM));
+	snprintf(line, sizeof line, _("Why #%d: + wins, - loses against the "
+	    "rows next to it"), p->search_sel + 1);
 	pgs_flow_text(&f, line, 0, ui_attr(UI_C_HEADING));
-	for (i = 0; i < s->top[p->search_sel].n_reasons; i++) {
-		snprintf(line, sizeof line, "- %s",
-		    s->top[p->search_sel].reasons[i]);
-		pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
+	snprintf(line, sizeof line, _("runs on: %s"),
+	    fw_list_text(r->frameworks, why, sizeof why));
+	pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
+	for (i = 0; i < r->n_reasons; i++) {
+		snprintf(line, sizeof line, "%c %s", mark[r->reasons[i].effect],
+		    r->reasons[i].text);
+		pgs_flow_text(&f, line, 2, ui_attr(r->reasons[i].effect ==
+		    CM_LOSS ? UI_C_WARN : UI_C_DIM));
 	}
 }

@@ -5,9 +5,11 @@
  * ratings, each labelled with the interval it would give (review_labels);
  * 1-4 rate, u undoes, + and - change the new cards per day. The header
  * counts new, learning and due cards; a backlog over the daily limit is
- * said on screen; an empty queue shows the session's figures. Every
- * figure comes from the session (store/cards.h), which the CLI's
- * `parlearn review --list` also uses.
+ * said on screen; an empty queue shows the session's figures. c starts
+ * a cram session over every card, which changes no schedule and so shows
+ * no intervals on its buttons. A card too long for the window scrolls
+ * (j/k, f/b, g/G). Every figure comes from the session (store/cards.h),
+ * which the CLI's `parlearn review --list` also uses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,9 @@ struct review_scr {
 	char			 labels[4][16];	/* intervals per rating */
 	int64_t			 shown_at;	/* when the card appeared */
 	char			 *deck;		/* owned, or NULL */
+	int			 scroll;	/* card lines scrolled off */
+	int			 card_rows;	/* rows the card had last draw */
+	int			 card_lines;	/* lines the card took */
 };
 
 static const struct ui_key_help review_help[] = {
@@ -39,6 +44,8 @@ static const struct ui_key_help review_help[] = {
 	{ N_("1 2 3 4"), N_("rate: again, hard, good, easy") },
 	{ N_("u"), N_("undo the last rating") },
 	{ N_("+ / -"), N_("more / fewer new cards per day") },
+	{ N_("c"), N_("cram: every card again, no schedule changes") },
+	{ N_("j/k, f/b, g/G"), N_("scroll a long card") },
 	{ N_("q, Esc"), N_("back") },
 	{ NULL, NULL }
 };
@@ -52,12 +59,16 @@ static void
 next_card(struct review_scr *v)
 {
 	v->revealed = 0;
+	v->scroll = 0;
 	v->shown_at = (int64_t)time(NULL);
 }
 
+/* Lines drawn from row y to maxy, after skip lines scrolled off. */
 struct text_draw {
 	WINDOW	*w;
 	int	 y, x, maxy, width, attr;
+	int	 skip;		/* lines still to scroll off */
+	int	 total;		/* lines emitted, shown or not */
 };
 
 static void
@@ -66,11 +77,27 @@ emit_line(const char *s, size_t n, void *arg)
 	struct text_draw *d = arg;
 	char line[1024];
 
+	d->total++;
+	if (d->skip > 0) {
+		d->skip--;
+		return;
+	}
 	if (d->y > d->maxy || n >= sizeof line)
 		return;
 	memcpy(line, s, n);
 	line[n] = '\0';
 	ui_put(d->w, d->y++, d->x, line, d->width, d->attr);
+}
+
+/* A rule between front and back, as one line of the text. */
+static void
+emit_rule(struct text_draw *d)
+{
+	d->total++;
+	if (d->skip > 0)
+		d->skip--;
+	else if (d->y <= d->maxy)
+		ui_rule(d->w, d->y++, d->x, d->width);
 }
 
 /* Draw text (paragraphs split at newlines) wrapped; returns the next row. */
@@ -115,7 +142,7 @@ static int
 draw_backlog(struct review_scr *v, WINDOW *w, int y, int cols)
 {
 	const struct review_queue *q = &v->r.queue;
-	struct text_draw d = { w, y, 2, y + 1, cols - 4, 0 };
+	struct text_draw d = { w, y, 2, y + 1, cols - 4, 0, 0, 0 };
 	char line[400];
 
 	if (q->backlog <= 0)
@@ -137,14 +164,20 @@ draw_buttons(struct review_scr *v, WINDOW *w, int rows, int cols)
 	int i, x = 1, cw = (cols - 2) / 4;
 
 	if (!v->revealed) {
-		ui_status(w, rows, cols, _("Space show answer  u undo  ? keys  "
-		    "q back"), ui_attr(UI_C_DIM));
+		ui_status(w, rows, cols, v->r.cram ?
+		    _("Space show answer  u undo  ? keys  q back") :
+		    _("Space show answer  u undo  c cram  ? keys  q back"),
+		    ui_attr(UI_C_DIM));
 		return;
 	}
 	ui_status(w, rows, cols, "", A_NORMAL);
 	for (i = 0; i < 4; i++, x += cw) {
-		snprintf(b, sizeof b, "%d %s %s", i + 1, _(rating_name[i]),
-		    v->labels[i]);
+		/* Cram applies no interval, so it shows none. */
+		if (v->r.cram)
+			snprintf(b, sizeof b, "%d %s", i + 1, _(rating_name[i]));
+		else
+			snprintf(b, sizeof b, "%d %s %s", i + 1,
+			    _(rating_name[i]), v->labels[i]);
 		ui_put(w, rows - 1, x, b, cw - 1, i == 0 ?
 		    ui_attr(UI_C_WARN) : ui_attr(UI_C_ACCENT));
 	}
@@ -155,18 +188,31 @@ draw_card(struct review_scr *v, WINDOW *w, int rows, int cols)
 {
 	struct store_card *k = store_review_current(&v->r, NULL);
 	int width = cols - 4 > 100 ? 100 : cols - 4;
-	struct text_draw d = { w, 2, 2, rows - 3, width, 0 };
+	struct text_draw d = { w, 2, 2, rows - 3, width, 0, 0, 0 };
 
 	d.y = draw_backlog(v, w, 2, cols);
-	if (!v->app->projector)	/* projector: the card, nothing else */
-		ui_put(w, d.y++, 2, k->deck, width, ui_attr(UI_C_DIM));
+	v->card_rows = d.maxy - d.y + 1;
+	if (v->scroll > v->card_lines - v->card_rows)
+		v->scroll = v->card_lines - v->card_rows;
+	if (v->scroll < 0)
+		v->scroll = 0;
+	d.skip = v->scroll;
+	if (!v->app->projector) {	/* projector: the card, nothing else */
+		d.attr = ui_attr(UI_C_DIM);
+		emit_line(k->deck, strlen(k->deck), &d);
+	}
 	d.attr = A_BOLD;
-	d.y = draw_text(&d, k->front) + 1;
-	if (v->revealed && d.y <= d.maxy) {
-		ui_rule(w, d.y++, 2, width);
+	draw_text(&d, k->front);
+	if (v->revealed) {
+		emit_line("", 0, &d);
+		emit_rule(&d);
 		d.attr = A_NORMAL;
 		draw_text(&d, k->back);
 	}
+	v->card_lines = d.total;
+	if (v->scroll + v->card_rows < v->card_lines)
+		ui_put(w, rows - 2, cols - 12, _("(more: j)"), 10,
+		    ui_attr(UI_C_DIM));
 	draw_buttons(v, w, rows, cols);
 }
 
@@ -174,7 +220,7 @@ static void
 draw_end(struct review_scr *v, WINDOW *w, int rows, int cols)
 {
 	const struct review_figures *f = &v->r.figures;
-	struct text_draw d = { w, 2, 2, rows - 3, cols - 4, 0 };
+	struct text_draw d = { w, 2, 2, rows - 3, cols - 4, 0, 0, 0 };
 	char line[300], in[32];
 	int64_t now = (int64_t)time(NULL);
 
@@ -202,8 +248,13 @@ draw_end(struct review_scr *v, WINDOW *w, int rows, int cols)
 		draw_text(&d, line);
 	} else
 		draw_text(&d, _("Come back tomorrow: press s for statistics."));
-	ui_status(w, rows, cols, _("s statistics  u undo  q back"),
-	    ui_attr(UI_C_DIM));
+	if (!v->r.cram && v->r.set.n > 0) {
+		d.y++;
+		draw_text(&d, _("Press c to cram: go through every card again "
+		    "without changing any schedule."));
+	}
+	ui_status(w, rows, cols, v->r.cram ? _("s statistics  u undo  q back") :
+	    _("c cram  s statistics  u undo  q back"), ui_attr(UI_C_DIM));
 }
 
 static void
@@ -268,6 +319,37 @@ change_new(struct review_scr *v, int delta)
 	next_card(v);
 }
 
+/* j/k, f/b and g/G on a card taller than the window. */
+static enum ui_result
+scroll_key(struct review_scr *v, int ch)
+{
+	int page = v->card_rows > 2 ? v->card_rows - 1 : 1;
+
+	switch (ch) {
+	case 'j': case KEY_DOWN:
+		v->scroll++;
+		break;
+	case 'k': case KEY_UP:
+		v->scroll--;
+		break;
+	case 'f': case KEY_NPAGE:
+		v->scroll += page;
+		break;
+	case 'b': case KEY_PPAGE:
+		v->scroll -= page;
+		break;
+	case 'g': case KEY_HOME:
+		v->scroll = 0;
+		break;
+	case 'G': case KEY_END:
+		v->scroll = v->card_lines;	/* drawing clamps it */
+		break;
+	default:
+		return UI_IGNORED;
+	}
+	return UI_HANDLED;
+}
+
 static enum ui_result
 review_key(struct ui_screen *s, int ch)
 {
@@ -294,6 +376,10 @@ review_key(struct ui_screen *s, int ch)
 		change_new(v, ch == '+' ? 5 : -5);
 	else if (ch == 's' && !have)
 		ui_push(ui_stats_new(v->app));
+	else if (ch == 'c' && !v->r.cram)
+		ui_push(ui_review_new(v->app, 1, v->deck));
+	else if (have)
+		return scroll_key(v, ch);
 	else
 		return UI_IGNORED;
 	return UI_HANDLED;

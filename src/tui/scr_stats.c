@@ -2,15 +2,20 @@
  * scr_stats.c - the flashcard statistics screen.
  *
  * Draws the lines review_stats_lines() makes from store_review_stats(),
- * the same lines `parlearn stats` prints, at the window's width; j/k and
- * the page keys scroll when they do not fit.
+ * the same lines `parlearn stats` prints, at the window's width, under
+ * today's queue as the home screen counts it, with the reason the two
+ * "new" counts differ (the daily limit) and the cards suspended in the
+ * card browser; j/k, the page keys and g/G scroll when they do not fit.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "i18n.h"
+#include "core/wrap.h"
 #include "store/cards.h"
+#include "store/cards_browse.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/term.h"
@@ -21,15 +26,22 @@
 struct stats_scr {
 	struct app		*app;
 	struct review_stats	 st;
+	struct review_settings	 set;
+	int			 queue[3];	/* today: new, learning, due */
+	int			 suspended;	/* cards suspended */
 	int			 ok;		/* st is loaded */
 	int			 top;		/* first line shown */
 	char			*lines[STATS_MAX_LINES];
+	char			 heading[STATS_MAX_LINES];	/* 1: heading */
+	int			 next_heading;	/* the next line kept is one */
 	int			 n;
 };
 
 static const struct ui_key_help stats_help[] = {
 	{ N_("Up/Down, j/k"), N_("scroll") },
-	{ N_("PgUp/PgDn"), N_("scroll a page") },
+	{ N_("PgDn, f, Space"), N_("scroll a page down") },
+	{ N_("PgUp, b"), N_("scroll a page up") },
+	{ N_("Home/End, g/G"), N_("top / bottom") },
 	{ N_("r"), N_("reload") },
 	{ N_("q, Esc"), N_("back") },
 	{ NULL, NULL }
@@ -55,7 +67,70 @@ keep_line(const char *s, size_t n, void *arg)
 		return;
 	memcpy(l, s, n);
 	l[n] = '\0';
+	v->heading[v->n] = v->next_heading;
+	v->next_heading = 0;
 	v->lines[v->n++] = l;
+}
+
+static void
+keep_heading(struct stats_scr *v, const char *s)
+{
+	v->next_heading = 1;
+	keep_line(s, strlen(s), v);
+}
+
+/* keep_line, indented by two columns as review_stats_lines indents. */
+static void
+keep_indented(const char *s, size_t n, void *arg)
+{
+	char line[512];
+
+	if (n + 3 > sizeof line)
+		n = sizeof line - 3;
+	line[0] = line[1] = ' ';
+	memcpy(line + 2, s, n);
+	keep_line(line, n + 2, arg);
+}
+
+/* A paragraph wrapped to width, each line indented. */
+static void
+keep_para(struct stats_scr *v, const char *s, int width)
+{
+	wrap_paragraph(s, width - 2, keep_indented, v);
+}
+
+/*
+ * Today's queue, as the home screen's review entry counts it, and why
+ * its "new" count may be smaller than the count by state below.
+ */
+static void
+today_lines(struct stats_scr *v, int width)
+{
+	char b[512];
+	int waiting = v->st.by_state[FSRS_NEW] - v->queue[0];
+
+	keep_heading(v, _("Today's review"));
+	snprintf(b, sizeof b, _("%d due, %d learning, %d new (as on the "
+	    "home screen)"), v->queue[2], v->queue[1], v->queue[0]);
+	keep_para(v, b, width);
+	if (waiting > 0) {
+		snprintf(b, sizeof b, P_("%d more new card waits for later "
+		    "days: at most %d new cards a day (+ and - on the review "
+		    "screen change it).", "%d more new cards wait for later "
+		    "days: at most %d new cards a day (+ and - on the review "
+		    "screen change it).", waiting), waiting,
+		    v->set.new_per_day);
+		keep_para(v, b, width);
+	}
+	if (v->suspended > 0) {
+		snprintf(b, sizeof b, P_("%d card is suspended (B on the "
+		    "home screen): it is in no queue and no count below.",
+		    "%d cards are suspended (B on the home screen): they are "
+		    "in no queue and no count below.", v->suspended),
+		    v->suspended);
+		keep_para(v, b, width);
+	}
+	keep_line("", 0, v);
 }
 
 static void
@@ -65,9 +140,16 @@ load(struct stats_scr *v)
 	struct pl_err err;
 	int64_t now = (int64_t)time(NULL);
 
-	v->ok = store_review_settings(v->app->store, v->app->profile, &set,
+	/* The counts first: they unlock the cards of started drops, as the
+	 * home screen does, so both see the same cards. */
+	v->ok = store_review_counts(v->app->store, v->app->profile,
+	    v->app->course, now, v->queue, &err) == 0 &&
+	    store_cards_count_suspended(v->app->store, v->app->profile,
+	    &v->suspended, &err) == 0 &&
+	    store_review_settings(v->app->store, v->app->profile, &set,
 	    &err) == 0 && store_review_stats(v->app->store, v->app->profile,
 	    now, store_local_offset(now), set.rollover_hour, &v->st, &err) == 0;
+	v->set = set;
 	if (!v->ok)
 		app_store_error(&err);
 }
@@ -80,17 +162,21 @@ stats_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 
 	ui_title(w, cols, _("Flashcard statistics"), NULL);
 	clear_lines(v);
-	if (v->ok)
+	if (v->ok) {
+		today_lines(v, cols - 4);
+		v->next_heading = 1;	/* review_stats_lines' first line */
 		review_stats_lines(&v->st, cols - 4, ui_term.utf8, keep_line, v);
+	}
 	if (v->top > v->n - body)
 		v->top = v->n - body;
 	if (v->top < 0)
 		v->top = 0;
 	for (i = 0; i < body && v->top + i < v->n; i++)
 		ui_put(w, 2 + i, 2, v->lines[v->top + i], cols - 4,
-		    v->top + i == 0 ? ui_attr(UI_C_HEADING) : (int)A_NORMAL);
-	ui_status(w, rows, cols, _("j/k scroll  r reload  q back"),
-	    ui_attr(UI_C_DIM));
+		    v->heading[v->top + i] ? ui_attr(UI_C_HEADING) :
+		    (int)A_NORMAL);
+	ui_status(w, rows, cols, _("j/k scroll  f/b page  g/G top/end  "
+	    "r reload  q back"), ui_attr(UI_C_DIM));
 }
 
 static enum ui_result
@@ -108,14 +194,17 @@ stats_key(struct ui_screen *s, int ch)
 	case 'k': case KEY_UP:
 		v->top--;
 		break;
-	case KEY_NPAGE: case ' ':
+	case KEY_NPAGE: case ' ': case 'f':
 		v->top += page;
 		break;
-	case KEY_PPAGE:
+	case KEY_PPAGE: case 'b':
 		v->top -= page;
 		break;
 	case 'g': case KEY_HOME:
 		v->top = 0;
+		break;
+	case 'G': case KEY_END:
+		v->top = v->n;	/* drawing clamps it to the last page */
 		break;
 	case 'r':
 		load(v);

@@ -8,7 +8,7 @@
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 screen_start 80 24
-screen_wait "j/k move  Enter open  c continue  ? keys  q quit"
+screen_wait "j/k move  Enter open  c continue  B cards  ? keys  q quit"
 screen_golden home-80x24
 
 screen_keys j Enter

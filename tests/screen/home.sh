@@ -32,7 +32,7 @@ for t in \
 	"profile: tester" \
 	"0/4" \
 	"0/5" \
-	"j/k move  Enter open  c continue  ? keys  q quit"
+	"j/k move  Enter open  c continue  B cards  ? keys  q quit"
 do
 	screen_wait "$t"
 done

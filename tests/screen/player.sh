@@ -1,8 +1,12 @@
 #!/bin/sh
-# The animation player: from the home entry it plays pipeline parallelism
-# (Gantt chart, bubble, moving cursor), pauses without using the CPU,
-# moves to another mode with Tab and goes back with q; from the reader,
-# Enter on drop 4's first animation block plays that block's configuration.
+# The animation player: from the home entry it waits, paused, on pipeline
+# parallelism (Gantt chart, bubble, moving cursor), pauses without using
+# the CPU, lets the learner turn the run's settings (mode, GPUs, schedule)
+# and compare GPipe with 1F1B, stacked at 80x24 and side by side at
+# 200x60 (back to stacked when the terminal narrows); DP shows a different
+# slice of the batch on every GPU and its gradient buckets in the transfer
+# lane; 3d in ASCII; from the reader, Enter on drop 4's first animation
+# block plays it at once.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 # The column of the cursor mark under the Gantt chart.
@@ -13,6 +17,39 @@ cursor_col() {
 # The "t = X of" time shown.
 shown_time() {
 	screen_capture | sed -n 's/.* t = \([0-9.]*\) of.*/\1/p' | head -n 1
+}
+
+# The cursor is right of column $1.
+cursor_past() {
+	[ "$(cursor_col)" -gt "$1" ]
+}
+
+# The shown time is the same as at the previous call (wait_until polls
+# every 0.1 s, in which a playing clock moves on by several tenths of a
+# millisecond).
+last_time=
+time_stable() {
+	st=$(shown_time)
+	[ -n "$st" ] && [ "$st" = "$last_time" ] && return 0
+	last_time=$st
+	return 1
+}
+
+# The line holding $1 also holds $2 (side by side).
+same_line() {
+	screen_capture | grep -F -- "$1" | grep -qF -- "$2"
+}
+
+# No line holds both $1 and $2, and both are on screen (stacked).
+stacked() {
+	screen_capture | grep -qF -- "$1" && screen_capture | grep -qF -- "$2" &&
+		! same_line "$1" "$2"
+}
+
+# A line holds $1 at least twice.
+twice_on_a_line() {
+	screen_capture | grep -F -- "$1" | awk -v s="$1" \
+		'{ n = 0; l = $0; while ((i = index(l, s)) > 0) { n++; l = substr(l, i + length(s)) } if (n >= 2) f = 1 } END { exit !f }'
 }
 
 # CPU ticks (user + system) the process has used.
@@ -26,26 +63,26 @@ screen_keys G Enter
 screen_wait "Animation: pp, 4 GPUs, 1f1b, m=8"
 screen_has "paused 1x"
 screen_has "t = 0.0 of"
-screen_has "bubble: 38.8% measured, 27.3% by the formula (p-1)/(v*m+p-1)"
-screen_has "max gradient error vs single"
+screen_has "27.3% by (p-1)/(v*m+p-1)"
 screen_has "stage 3"
-# Idle time is drawn as bubble in the Gantt rows.
+# Idle time is drawn as bubble in the Gantt rows; sends run in the lane.
 screen_capture | grep '^G3 ' | grep -q '▒' || fail "no bubble in G3's row"
+screen_capture | grep '^net ' | grep -q '~' || fail "no sends in the lane"
 screen_has "▒ bubble"
 c0=$(cursor_col)
 
 screen_keys Space
 screen_wait "playing 1x"
-sleep 1.5
 screen_wait_gone "t = 0.0 of"
-c1=$(cursor_col)
-[ "$c1" -gt "$c0" ] || fail "cursor did not move: $c0 -> $c1"
+wait_until 10 cursor_past "$c0" || fail "cursor did not move past column $c0"
 screen_has "bytes per link: G0-G1"
 
-# Pause: the clock stops and the process sleeps in getch.
+# Pause: the clock stops and the process sleeps in getch. Once the shown
+# time has stopped, a one-second window measures the CPU used while
+# paused (the window is the measurement, not a synchronisation).
 screen_keys Space
 screen_wait "paused 1x"
-sleep 0.3
+wait_until 5 time_stable || fail "the time did not stop after pausing"
 t1=$(shown_time)
 pid=$(screen_pid) || fail "no parlearn process"
 k1=$(cpu_ticks "$pid")
@@ -55,17 +92,91 @@ k2=$(cpu_ticks "$pid")
 [ "$t1" = "$t2" ] || fail "time moved while paused: $t1 -> $t2"
 [ $((k2 - k1)) -le 2 ] || fail "paused player used $((k2 - k1)) CPU ticks in 1 s"
 
-# Step one event forward, then Tab to the next mode.
+# Step one event forward; turn the schedule; compare with 1F1B.
 screen_keys Right
 screen_wait_gone "t = $t1 of"
+screen_keys s
+screen_wait "Animation: pp, 4 GPUs, gpipe, m=8"
+screen_keys x
+screen_wait "1f1b: step"
+screen_has "gpipe: step"
+# At 80 columns the two runs stand one above the other.
+stacked "gpipe: step" "1f1b: step" || fail "compare at 80x24 is not stacked"
+screen_has "holds at most"
+screen_keys x
+screen_wait_gone "1f1b: step"
+# Fewer micro-batches, then back.
+screen_keys M
+screen_wait "Animation: pp, 4 GPUs, gpipe, m=4"
+screen_keys m
+screen_wait "Animation: pp, 4 GPUs, gpipe, m=8"
+
+# Tab to ZeRO-3: each GPU holds a quarter and gathers the rest.
 screen_keys Tab
 screen_wait "Animation: fsdp, 4 GPUs"
-screen_has "shard 4 of 4"
+screen_has "1/4 of L1-L4"
 screen_has "< all-gather"
+# Two more GPUs would not divide the batch: G goes down to 2.
+screen_keys G
+screen_wait "Animation: fsdp, 2 GPUs"
+
+# On to DP: every replica its own slice, buckets during backward.
+screen_keys Tab Tab Tab
+screen_wait "Animation: dp, 4 GPUs"
+screen_has "seqs 4-7"
+screen_capture | grep '^G1 ' | grep -q 'BBB' || fail "G1 does not work on slice B"
+screen_capture | grep '^G3 ' | grep -q 'DDD' || fail "G3 does not work on slice D"
+screen_capture | grep '^net ' | grep -q '=' || fail "no gradient buckets in the lane"
+screen_keys x
+screen_wait "overlap off: step"
+screen_has "overlap on: step"
 screen_keys q
 screen_wait "Animations: the toy model on simulated GPUs"
-screen_lacks "Animation: fsdp"
+screen_lacks "Animation: dp"
 screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+
+# Compare side by side at 200x60: each run its own Gantt, figures and
+# memory; narrowed to 80x24 the same comparison stacks.
+screen_start 200 60
+screen_wait "Phase 1"
+screen_keys G Enter
+screen_wait "Animation: pp, 4 GPUs, 1f1b, m=8"
+screen_keys x
+screen_wait "gpipe: step"
+same_line "1f1b: step" "gpipe: step" || fail "runs not side by side at 200x60"
+twice_on_a_line "G0  " || fail "no two G0 rows side by side"
+twice_on_a_line "G3  " || fail "no two G3 rows side by side"
+twice_on_a_line "net " || fail "no two transfer lanes side by side"
+twice_on_a_line "by (p-1)/(v*m+p-1)" || fail "no two bubble figures side by side"
+twice_on_a_line "memory per GPU now" || fail "no two memory columns"
+twice_on_a_line "moving now" || fail "no two transfer lists"
+screen_has "▒ bubble"
+# Both cursors move with the clock.
+c0=$(cursor_col)
+screen_keys Space
+wait_until 10 cursor_past "$c0" || fail "cursors did not move side by side"
+twice_on_a_line " t = " || fail "no two cursors"
+screen_keys Space
+screen_wait "paused 1x"
+screen_resize 80 24
+wait_until 10 stacked "1f1b: step" "gpipe: step" ||
+	fail "compare did not stack at 80x24"
+screen_resize 200 60
+wait_until 10 same_line "1f1b: step" "gpipe: step" ||
+	fail "compare did not go back side by side at 200x60"
+screen_keys x
+screen_wait_gone "gpipe: step"
+# The player's own keys, as doc/parlearn.1 lists them.
+screen_keys '?'
+screen_wait "Keys on this screen"
+for k in "Tab, Shift-Tab" "g, G" "m, M" "s, S" "v, V" "+, -" \
+	"compare (side by side from 160 columns)"; do
+	screen_has "$k"
+done
+screen_keys '?'
+screen_wait_gone "Keys on this screen"
+screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
 # 3d on 8 devices in an ASCII locale.
@@ -75,15 +186,17 @@ screen_keys G Enter
 screen_wait "Animation: pp"
 screen_keys Tab Tab
 screen_wait "Animation: 3d, 8 GPUs = dp 2 x tp 2 x pp 2"
-screen_has "L1c8-15"
+screen_has "q8-15"
 screen_has "G7  "
 screen_capture | grep '^G2 ' | grep -q '\.' || fail "no ASCII bubble in G2's row"
+# Replica 1 works on micro-batches 8 to 15: letters from I.
+screen_capture | grep '^G4 ' | grep -q 'I' || fail "G4 does not start at slice I"
 screen_lacks "▒"
 screen_has ". bubble"
 screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
-# From the reader: drop 4's first animation block.
+# From the reader: drop 4's first animation block plays at once.
 screen_start 100 30
 screen_wait "Phase 1"
 screen_keys j j j j Enter
@@ -92,10 +205,14 @@ screen_keys Space Space
 screen_wait "Animation: press Enter to play it."
 screen_keys Enter
 screen_wait "Animation: pp, 4 GPUs, gpipe, m=1"
+screen_has "playing 1x"
 screen_has "No microbatching"
-screen_has "75.0% by (p-1)/(v*m+p-1), compute only"
-screen_keys Space
+screen_has "75.0% by (p-1)/(v*m+p-1)"
 screen_wait_gone "t = 0.0 of"
+# Turning a setting leaves the block's run: its caption goes.
+screen_keys m
+screen_wait "Animation: pp, 4 GPUs, gpipe, m=2"
+screen_lacks "No microbatching"
 screen_keys q
 screen_wait "Drop 4: Stack the layers across machines"
 screen_keys q q

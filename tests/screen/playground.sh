@@ -34,18 +34,26 @@ screen_keys Left
 screen_wait_gone "not a valid layout"
 screen_has "Memory/GPU"
 
-# The ranked search; apply the second layout; it now ranks 2nd.
+# The ranked search, with tie-aware ranks and frameworks; apply the second
+# layout; it now takes the second row's rank ("1=" when it ties with #1).
 screen_keys s
 screen_wait "fastest for llama2-13b on 16 x h100-80gb:"
 screen_has "Your layout"
 screen_has "Why #1:"
+screen_has " # rank  DP  TP  PP"
+screen_has "runs on: "
+screen_capture | grep -qE "^ +1 +1=? .* (M|D|P)+ +[0-9.]+ *$" ||
+	fail "row 1 shows no framework tags"
 screen_keys j
 screen_wait "Why #2:"
+row2=$(screen_capture | grep -E '^ +2 +[0-9]+=? ' | head -n 1 |
+	awk '{ print $2 }')
+[ -n "$row2" ] || fail "no second row"
 screen_keys Enter
 screen_wait "Layout applied"
 screen_has "Memory/GPU"
 screen_keys s
-screen_wait "Your layout ranks 2 of"
+screen_wait "Your layout ranks $row2 of"
 screen_keys q
 screen_wait_gone "Your layout ranks"
 screen_wait "Memory/GPU"

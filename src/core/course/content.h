@@ -59,6 +59,9 @@ struct content_animation {
 	int	 microbatches;		/* 0 = default */
 	char	*schedule;		/* gpipe, 1f1b, interleaved; may be NULL */
 	int	 virtual_stages;	/* 0 = default */
+	int	 sequence_parallel;	/* 1: TP with SP */
+	int	 no_overlap;		/* 1: DP, ZeRO-3 no overlap */
+	int	 compute_only;		/* 1: every transfer free */
 	char	*caption;
 };
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/course/animation.h"
 #include "core/course/content_parse.h"
 #include "core/json.h"
 #include "core/course/scenario.h"
@@ -179,46 +180,75 @@ out:
 	return rc;
 }
 
+/* Every key of an animation block is one it knows: a misspelt setting
+ * would otherwise play a different run than the caption describes. */
+static int
+check_animation_keys(const cJSON *b, const char *path,
+    struct content_ctx *ctx)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, b)
+		if (strcmp(it->string, "kind") != 0 &&
+		    strcmp(it->string, "caption") != 0 &&
+		    !animation_key_known(it->string))
+			return fail(ctx, path, it->string, _("is not an "
+			    "animation key (mode, gpus, microbatches, "
+			    "schedule, virtual_stages, sequence_parallel, "
+			    "no_overlap, compute_only, caption)"));
+	return 0;
+}
+
+static int
+take_count(const cJSON *b, const char *key, long hi, int *out,
+    const char *path, struct content_ctx *ctx)
+{
+	long v = 0;
+
+	if (pl_json_int(b, key, 0, 1, hi, &v, ctx->file, path, ctx->err) != 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
 static int
 parse_animation(const cJSON *b, struct content_block *blk, const char *path,
     struct content_ctx *ctx)
 {
-	static const char *const modes[] = { "single", "dp", "tp", "pp",
-	    "fsdp", "3d" };
 	struct content_animation *an = &blk->animation;
-	long v;
-	size_t i;
+	struct sim_config cfg;
+	enum sim_mode mode;
+	enum pipe_schedule sched;
+	struct pl_err err;
 
-	if (content_take_string(b, "mode", 1, path, ctx, &an->mode) != 0 ||
+	if (check_animation_keys(b, path, ctx) != 0 ||
+	    content_take_string(b, "mode", 1, path, ctx, &an->mode) != 0 ||
 	    content_take_string(b, "caption", 1, path, ctx, &an->caption) != 0 ||
 	    content_take_string(b, "schedule", 0, path, ctx,
 	    &an->schedule) != 0)
 		return -1;
-	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		if (strcmp(an->mode, modes[i]) == 0)
-			break;
-	if (i == sizeof modes / sizeof modes[0])
+	if (sim_mode_parse(an->mode, &mode) != 0)
 		return fail(ctx, path, "mode",
 		    _("must be single, dp, tp, pp, fsdp or 3d"));
-	if (an->schedule != NULL && strcmp(an->schedule, "gpipe") != 0 &&
-	    strcmp(an->schedule, "1f1b") != 0 &&
-	    strcmp(an->schedule, "interleaved") != 0)
+	if (an->schedule != NULL && pipe_schedule_parse(an->schedule,
+	    &sched) != 0)
 		return fail(ctx, path, "schedule",
 		    _("must be gpipe, 1f1b or interleaved"));
-	v = 0;
-	if (pl_json_int(b, "gpus", 0, 1, 64, &v, ctx->file, path, ctx->err))
+	if (take_count(b, "gpus", SIM_MAX_GPUS, &an->gpus, path, ctx) != 0 ||
+	    take_count(b, "microbatches", 256, &an->microbatches, path,
+	    ctx) != 0 ||
+	    take_count(b, "virtual_stages", 16, &an->virtual_stages, path,
+	    ctx) != 0 ||
+	    pl_json_bool(b, "sequence_parallel", 0, &an->sequence_parallel,
+	    ctx->file, path, ctx->err) != 0 ||
+	    pl_json_bool(b, "no_overlap", 0, &an->no_overlap, ctx->file, path,
+	    ctx->err) != 0 ||
+	    pl_json_bool(b, "compute_only", 0, &an->compute_only, ctx->file,
+	    path, ctx->err) != 0)
 		return -1;
-	an->gpus = (int)v;
-	v = 0;
-	if (pl_json_int(b, "microbatches", 0, 1, 256, &v, ctx->file, path,
-	    ctx->err))
-		return -1;
-	an->microbatches = (int)v;
-	v = 0;
-	if (pl_json_int(b, "virtual_stages", 0, 1, 16, &v, ctx->file, path,
-	    ctx->err))
-		return -1;
-	an->virtual_stages = (int)v;
+	/* The settings together must be a run the toy can make. */
+	if (animation_config(an, &cfg, &err) != 0)
+		return fail(ctx, path, NULL, err.msg);
 	return 0;
 }
 

@@ -257,6 +257,7 @@ numeric_lines(struct layout *lo, const struct content_question *q,
 	free(s);
 	if (rc == 0 && quiz_wants_fraction(q) && (st == NULL || !st->correct))
 		/* The example is no answer of the course: it must not hint. */
+		/* xgettext:no-c-format */
 		rc = para(lo, _("A fraction of 1: 0.62, 62% and 31/50 are all "
 		    "accepted."), LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
 	if (rc != 0 || st == NULL || !st->answered)

@@ -32,7 +32,7 @@
 static const char *const knob_names[PG_N_KNOBS] = {
 	"model", "gpu", "gpus", "gpus_per_node", "seq", "global_batch",
 	"micro_batch", "dp", "tp", "pp", "zero", "recompute", "seq_parallel",
-	"schedule", "virtual_stages", "attention"
+	"schedule", "virtual_stages", "attention", "rank_order"
 };
 
 static const char *const knob_labels[PG_N_KNOBS] = {
@@ -40,7 +40,7 @@ static const char *const knob_labels[PG_N_KNOBS] = {
 	N_("Sequence length"), N_("Global batch"), N_("Micro-batch"),
 	N_("DP degree"), N_("TP degree"), N_("PP degree"), N_("ZeRO stage"),
 	N_("Recompute"), N_("Sequence parallel"), N_("Schedule"),
-	N_("Virtual stages"), N_("Attention")
+	N_("Virtual stages"), N_("Attention"), N_("Rank order")
 };
 
 const char *
@@ -443,6 +443,11 @@ change_enum(struct pg_state *s, enum pg_knob k, int dir)
 		return rc;
 	case PG_SCHEDULE:
 		return change_schedule(s, dir);
+	case PG_RANK_ORDER:
+		v = (int)s->cfg.rank_order;
+		if ((rc = enum_step(&v, CM_ORDER_DP_PP_TP + 1, dir)))
+			s->cfg.rank_order = (enum cm_rank_order)v;
+		return rc;
 	default:
 		return change_vstages(s, dir);
 	}
@@ -527,6 +532,9 @@ pg_knob_value(const struct pg_state *s, enum pg_knob k, char *buf,
 	case PG_ATTENTION:
 		snprintf(buf, size, "%s", cm_attention_name(c->attention));
 		break;
+	case PG_RANK_ORDER:
+		snprintf(buf, size, "%s", cm_rank_order_name(c->rank_order));
+		break;
 	default: snprintf(buf, size, "?"); break;
 	}
 }
@@ -571,6 +579,9 @@ pg_layout_text(const struct cm_config *c, char *buf, size_t size)
 	    pipe_schedule_name(c->schedule), c->virtual_stages,
 	    cm_attention_name(c->attention), c->model.seq, c->global_batch,
 	    c->gpus, c->gpus_per_node, c->model.name, c->gpu.name);
+	if (c->rank_order != CM_ORDER_TP_PP_DP && strlen(buf) + 1 < size)
+		snprintf(buf + strlen(buf), size - strlen(buf), " order=%s",
+		    cm_rank_order_name(c->rank_order));
 }
 
 /* Knob k of c as a number (names compared separately). */
@@ -592,6 +603,7 @@ knob_num(const struct cm_config *c, enum pg_knob k)
 	case PG_SCHEDULE: return (long)c->schedule;
 	case PG_VSTAGES: return c->virtual_stages;
 	case PG_ATTENTION: return (long)c->attention;
+	case PG_RANK_ORDER: return (long)c->rank_order;
 	default: return 0;
 	}
 }
@@ -618,20 +630,5 @@ pg_same_knobs(const struct cm_config *a, const struct cm_config *b,
 int
 pg_rank(const struct cm_search *s, const struct cm_result *r)
 {
-	const unsigned shape = (1u << PG_DP) | (1u << PG_TP) | (1u << PG_PP) |
-	    (1u << PG_MICRO_BATCH) | (1u << PG_SCHEDULE) | (1u << PG_VSTAGES);
-	int i, ahead = 0, others = 0;
-
-	if (!r->valid || !r->fits)
-		return -1;
-	for (i = 0; i < s->n_top; i++) {
-		if (pg_same_knobs(&s->top[i].cfg, &r->cfg, shape))
-			continue;
-		others++;
-		if (s->top[i].t_step < r->t_step * (1 - 1e-9))
-			ahead++;
-	}
-	if (ahead == others && others > 0 && s->n_top == CM_SEARCH_MAX)
-		return 0;
-	return ahead + 1;
+	return cm_search_rank(s, r, NULL);
 }

@@ -33,6 +33,7 @@ enum pg_knob {
 	PG_SCHEDULE,		/* gpipe, 1f1b, interleaved */
 	PG_VSTAGES,		/* virtual stages (interleaved) */
 	PG_ATTENTION,		/* flash, plain */
+	PG_RANK_ORDER,		/* rank numbering, innermost axis first */
 	PG_N_KNOBS
 };
 
@@ -109,7 +110,8 @@ double	pg_delta(const struct pg_state *, enum pg_fig f);
  * The layout of cfg as one line of text for the store and the screen:
  * "dp=2 tp=4 pp=4 mb=1 zero=1 recompute=full sp=off schedule=1f1b v=1
  * attention=flash seq=4096 gb=56 gpus=32 gpn=8 model=llama2-70b
- * gpu=a100-80gb".
+ * gpu=a100-80gb", with " order=pp-tp-dp" at the end when the rank order
+ * is not the default one.
  */
 void	pg_layout_text(const struct cm_config *cfg, char *buf, size_t size);
 
@@ -120,10 +122,9 @@ int	pg_same_knobs(const struct cm_config *a, const struct cm_config *b,
 	    unsigned mask);
 
 /*
- * Rank of r among the search's fitting layouts, by step time: 1 + the
- * number of listed layouts with a different (d, t, p, b, schedule, v)
- * that are faster. Returns that rank, 0 when r is slower than every one
- * of a full list (rank beyond s->n_top), or -1 when r does not fit.
+ * Tie-aware rank of r among the search's ranked layouts (cm_search_rank):
+ * 1 = best or within 3 % of it, 0 when r falls beyond a full list, -1
+ * when the search would not rank r (cm_search_why_excluded says why).
  */
 int	pg_rank(const struct cm_search *s, const struct cm_result *r);
 

@@ -15,6 +15,26 @@
 #include "i18n.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/framework.h"
+
+/*
+ * Link efficiency by default: what NCCL measures as bus bandwidth against
+ * the nominal rate. Across nodes 192 of 200 GB/s on DGX A100 with 8 HDR
+ * NICs (NVIDIA/nccl issue 812, maintainer's figure); inside a node about
+ * 232 of 300 GB/s for an all-reduce over 8 NVSwitch-connected A100s
+ * (NVIDIA/nccl issue 1048).
+ */
+#define NCCL_INTER_EFF	0.96
+#define NCCL_INTRA_EFF	0.77
+/* NCCL's base latency of a ring collective, Simple protocol (tuning.cc). */
+#define NCCL_BASE_S	8.4e-6
+/*
+ * Host time to issue one kernel from a framework: CUDA's own launch costs
+ * a few microseconds; reference/h100-gemm.md measured 22-29 us per product
+ * issued from an eager PyTorch loop in Python; the backward is issued from
+ * C++ (autograd) at a fraction of that. Engine choice between the two.
+ */
+#define KERNEL_ISSUE_S	10e-6
 
 void
 cm_config_default(struct cm_config *c, const struct hw_model *m,
@@ -31,7 +51,8 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->inter_bw = c->gpu.inter_bw;
 	c->intra_lat_s = c->gpu.intra_lat_s;
 	c->inter_lat_s = c->gpu.inter_lat_s;
-	c->intra_eff = c->inter_eff = 1.0;
+	c->intra_eff = NCCL_INTRA_EFF;
+	c->inter_eff = NCCL_INTER_EFF;
 	c->global_batch = c->model.global_batch > 0 ? c->model.global_batch :
 	    512;
 	c->micro_batch = 1;
@@ -41,8 +62,19 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->virtual_stages = 1;
 	c->dp_overlap = 1;
 	c->pp_scatter_gather = 1;
-	c->buffers_bytes = 1e9;		/* engine choice, reference j.3 */
+	/* CUDA context ~0.75 GB (reference j.3: 0.5-1 GB) and cuBLAS /
+	 * cuDNN workspaces; NCCL buffers are added per communicator and
+	 * fragmentation is the reserve (costmodel_memory.c). */
+	c->buffers_bytes = 1e9;
 	c->reserve_frac = 0.05;		/* engine choice, reference d */
+	c->rank_order = CM_ORDER_TP_PP_DP;
+	c->coll_base_s = NCCL_BASE_S;
+	c->reshard_after_forward = 1;	/* PyTorch FSDP's default */
+	c->hsdp = 0;
+	c->tp_overlap = 0;
+	c->kernel_issue_s = KERNEL_ISSUE_S;
+	c->headroom = 0.10;		/* issue 12 section 4: rank only
+					 * layouts with 10 % memory free */
 }
 
 void
@@ -241,6 +273,8 @@ cm_evaluate_quick(const struct cm_config *c, struct cm_result *r)
 	r->params = cm_params(&c->model);
 	cm_memory(c, r);
 	cm_time(c, r);
+	r->headroom = r->mem_gpu > 0 ? 1 - r->mem_total / r->mem_gpu : 0;
+	r->frameworks = fw_runs(c);
 }
 
 static const char *const quantity_names[] = {

@@ -13,6 +13,8 @@
 #ifndef PARLEARN_CORE_COSTMODEL_H
 #define PARLEARN_CORE_COSTMODEL_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 #include "core/err.h"
@@ -24,6 +26,30 @@ enum cm_recompute { CM_RECOMPUTE_NONE, CM_RECOMPUTE_SELECTIVE,
 enum cm_optimizer { CM_OPT_ADAM, CM_OPT_SGD };
 enum cm_precision { CM_PREC_BF16, CM_PREC_FP32 };
 enum cm_attention { CM_ATTN_FLASH, CM_ATTN_PLAIN };
+
+/*
+ * Order in which ranks are numbered over the three axes, innermost first:
+ * CM_ORDER_TP_PP_DP puts the TP ranks of a group on consecutive GPUs (one
+ * node), then the PP stages, then the replicas (Megatron-LM, [LLAMA3]
+ * Figure 5). CM_ORDER_DP_PP_TP makes TP the outermost axis: the classic
+ * misconfiguration that lays a TP group one rank per node.
+ */
+enum cm_rank_order { CM_ORDER_TP_PP_DP, CM_ORDER_TP_DP_PP,
+	CM_ORDER_PP_TP_DP, CM_ORDER_PP_DP_TP, CM_ORDER_DP_TP_PP,
+	CM_ORDER_DP_PP_TP };
+
+/* The three parallel axes, as communication groups. */
+enum cm_axis { CM_AXIS_TP, CM_AXIS_PP, CM_AXIS_DP };
+
+/*
+ * Where the ranks of one communication group sit (costmodel_net.c): n
+ * ranks, per_node of them in each node they touch, over `nodes` nodes.
+ */
+struct cm_group {
+	int	n;		/* ranks in the group */
+	int	per_node;	/* ranks of the group in one node (k) */
+	int	nodes;		/* nodes the group spans */
+};
 
 struct cm_config {
 	struct hw_model		model;		/* architecture (copied) */
@@ -53,14 +79,62 @@ struct cm_config {
 						    * every TP rank sends the whole
 						    * tensor (DeepSpeed's pipeline) */
 	int			grad_accum_fp32; /* bool: Megatron 4-byte grads */
-	double			buffers_bytes;	/* context, NCCL, allocator, bytes */
-	double			reserve_frac;	/* capacity held back, 0..1 */
+	double			buffers_bytes;	/* CUDA context, workspaces, bytes */
+	double			reserve_frac;	/* held back (fragmentation), 0..1 */
+	/* Network, sharding and overlap (issue 12; costmodel.md f). */
+	enum cm_rank_order	rank_order;	/* axis order, innermost first */
+	double			coll_base_s;	/* fixed cost per collective, s */
+	int			reshard_after_forward; /* bool: ZeRO-3 frees
+						    * gathered weights after the
+						    * forward, gathers again in the
+						    * backward (FSDP default) */
+	int			hsdp;		/* bool: ZeRO-3 shards inside a
+						    * node, replicates across */
+	int			tp_overlap;	/* bool: TP collectives overlap
+						    * the GEMMs (Megatron-Core TP
+						    * overlap, PyTorch async TP) */
+	double			kernel_issue_s;	/* host time to issue 1 kernel, s */
+	double			headroom;	/* search: least free share of GPU
+						 * memory a ranked layout keeps,
+						 * 0..1 (default 0.10) */
+	int			any_framework;	/* bool: search also ranks layouts
+						 * no framework runs (framework.h) */
+	unsigned		search_keep;	/* CM_KEEP_* bits: searched knobs
+						 * the search leaves as set */
 };
+
+/* Knobs cm_search varies unless cfg.search_keep holds them as set. */
+#define CM_KEEP_MICRO_BATCH	(1u << 0)
+#define CM_KEEP_SCHEDULE	(1u << 1)	/* schedule and v */
+#define CM_KEEP_ZERO		(1u << 2)
+#define CM_KEEP_RECOMPUTE	(1u << 3)
+#define CM_KEEP_SP		(1u << 4)
+#define CM_KEEP_FSDP		(1u << 5)	/* reshard_after_forward, hsdp */
 
 /* Limits the search and the reasons use. */
 #define CM_MAX_REASONS		6
 #define CM_REASON_LEN		200
 #define CM_SEARCH_MAX		32
+#define CM_TIE_TOL		0.03	/* step times within 3 % tie */
+
+/* What a reason says about its layout. */
+enum cm_effect {
+	CM_NOTE,		/* a fact about this layout alone */
+	CM_WIN,			/* better than the layout it is compared with */
+	CM_LOSS			/* worse than it */
+};
+
+/*
+ * One reason: a stable code for scripts ("tp_comm_share", "headroom" ...,
+ * listed in costmodel_explain.c) and its translated sentence.
+ */
+struct cm_reason {
+	const char		*code;		/* static, never NULL once set */
+	enum cm_effect		 effect;
+	int			 vs;		/* rank row (1-based) compared
+						 * with, 0 for none */
+	char			 text[CM_REASON_LEN];
+};
 
 struct cm_result {
 	struct cm_config	cfg;		/* the layout evaluated */
@@ -92,6 +166,20 @@ struct cm_result {
 	double			t_exposed_comm;	/* tp + pp + dp exposed, s */
 	double			t_bubble;	/* pipeline idle time, s */
 	double			t_optimizer;	/* optimizer step (HBM bound), s */
+	double			t_gemm;		/* matrix products in t_compute, s */
+	double			t_attn;		/* attention core in t_compute, s */
+	double			t_elementwise;	/* norms, activations, residual
+						    * adds, dropout, softmax, loss
+						    * through HBM in t_compute, s */
+	double			t_overhead;	/* host-bound kernel issue not
+						    * hidden by GPU work, s */
+	double			t_tp_exposed;	/* TP time on the critical path */
+	double			dp_bytes;	/* DP/ZeRO bytes per GPU per step */
+	long			dp_collectives;	/* DP/ZeRO collectives per step */
+	double			tp_bw;		/* bus bandwidth of the TP group */
+	double			pp_bw;		/* bandwidth of a PP hop */
+	double			dp_bw;		/* bus bandwidth of the DP group */
+	struct cm_group		tp_group, pp_group, dp_group;
 	double			t_step;		/* s */
 	double			bubble_fraction; /* (p-1)/(v m + p-1) */
 	double			tokens_per_s;	/* tokens/s, whole job */
@@ -102,31 +190,58 @@ struct cm_result {
 	int			tp_inter;	/* bool: TP group crosses nodes */
 	int			pp_inter;	/* bool: a PP hop crosses nodes */
 	int			dp_inter;	/* bool: DP group crosses nodes */
+	double			headroom;	/* free share of GPU memory:
+						 * 1 - mem_total / mem_gpu */
+	unsigned		frameworks;	/* FW_BIT set (framework.h) */
+	int			rank;		/* in a search: tie-aware rank,
+						 * 1 = best; 0 outside a search */
+	int			tied;		/* bool: shares its rank */
 	int			n_reasons;
-	char			reasons[CM_MAX_REASONS][CM_REASON_LEN];
+	struct cm_reason	reasons[CM_MAX_REASONS];
 };
 
 struct cm_search {
-	struct cm_result	top[CM_SEARCH_MAX]; /* best first, fitting */
+	struct cm_result	top[CM_SEARCH_MAX]; /* best first, eligible */
 	int			n_top;
+	int			max;		/* list size asked for */
 	long			evaluated;	/* layouts evaluated */
 	long			fitting;	/* of those, how many fit */
-	struct cm_result	closest;	/* when none fits: least over */
+	long			low_headroom;	/* fit, but keep less free memory
+						 * than cfg.headroom */
+	long			no_framework;	/* fit with headroom, but no
+						 * framework runs them */
+	long			eligible;	/* fit, headroom, framework */
+	struct cm_result	closest;	/* when none is eligible: the
+						 * nearest to it (see .c) */
 	int			have_closest;	/* bool */
 };
 
+/* Why a result is left out of the ranking (cm_search_excluded). */
+enum cm_exclusion {
+	CM_EX_NONE,		/* eligible: ranked */
+	CM_EX_INVALID,		/* not a valid layout */
+	CM_EX_FIT,		/* does not fit in usable memory */
+	CM_EX_HEADROOM,		/* fits with less than cfg.headroom free */
+	CM_EX_FRAMEWORK		/* no framework runs it (any_framework off) */
+};
+
 /*
- * Defaults: 1 GPU of gpu, 8 GPUs per node, links from the GPU entry,
- * link efficiencies 1 (cm_config_realistic: [CALC]'s 0.65 / 0.9), micro-batch 1, global batch from the model or 512, layout
+ * Defaults: 1 GPU of gpu, 8 GPUs per node, links and per-step latencies
+ * from the GPU entry, link efficiencies as NCCL measures them (NVLink 0.77,
+ * network 0.96), NCCL's 8.4 us base latency per collective, rank order
+ * tp-pp-dp, micro-batch 1, global batch from the model or 512, layout
  * 1x1x1, ZeRO 0, selective recompute, no SP, 1F1B, v = 1, Adam, bf16,
- * flash attention, DP overlap on, buffers 1 GB, reserve 5 %.
+ * flash attention, DP overlap on, TP overlap off, ZeRO-3 resharding after
+ * the forward, no HSDP, 10 us to issue a kernel, buffers 1 GB (context and
+ * workspaces; NCCL's are added per communicator), reserve 5 %; the search
+ * asks for 10 % free memory and a framework that runs the layout.
  */
 void	cm_config_default(struct cm_config *, const struct hw_model *,
 	    const struct hw_gpu *);
 
 /*
- * Use [CALC]'s achieved-bandwidth fractions (NVLink 0.65, InfiniBand 0.9,
- * from its A100 system file) instead of the nominal 1.0.
+ * Use [CALC]'s derated bandwidth fractions (NVLink 0.65, InfiniBand 0.9,
+ * from its A100 system file) instead of NCCL's measured ones.
  */
 void	cm_config_realistic(struct cm_config *);
 
@@ -156,16 +271,57 @@ int	cm_evaluate(const struct cm_config *, struct cm_result *r,
 void	cm_explain(struct cm_result *r);
 
 /*
+ * The ZeRO stage as a table shows it: "0" .. "3", with "H" for HSDP and
+ * "K" when ZeRO 3 keeps the gathered weights from forward to backward
+ * (reshard_after_forward off, no PP): "3", "3H", "3K", "3HK". Returns buf.
+ */
+char	*cm_zero_label(const struct cm_config *, char *buf, size_t size);
+
+/*
+ * Replace the reasons of each listed row of s with what it wins and loses
+ * against the rows next to it, computed from the results (done by
+ * cm_search). s->top[i].rank must be set.
+ */
+void	cm_explain_ranked(struct cm_search *s);
+
+/*
  * Every valid layout for cfg's model, cluster and global batch: DP x TP x
  * PP = GPUs, TP a power of two up to 8 g dividing the heads, PP dividing
- * L (see costmodel_search.c), each ZeRO stage, recompute mode, micro-batch
- * 1, 2, 4, 8, SP and interleaving. Keeps the best max_top (<= CM_SEARCH_MAX)
- * fitting ones by step time, best per (d, t, p, b, schedule, v). The
- * layout fields of cfg are ignored. Returns 0 or -1 with err set when cfg
- * cannot be searched (bad model, no GPUs).
+ * L (see costmodel_search.c), each ZeRO stage (for ZeRO 3 with and without
+ * reshard after forward and HSDP), recompute mode, micro-batch 1, 2, 4, 8,
+ * SP and interleaving, except the knobs cfg.search_keep holds, plus cfg's
+ * own layout when it is valid. Every other setting (attention, precision,
+ * optimizer, links, TP overlap ...) is kept as cfg has it. Ranks the eligible ones (cm_search_excluded) by
+ * step time, keeps the best max_top (<= CM_SEARCH_MAX), best per (d, t,
+ * p, b, schedule, v), sets their tie-aware rank (within CM_TIE_TOL of a
+ * tier's first row = same rank) and their comparative reasons. Returns 0
+ * or -1 with err set when cfg cannot be searched (bad model, no GPUs).
  */
 int	cm_search(const struct cm_config *, int max_top, struct cm_search *s,
 	    struct pl_err *err);
+
+/* Whether r would be ranked under its cfg's headroom and framework rule. */
+enum cm_exclusion	cm_search_excluded(const struct cm_result *r);
+
+/*
+ * Why r is left out of the ranking, one translated sentence into buf
+ * (empty when it is eligible). Returns buf.
+ */
+char	*cm_search_why_excluded(const struct cm_result *r, char *buf,
+	    size_t size);
+
+/*
+ * The tie-aware rank r would take in s's list: r is put in place of any
+ * listed row with its (d, t, p, b, schedule, v) and the tiers recounted.
+ * Returns that rank (1 = best or tied with it), 0 when it falls beyond a
+ * full list, -1 when r is excluded (cm_search_excluded); *tied (if not
+ * NULL) says whether it shares that rank.
+ */
+int	cm_search_rank(const struct cm_search *s, const struct cm_result *r,
+	    int *tied);
+
+/* 1 if a and b have the same (d, t, p, b, schedule, v), else 0. */
+int	cm_same_shape(const struct cm_config *a, const struct cm_config *b);
 
 /* Parameter count of a model (section b), parameters. */
 double	cm_params(const struct hw_model *);
@@ -190,6 +346,31 @@ double	cm_act_layer_bytes(const struct cm_config *);
 double	cm_allreduce_s(double bytes, int n, double bw, double lat_s);
 double	cm_allgather_s(double bytes, int n, double bw, double lat_s);
 double	cm_sendrecv_s(double bytes, double bw, double lat_s);
+
+/* Collective kinds for cm_coll_s. */
+enum cm_coll { CM_ALLREDUCE, CM_ALLGATHER, CM_REDUCESCATTER, CM_SENDRECV };
+
+/*
+ * Where the group of `axis` sits under cfg's rank order and GPUs per node
+ * (costmodel_net.c).
+ */
+void	cm_group_of(const struct cm_config *, enum cm_axis axis,
+	    struct cm_group *g);
+
+/*
+ * Bus bandwidth a group gets, bytes/s: NVLink inside a node; across nodes
+ * min(NVLink, k x NIC) with k = ranks of the group per node (NCCL stripes
+ * its channels over every NIC of the node), times the link efficiencies.
+ */
+double	cm_group_bw(const struct cm_config *, const struct cm_group *g);
+
+/*
+ * Time of one collective of `bytes` (the whole array, as nccl-tests count
+ * S) over group g: ring bandwidth term plus NCCL's ring latency model
+ * (a base cost, then one step per hop, network steps slower), s.
+ */
+double	cm_coll_s(const struct cm_config *, enum cm_coll kind,
+	    const struct cm_group *g, double bytes);
 
 /*
  * Achieved fraction of peak for an M x K by K x N bf16 product on gpu
@@ -230,7 +411,7 @@ enum cm_key_kind {
 	CM_KEY_BOOL		/* true or false */
 };
 enum cm_key_group { CM_GROUP_MODEL, CM_GROUP_CLUSTER, CM_GROUP_BATCH,
-	CM_GROUP_LAYOUT, CM_GROUP_SETUP, CM_N_GROUPS };
+	CM_GROUP_LAYOUT, CM_GROUP_SETUP, CM_GROUP_SEARCH, CM_N_GROUPS };
 
 struct cm_key {
 	const char		*name;	/* JSON key, [a-z_]+ */
@@ -274,22 +455,33 @@ int	cm_config_from_json(struct cm_config *cfg, const cJSON *obj,
 	    struct pl_err *err);
 
 /*
- * The plan JSON contract for one result (layout, memory_bytes, time_s ...).
- * Returns a new object the caller frees with cJSON_Delete, or NULL.
+ * The plan JSON contract for one result (layout, memory_bytes, time_s ...,
+ * headroom, frameworks, reasons as {code, effect, text}, and rank and tie
+ * for a search row). Returns a new object the caller frees with
+ * cJSON_Delete, or NULL.
  */
 cJSON	*cm_result_json(const struct cm_result *);
+
+/*
+ * A whole search: candidates (cm_result_json each), evaluated, fitting,
+ * excluded counts, headroom, any_framework, tie tolerance, and the closest
+ * layout when none is ranked. New object, or NULL.
+ */
+cJSON	*cm_search_json(const struct cm_search *);
 
 /* Words used in options and JSON: "1f1b", "selective", "flash" ... */
 const char	*cm_recompute_name(enum cm_recompute);
 const char	*cm_optimizer_name(enum cm_optimizer);
 const char	*cm_precision_name(enum cm_precision);
 const char	*cm_attention_name(enum cm_attention);
+const char	*cm_rank_order_name(enum cm_rank_order);
 
 /* Word to enum; return 0, or -1 for an unknown word. */
 int	cm_recompute_parse(const char *, enum cm_recompute *);
 int	cm_optimizer_parse(const char *, enum cm_optimizer *);
 int	cm_precision_parse(const char *, enum cm_precision *);
 int	cm_attention_parse(const char *, enum cm_attention *);
+int	cm_rank_order_parse(const char *, enum cm_rank_order *);
 int	cm_mlp_parse(const char *, enum hw_mlp *);
 
 #endif

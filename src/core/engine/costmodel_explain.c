@@ -1,78 +1,398 @@
 /*
- * costmodel_explain.c - the plain-word reasons attached to a result: does
- * it fit and by how much, what dominates the step (compute, exposed
- * communication, the bubble), and which choices cost time.
+ * costmodel_explain.c - the reasons attached to a result, each a stable
+ * code and a translated sentence.
+ *
+ * One layout on its own (cm_explain): does it fit and with how much memory
+ * free, what dominates the step, which choices cost time, and whether the
+ * search would rank it. Codes: fits, does_not_fit, dominant,
+ * tp_inter_node, pipeline_unfilled, bubble_share, dp_comm_exposed,
+ * tp_comm_share, search_excluded.
+ *
+ * A ranked row (cm_explain_ranked): what it wins and loses against the
+ * rows next to it (the row above, the row below; the best row, having
+ * none above, what it wins and gives up against the second), found by comparing the two results part by part (the
+ * largest difference in compute, TP, PP, exposed DP/ZeRO traffic, bubble,
+ * optimizer step, or free memory) and naming the settings that differ
+ * where that part comes from. Codes: tie, compute_time, tp_comm_share,
+ * pp_comm_share, dp_comm_exposed, bubble_share, optimizer_time, headroom,
+ * dominant.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "i18n.h"
 #include "core/engine/costmodel.h"
 
+/* Differences smaller than this share of the step are not reasons. */
+#define MIN_SHARE	0.005
+/* Free memory must differ by this much (share of the GPU) to count. */
+#define MIN_HEADROOM	0.03
+
 static void
-add(struct cm_result *r, const char *fmt, ...)
+add(struct cm_result *r, const char *code, enum cm_effect effect, int vs,
+    const char *fmt, ...)
 {
+	struct cm_reason *rs;
 	va_list ap;
 
 	if (r->n_reasons >= CM_MAX_REASONS)
 		return;
+	rs = &r->reasons[r->n_reasons++];
+	rs->code = code;
+	rs->effect = effect;
+	rs->vs = vs;
 	va_start(ap, fmt);
-	vsnprintf(r->reasons[r->n_reasons++], CM_REASON_LEN, fmt, ap);
+	vsnprintf(rs->text, sizeof rs->text, fmt, ap);
 	va_end(ap);
+}
+
+/* ---- one layout ---- */
+
+/* The parts of a step, in the order of enum part. */
+enum part { P_COMPUTE, P_TP, P_PP, P_DP, P_BUBBLE, P_OPTIM, P_N };
+
+static double
+part_time(const struct cm_result *r, enum part k)
+{
+	switch (k) {
+	case P_COMPUTE: return r->t_compute;
+	case P_TP: return r->t_tp;
+	case P_PP: return r->t_pp;
+	case P_DP: return r->t_dp_exposed;
+	case P_BUBBLE: return r->t_bubble;
+	default: return r->t_optimizer;
+	}
 }
 
 static void
 explain_memory(struct cm_result *r)
 {
 	if (r->fits)
-		add(r, _("fits: %.1f GB of %.1f GB usable per GPU (%.1f GB "
-		    "spare)"), r->mem_total / 1e9, r->mem_usable / 1e9,
-		    (r->mem_usable - r->mem_total) / 1e9);
+		add(r, "fits", CM_NOTE, 0, _("fits: %.1f GB of %.1f GB usable "
+		    "per GPU, %.0f%% of its memory free"), r->mem_total / 1e9,
+		    r->mem_usable / 1e9, 100 * r->headroom);
 	else
-		add(r, _("does not fit: needs %.1f GB per GPU, %.1f GB usable "
-		    "(%.1f GB over)"), r->mem_total / 1e9, r->mem_usable / 1e9,
+		add(r, "does_not_fit", CM_NOTE, 0, _("does not fit: needs "
+		    "%.1f GB per GPU, %.1f GB usable (%.1f GB over)"),
+		    r->mem_total / 1e9, r->mem_usable / 1e9,
 		    (r->mem_total - r->mem_usable) / 1e9);
 }
 
 static void
 explain_dominant(struct cm_result *r)
 {
-	const double part[] = { r->t_compute, r->t_tp, r->t_pp,
-	    r->t_dp_exposed, r->t_bubble, r->t_optimizer };
-	const char *name[] = { N_("compute"), N_("TP communication"),
-	    N_("PP communication"), N_("exposed DP communication"),
-	    N_("the pipeline bubble"), N_("the optimizer step") };
-	size_t i, best = 0;
+	static const char *const name[P_N] = { N_("compute"),
+	    N_("TP communication"), N_("PP communication"),
+	    N_("exposed DP communication"), N_("the pipeline bubble"),
+	    N_("the optimizer step") };
+	int k, best = 0;
 
-	for (i = 1; i < sizeof part / sizeof part[0]; i++)
-		if (part[i] > part[best])
-			best = i;
-	add(r, _("%s dominates: %.0f%% of the %.3f s step"), _(name[best]),
-	    100 * part[best] / r->t_step, r->t_step);
+	if (r->t_step <= 0)
+		return;
+	for (k = 1; k < P_N; k++)
+		if (part_time(r, (enum part)k) > part_time(r, (enum part)best))
+			best = k;
+	add(r, "dominant", CM_NOTE, 0, _("%s dominates: %.0f%% of the "
+	    "%.3f s step"), _(name[best]), 100 * part_time(r,
+	    (enum part)best) / r->t_step, r->t_step);
 }
 
 void
 cm_explain(struct cm_result *r)
 {
 	const struct cm_config *c = &r->cfg;
+	char why[CM_REASON_LEN];
 
 	r->n_reasons = 0;
 	explain_memory(r);
 	explain_dominant(r);
+	/* The group's bus bandwidth: all NICs of a node when it has several
+	 * ranks there, one NIC when each rank is alone (costmodel_net.c). */
 	if (r->tp_inter)
-		add(r, _("the TP group of %d spans nodes: its all-reduces run "
-		    "at %.0f GB/s instead of NVLink"), c->tp, c->inter_bw / 1e9);
+		add(r, "tp_inter_node", CM_NOTE, 0, _("the TP group of %d spans "
+		    "%d nodes (%d per node): its all-reduces get %.0f GB/s, "
+		    "NVLink alone %.0f"), c->tp, r->tp_group.nodes,
+		    r->tp_group.per_node, r->tp_bw / 1e9, c->intra_bw *
+		    c->intra_eff / 1e9);
 	if (c->pp > 1 && r->microbatches < c->pp)
-		add(r, _("only %ld micro-batches for %d stages: the pipeline "
-		    "never fills"), r->microbatches, c->pp);
+		add(r, "pipeline_unfilled", CM_NOTE, 0, _("only %ld "
+		    "micro-batches for %d stages: the pipeline never fills"),
+		    r->microbatches, c->pp);
 	else if (r->bubble_fraction > 0.05)
-		add(r, _("the bubble idles %.0f%% of the step: (p-1)/(v m+p-1) "
-		    "with p=%d, m=%ld, v=%d"), 100 * r->bubble_fraction, c->pp,
-		    r->microbatches, c->virtual_stages);
+		add(r, "bubble_share", CM_NOTE, 0, _("the bubble idles %.0f%% "
+		    "of the step: (p-1)/(v m+p-1) with p=%d, m=%ld, v=%d"),
+		    100 * r->bubble_fraction, c->pp, r->microbatches,
+		    c->virtual_stages);
 	if (r->t_dp_exposed > 0.05 * r->t_step)
-		add(r, _("%.0f ms of DP gradient reduction is not hidden "
-		    "behind the backward pass"), 1e3 * r->t_dp_exposed);
+		add(r, "dp_comm_exposed", CM_NOTE, 0, _("%.0f ms of DP gradient "
+		    "reduction is not hidden behind the backward pass"),
+		    1e3 * r->t_dp_exposed);
 	if (r->t_tp > 0.15 * r->t_step && !r->tp_inter)
-		add(r, _("TP all-reduces take %.0f%% of the step"),
-		    100 * r->t_tp / r->t_step);
+		add(r, "tp_comm_share", CM_NOTE, 0, _("TP all-reduces take "
+		    "%.0f%% of the step"), 100 * r->t_tp / r->t_step);
+	if (r->fits && cm_search_excluded(r) != CM_EX_NONE)
+		add(r, "search_excluded", CM_NOTE, 0, _("the search does not "
+		    "rank it: %s"), cm_search_why_excluded(r, why,
+		    sizeof why));
+}
+
+/* ---- a ranked row against its neighbours ---- */
+
+char *
+cm_zero_label(const struct cm_config *c, char *buf, size_t size)
+{
+	int h = c->zero >= 3 && c->hsdp;
+	int k = c->zero >= 3 && !c->reshard_after_forward && c->pp <= 1;
+
+	snprintf(buf, size, "%d%s%s", c->zero, h ? "H" : "", k ? "K" : "");
+	return buf;
+}
+
+/* Settings that shape each part, the most direct cause first. */
+enum knob { K_DP, K_TP, K_PP, K_MB, K_SCHED, K_ZERO, K_RC, K_SP, K_N };
+#define KB(k)	(1u << (k))
+#define K_END	K_N
+
+static const enum knob part_knobs[P_N][5] = {
+	[P_COMPUTE] = { K_RC, K_TP, K_MB, K_PP, K_END },
+	[P_TP] = { K_TP, K_SP, K_RC, K_MB, K_END },
+	[P_PP] = { K_PP, K_SCHED, K_MB, K_TP, K_END },
+	[P_DP] = { K_ZERO, K_DP, K_TP, K_PP, K_END },
+	[P_BUBBLE] = { K_PP, K_SCHED, K_MB, K_DP, K_END },
+	[P_OPTIM] = { K_ZERO, K_DP, K_TP, K_PP, K_END },
+};
+static const enum knob memory_knobs[] = { K_ZERO, K_RC, K_TP, K_PP, K_SP,
+	K_MB, K_SCHED, K_END };
+static const enum knob all_knobs[] = { K_DP, K_TP, K_PP, K_MB, K_SCHED,
+	K_ZERO, K_RC, K_SP, K_END };
+
+static unsigned
+differing(const struct cm_config *a, const struct cm_config *b)
+{
+	unsigned m = 0;
+
+	m |= a->dp != b->dp ? KB(K_DP) : 0;
+	m |= a->tp != b->tp ? KB(K_TP) : 0;
+	m |= a->pp != b->pp ? KB(K_PP) : 0;
+	m |= a->micro_batch != b->micro_batch ? KB(K_MB) : 0;
+	m |= a->schedule != b->schedule ||
+	    a->virtual_stages != b->virtual_stages ? KB(K_SCHED) : 0;
+	m |= a->zero != b->zero || (a->zero >= 3 && (a->hsdp != b->hsdp ||
+	    a->reshard_after_forward != b->reshard_after_forward)) ?
+	    KB(K_ZERO) : 0;
+	m |= a->recompute != b->recompute ? KB(K_RC) : 0;
+	m |= a->seq_parallel != b->seq_parallel ? KB(K_SP) : 0;
+	return m;
+}
+
+/* One "TP 2 vs 4" fragment for knob k into buf. */
+static void
+knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
+    char *buf, size_t size)
+{
+	char za[8], zb[8];
+
+	switch (k) {
+	case K_DP:
+		snprintf(buf, size, _("DP %d vs %d"), a->dp, b->dp);
+		break;
+	case K_TP:
+		snprintf(buf, size, _("TP %d vs %d"), a->tp, b->tp);
+		break;
+	case K_PP:
+		snprintf(buf, size, _("PP %d vs %d"), a->pp, b->pp);
+		break;
+	case K_MB:
+		snprintf(buf, size, _("micro-batch %d vs %d"), a->micro_batch,
+		    b->micro_batch);
+		break;
+	case K_SCHED:
+		snprintf(buf, size, _("%s v=%d vs %s v=%d"),
+		    pipe_schedule_name(a->schedule), a->virtual_stages,
+		    pipe_schedule_name(b->schedule), b->virtual_stages);
+		break;
+	case K_ZERO:
+		snprintf(buf, size, _("ZeRO %s vs %s"), cm_zero_label(a, za,
+		    sizeof za), cm_zero_label(b, zb, sizeof zb));
+		break;
+	case K_RC:
+		snprintf(buf, size, _("recompute %s vs %s"),
+		    cm_recompute_name(a->recompute),
+		    cm_recompute_name(b->recompute));
+		break;
+	default:
+		snprintf(buf, size, "%s", a->seq_parallel ? _("SP on vs off") :
+		    _("SP off vs on"));
+		break;
+	}
+}
+
+/*
+ * The settings that differ between a and b, taken in the order of want
+ * (all of them when none of want differs), at most three, joined with
+ * ", ".
+ */
+static void
+diff_text(const struct cm_config *a, const struct cm_config *b,
+    const enum knob *want, char *buf, size_t size)
+{
+	unsigned d = differing(a, b);
+	const enum knob *k;
+	char one[64];
+	size_t len = 0;
+	int n = 0, pass;
+
+	buf[0] = '\0';
+	for (pass = 0; pass < 2 && n == 0; pass++)
+		for (k = pass ? all_knobs : want; *k != K_END && n < 3; k++) {
+			if (!(d & KB(*k)))
+				continue;
+			knob_text(*k, a, b, one, sizeof one);
+			snprintf(buf + len, size - len, "%s%s", n ? ", " : "",
+			    one);
+			len = strlen(buf);
+			n++;
+		}
+	if (n == 0)
+		snprintf(buf, size, "%s", _("same settings"));
+}
+
+/*
+ * The part where r differs most from o in the direction sign (+1: r is
+ * slower there, -1: r is faster), or -1 when no part differs by at least
+ * MIN_SHARE of r's step.
+ */
+static int
+largest_part(const struct cm_result *r, const struct cm_result *o, int sign)
+{
+	double d, best_d = MIN_SHARE * r->t_step;
+	int k, best = -1;
+
+	for (k = 0; k < P_N; k++) {
+		d = sign * (part_time(r, (enum part)k) -
+		    part_time(o, (enum part)k));
+		if (d >= best_d) {
+			best_d = d;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/* "TP 2 vs 4: TP communication 0.26 s a step vs 0.52 s for #2". */
+static void
+add_part(struct cm_result *r, const struct cm_result *o, int row_o,
+    enum part k, enum cm_effect effect)
+{
+	static const char *const code[P_N] = { "compute_time",
+	    "tp_comm_share", "pp_comm_share", "dp_comm_exposed",
+	    "bubble_share", "optimizer_time" };
+	char why[120];
+	double a = part_time(r, k), b = part_time(o, k);
+
+	diff_text(&r->cfg, &o->cfg, part_knobs[k], why, sizeof why);
+	switch (k) {
+	case P_COMPUTE:
+		add(r, code[k], effect, row_o, _("%s: compute %.3g s a step "
+		    "vs %.3g s for #%d"), why, a, b, row_o);
+		break;
+	case P_TP:
+		add(r, code[k], effect, row_o, _("%s: TP communication %.3g s "
+		    "a step (%.1f%%) vs %.3g s (%.1f%%) for #%d"), why, a,
+		    100 * a / r->t_step, b, 100 * b / o->t_step, row_o);
+		break;
+	case P_PP:
+		add(r, code[k], effect, row_o, _("%s: pipeline sends %.3g s a "
+		    "step vs %.3g s for #%d"), why, a, b, row_o);
+		break;
+	case P_DP:
+		add(r, code[k], effect, row_o, _("%s: exposed DP/ZeRO traffic "
+		    "%.3g s a step vs %.3g s for #%d"), why, a, b, row_o);
+		break;
+	case P_BUBBLE:
+		add(r, code[k], effect, row_o, _("%s: pipeline bubble %.3g s a "
+		    "step (%.1f%%) vs %.3g s (%.1f%%) for #%d"), why, a,
+		    100 * r->bubble_fraction, b, 100 * o->bubble_fraction,
+		    row_o);
+		break;
+	default:
+		add(r, code[k], effect, row_o, _("%s: optimizer step %.3g s vs "
+		    "%.3g s for #%d"), why, a, b, row_o);
+		break;
+	}
+}
+
+static void
+add_headroom_win(struct cm_result *r, const struct cm_result *o, int row_o)
+{
+	char why[120];
+
+	diff_text(&r->cfg, &o->cfg, memory_knobs, why, sizeof why);
+	add(r, "headroom", CM_WIN, row_o, _("%s: %.0f%% of GPU memory free "
+	    "vs %.0f%% for #%d"), why, 100 * r->headroom, 100 * o->headroom,
+	    row_o);
+}
+
+static void
+explain_tie(struct cm_search *s, int i)
+{
+	struct cm_result *r = &s->top[i];
+	int j, first = i, last = i;
+
+	while (first > 0 && s->top[first - 1].rank == r->rank)
+		first--;
+	while (last + 1 < s->n_top && s->top[last + 1].rank == r->rank)
+		last++;
+	if (first == i)
+		add(r, "tie", CM_NOTE, 0, _("rows #%d-#%d are a tie: their steps "
+		    "are within %.0f%% of this one's %.3g s"), first + 1,
+		    last + 1, 100 * CM_TIE_TOL, r->t_step);
+	else {
+		j = first;
+		add(r, "tie", CM_NOTE, j + 1, _("a tie with #%d: %.1f%% slower, "
+		    "within the model's %.0f%%"), j + 1, 100 * (r->t_step /
+		    s->top[j].t_step - 1), 100 * CM_TIE_TOL);
+	}
+}
+
+/* Against the row above: what costs it time, and what it gains. */
+static void
+explain_above(struct cm_result *r, const struct cm_result *up, int row_up)
+{
+	int k;
+
+	if ((k = largest_part(r, up, +1)) >= 0)
+		add_part(r, up, row_up, (enum part)k, CM_LOSS);
+	if (r->headroom - up->headroom >= MIN_HEADROOM)
+		add_headroom_win(r, up, row_up);
+	else if ((k = largest_part(r, up, -1)) >= 0)
+		add_part(r, up, row_up, (enum part)k, CM_WIN);
+}
+
+void
+cm_explain_ranked(struct cm_search *s)
+{
+	struct cm_result *r;
+	int i, k;
+
+	for (i = 0; i < s->n_top; i++) {
+		r = &s->top[i];
+		r->n_reasons = 0;
+		if (r->tied)
+			explain_tie(s, i);
+		if (i > 0)
+			explain_above(r, &s->top[i - 1], i);
+		if (i + 1 < s->n_top &&
+		    (k = largest_part(r, &s->top[i + 1], -1)) >= 0)
+			add_part(r, &s->top[i + 1], i + 2, (enum part)k, CM_WIN);
+		/* The best has no row above: say what it gives up instead. */
+		if (i == 0 && s->n_top > 1 &&
+		    (k = largest_part(r, &s->top[1], +1)) >= 0)
+			add_part(r, &s->top[1], 2, (enum part)k, CM_LOSS);
+		add(r, "headroom", CM_NOTE, 0, _("%.0f%% of GPU memory free "
+		    "(%.1f GB of %.1f GB used)"), 100 * r->headroom,
+		    r->mem_total / 1e9, r->mem_gpu / 1e9);
+		explain_dominant(r);
+	}
 }

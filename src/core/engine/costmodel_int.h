@@ -14,6 +14,14 @@ struct cm_stages {
 	int	last;		/* layers on stage p-1 */
 };
 
+/* One layer for one micro-batch on one GPU, by kind (costmodel_time.c). */
+struct cm_layer_t {
+	double	gemm;		/* matrix products, s */
+	double	attn;		/* attention core, s */
+	double	elem;		/* element-wise HBM traffic, s */
+	int	kernels;	/* kernels launched */
+};
+
 /* Layers per stage, trimming first/last as Llama 3 did (see .c). */
 void	cm_stage_layers(const struct cm_config *, struct cm_stages *);
 
@@ -28,6 +36,26 @@ void	cm_memory(const struct cm_config *, struct cm_result *r);
 
 /* Fill the time fields of r (memory and params already set). */
 void	cm_time(const struct cm_config *, struct cm_result *r);
+
+/*
+ * Place a group of n ranks spaced `stride` apart on nodes of g GPUs
+ * (costmodel_net.c).
+ */
+void	cm_group_place(int n, long stride, int gpus_per_node,
+	    struct cm_group *g);
+
+/*
+ * DP / ZeRO / FSDP traffic of one step (costmodel_dp.c): fills t_dp,
+ * t_dp_exposed, dp_bytes, dp_collectives, dp_bw and dp_group from
+ * params_gpu, stage_layers, microbatches, t_fwd_mb and t_bwd_mb.
+ */
+void	cm_dp_time(const struct cm_config *, struct cm_result *r);
+
+/*
+ * The data-parallel group ZeRO-3 shards over: the whole DP group, or
+ * under HSDP its ranks inside one node (costmodel_dp.c).
+ */
+void	cm_shard_group(const struct cm_config *, struct cm_group *g);
 
 /* cm_validate without formatting a message; returns 0 or -1. */
 int	cm_valid_quick(const struct cm_config *);

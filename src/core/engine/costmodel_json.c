@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/engine/costmodel.h"
+#include "core/engine/framework.h"
 
 static void
 add_layout(cJSON *o, const struct cm_result *r)
@@ -23,6 +24,40 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddStringToObject(l, "recompute",
 	    cm_recompute_name(c->recompute));
 	cJSON_AddBoolToObject(l, "seq_parallel", c->seq_parallel);
+	cJSON_AddStringToObject(l, "rank_order",
+	    cm_rank_order_name(c->rank_order));
+	cJSON_AddStringToObject(l, "attention",
+	    cm_attention_name(c->attention));
+	cJSON_AddBoolToObject(l, "reshard_after_forward",
+	    c->reshard_after_forward);
+	cJSON_AddBoolToObject(l, "hsdp", c->hsdp);
+	cJSON_AddBoolToObject(l, "dp_overlap", c->dp_overlap);
+	cJSON_AddBoolToObject(l, "tp_overlap", c->tp_overlap);
+	cJSON_AddBoolToObject(l, "dropout", c->model.dropout);
+}
+
+/* One group: ranks, ranks per node, nodes, bus bandwidth (bytes/s). */
+static void
+add_group(cJSON *o, const char *name, const struct cm_group *g, double bw)
+{
+	cJSON *j = cJSON_AddObjectToObject(o, name);
+
+	cJSON_AddNumberToObject(j, "ranks", g->n);
+	cJSON_AddNumberToObject(j, "per_node", g->per_node);
+	cJSON_AddNumberToObject(j, "nodes", g->nodes);
+	cJSON_AddNumberToObject(j, "bus_bw", bw);
+}
+
+static void
+add_network(cJSON *o, const struct cm_result *r)
+{
+	cJSON *n = cJSON_AddObjectToObject(o, "network");
+
+	add_group(n, "tp", &r->tp_group, r->tp_bw);
+	add_group(n, "pp", &r->pp_group, r->pp_bw);
+	add_group(n, "dp", &r->dp_group, r->dp_bw);
+	cJSON_AddNumberToObject(n, "dp_bytes_per_gpu", r->dp_bytes);
+	cJSON_AddNumberToObject(n, "dp_collectives", (double)r->dp_collectives);
 }
 
 static void
@@ -47,20 +82,58 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON *t = cJSON_AddObjectToObject(o, "time_s");
 
 	cJSON_AddNumberToObject(t, "compute", r->t_compute);
+	cJSON_AddNumberToObject(t, "matmuls", r->t_gemm);
+	cJSON_AddNumberToObject(t, "attention", r->t_attn);
+	cJSON_AddNumberToObject(t, "elementwise", r->t_elementwise);
+	cJSON_AddNumberToObject(t, "kernel_issue", r->t_overhead);
 	cJSON_AddNumberToObject(t, "tp_comm", r->t_tp);
 	cJSON_AddNumberToObject(t, "pp_comm", r->t_pp);
 	cJSON_AddNumberToObject(t, "dp_comm", r->t_dp);
+	cJSON_AddNumberToObject(t, "tp_exposed", r->t_tp_exposed);
+	cJSON_AddNumberToObject(t, "pp_exposed", r->t_pp);
+	cJSON_AddNumberToObject(t, "dp_exposed", r->t_dp_exposed);
 	cJSON_AddNumberToObject(t, "exposed_comm", r->t_exposed_comm);
 	cJSON_AddNumberToObject(t, "bubble", r->t_bubble);
 	cJSON_AddNumberToObject(t, "optimizer", r->t_optimizer);
 	cJSON_AddNumberToObject(t, "step", r->t_step);
 }
 
+static const char *const effect_w[] = { "note", "win", "loss" };
+
+static void
+add_reasons(cJSON *o, const struct cm_result *r)
+{
+	cJSON *rs = cJSON_AddArrayToObject(o, "reasons"), *one;
+	int i;
+
+	for (i = 0; i < r->n_reasons; i++) {
+		one = cJSON_CreateObject();
+		cJSON_AddStringToObject(one, "code", r->reasons[i].code);
+		cJSON_AddStringToObject(one, "effect",
+		    effect_w[r->reasons[i].effect]);
+		if (r->reasons[i].vs > 0)
+			cJSON_AddNumberToObject(one, "vs_row", r->reasons[i].vs);
+		cJSON_AddStringToObject(one, "text", r->reasons[i].text);
+		cJSON_AddItemToArray(rs, one);
+	}
+}
+
+static void
+add_frameworks(cJSON *o, const struct cm_result *r)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "frameworks");
+	int i;
+
+	for (i = 0; i < FW_N; i++)
+		if (r->frameworks & FW_BIT(i))
+			cJSON_AddItemToArray(a,
+			    cJSON_CreateString(fw_name((enum fw_id)i)));
+}
+
 cJSON *
 cm_result_json(const struct cm_result *r)
 {
-	cJSON *o = cJSON_CreateObject(), *rs;
-	int i;
+	cJSON *o = cJSON_CreateObject();
 
 	if (o == NULL)
 		return NULL;
@@ -72,12 +145,48 @@ cm_result_json(const struct cm_result *r)
 	add_memory(o, r);
 	cJSON_AddNumberToObject(o, "bubble_fraction", r->bubble_fraction);
 	add_time(o, r);
+	add_network(o, r);
 	cJSON_AddNumberToObject(o, "tokens_per_s", r->tokens_per_s);
 	cJSON_AddNumberToObject(o, "tflops_per_gpu", r->tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "hw_tflops_per_gpu", r->hw_tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "mfu", r->mfu);
-	rs = cJSON_AddArrayToObject(o, "reasons");
-	for (i = 0; i < r->n_reasons; i++)
-		cJSON_AddItemToArray(rs, cJSON_CreateString(r->reasons[i]));
+	cJSON_AddNumberToObject(o, "headroom", r->headroom);
+	add_frameworks(o, r);
+	if (r->rank > 0) {
+		cJSON_AddNumberToObject(o, "rank", r->rank);
+		cJSON_AddBoolToObject(o, "tie", r->tied);
+	}
+	add_reasons(o, r);
+	return o;
+}
+
+cJSON *
+cm_search_json(const struct cm_search *s)
+{
+	cJSON *o = cJSON_CreateObject(), *arr;
+	const struct cm_config *c = s->n_top > 0 ? &s->top[0].cfg :
+	    &s->closest.cfg;
+	int i;
+
+	if (o == NULL)
+		return NULL;
+	arr = cJSON_AddArrayToObject(o, "candidates");
+	for (i = 0; i < s->n_top; i++)
+		cJSON_AddItemToArray(arr, cm_result_json(&s->top[i]));
+	cJSON_AddNumberToObject(o, "evaluated", (double)s->evaluated);
+	cJSON_AddNumberToObject(o, "fitting", (double)s->fitting);
+	cJSON_AddNumberToObject(o, "excluded_headroom",
+	    (double)s->low_headroom);
+	cJSON_AddNumberToObject(o, "excluded_framework",
+	    (double)s->no_framework);
+	cJSON_AddNumberToObject(o, "ranked", (double)s->eligible);
+	if (s->n_top > 0 || s->have_closest) {
+		cJSON_AddNumberToObject(o, "headroom", c->headroom);
+		cJSON_AddBoolToObject(o, "any_framework", c->any_framework);
+	}
+	cJSON_AddNumberToObject(o, "tie_tolerance", CM_TIE_TOL);
+	if (s->n_top == 0 && s->have_closest)
+		cJSON_AddItemToObject(o, "closest",
+		    cm_result_json(&s->closest));
 	return o;
 }

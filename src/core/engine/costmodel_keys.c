@@ -24,6 +24,8 @@ static const char *const opt_w[] = { "adam", "sgd", NULL };
 static const char *const prec_w[] = { "bf16", "fp32", NULL };
 static const char *const attn_w[] = { "flash", "plain", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
+static const char *const order_w[] = { "tp-pp-dp", "tp-dp-pp", "pp-tp-dp",
+	"pp-dp-tp", "dp-tp-pp", "dp-pp-tp", NULL };
 
 static int
 word(const char *const *w, const char *s)
@@ -60,6 +62,12 @@ cm_attention_name(enum cm_attention v)
 	return attn_w[v];
 }
 
+const char *
+cm_rank_order_name(enum cm_rank_order v)
+{
+	return order_w[v];
+}
+
 #define PARSER(fn, type, words)					\
 int								\
 fn(const char *s, type *out)					\
@@ -76,11 +84,13 @@ PARSER(cm_optimizer_parse, enum cm_optimizer, opt_w)
 PARSER(cm_precision_parse, enum cm_precision, prec_w)
 PARSER(cm_attention_parse, enum cm_attention, attn_w)
 PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
+PARSER(cm_rank_order_parse, enum cm_rank_order, order_w)
 
 /* WORD keys store their index in an enum field read as an int. */
 _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
     sizeof(enum pipe_schedule) == sizeof(int) &&
-    sizeof(enum hw_mlp) == sizeof(int), "enum fields are int-sized");
+    sizeof(enum hw_mlp) == sizeof(int) &&
+    sizeof(enum cm_rank_order) == sizeof(int), "enum fields are int-sized");
 
 static void
 realistic_hook(struct cm_config *c, int on)
@@ -123,6 +133,8 @@ static const struct cm_key keys[] = {
 	INT("vocab", MODEL, model.vocab, 1, BIG, "V", N_("vocabulary")),
 	INT("seq", MODEL, model.seq, 1, BIG, "S", N_("tokens per sample")),
 	WORD("mlp", MODEL, model.mlp, mlp_w, N_("MLP kind")),
+	BOOL("dropout", MODEL, model.dropout,
+	    N_("trained with dropout (the preset's; custom: off)")),
 	NAME("gpu", CLUSTER, "TYPE",
 	    N_("a GPU from gpus.json (default below)")),
 	INT("gpus", CLUSTER, gpus, 1, GPUS, "N",
@@ -133,8 +145,12 @@ static const struct cm_key keys[] = {
 	    N_("NVLink per GPU, one direction (default: GPU's)")),
 	NUM("inter_bw", CLUSTER, inter_bw, 1e-3, 1e6, 1e9, "GBps",
 	    N_("network per GPU, one direction (default: GPU's)")),
+	NUM("intra_eff", CLUSTER, intra_eff, 0.01, 1, 1, "F",
+	    N_("achieved/nominal NVLink (0.77, as NCCL measures)")),
+	NUM("inter_eff", CLUSTER, inter_eff, 0.01, 1, 1, "F",
+	    N_("achieved/nominal network (0.96, as NCCL measures)")),
 	HOOK("realistic_links", CLUSTER, realistic_hook,
-	    N_("achieved bandwidth: NVLink 65 %, InfiniBand 90 %")),
+	    N_("calculon's derating: NVLink 65 %, network 90 %")),
 	INT("global_batch", BATCH, global_batch, 1, GPUS, "B",
 	    N_("samples per step (default: the model's, or 512)")),
 	INT("micro_batch", BATCH, micro_batch, 1, GPUS, "b",
@@ -148,6 +164,8 @@ static const struct cm_key keys[] = {
 	    N_("chunks per stage, interleaved only (default 2)")),
 	BOOL("pp_scatter_gather", LAYOUT, pp_scatter_gather,
 	    N_("split PP sends over TP ranks (on; off: DeepSpeed)")),
+	WORD("rank_order", LAYOUT, rank_order, order_w,
+	    N_("rank numbering, innermost axis first (tp-pp-dp)")),
 	INT("zero", SETUP, zero, 0, 3, "0..3", N_("ZeRO stage (0)")),
 	WORD("recompute", SETUP, recompute, rc_w,
 	    N_("activation recomputation (selective)")),
@@ -157,6 +175,18 @@ static const struct cm_key keys[] = {
 	WORD("precision", SETUP, precision, prec_w, N_("precision (bf16)")),
 	WORD("attention", SETUP, attention, attn_w,
 	    N_("attention kernel (flash)")),
+	BOOL("reshard_after_forward", SETUP, reshard_after_forward,
+	    N_("ZeRO-3 gathers weights again for the backward (on)")),
+	BOOL("hsdp", SETUP, hsdp,
+	    N_("ZeRO-3 shards inside a node, replicates across (off)")),
+	BOOL("dp_overlap", SETUP, dp_overlap,
+	    N_("DP/ZeRO traffic overlaps compute (on)")),
+	BOOL("tp_overlap", SETUP, tp_overlap,
+	    N_("TP collectives overlap the matmuls (off)")),
+	NUM("headroom", SEARCH, headroom, 0, 0.9, 1, "F",
+	    N_("GPU memory a ranked layout leaves free (0.10)")),
+	BOOL("any_framework", SEARCH, any_framework,
+	    N_("also rank layouts no framework runs (off)")),
 	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
 };
 
@@ -181,7 +211,8 @@ const char *
 cm_key_group_name(enum cm_key_group g)
 {
 	static const char *const names[CM_N_GROUPS] = { N_("Model"),
-	    N_("Cluster"), N_("Batch"), N_("Layout"), N_("Setup") };
+	    N_("Cluster"), N_("Batch"), N_("Layout"), N_("Setup"),
+	    N_("Search") };
 
 	return (unsigned)g < CM_N_GROUPS ? _(names[g]) : "?";
 }

@@ -7,11 +7,25 @@
  * precision (K = 12 Adam, 8 SGD with momentum: fp32 master + momentum);
  * fp32 training keeps 4 + 4 + (8 Adam | 4 SGD). grad_accum_fp32 switches
  * gradients to 4 bytes ([MEGA-MEM]'s 18-byte variant).
+ *
+ * What the framework holds besides (mem_other): cfg->buffers_bytes for the
+ * CUDA context and the cuBLAS / cuDNN workspaces (reference j.3: the
+ * context alone is ~0.5-1 GB), NCCL_COMM_BYTES for each communicator the
+ * layout opens, and under ZeRO-3 the gathered weights being used. Allocator
+ * fragmentation is the capacity held back by cfg->reserve_frac.
  */
 #include <math.h>
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+
+/*
+ * GPU memory NCCL keeps per communicator: per channel and peer one buffer
+ * per protocol, Simple 4 MiB (DEFAULT_BUFFSIZE in NCCL's src/init.cc),
+ * LL128 ~4.7 MiB and LL 0.5 MiB, over up to 32 channels, for ring and tree
+ * connections: about 0.6 GB.
+ */
+#define NCCL_COMM_BYTES	0.6e9
 
 /* K/V heads on one TP rank: split if t <= k, else one replicated head. */
 static double
@@ -78,11 +92,15 @@ cm_act_layer_bytes(const struct cm_config *c)
 
 	if (c->recompute == CM_RECOMPUTE_FULL)	/* layer input only */
 		return 2 * sbh / sp * scale;
-	a = 10 * sbh / sp + 4 * sbh / t + 4 * s * b * dh * kv_heads_rank(c) +
-	    mlp;
+	/* [KOR22] 4.1: the two 1-byte dropout masks are 2 of the 10 sbh;
+	 * a model trained without dropout keeps neither (reference j.7). */
+	a = (m->dropout ? 10 : 8) * sbh / sp + 4 * sbh / t +
+	    4 * s * b * dh * kv_heads_rank(c) + mlp;
 	if (c->recompute == CM_RECOMPUTE_NONE) {
-		if (c->attention == CM_ATTN_PLAIN)	/* [KOR22] 4.1 */
-			a += 5.0 * m->heads * s * s * b / t;
+		if (c->attention == CM_ATTN_PLAIN)	/* softmax out, mask,
+							 * dropout out */
+			a += (m->dropout ? 5.0 : 2.0) * m->heads * s * s * b /
+			    t;
 		else
 			a += 4.0 * m->heads * s * b / t;
 	}
@@ -144,11 +162,23 @@ stage_act(const struct cm_config *c, int r, int layers, long m)
 
 	if (c->recompute == CM_RECOMPUTE_FULL)
 		a += act_layer_working(c);
-	if (r == 0)	/* embedding dropout mask, [KOR22] eq. 5 */
+	if (r == 0 && mo->dropout)	/* embedding dropout mask, eq. 5 */
 		a += sbh * inflight_mb(c, m) / sp;
 	if (r == c->pp - 1)	/* final LN, output input, fp32 logits */
 		a += 4 * sbh / c->tp * (1 + (double)mo->vocab / mo->hidden);
 	return a;
+}
+
+/* Communicators a GPU of this layout opens: one per axis with > 1 rank,
+ * and the cross-node replica group under HSDP. */
+static int
+communicators(const struct cm_config *c)
+{
+	struct cm_group sh;
+	int n = (c->tp > 1) + (c->pp > 1) + (c->dp > 1);
+
+	cm_shard_group(c, &sh);
+	return n + (sh.n < c->dp);
 }
 
 /* Fill the bytes of stage r into r (if it is the worst so far). */
@@ -157,9 +187,12 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
     int layers, double scale)
 {
 	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
-	double w = cm_elem_bytes(c), g = w, k, d = c->dp, act, other, tot;
+	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot, gathered;
 	double pw, pg, po;
+	struct cm_group sh;
 
+	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
+	d = sh.n;
 	if (c->grad_accum_fp32)
 		g = 4;
 	if (c->precision == CM_PREC_FP32)	/* no master copy */
@@ -171,9 +204,19 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	pg = np * g / (c->zero >= 2 ? d : 1);
 	po = np * k / (c->zero >= 1 ? d : 1);
 	act = stage_act(c, r, layers, res->microbatches);
-	other = c->buffers_bytes;
-	if (c->zero >= 3)	/* this layer and the prefetched one, gathered */
-		other += 2 * cm_layer_params_rank(c) * scale * w;
+	other = c->buffers_bytes + NCCL_COMM_BYTES * communicators(c);
+	if (c->zero >= 3 && c->pp > 1) {
+		/* PyTorch pipelining keeps the stage's weights gathered and
+		 * its gradients unsharded for the whole step (costmodel_dp.c) */
+		other += np * (w - w / d) + np * (g - g / d);
+	} else if (c->zero >= 3) {
+		/* this layer and the prefetched one gathered, or every layer
+		 * kept from the forward to the backward without resharding;
+		 * one layer's unsharded gradient before its reduce-scatter */
+		gathered = (c->reshard_after_forward ? 2 : layers) *
+		    cm_layer_params_rank(c) * scale;
+		other += gathered * w + cm_layer_params_rank(c) * scale * g;
+	}
 	tot = pw + pg + po + act + other;
 	if (tot <= res->mem_total)
 		return;

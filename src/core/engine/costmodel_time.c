@@ -1,8 +1,11 @@
 /*
- * costmodel_time.c - time of one training step: matrix products at an
- * achievable fraction of peak that depends on their shape, memory-bound
- * element-wise work, TP/PP/DP collectives on the slowest link each group
- * spans, the pipeline bubble and the optimizer step.
+ * costmodel_time.c - time of one training step: matrix products at a
+ * sustained fraction of peak that depends on their shape, the attention
+ * core, the memory-bound work between them (norms, activations, residual
+ * adds, dropout, softmax, the loss) as bytes through HBM, the host cost of
+ * issuing kernels when the GPU runs out of work, TP and PP transfers on the
+ * links their groups get, the pipeline bubble, DP/ZeRO traffic
+ * (costmodel_dp.c) and the optimizer step.
  *
  * Efficiency rule (cm_gemm_eta). reference/h100-gemm.md measured bf16
  * M x K by K x N products on one H100. Two effects explain it: tiles run
@@ -14,14 +17,20 @@
  *	t_m    = e (MK + KN + MN) / BW		 e = bytes per element
  *	t      = (t_c^8 + t_m^8)^(1/8)		 smooth roofline maximum
  *
- * with C = 256 and E = 0.80, fitted once on the 36 rows of that table not
- * at the 0.025 ms launch floor (rms error 6 %, worst 24 % on a throttled
- * 32768 x 8192 x 32768 product). M does not enter eta_c: the 512-token rows
- * reach 75-80 % as soon as K, N >= 4096. Other generations use the same
- * rule with their own E (gpus.json), peak and HBM bandwidth, so the roofline
- * knee moves with the GPU's FLOP-to-byte ratio (A100: 153, H100: 295).
- * Backward products are the forward ones transposed (same FLOPs, same
- * traffic) and take twice the forward time.
+ * with C = 256 fitted once on that table (burst fit E = 0.80, rms error
+ * 6 %). E in data/gpus.json is the sustained figure, applied once: a whole
+ * step runs its products back to back for minutes, at the clock the power
+ * limit allows, not at the boost clock of a short burst (see gpus.json for
+ * each GPU's source). M does not enter eta_c: the 512-token rows reach
+ * 75-80 % of their burst as soon as K, N >= 4096. Each forward product
+ * M x K by K x N has two backward products of the same FLOPs with other
+ * shapes: the input gradient M x N by N x K and the weight gradient
+ * K x M by M x N, whose reduction runs over the M tokens of the
+ * micro-batch (so small micro-batches make the backward relatively slower).
+ *
+ * Memory-bound work (reference/costmodel.md j.1): every such kernel reads
+ * its inputs and writes its outputs once through HBM at HBM_EFF of the
+ * catalog bandwidth; the byte counts per layer are in elem_bytes().
  */
 #include <math.h>
 
@@ -60,6 +69,15 @@ gemm_s(const struct cm_config *c, double m, double k, double n)
 	return 2 * m * k * n / (g.peak_flops * cm_gemm_eta(&g, m, k, n));
 }
 
+/* Forward product M x K by K x N, and its two backward products, s. */
+static void
+linear_s(const struct cm_config *c, double m, double k, double n,
+    double *fwd, double *bwd)
+{
+	*fwd += gemm_s(c, m, k, n);
+	*bwd += gemm_s(c, m, n, k) + gemm_s(c, k, m, n);
+}
+
 /* Bytes moved at HBM speed, s. */
 static double
 hbm_s(const struct cm_config *c, double bytes)
@@ -71,9 +89,10 @@ hbm_s(const struct cm_config *c, double bytes)
  * Attention core forward (QK^T, softmax, AV), one layer, one micro-batch.
  * [PALM]/[NAR21] count 4 b s^2 h / t FLOPs (the full square).
  * Plain (Megatron 2021): two batched products per head of shape s x d_h x s
- * and s x s x d_h through the GEMM rule, plus the score tensor read and
- * written by fused scale-mask-softmax and dropout ([KOR22] 4.1: 2as^2b
- * softmax output, as^2b mask, 2as^2b dropout output) - about 9 as^2b bytes.
+ * and s x s x d_h through the GEMM rule, plus the score tensor through HBM:
+ * fused scale-mask-softmax reads it and writes the probabilities (4 bytes
+ * per score), and with dropout a second kernel reads them and writes the
+ * dropped copy and a 1-byte mask (5 more) ([KOR22] 4.1).
  * Flash: causal kernels skip the masked half (reference j.2) and run at
  * FLASH_EFF of the large-GEMM efficiency (FlashAttention-2 reports 50-73 %
  * of A100 peak, FlashAttention-3 about 75 % of H100 peak forward; less
@@ -85,6 +104,7 @@ attn_fwd_s(const struct cm_config *c)
 	const struct hw_model *m = &c->model;
 	double s = m->seq, b = c->micro_batch, dh = (double)m->hidden / m->heads;
 	double heads = (double)m->heads / c->tp * b, fl, peak;
+	double per_score = m->dropout ? 9.0 : 4.0;
 
 	fl = 4 * b * s * s * (double)m->hidden / c->tp;
 	if (c->attention == CM_ATTN_FLASH) {
@@ -93,103 +113,119 @@ attn_fwd_s(const struct cm_config *c)
 		return 0.5 * fl / (peak * c->gpu.gemm_eff * FLASH_EFF);
 	}
 	return heads * (gemm_s(c, s, dh, s) + gemm_s(c, s, s, dh)) +
-	    hbm_s(c, 9.0 * heads * s * s * cm_elem_bytes(c) / 2);
+	    hbm_s(c, per_score * heads * s * s * cm_elem_bytes(c) / 2);
+}
+
+/* K/V width on one TP rank, elements per token. */
+static double
+kv_width(const struct cm_config *c)
+{
+	const struct hw_model *m = &c->model;
+	double dh = (double)m->hidden / m->heads;
+
+	return dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / c->tp : 1.0);
 }
 
 /*
- * Element-wise traffic of one layer forward, bytes: two norms (read and
- * write 2sbh each), two bias-dropout-residual adds (read 4sbh, write 2sbh
- * and a 1-byte mask) - 22sbh outside TP, split by SP - and the activation
- * (GeLU reads and writes f/t per token, SwiGLU reads 2f/t, writes f/t).
+ * Element-wise HBM bytes of one layer, one micro-batch, forward (bwd = 0)
+ * or backward (bwd = 1). Each kernel reads its inputs and writes its
+ * outputs once (fused kernels as Megatron, Transformer Engine and
+ * torch.compile emit them); e bytes per element:
+ *   norms (2): fwd read x, write y (2e sbh); bwd read x, dy, write dx (3e);
+ *   residual adds (2): read both, write the sum (3e sbh) either way;
+ *   dropout (models trained with it): a 1-byte mask written, then read;
+ *   activation: GeLU fwd 2e f, bwd 3e f; SwiGLU fwd 3e f, bwd 5e f (per
+ *   token, split by TP);
+ *   rotary embedding (models without learned positions): Q and K read and
+ *   written, forward and backward.
+ * The sbh terms sit outside the TP region and are split only by SP.
  */
 static double
-elem_fwd_bytes(const struct cm_config *c)
+elem_bytes(const struct cm_config *c, int bwd)
 {
 	const struct hw_model *m = &c->model;
 	double sb = (double)m->seq * c->micro_batch, t = c->tp;
-	double e = cm_elem_bytes(c) / 2;
-	double act = (m->mlp == HW_MLP_SWIGLU ? 6.0 : 4.0) * m->ffn * sb / t;
+	double e = cm_elem_bytes(c), sbh = sb * m->hidden /
+	    (c->seq_parallel ? t : 1), f = m->ffn * sb / t, by;
+	int swiglu = m->mlp == HW_MLP_SWIGLU;
 
-	return e * (22 * sb * m->hidden / (c->seq_parallel ? t : 1) + act);
+	by = 2 * (bwd ? 3 : 2) * e * sbh + 2 * 3 * e * sbh;
+	if (m->dropout)
+		by += 2 * sbh;
+	by += (swiglu ? (bwd ? 5 : 3) : (bwd ? 3 : 2)) * e * f;
+	if (!m->learned_pos)
+		by += 2 * e * sb * (m->hidden / t + kv_width(c));
+	return by;
 }
 
-/* Compute of one layer for one micro-batch: forward, backward, recompute. */
+/* Kernels one layer launches for one micro-batch (fwd, bwd). */
 static void
-layer_s(const struct cm_config *c, double *fwd, double *bwd)
+layer_kernels(const struct cm_config *c, int *fwd, int *bwd)
+{
+	int rope = !c->model.learned_pos, tp = c->tp > 1 ? 2 : 0;
+	int flash = c->attention == CM_ATTN_FLASH;
+
+	/* 4 products, 2 norms, 2 adds, activation, rope, attention. */
+	*fwd = 4 + 2 + 2 + 1 + rope + (flash ? 1 : 3 + c->model.dropout) + tp;
+	/* dgrad + wgrad per product; flash backward ~2 kernels. */
+	*bwd = 8 + 2 + 2 + 1 + rope + (flash ? 2 : 5) + tp;
+}
+
+/*
+ * One layer for one micro-batch: products, attention core, element-wise
+ * traffic and kernels, forward and backward (recompute included).
+ */
+static void
+layer_time(const struct cm_config *c, struct cm_layer_t *fw,
+    struct cm_layer_t *bw)
 {
 	const struct hw_model *m = &c->model;
 	double M = (double)m->seq * c->micro_batch, h = m->hidden, t = c->tp;
-	double dh = h / m->heads, kv, g, att, el;
-	int k = m->kv_heads;
+	double up = (m->mlp == HW_MLP_SWIGLU ? 2.0 : 1.0) * m->ffn / t;
 
-	kv = 2 * dh * (c->tp <= k ? (double)k / c->tp : 1.0);
-	g = gemm_s(c, M, h, h / t + kv) + gemm_s(c, M, h / t, h) +
-	    gemm_s(c, M, h, (m->mlp == HW_MLP_SWIGLU ? 2.0 : 1.0) * m->ffn / t) +
-	    gemm_s(c, M, m->ffn / t, h);
-	att = attn_fwd_s(c);
-	el = hbm_s(c, elem_fwd_bytes(c));
-	*fwd = g + att + el;
-	/* Backward: products 2x; flash backward ~2.5x its forward (it
-	 * recomputes the scores), plain 2x; element-wise ~2x. */
-	*bwd = 2 * g + (c->attention == CM_ATTN_FLASH ? 2.5 : 2.0) * att +
-	    2 * el;
-	if (c->recompute == CM_RECOMPUTE_FULL)	/* [NAR21] eq. 3: 4 passes */
-		*bwd += *fwd;
-	else if (c->recompute == CM_RECOMPUTE_SELECTIVE &&
-	    c->attention == CM_ATTN_PLAIN)	/* [KOR22] 5: re-run attn */
-		*bwd += att;
-}
-
-/* Ring collectives, [NCCL] PERFORMANCE.md busbw factors; reference f. */
-double
-cm_allreduce_s(double bytes, int n, double bw, double lat_s)
-{
-	if (n <= 1)
-		return 0;
-	return 2.0 * (n - 1) / n * bytes / bw + 2.0 * (n - 1) * lat_s;
-}
-
-double
-cm_allgather_s(double bytes, int n, double bw, double lat_s)
-{
-	if (n <= 1)
-		return 0;
-	return (n - 1.0) / n * bytes / bw + (n - 1.0) * lat_s;
-}
-
-double
-cm_sendrecv_s(double bytes, double bw, double lat_s)
-{
-	return bytes / bw + lat_s;
-}
-
-/* Link of a group of n ranks with stride: NVLink iff it fits a node. */
-static void
-group_link(const struct cm_config *c, long stride, long n, double *bw,
-    double *lat, int *inter)
-{
-	*inter = stride * n > c->gpus_per_node;
-	*bw = *inter ? c->inter_bw * c->inter_eff : c->intra_bw * c->intra_eff;
-	*lat = *inter ? c->inter_lat_s : c->intra_lat_s;
+	fw->gemm = bw->gemm = 0;
+	linear_s(c, M, h, h / t + 2 * kv_width(c), &fw->gemm, &bw->gemm);
+	linear_s(c, M, h / t, h, &fw->gemm, &bw->gemm);
+	linear_s(c, M, h, up, &fw->gemm, &bw->gemm);
+	linear_s(c, M, m->ffn / t, h, &fw->gemm, &bw->gemm);
+	fw->attn = attn_fwd_s(c);
+	fw->elem = hbm_s(c, elem_bytes(c, 0));
+	layer_kernels(c, &fw->kernels, &bw->kernels);
+	/* Backward: flash ~2.5x its forward (it recomputes the scores),
+	 * plain 2x. */
+	bw->attn = (c->attention == CM_ATTN_FLASH ? 2.5 : 2.0) * fw->attn;
+	bw->elem = hbm_s(c, elem_bytes(c, 1));
+	if (c->recompute == CM_RECOMPUTE_FULL) {	/* [NAR21] eq. 3 */
+		bw->gemm += fw->gemm;
+		bw->attn += fw->attn;
+		bw->elem += fw->elem;
+		bw->kernels += fw->kernels;
+	} else if (c->recompute == CM_RECOMPUTE_SELECTIVE &&
+	    c->attention == CM_ATTN_PLAIN) {	/* [KOR22] 5: re-run attn */
+		bw->attn += fw->attn;
+	}
 }
 
 /*
  * TP per layer per micro-batch: [NAR21] 3.2, 4 all-reduces of b s h
  * elements (SP: as many all-gathers + reduce-scatters, [KOR22] 4.2.2,
- * same time); 6 with full recompute (the re-run forward repeats 2).
+ * same time); 6 with full recompute (the re-run forward repeats 2). The
+ * group's link follows the rank order (costmodel_net.c).
  */
 static double
 tp_layer_s(const struct cm_config *c, struct cm_result *r)
 {
-	double bw, lat, S;
+	double S;
 	int n = c->recompute == CM_RECOMPUTE_FULL ? 6 : 4;
 
+	cm_group_of(c, CM_AXIS_TP, &r->tp_group);
+	r->tp_inter = r->tp_group.nodes > 1;
+	r->tp_bw = cm_group_bw(c, &r->tp_group);
 	if (c->tp <= 1)
 		return 0;
-	group_link(c, 1, c->tp, &bw, &lat, &r->tp_inter);
 	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
 	    c->model.hidden;
-	return n * cm_allreduce_s(S, c->tp, bw, lat);
+	return n * cm_coll_s(c, CM_ALLREDUCE, &r->tp_group, S);
 }
 
 /*
@@ -199,102 +235,168 @@ tp_layer_s(const struct cm_config *c, struct cm_result *r)
  * ([NAR21] 4.1 scatter/gather); under SP the tensor is already split.
  * Without that optimisation (DeepSpeed's pipeline engine, used by
  * Megatron-DeepSpeed and BLOOM) every TP rank sends the whole tensor over
- * its own NIC.
+ * its own NIC. The slowest hop sets the pace: inter-node as soon as the
+ * PP group spans nodes.
  */
 static double
 pp_mb_s(const struct cm_config *c, struct cm_result *r)
 {
-	double bw, lat, S, one, ibw, ilat;
-	int iinter;
+	double S, one;
 
+	cm_group_of(c, CM_AXIS_PP, &r->pp_group);
+	r->pp_inter = r->pp_group.nodes > 1;
+	r->pp_bw = r->pp_inter ? c->inter_bw * c->inter_eff :
+	    c->intra_bw * c->intra_eff;
 	if (c->pp <= 1)
 		return 0;
-	group_link(c, c->tp, c->pp, &bw, &lat, &r->pp_inter);
 	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
 	    c->model.hidden;
 	if (!c->pp_scatter_gather)	/* each TP rank sends all of it */
-		return 2.0 * c->virtual_stages * cm_sendrecv_s(S, bw, lat);
-	one = cm_sendrecv_s(S / c->tp, bw, lat);
-	if (c->tp > 1 && !c->seq_parallel) {
-		group_link(c, 1, c->tp, &ibw, &ilat, &iinter);
-		one += cm_allgather_s(S, c->tp, ibw, ilat);
-	}
+		return 2.0 * c->virtual_stages * cm_coll_s(c, CM_SENDRECV,
+		    &r->pp_group, S);
+	one = cm_coll_s(c, CM_SENDRECV, &r->pp_group, S / c->tp);
+	if (c->tp > 1 && !c->seq_parallel)
+		one += cm_coll_s(c, CM_ALLGATHER, &r->tp_group, S);
 	return 2.0 * c->virtual_stages * one;
 }
 
-/*
- * DP per step: one all-reduce of the stage's gradients over d ([NAR21]
- * 3.3.1); ZeRO 1-2 reduce-scatter + all-gather, same volume; ZeRO 3 adds
- * a parameter all-gather: 1.5x ([ZERO] 7).
- */
-static double
-dp_s(const struct cm_config *c, struct cm_result *r)
-{
-	double bw, lat, S, g = cm_elem_bytes(c);
+/* Work of one stage for one micro-batch, split by kind. */
+struct stage_t {
+	double	gemm, attn, elem, tp;	/* s */
+	double	kernels;		/* count */
+};
 
-	if (c->dp <= 1)
-		return 0;
-	if (c->grad_accum_fp32)
-		g = 4;
-	group_link(c, (long)c->tp * c->pp, c->dp, &bw, &lat, &r->dp_inter);
-	S = g * r->params_gpu;
-	return (c->zero >= 3 ? 1.5 : 1.0) * cm_allreduce_s(S, c->dp, bw, lat);
-}
-
-/* Stage compute per micro-batch for `layers` layers (+ logits if last). */
-static double
-stage_mb_s(const struct cm_config *c, int layers, int last, double lf,
-    double lb)
+/* Stage of `layers` layers (+ logits and loss when last). */
+static void
+stage_mb(const struct cm_config *c, int layers, int last,
+    const struct cm_layer_t *fw, const struct cm_layer_t *bw, double tp_l,
+    struct stage_t *st)
 {
 	const struct hw_model *m = &c->model;
-	double M = (double)m->seq * c->micro_batch, t = 0;
+	double M = (double)m->seq * c->micro_batch;
 
-	t = layers * (lf + lb);
-	if (last)	/* logits: product fwd + 2x bwd, fp32 cross-entropy */
-		t += 3 * gemm_s(c, M, m->hidden, (double)m->vocab / c->tp) +
-		    hbm_s(c, 16.0 * M * m->vocab / c->tp);
-	return t;
+	st->gemm = layers * (fw->gemm + bw->gemm);
+	st->attn = layers * (fw->attn + bw->attn);
+	st->elem = layers * (fw->elem + bw->elem);
+	st->tp = layers * tp_l;
+	st->kernels = layers * (double)(fw->kernels + bw->kernels);
+	if (last) {	/* logits: product fwd and bwd, fp32 cross-entropy
+			 * (cast, softmax, gradient: 16 bytes per logit) */
+		double f = 0, b = 0;
+
+		linear_s(c, M, m->hidden, (double)m->vocab / c->tp, &f, &b);
+		st->gemm += f + b;
+		st->elem += hbm_s(c, 16.0 * M * m->vocab / c->tp);
+		st->kernels += 8;
+	}
+}
+
+/*
+ * GPU time of a stage's micro-batch and what the host adds. Kernels are
+ * issued asynchronously: the host is on the critical path only when it
+ * needs longer to issue them (kernels x kernel_issue_s) than the GPU to
+ * run them.
+ */
+static double
+stage_gpu_s(const struct cm_config *c, const struct stage_t *st,
+    double tp_exposed, double *overhead)
+{
+	double gpu = st->gemm + st->attn + st->elem + tp_exposed;
+	double host = st->kernels * c->kernel_issue_s;
+
+	*overhead = host > gpu ? host - gpu : 0;
+	return gpu + *overhead;
+}
+
+/*
+ * TP time left on the critical path. Without overlap all of it; with
+ * tp_overlap each collective is pipelined with the product it feeds or
+ * follows (Megatron-Core TP comm overlap, PyTorch async TP), so only what
+ * exceeds the stage's products stays exposed.
+ */
+static double
+tp_exposed(const struct cm_config *c, const struct stage_t *st)
+{
+	if (!c->tp_overlap)
+		return st->tp;
+	return st->tp > st->gemm ? st->tp - st->gemm : 0;
+}
+
+/*
+ * Optimizer step over the parameters this GPU owns (reference j.1), at
+ * HBM speed. Mixed-precision Adam reads the fp32 master weight, both
+ * moments and the fp32 gradient and writes the first three and the bf16
+ * copy (16 + 14 bytes); SGD with momentum 12 + 10; fp32 training has no
+ * copy (16 + 12, 8 + 8). Clipping reads the gradients once more for their
+ * norm (4 bytes), and every step clears the gradient buffer the GPU holds.
+ */
+static double
+optimizer_s(const struct cm_config *c, const struct cm_result *r)
+{
+	struct cm_group sh;
+	double own = r->params_gpu, rw, grad_clear;
+	int adam = c->optimizer == CM_OPT_ADAM;
+
+	cm_shard_group(c, &sh);
+	if (c->zero >= 1)
+		own /= sh.n;
+	if (c->precision == CM_PREC_FP32)
+		rw = adam ? 28 : 16;
+	else
+		rw = adam ? 30 : 22;
+	grad_clear = r->mem_grads;
+	return hbm_s(c, (rw + 4) * own + grad_clear);
+}
+
+/* The stage whose micro-batch takes longer on the GPU. */
+static const struct stage_t *
+slowest(const struct cm_config *c, const struct stage_t *a,
+    const struct stage_t *b)
+{
+	double o;
+
+	return stage_gpu_s(c, b, tp_exposed(c, b), &o) >
+	    stage_gpu_s(c, a, tp_exposed(c, a), &o) ? b : a;
 }
 
 void
 cm_time(const struct cm_config *c, struct cm_result *r)
 {
-	struct cm_stages st;
-	double lf, lb, tp_l, comp, comp_f, comp_l, tpmb, ppmb, tmb, win;
-	double p = c->pp, v = c->virtual_stages, m = (double)r->microbatches;
+	struct cm_stages sl;
+	struct cm_layer_t fw, bw;
+	struct stage_t sf, sm, sla;
+	const struct stage_t *w;
+	double tp_l, comp, ppmb, tmb, tpx, ovh;
+	double p = c->pp, m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
-	    c->gpu.peak_flops, n = c->gpus, bytes;
+	    c->gpu.peak_flops, n = c->gpus;
 
-	cm_stage_layers(c, &st);
-	layer_s(c, &lf, &lb);
+	cm_stage_layers(c, &sl);
+	layer_time(c, &fw, &bw);
 	tp_l = tp_layer_s(c, r);
-	comp_f = stage_mb_s(c, st.first, c->pp == 1, lf, lb);
-	comp_l = stage_mb_s(c, st.last, 1, lf, lb);
-	comp = stage_mb_s(c, st.middle, c->pp == 1, lf, lb);
-	if (comp_f > comp)
-		comp = comp_f;
-	if (comp_l > comp)
-		comp = comp_l;
-	tpmb = tp_l * st.middle;
+	stage_mb(c, sl.first, c->pp == 1, &fw, &bw, tp_l, &sf);
+	stage_mb(c, sl.last, 1, &fw, &bw, tp_l, &sla);
+	stage_mb(c, sl.middle, c->pp == 1, &fw, &bw, tp_l, &sm);
+	/* The slowest stage sets the pace of the pipeline. */
+	w = slowest(c, slowest(c, &sm, &sf), &sla);
+	tpx = tp_exposed(c, w);
+	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
 	ppmb = pp_mb_s(c, r);
-	tmb = comp + tpmb + ppmb;	/* reference j: t_mb */
-	r->t_fwd_mb = st.middle * lf;
-	r->t_bwd_mb = st.middle * lb;
+	tmb = comp + tpx + ppmb;	/* reference j: t_mb */
+	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
+	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
 	r->t_compute = m * comp;
-	r->t_tp = m * tpmb;
+	r->t_gemm = m * w->gemm;
+	r->t_attn = m * w->attn;
+	r->t_elementwise = m * w->elem;
+	r->t_overhead = m * ovh;
+	r->t_tp = m * w->tp;
+	r->t_tp_exposed = m * tpx;
 	r->t_pp = m * ppmb;
-	r->t_bubble = (p - 1) / v * tmb;	/* [NAR21] 2.2.2 */
-	r->t_dp = dp_s(c, r);
-	/* Reference j.4: overlap with the last micro-batch's backward. */
-	win = c->dp_overlap ? r->t_bwd_mb + (c->zero >= 3 ? r->t_fwd_mb : 0) :
-	    0;
-	r->t_dp_exposed = r->t_dp > win ? r->t_dp - win : 0;
-	r->t_exposed_comm = r->t_tp + r->t_pp + r->t_dp_exposed;
-	/* Optimizer: read w, g, states, write w, states: 28 B (Adam) or 20 B
-	 * (SGD) per parameter it updates (reference j.1), at HBM speed. */
-	bytes = (c->optimizer == CM_OPT_ADAM ? 28.0 : 20.0) * r->params_gpu /
-	    (c->zero >= 1 ? c->dp : 1);
-	r->t_optimizer = hbm_s(c, bytes);
+	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
+	cm_dp_time(c, r);
+	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed;
+	r->t_optimizer = optimizer_s(c, r);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_bubble +
 	    r->t_optimizer;
 	r->bubble_fraction = pipe_bubble_fraction(c->pp, r->microbatches,

@@ -119,7 +119,8 @@ parse_model_bools(const cJSON *o, struct hw_model *m, const char *file,
 	if (pl_json_bool(o, "tied", 1, &m->tied, file, path, err) ||
 	    pl_json_bool(o, "learned_pos", 1, &m->learned_pos, file, path,
 	    err) ||
-	    pl_json_bool(o, "biases", 1, &m->biases, file, path, err))
+	    pl_json_bool(o, "biases", 1, &m->biases, file, path, err) ||
+	    pl_json_bool(o, "dropout", 1, &m->dropout, file, path, err))
 		return -1;
 	return 0;
 }

@@ -26,7 +26,8 @@ struct hw_gpu {
 	double	inter_bw;		/* default inter-node per GPU, bytes/s */
 	double	intra_lat_s;		/* per ring step inside a node, s */
 	double	inter_lat_s;		/* per ring step across nodes, s */
-	double	gemm_eff;		/* large-GEMM fraction of peak, 0..1 */
+	double	gemm_eff;		/* sustained large-GEMM fraction of
+					 * peak, 0..1 */
 };
 
 enum hw_mlp { HW_MLP_GELU, HW_MLP_SWIGLU };
@@ -46,6 +47,8 @@ struct hw_model {
 	int		tied;			/* input and output embedding shared */
 	int		learned_pos;		/* learned position table (s x h) */
 	int		biases;			/* linear layers carry biases */
+	int		dropout;		/* trained with dropout (masks
+						 * stored, dropout kernels run) */
 	long		global_batch;		/* default B, samples; 0 if none */
 	double		params;			/* given count, parameters; 0 = derive */
 };

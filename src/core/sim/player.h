@@ -2,12 +2,15 @@
  * player.h - the animation player's model: one simulated training step
  * (core/sim) and a clock that walks its timeline.
  *
- * The player owns a struct sim_result and answers, for any time t in
+ * The player takes a struct sim_config (it knows nothing of lessons: an
+ * animation block becomes a config in core/course/animation.c), owns the
+ * struct sim_result of running it, and answers, for any time t in
  * [0, step time], everything an animation draws: what each device is
- * doing, which transfers are in flight and how far along, the bytes each
- * link has carried so far, each device's resident memory, and the Gantt
- * rows scaled to a width with idle time marked as bubble. The screen
- * (tui/scr_player.c) only draws these answers.
+ * doing and on which slice of the batch, which transfers are in flight,
+ * what they carry and how far their ring has got, the bytes each link has
+ * carried so far, each device's resident memory, and the Gantt rows scaled
+ * to a width with idle time marked as bubble. Every answer is read off the
+ * events; the screen (tui/scr_player*.c) only draws them.
  *
  * Times are simulated seconds from the start of the step; wall time is
  * what the learner waits. At speed 1 the whole step plays in
@@ -18,22 +21,13 @@
 
 #include <stddef.h>
 
-#include "core/course/content.h"
 #include "core/err.h"
 #include "core/sim/sim.h"
 
 #define PLAYER_BASE_SECONDS	12.0	/* wall seconds per step at 1x */
 #define PLAYER_NSPEEDS		7	/* 1/8x .. 8x */
 #define PLAYER_MAX_DEVICES	16	/* devices the player lays out */
-
-/* What a transfer carries. */
-enum player_what {
-	PLAYER_W_NONE,		/* not a transfer */
-	PLAYER_W_ACTS,		/* activations (or their TP partial sums) */
-	PLAYER_W_ACT_GRADS,	/* gradients of activations, backward */
-	PLAYER_W_PARAMS,	/* parameters gathered (FSDP all-gather) */
-	PLAYER_W_GRADS		/* weight gradients (DP all-reduce, FSDP RS) */
-};
+#define PLAYER_MAX_FLOWS	64	/* transfers player_flows reports */
 
 /* One Gantt cell: what the device does at the middle of that column. */
 enum player_cell_kind {
@@ -43,24 +37,37 @@ enum player_cell_kind {
 	PLAYER_CELL_ALL_REDUCE,
 	PLAYER_CELL_ALL_GATHER,
 	PLAYER_CELL_REDUCE_SCATTER,
-	PLAYER_CELL_OPTIMIZER
+	PLAYER_CELL_OPTIMIZER,
+	PLAYER_CELL_SEND	/* transfer lane only: a pipeline send */
 };
+#define PLAYER_NCELLS	(PLAYER_CELL_SEND + 1)
 
 struct player_cell {
 	unsigned char	 kind;		/* enum player_cell_kind */
-	short		 mb;		/* microbatch of compute, else -1 */
+	signed char	 chunk;		/* compute: model chunk, else -1 */
+	short		 label;		/* compute: slice of the batch
+					   (shard * m + micro-batch), else -1 */
 };
 
 /* A transfer in flight at some time t. */
 struct player_flow {
 	enum sim_kind	 kind;		/* send, all-reduce, all-gather, r-s */
-	enum player_what what;
+	enum sim_payload what;		/* what the bytes are */
 	int		 layer;		/* 1-based, 0 whole model */
-	int		 mb;		/* microbatch, -1 none */
+	int		 mb;		/* micro-batch, -1 none */
+	int		 shard;		/* data shard, -1 none */
 	int		 from, to;	/* send: devices; collective: -1 */
-	unsigned	 members;	/* collective: bit per device of the group */
+	unsigned	 members;	/* collective: bit per device, ring order
+					   is ascending */
+	int		 overlap;	/* 1: beside compute */
 	size_t		 bytes;		/* bytes the whole transfer moves */
 	double		 progress;	/* 0..1 of its time span at t */
+	enum sim_kind	 phase;		/* collective: ring phase at t (SIM_REDUCE_
+					   SCATTER or SIM_ALL_GATHER) */
+	int		 step;		/* collective: ring step at t, 0-based */
+	int		 steps;		/* collective: ring steps in all */
+	signed char	 sends[PLAYER_MAX_DEVICES];	/* collective: chunk
+					   each member sends at t, -1 */
 };
 
 /* A link between two devices (a < b), bytes both ways. */
@@ -75,31 +82,19 @@ struct player {
 	struct sim_result	 res;
 	int			 d, p, t, v;	/* replicas, stages, TP, chunks */
 	int			 lps;		/* layers per virtual stage */
+	int			 m, b;		/* micro-batches, sequences each */
 	double			 now;		/* seconds, 0..res.step_time */
 	int			 playing;	/* 1 while the clock runs */
 	int			 speed;		/* index into the speed table */
-	unsigned char		*what;		/* per event: enum player_what */
-	int			*next;		/* per event: ring/send target */
 	double			*stops;		/* distinct event starts, end */
 	size_t			 n_stops;
 	size_t			 peak;		/* most bytes any device held */
 	struct player_link	*links;		/* every link that carries bytes */
 	size_t			 n_links;
+	unsigned		*coll_members;	/* per collective id: its devices */
+	size_t			*coll_bytes;	/* per collective id: bytes, all */
+	int			 n_coll;
 };
-
-/*
- * The sim config of an animation block: the mode's defaults (as `parlearn
- * trace` applies them) overridden by what the block sets. Returns 0, or -1
- * with err naming an unknown mode or schedule.
- */
-int	player_config_from_block(const struct content_animation *,
-	    struct sim_config *, struct pl_err *);
-
-/* The default config of a mode: 4 devices (single 1, 3d 8), as trace. */
-void	player_config_default(struct sim_config *, enum sim_mode);
-
-/* The mode Tab moves to: single, dp, tp, pp, fsdp, 3d, then single. */
-enum sim_mode	player_next_mode(enum sim_mode);
 
 /*
  * Run cfg and prepare playback, paused at t = 0, speed 1x. Returns 0, or
@@ -133,20 +128,21 @@ double	player_speed_factor(const struct player *);
 int	player_devices(const struct player *);
 
 /*
- * What dev does at time t: the compute event if any, else a collective or
- * the optimizer; NULL when the device is idle (or only sending beside
- * compute). The event belongs to the player.
+ * What dev does at time t: the compute event if any, else a blocking
+ * collective or the optimizer; NULL when the device is idle (or only
+ * sending or reducing beside compute). The event belongs to the player.
  */
 const struct sim_event	*player_busy(const struct player *, int dev,
 			    double t);
 
-/* What a transfer event carries (PLAYER_W_NONE for other events). */
-enum player_what	player_event_what(const struct player *,
-			    const struct sim_event *);
+/* The slice of the batch an event works on: shard * m + mb, or -1. */
+int	player_label(const struct player *, const struct sim_event *);
 
 /*
- * The transfers in flight at t, at most max, in timeline order; a
- * collective appears once for its whole group. Returns how many.
+ * The transfers in flight at t, at most max (and PLAYER_MAX_FLOWS), in
+ * timeline order; a
+ * collective appears once for its whole group, with its ring step at t.
+ * Returns how many.
  */
 size_t	player_flows(const struct player *, double t, struct player_flow *,
 	    size_t max);
@@ -156,9 +152,9 @@ int	player_link_active(const struct player *, double t, int a, int b);
 
 /*
  * Fill p->links' bytes with what each link carried by time t: each send
- * and each ring hop of a collective counts linearly over its span. At the
- * end of the step the bytes equal the totals, and their sum equals
- * res.bytes_moved. Returns p->links (p->n_links entries).
+ * and each ring step counts linearly over its span. At the end of the
+ * step the bytes equal the totals, and their sum equals res.bytes_moved.
+ * Returns p->links (p->n_links entries).
  */
 const struct player_link	*player_links_at(struct player *, double t);
 
@@ -170,15 +166,28 @@ size_t	player_mem(const struct player *, int dev, double t,
 	    size_t *by_kind);
 
 /*
- * The Gantt row of dev over width columns (column c covers
- * [c, c+1) * step/width; it shows what the device does at its middle,
- * compute over communication, idle as PLAYER_CELL_BUBBLE).
+ * The Gantt row of dev over width columns spanning span seconds (0 or
+ * less: the step time). Column c covers [c, c+1) * span/width and shows
+ * what the device does at its middle, compute over communication, idle
+ * (and after the step's end) as PLAYER_CELL_BUBBLE.
  */
 void	player_gantt_row(const struct player *, int dev, int width,
+	    double span, struct player_cell *cells);
+
+/*
+ * The transfer lane over width columns spanning span seconds: the
+ * transfers that run beside compute (overlapped collectives, pipeline
+ * sends) on any device, each marking at least the column it starts in;
+ * bubble where none runs. Returns how many columns are marked.
+ */
+int	player_transfer_row(const struct player *, int width, double span,
 	    struct player_cell *cells);
 
-/* The cursor's column at the current time in a row of width columns. */
-int	player_cursor_col(const struct player *, int width);
+/*
+ * The cursor's column at the current time in a row of width columns
+ * spanning span seconds (0 or less: the step time).
+ */
+int	player_cursor_col(const struct player *, int width, double span);
 
 /*
  * What dev holds, as line 0 or 1 of a device box (compact: at most 8
@@ -187,5 +196,8 @@ int	player_cursor_col(const struct player *, int width);
  */
 char	*player_holds(const struct player *, int dev, int line, int compact,
 	    char *buf, size_t n);
+
+/* The sequences of the batch device dev's replica works on: [*lo, *hi]. */
+void	player_shard_seqs(const struct player *, int dev, int *lo, int *hi);
 
 #endif

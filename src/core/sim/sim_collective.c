@@ -10,6 +10,7 @@
  * buffer first and applied after. Each member sends (n-1) chunks per
  * phase, so with len divisible by n it sends (n-1)/n of the array per
  * phase: the byte counts the cost formulas of costmodel.md §f assume.
+ * Every step is recorded, so a player can show the chunks go round.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,18 +50,21 @@ link_time(const struct sim_cost *c, int inter, double steps, double bytes)
 }
 
 double
-sim_coll_time(const struct sim_run *run, enum sim_kind kind,
-    const int *group, int n, size_t bytes)
+sim_ring_step_time(const struct sim_cost *c, const int *group, int n,
+    double bytes)
 {
-	int inter = spans_nodes(&run->cost, group, n);
-	double f = (double)(n - 1) / n;
+	return link_time(c, spans_nodes(c, group, n), 1.0, bytes);
+}
+
+double
+sim_coll_time(const struct sim_cost *c, enum sim_kind kind, const int *group,
+    int n, size_t bytes)
+{
+	int steps = (kind == SIM_ALL_REDUCE ? 2 : 1) * (n - 1);
 
 	if (n < 2)
 		return 0.0;
-	if (kind == SIM_ALL_REDUCE)
-		return link_time(&run->cost, inter, 2.0 * (n - 1),
-		    2.0 * f * (double)bytes);
-	return link_time(&run->cost, inter, n - 1, f * (double)bytes);
+	return steps * sim_ring_step_time(c, group, n, (double)bytes / n);
 }
 
 double
@@ -71,130 +75,157 @@ sim_send_time(const struct sim_cost *c, int from, int to, size_t bytes)
 	return link_time(c, inter, 1.0, (double)bytes);
 }
 
+/* The chunk member i sends in step q of a phase (shift 1: reduce-scatter). */
+static int
+sent_chunk(int i, int q, int n, int shift)
+{
+	return ((i - q - shift) % n + n) % n;
+}
+
 /*
- * One ring phase. reduce: add (reduce-scatter), else copy (all-gather).
- * shift is 1 for reduce-scatter, 0 for all-gather. Adds to sent[i] the
- * bytes member i sent.
+ * One ring step: every member sends its chunk to the next; reduce adds
+ * (reduce-scatter), else copies (all-gather). wire holds len doubles.
  */
-static int
-ring_phase(double **bufs, int n, size_t len, int reduce, int shift,
-    size_t *sent)
+static void
+ring_step(double **bufs, int n, size_t len, int q, int reduce, double *wire)
 {
-	double *wire = malloc((len / (size_t)n + 1) * (size_t)n *
-	    sizeof *wire);
-	size_t lo, hi, j, woff[64];
-	int q, i, c;
+	size_t lo, hi, x, woff[SIM_MAX_GPUS], j = 0;
+	int i, c, shift = reduce;
 
-	if (wire == NULL)
-		return -1;
-	for (q = 0; q < n - 1; q++) {
-		for (i = 0, j = 0; i < n; i++) {
-			c = ((i - q - shift) % n + n) % n;
-			lo = chunk_lo(len, n, c);
-			hi = chunk_lo(len, n, c + 1);
-			woff[i] = j;
-			memcpy(wire + j, bufs[i] + lo, (hi - lo) * sizeof *wire);
-			j += hi - lo;
-			sent[i] += (hi - lo) * sizeof(double);
-		}
-		for (i = 0; i < n; i++) {
-			double *dst = bufs[(i + 1) % n];
-			size_t x;
-
-			c = ((i - q - shift) % n + n) % n;
-			lo = chunk_lo(len, n, c);
-			hi = chunk_lo(len, n, c + 1);
-			for (x = 0; x < hi - lo; x++)
-				dst[lo + x] = reduce ? dst[lo + x] +
-				    wire[woff[i] + x] : wire[woff[i] + x];
-		}
-	}
-	free(wire);
-	return 0;
-}
-
-static int
-record(struct sim_run *run, const int *group, int n, enum sim_kind kind,
-    size_t len, int layer, int mb, const size_t *sent)
-{
-	double start = 0.0, end;
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (run->dev[group[i]].clock > start)
-			start = run->dev[group[i]].clock;
-	end = start + sim_coll_time(run, kind, group, n,
-	    len * sizeof(double));
 	for (i = 0; i < n; i++) {
-		run->dev[group[i]].clock = end;
-		if (sim_timeline_add(run->tl, group[i], kind, layer, mb,
-		    start, end, sent[i]) == NULL)
-			return -1;
+		c = sent_chunk(i, q, n, shift);
+		lo = chunk_lo(len, n, c);
+		hi = chunk_lo(len, n, c + 1);
+		woff[i] = j;
+		memcpy(wire + j, bufs[i] + lo, (hi - lo) * sizeof *wire);
+		j += hi - lo;
 	}
-	return 0;
+	for (i = 0; i < n; i++) {
+		double *dst = bufs[(i + 1) % n];
+
+		c = sent_chunk(i, q, n, shift);
+		lo = chunk_lo(len, n, c);
+		hi = chunk_lo(len, n, c + 1);
+		for (x = 0; x < hi - lo; x++)
+			dst[lo + x] = reduce ? dst[lo + x] + wire[woff[i] + x] :
+			    wire[woff[i] + x];
+	}
 }
 
-static int
-collective(struct sim_run *run, const int *group, int n, double **bufs,
-    size_t len, int layer, int mb, enum sim_kind kind)
+static struct sim_event *
+tagged(struct sim_run *run, int dev, enum sim_kind kind,
+    const struct sim_tag *tag, double start, double end, size_t bytes)
 {
-	size_t sent[64] = { 0 };
+	struct sim_event *e = sim_timeline_add(run->tl, dev, kind, tag->layer,
+	    tag->mb, start, end, bytes);
+
+	if (e == NULL) {
+		run->oom = 1;
+		return NULL;
+	}
+	e->what = tag->what;
+	e->shard = tag->shard;
+	e->chunk = tag->chunk;
+	return e;
+}
+
+/*
+ * Record step q (of steps in all) of every member: the chunk each sends
+ * in step qq of its phase (rs 1: reduce-scatter, 0: all-gather). Adds
+ * the bytes member i sent to sent[i].
+ */
+static void
+record_step(struct sim_run *run, const int *group, int n, size_t len,
+    const struct sim_tag *tag, int q, int steps, int rs, int qq,
+    int overlap, double t0, double t1, size_t *sent)
+{
+	struct sim_event *e;
+	size_t bytes;
+	int i, c;
+
+	for (i = 0; i < n; i++) {
+		c = sent_chunk(i, qq, n, rs);
+		bytes = (chunk_lo(len, n, c + 1) - chunk_lo(len, n, c)) *
+		    sizeof(double);
+		sent[i] += bytes;
+		e = tagged(run, group[i], SIM_RING_STEP, tag, t0, t1, bytes);
+		if (e == NULL)
+			return;
+		e->peer = group[(i + 1) % n];
+		e->collective = run->n_coll;
+		e->ring_step = q;
+		e->ring_steps = steps;
+		e->ring_chunk = c;
+		e->phase = rs ? SIM_REDUCE_SCATTER : SIM_ALL_GATHER;
+		e->overlap = overlap;
+	}
+}
+
+double
+sim_collective(struct sim_run *run, enum sim_kind kind,
+    const struct sim_tag *tag, const int *group, int n, double **bufs,
+    size_t len, int overlap, double ready)
+{
+	int steps = (kind == SIM_ALL_REDUCE ? 2 : 1) * (n - 1), q, i, rs, qq;
+	double start = ready, dt, t;
+	double *wire;
+	struct sim_event *e;
+	size_t sent[SIM_MAX_GPUS] = { 0 };
 
 	if (n < 2)
-		return 0;
-	if (n > 64)
-		return -1;
-	if (kind != SIM_ALL_GATHER &&
-	    ring_phase(bufs, n, len, 1, 1, sent) != 0)
-		return -1;
-	if (kind != SIM_REDUCE_SCATTER &&
-	    ring_phase(bufs, n, len, 0, 0, sent) != 0)
-		return -1;
-	return record(run, group, n, kind, len, layer, mb, sent);
-}
-
-int
-sim_all_reduce(struct sim_run *run, const int *group, int n, double **bufs,
-    size_t len, int layer, int mb)
-{
-	return collective(run, group, n, bufs, len, layer, mb,
-	    SIM_ALL_REDUCE);
-}
-
-int
-sim_reduce_scatter(struct sim_run *run, const int *group, int n,
-    double **bufs, size_t len, int layer, int mb)
-{
-	return collective(run, group, n, bufs, len, layer, mb,
-	    SIM_REDUCE_SCATTER);
-}
-
-int
-sim_all_gather(struct sim_run *run, const int *group, int n, double **bufs,
-    size_t len, int layer, int mb)
-{
-	return collective(run, group, n, bufs, len, layer, mb,
-	    SIM_ALL_GATHER);
+		return ready;
+	wire = malloc((len + 1) * sizeof *wire);
+	if (wire == NULL || n > SIM_MAX_GPUS) {
+		free(wire);
+		run->oom = 1;
+		return ready;
+	}
+	for (i = 0; i < n; i++) {
+		t = overlap ? run->dev[group[i]].comm : run->dev[group[i]].clock;
+		if (t > start)
+			start = t;
+	}
+	dt = sim_ring_step_time(&run->cost, group, n,
+	    (double)len * sizeof(double) / n);
+	for (q = 0; q < steps; q++) {
+		rs = kind == SIM_REDUCE_SCATTER ||
+		    (kind == SIM_ALL_REDUCE && q < n - 1);
+		qq = kind == SIM_ALL_REDUCE && !rs ? q - (n - 1) : q;
+		ring_step(bufs, n, len, qq, rs, wire);
+		record_step(run, group, n, len, tag, q, steps, rs, qq, overlap,
+		    start + q * dt, start + (q + 1) * dt, sent);
+	}
+	free(wire);
+	t = start + steps * dt;
+	for (i = 0; i < n; i++) {
+		if (overlap)
+			run->dev[group[i]].comm = t;
+		else
+			run->dev[group[i]].clock = t;
+		e = tagged(run, group[i], kind, tag, start, t, sent[i]);
+		if (e == NULL)
+			break;
+		e->peer = group[(i + 1) % n];
+		e->collective = run->n_coll;
+		e->ring_steps = steps;
+		e->overlap = overlap;
+	}
+	run->n_coll++;
+	return t;
 }
 
 double
 sim_send(struct sim_run *run, int from, int to, const double *src,
-    double *dst, size_t len, int layer, int mb, double t0)
+    double *dst, size_t len, const struct sim_tag *tag, double t0)
 {
 	size_t bytes = len * sizeof(double);
 	double t1 = t0 + sim_send_time(&run->cost, from, to, bytes);
 	struct sim_event *e;
 
 	memcpy(dst, src, bytes);
-	e = sim_timeline_add(run->tl, from, SIM_SEND, layer, mb, t0, t1, bytes);
-	if (e == NULL)
-		run->oom = 1;
-	else
+	if ((e = tagged(run, from, SIM_SEND, tag, t0, t1, bytes)) != NULL)
 		e->peer = to;
-	e = sim_timeline_add(run->tl, to, SIM_RECV, layer, mb, t0, t1, bytes);
-	if (e == NULL)
-		run->oom = 1;
-	else
+	if ((e = tagged(run, to, SIM_RECV, tag, t0, t1, bytes)) != NULL)
 		e->peer = from;
 	return t1;
 }

@@ -1,13 +1,16 @@
 /*
  * sim_modes.h - inside the simulator: how a mode lays the toy model out
  * over devices, what each device holds, and the executor that runs one
- * step on that layout. Used by sim.c and sim_collective.c only.
+ * step on that layout. Used by the sim_*.c files only.
  *
  * Every mode is one grid: d replicas (data parallel) x p pipeline stages x
  * t tensor-parallel ranks, device rank = (r*p + s)*t + k (TP innermost, as
- * Megatron places it), plus the FSDP flag (parameters sharded over the d
+ * Megatron places it), plus the ZeRO-3 flag (parameters sharded over the d
  * replicas). single is 1x1x1, dp dx1x1, tp 1x1xt, pp 1xpx1, fsdp dx1x1
  * sharded, 3d 2x2x2.
+ *
+ * Layers are 0-based here (events carry layer+1). Boundary j is the
+ * input of layer j (j = 0 the data, j = SIM_LAYERS the output).
  */
 #ifndef PARLEARN_CORE_SIM_MODES_H
 #define PARLEARN_CORE_SIM_MODES_H
@@ -15,57 +18,70 @@
 #include <stddef.h>
 
 #include "core/sim/sim.h"
-
-enum sim_split {
-	SIM_SPLIT_NONE,		/* the whole layer on the device */
-	SIM_SPLIT_COL,		/* W's output columns split over TP ranks */
-	SIM_SPLIT_ROW		/* W's input rows split over TP ranks */
-};
+#include "core/sim/sim_block.h"
 
 struct sim_layout {
 	int		 d;		/* data-parallel replicas */
 	int		 p;		/* pipeline stages */
 	int		 t;		/* tensor-parallel ranks */
 	int		 v;		/* chunks per stage */
-	int		 m;		/* microbatches per replica */
-	int		 b;		/* samples per microbatch */
-	int		 fsdp;		/* 1: params, grads, Adam state sharded */
+	int		 m;		/* micro-batches per replica */
+	int		 b;		/* sequences per micro-batch */
+	int		 zero3;		/* 1: params, grads, Adam state sharded */
+	int		 sp;		/* 1: sequence parallelism */
+	int		 overlap;	/* 1: DP/ZeRO-3 collectives beside compute */
 	int		 lps;		/* layers per virtual stage */
 	enum pipe_schedule	 kind;		/* pipeline schedule */
-	enum sim_split	 split[SIM_LAYERS];
 };
 
 struct sim_dev {
 	int	 r, s, k;		/* replica, stage, TP rank */
-	double	*w;			/* parameters held (FSDP: shards) */
+	double	*w;			/* parameters held (ZeRO-3: shards) */
 	double	*g;			/* their gradients */
 	double	*am, *av;		/* Adam moments, NULL until the step */
 	size_t	 n_w;			/* values in w, g, am, av */
 	size_t	 off[SIM_LAYERS];	/* layer's offset in w; SIZE_MAX if not held */
-	double	*full[SIM_LAYERS];	/* FSDP: gathered layer while in use */
-	double	*fullg[SIM_LAYERS];	/* FSDP: unsharded grads in backward */
-	double	*act[SIM_LAYERS + 1][SIM_BATCH];	/* layer inputs/outputs */
+	double	*full[SIM_LAYERS];	/* ZeRO-3: gathered layer while in use */
+	double	*fullg[SIM_LAYERS];	/* ZeRO-3: unsharded grads in backward */
+	double	 full_at[SIM_LAYERS];	/* ZeRO-3: when full[l]'s gather ends */
+	double	*act[SIM_LAYERS + 1][SIM_BATCH];	/* boundaries, Tl x H */
 	double	*dact[SIM_LAYERS + 1][SIM_BATCH];	/* their gradients */
-	double	 clock;			/* seconds: when the device is free */
+	double	*saved[SIM_LAYERS][SIM_BATCH];	/* struct sim_saved arrays */
+	int	 bwd_done[SIM_LAYERS];	/* backward passes run, per layer */
+	double	*part;			/* T x H: partial sums to reduce */
+	double	*dwhole;		/* T x H: gradients to gather */
+	double	*dh;			/* Tl x H: gradient after attention */
+	double	*work;			/* backward scratch */
+	double	 clock;			/* seconds: compute stream free */
+	double	 comm;			/* seconds: communication stream free */
 };
 
 struct sim_run {
 	struct sim_layout	 lay;
+	struct sim_shape	 sh;		/* one micro-batch on one rank */
 	struct sim_cost		 cost;
 	int			 n_dev;		/* d*p*t */
 	struct sim_dev		*dev;		/* n_dev devices */
 	struct sim_timeline	*tl;		/* where events go */
-	double			 x[SIM_BATCH * SIM_WIDTH];	/* data loader */
-	double			 target[SIM_BATCH * SIM_WIDTH];
+	double			 x[SIM_TOKENS * SIM_HIDDEN];	/* the batch */
+	double			 target[SIM_TOKENS * SIM_HIDDEN];
 	double			 loss;		/* summed by the driver */
+	int			 n_coll;	/* collectives so far (ids) */
 	int			 oom;		/* an allocation failed */
 };
 
-/* Values in one FSDP shard of a layer: ceil(SIM_LAYER_PARAMS / d). */
-size_t	sim_fsdp_shard(const struct sim_layout *);
+/* The grid cfg asks for (sim.c); does not check it. */
+void	sim_layout_of(const struct sim_config *, struct sim_layout *);
+
+/* Values in one ZeRO-3 shard of a layer: ceil(SIM_LAYER_PARAMS / d). */
+size_t	sim_zero3_shard(const struct sim_layout *);
 
 /* Device rank of replica r, stage s, TP rank k. */
 int	sim_rank(const struct sim_layout *, int r, int s, int k);
+
+/* The TP group of (r, s) and the DP group of (s, k) into g; their sizes. */
+int	sim_tp_group(const struct sim_layout *, int r, int s, int *g);
+int	sim_dp_group(const struct sim_layout *, int s, int k, int *g);
 
 /* Allocate n zeroed values on a device, accounted as kind at time t. */
 double	*sim_dev_alloc(struct sim_run *, int dev, enum sim_mem_kind,
@@ -73,6 +89,33 @@ double	*sim_dev_alloc(struct sim_run *, int dev, enum sim_mem_kind,
 /* Free them (p may be NULL), accounting at time t; sets *p to NULL. */
 void	 sim_dev_free(struct sim_run *, int dev, enum sim_mem_kind,
 	    double **p, size_t n, double t);
+
+/* Layer l's parameters and gradients on device di (ZeRO-3: gathered). */
+void	sim_dev_layer(struct sim_run *, int di, int l, struct sim_lparams *w,
+	    struct sim_lparams *g);
+
+/*
+ * The forward and backward of layer l for micro-batch mb on every device
+ * of stage s (sim_layer.c): compute, TP collectives, ZeRO-3 gathers and
+ * scatters. chunk is the pipeline model chunk, for the events.
+ */
+void	sim_layer_forward(struct sim_run *, int s, int l, int mb, int chunk);
+void	sim_layer_backward(struct sim_run *, int s, int l, int mb, int chunk);
+
+/*
+ * ZeRO-3 (sim_grads.c): make sure layer l's gather has been issued on
+ * every replica (prefetch), backward adding a gradient buffer.
+ */
+void	sim_zero3_fetch(struct sim_run *, int l, int mb, int backward);
+
+/*
+ * Gradients (sim_grads.c): after layer l's backward of one micro-batch
+ * on stage s, launch the DP bucket if it was the last; after the
+ * pipeline, the remaining reductions (DP without overlap, the replicated
+ * parameters' gradients under sequence parallelism).
+ */
+void	sim_grads_layer_done(struct sim_run *, int s, int l, int mb);
+void	sim_grads_finish(struct sim_run *);
 
 /*
  * Run one step of lay under cost, recording into tl (initialised by the

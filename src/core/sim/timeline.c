@@ -6,9 +6,11 @@
  * the timeline adds an idle event for each gap in a device's busy time and
  * sorts everything by start time (ties: device, then order of appending),
  * which is the order a player wants. A device is busy while it computes,
- * takes part in a collective (collectives block, as NCCL calls on the
- * compute stream do) or steps the optimizer; point-to-point sends and
- * receives run on their own stream and do not make a device busy.
+ * takes part in a blocking collective (TP's, which the next matmul waits
+ * for) or steps the optimizer; point-to-point sends and receives, and the
+ * collectives issued on a communication stream (DP gradient buckets,
+ * ZeRO-3 gathers and scatters), run beside compute and do not make a
+ * device busy.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +19,18 @@
 
 static const char *const kind_names[SIM_NKINDS] = {
 	"forward", "backward", "all-reduce", "all-gather", "reduce-scatter",
-	"send", "receive", "optimizer", "idle"
+	"send", "receive", "optimizer", "idle", "ring-step"
 };
 
 static const char *const mem_names[SIM_NMEM] = {
-	"params", "grads", "optimizer", "activations"
+	"params", "grads", "optimizer", "activations", "gathered"
 };
+
+static const char *const payload_names[SIM_NPAYLOADS] = {
+	"none", "activations", "activation-grads", "weight-grads", "params"
+};
+
+static const char *const part_names[] = { "none", "attention", "mlp" };
 
 const char *
 sim_kind_name(enum sim_kind k)
@@ -36,16 +44,37 @@ sim_mem_kind_name(enum sim_mem_kind k)
 	return (k >= 0 && k < SIM_NMEM) ? mem_names[k] : "?";
 }
 
+const char *
+sim_payload_name(enum sim_payload p)
+{
+	return (p >= 0 && p < SIM_NPAYLOADS) ? payload_names[p] : "?";
+}
+
+const char *
+sim_part_name(enum sim_part p)
+{
+	return (p >= SIM_PART_NONE && p <= SIM_PART_MLP) ? part_names[p] : "?";
+}
+
 int
 sim_kind_is_compute(enum sim_kind k)
 {
 	return k == SIM_FORWARD || k == SIM_BACKWARD;
 }
 
-static int
-kind_is_busy(enum sim_kind k)
+int
+sim_kind_is_collective(enum sim_kind k)
 {
-	return k != SIM_SEND && k != SIM_RECV && k != SIM_IDLE;
+	return k == SIM_ALL_REDUCE || k == SIM_ALL_GATHER ||
+	    k == SIM_REDUCE_SCATTER;
+}
+
+int
+sim_event_is_busy(const struct sim_event *e)
+{
+	if (sim_kind_is_collective(e->kind))
+		return !e->overlap;
+	return sim_kind_is_compute(e->kind) || e->kind == SIM_OPTIMIZER;
 }
 
 int
@@ -84,11 +113,16 @@ sim_timeline_add(struct sim_timeline *tl, int device, enum sim_kind kind,
 		tl->cap_ev = cap;
 	}
 	e = &tl->ev[tl->n_ev];
+	memset(e, 0, sizeof *e);
 	e->device = device;
 	e->kind = kind;
+	e->what = SIM_P_NONE;
+	e->part = SIM_PART_NONE;
 	e->layer = layer;
 	e->microbatch = microbatch;
-	e->peer = -1;
+	e->shard = e->chunk = e->peer = e->collective = -1;
+	e->ring_step = e->ring_chunk = -1;
+	e->phase = SIM_IDLE;
 	e->start = start;
 	e->end = end;
 	e->bytes = bytes;
@@ -155,7 +189,7 @@ fill_idle(struct sim_timeline *tl, int dev, size_t n_before)
 
 	/* Events are sorted, so busy spans come in start order. */
 	for (i = 0; i < n_before; i++) {
-		if (tl->ev[i].device != dev || !kind_is_busy(tl->ev[i].kind))
+		if (tl->ev[i].device != dev || !sim_event_is_busy(&tl->ev[i]))
 			continue;
 		if (tl->ev[i].start > t && sim_timeline_add(tl, dev, SIM_IDLE,
 		    0, -1, t, tl->ev[i].start, 0) == NULL)
@@ -220,7 +254,8 @@ sim_timeline_bytes(const struct sim_timeline *tl)
 	size_t i, sum = 0;
 
 	for (i = 0; i < tl->n_ev; i++)
-		if (tl->ev[i].kind != SIM_RECV)
+		if (tl->ev[i].kind != SIM_RECV &&
+		    tl->ev[i].kind != SIM_RING_STEP)
 			sum += tl->ev[i].bytes;
 	return sum;
 }

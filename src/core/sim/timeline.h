@@ -10,6 +10,14 @@
  *
  * Times are simulated seconds from the start of the step. Byte counts are
  * bytes of double-precision (8-byte) values.
+ *
+ * A collective appears twice over: one event per member for the whole
+ * operation (kind all-reduce, all-gather or reduce-scatter, its bytes the
+ * member's total), and one SIM_RING_STEP event per member per ring step
+ * (the chunk that member sends to its ring neighbour in that step, in the
+ * reduce-scatter or the all-gather phase). Both carry the collective's id.
+ * Ring steps are the detail of their collective: they are not counted
+ * again in the bytes moved and do not make a device busy.
  */
 #ifndef PARLEARN_CORE_TIMELINE_H
 #define PARLEARN_CORE_TIMELINE_H
@@ -26,7 +34,25 @@ enum sim_kind {
 	SIM_RECV,
 	SIM_OPTIMIZER,
 	SIM_IDLE,
+	SIM_RING_STEP,
 	SIM_NKINDS
+};
+
+/* What the bytes of a transfer are. */
+enum sim_payload {
+	SIM_P_NONE,		/* not a transfer */
+	SIM_P_ACTS,		/* activations (or TP partial sums of them) */
+	SIM_P_ACT_GRADS,	/* gradients of activations, backward */
+	SIM_P_WEIGHT_GRADS,	/* gradients of parameters */
+	SIM_P_PARAMS,		/* parameters (ZeRO-3 all-gather) */
+	SIM_NPAYLOADS
+};
+
+/* Which part of a layer a compute event is. */
+enum sim_part {
+	SIM_PART_NONE,		/* not a layer's compute */
+	SIM_PART_ATTN,		/* norm, attention and its projection */
+	SIM_PART_MLP		/* norm and the two-matrix MLP */
 };
 
 /* What a device's resident bytes are made of. */
@@ -35,15 +61,34 @@ enum sim_mem_kind {
 	SIM_MEM_GRADS,
 	SIM_MEM_OPTIM,
 	SIM_MEM_ACTS,
+	SIM_MEM_GATHER,		/* ZeRO-3: gathered layers and their grads */
 	SIM_NMEM
 };
 
 struct sim_event {
 	int		 device;	/* 0-based device rank */
 	enum sim_kind	 kind;
+	enum sim_payload what;		/* transfers: what the bytes are */
+	enum sim_part	 part;		/* compute: attention or MLP */
 	int		 layer;		/* 1-based layer, 0 for the whole model */
 	int		 microbatch;	/* 0-based, -1 when not about one */
-	int		 peer;		/* other device of a send/receive, else -1 */
+	int		 shard;		/* data shard (DP replica) whose samples
+					   these are, -1 when not one shard's */
+	int		 chunk;		/* pipeline model chunk (interleaved
+					   virtual stage / p), -1 none */
+	int		 peer;		/* send: to; receive: from; collective
+					   and ring step: the ring neighbour
+					   this device sends to; else -1 */
+	int		 collective;	/* id shared by one collective's events
+					   on all members, -1 none */
+	int		 ring_step;	/* ring step: 0-based, else -1 */
+	int		 ring_steps;	/* collective, ring step: steps in all;
+					   else 0 */
+	int		 ring_chunk;	/* ring step: index of the chunk sent */
+	enum sim_kind	 phase;		/* ring step: SIM_REDUCE_SCATTER or
+					   SIM_ALL_GATHER; else SIM_IDLE */
+	int		 overlap;	/* 1: on a communication stream beside
+					   compute (DP buckets, ZeRO-3) */
 	double		 start;		/* seconds */
 	double		 end;		/* seconds, >= start */
 	size_t		 bytes;		/* bytes this device sent (receive: got) */
@@ -76,9 +121,10 @@ int	sim_timeline_init(struct sim_timeline *, int n_devices);
 void	sim_timeline_free(struct sim_timeline *);
 
 /*
- * Append an event; device must be < n_devices. Returns a pointer to it
- * (valid until the next append) so the caller may set peer, or NULL on
- * ENOMEM.
+ * Append an event; device must be < n_devices. The other fields start
+ * as "none" (-1, SIM_P_NONE, SIM_PART_NONE, overlap 0). Returns a pointer
+ * to it (valid until the next append) so the caller may set them, or
+ * NULL on ENOMEM.
  */
 struct sim_event	*sim_timeline_add(struct sim_timeline *, int device,
 			    enum sim_kind, int layer, int microbatch,
@@ -93,9 +139,9 @@ int	sim_timeline_mem(struct sim_timeline *, int device, double t,
 
 /*
  * Close the timeline: add idle events for every gap in each device's busy
- * time (compute, collectives, optimizer; sends and receives run beside
- * compute and do not count) up to the end of the last event, then sort.
- * Returns 0 or -1 on ENOMEM.
+ * time (compute, blocking collectives, optimizer; sends, receives, ring
+ * steps and overlapped collectives run beside compute and do not count)
+ * up to the end of the last event, then sort. Returns 0 or -1 on ENOMEM.
  */
 int	sim_timeline_finish(struct sim_timeline *);
 
@@ -106,7 +152,10 @@ int	sim_timeline_finish(struct sim_timeline *);
  */
 double	sim_timeline_bubble(const struct sim_timeline *);
 
-/* Sum of the bytes of every event but receives (each byte counted once). */
+/*
+ * Sum of the bytes of every event but receives and ring steps (each byte
+ * counted once).
+ */
 size_t	sim_timeline_bytes(const struct sim_timeline *);
 
 /* The most bytes the device held at once, all kinds together. */
@@ -115,8 +164,16 @@ size_t	sim_timeline_peak(const struct sim_timeline *, int device);
 /* Stable names for the JSON contract ("forward", "all-reduce", ...). */
 const char	*sim_kind_name(enum sim_kind);
 const char	*sim_mem_kind_name(enum sim_mem_kind);
+const char	*sim_payload_name(enum sim_payload);
+const char	*sim_part_name(enum sim_part);
 
 /* 1 for compute events (forward, backward). */
 int	sim_kind_is_compute(enum sim_kind);
+
+/* 1 for all-reduce, all-gather and reduce-scatter. */
+int	sim_kind_is_collective(enum sim_kind);
+
+/* 1 if the event keeps its device busy (see sim_timeline_finish). */
+int	sim_event_is_busy(const struct sim_event *);
 
 #endif

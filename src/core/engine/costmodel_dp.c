@@ -1,0 +1,187 @@
+/*
+ * costmodel_dp.c - data-parallel traffic of one step: plain DP, ZeRO 1-3,
+ * FSDP and HSDP, with m micro-batches per step, per-layer collectives and
+ * the part that overlaps the forward and backward passes.
+ *
+ * Volumes per GPU per step with Psi the parameters of this GPU's model
+ * slice, e bytes per weight and g per gradient (reference/costmodel.md f,
+ * the ZeRO paragraph; [ZERO] 7 for m = 1):
+ *
+ *   ZeRO 0  all-reduce of the accumulated gradients once:    2 g Psi
+ *   ZeRO 1  reduce-scatter once, all-gather of the updated
+ *           weights once (Megatron's distributed optimizer):   g Psi + e Psi
+ *   ZeRO 2  gradients stay sharded, so each micro-batch's are
+ *           reduced at once: DeepSpeed's stage_1_and_2.py calls
+ *           reduce_independent_p_g_buckets_and_remove_grads on
+ *           every backward when partition_gradients is set
+ *           (ZeRO-1 only at the accumulation boundary):       m g Psi + e Psi
+ *   ZeRO 3  FSDP FULL_SHARD: all-gather before each micro-
+ *           batch's forward and again before its backward,
+ *           reduce-scatter after it (PyTorch FSDP2 reduce-
+ *           scatters every micro-batch unless told not to):  m (2 e + g) Psi
+ *           reshard_after_forward = false keeps the gathered
+ *           weights to the backward ([LLAMA3] 3.3.2):        m (e + g) Psi
+ *   HSDP    ZeRO 3 inside a node, then an all-reduce of each
+ *           gradient shard across nodes once per step.
+ *   ZeRO 3 with PP: PyTorch's pipelining keeps the gathered weights and
+ *           the unsharded gradients from the first micro-batch to the last
+ *           (torch/distributed/pipelining/stage.py,
+ *           backward_maybe_with_nosync: set_reshard_after_backward(False)
+ *           and set_requires_gradient_sync(False) until the last backward;
+ *           torchtitan turns reshard_after_forward off under PP), so one
+ *           gather and one reduce-scatter per step, at the memory of
+ *           unsharded weights and gradients:                   e Psi + g Psi
+ *
+ * (all-reduce sends 2 (n-1)/n of its array per GPU, all-gather and
+ * reduce-scatter (n-1)/n.) Every collective is issued per layer, so each
+ * pays NCCL's ring latency (costmodel_net.c); at thousands of ranks that
+ * is what slows ZeRO-3 down.
+ *
+ * Overlap (dp_overlap, reference j.4): DDP and ZeRO 1-2 reduce gradients
+ * behind the backward pass; Megatron's distributed optimizer gathers the
+ * updated weights behind the next forward; FSDP prefetches the next
+ * layer's weights behind the current layer, so only the first gather of a
+ * pass and the last reduce-scatter stay exposed, plus whatever the
+ * collectives need beyond the compute they hide behind. Without dp_overlap
+ * every collective is on the critical path.
+ */
+#include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
+
+void
+cm_shard_group(const struct cm_config *c, struct cm_group *g)
+{
+	cm_group_of(c, CM_AXIS_DP, g);
+	if (c->zero >= 3 && c->hsdp && g->nodes > 1) {
+		g->n = g->per_node;
+		g->nodes = 1;
+	}
+}
+
+/* Bytes one GPU sends in a collective of `bytes` over n ranks. */
+static double
+sent(enum cm_coll kind, int n, double bytes)
+{
+	if (n <= 1)
+		return 0;
+	return (kind == CM_ALLREDUCE ? 2.0 : 1.0) * (n - 1.0) / n * bytes;
+}
+
+/* Part of t not hidden behind a window of compute. */
+static double
+beyond(double t, double window)
+{
+	return t > window ? t - window : 0;
+}
+
+/* The pieces of one step's DP traffic, per layer and in total. */
+struct dp_plan {
+	const struct cm_config	*c;
+	struct cm_group		 grp;	/* group the collectives run on */
+	double			 layers;	/* collectives per pass */
+	double			 w, g;	/* weight, gradient bytes per layer */
+};
+
+/* `layers` collectives of one kind, each on one layer's share. */
+static double
+pass_s(const struct dp_plan *p, enum cm_coll kind, double bytes_layer,
+    struct cm_result *r)
+{
+	r->dp_bytes += p->layers * sent(kind, p->grp.n, bytes_layer);
+	r->dp_collectives += (long)p->layers;
+	return p->layers * cm_coll_s(p->c, kind, &p->grp, bytes_layer);
+}
+
+/* ZeRO 0-2: reductions behind the backward, gathers behind the forward. */
+static void
+zero012(const struct dp_plan *p, struct cm_result *r, double wf, double wb)
+{
+	const struct cm_config *c = p->c;
+	double m = (double)r->microbatches, red, ag;
+
+	if (c->zero == 0) {
+		red = pass_s(p, CM_ALLREDUCE, p->g, r);
+		r->t_dp = red;
+		r->t_dp_exposed = beyond(red, wb);
+		return;
+	}
+	red = pass_s(p, CM_REDUCESCATTER, p->g, r);
+	ag = pass_s(p, CM_ALLGATHER, p->w, r);
+	if (c->zero == 2) {	/* every micro-batch, see above */
+		r->dp_bytes += (m - 1) * p->layers * sent(CM_REDUCESCATTER,
+		    p->grp.n, p->g);
+		r->dp_collectives += (long)((m - 1) * p->layers);
+		r->t_dp = m * red + ag;
+		r->t_dp_exposed = m * beyond(red, wb) + beyond(ag, wf);
+		return;
+	}
+	r->t_dp = red + ag;
+	r->t_dp_exposed = beyond(red, wb) + beyond(ag, wf);
+}
+
+/* ZeRO 3 / FSDP, per micro-batch, and the HSDP all-reduce. */
+static void
+zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
+{
+	const struct cm_config *c = p->c;
+	struct dp_plan rep = *p;
+	struct cm_group dp;
+	double m = (double)r->microbatches, agf, agb = 0, rs, x, ar;
+	double ag1, rs1;
+
+	agf = pass_s(p, CM_ALLGATHER, p->w, r);
+	if (c->reshard_after_forward && c->pp == 1)
+		agb = pass_s(p, CM_ALLGATHER, p->w, r);
+	rs = pass_s(p, CM_REDUCESCATTER, p->g, r);
+	if (c->pp > 1)	/* once per step, see above */
+		m = 1;
+	r->dp_bytes *= m;
+	r->dp_collectives *= (long)m;
+	ag1 = cm_coll_s(c, CM_ALLGATHER, &p->grp, p->w);
+	rs1 = cm_coll_s(c, CM_REDUCESCATTER, &p->grp, p->g);
+	if (c->dp_overlap)	/* prefetch: one gather, one reduce exposed */
+		x = ag1 + beyond(agf - ag1, tf) + rs1 +
+		    beyond(agb + rs - rs1, tb);
+	else
+		x = agf + agb + rs;
+	r->t_dp = m * (agf + agb + rs);
+	r->t_dp_exposed = m * x;
+	cm_group_of(c, CM_AXIS_DP, &dp);
+	if (p->grp.n == dp.n)
+		return;
+	/* HSDP: each gradient shard all-reduced across the nodes. */
+	cm_group_place(dp.n / p->grp.n, 1L << 30, c->gpus_per_node, &rep.grp);
+	ar = pass_s(&rep, CM_ALLREDUCE, p->g / p->grp.n, r);
+	r->t_dp += ar;
+	r->t_dp_exposed += c->dp_overlap ? beyond(ar, beyond(tb, agb + rs)) :
+	    ar;
+}
+
+void
+cm_dp_time(const struct cm_config *c, struct cm_result *r)
+{
+	struct dp_plan p;
+	double e = cm_elem_bytes(c), g = c->grad_accum_fp32 ? 4 : e;
+	double wf = 0, wb = 0;
+
+	cm_group_of(c, CM_AXIS_DP, &r->dp_group);
+	r->dp_inter = r->dp_group.nodes > 1;
+	r->dp_bw = cm_group_bw(c, &r->dp_group);
+	r->t_dp = r->t_dp_exposed = r->dp_bytes = 0;
+	r->dp_collectives = 0;
+	if (c->dp <= 1)
+		return;
+	p.c = c;
+	cm_shard_group(c, &p.grp);
+	p.layers = r->stage_layers > 0 ? r->stage_layers : 1;
+	p.w = e * r->params_gpu / p.layers;
+	p.g = g * r->params_gpu / p.layers;
+	if (c->dp_overlap) {
+		wf = r->t_fwd_mb;
+		wb = r->t_bwd_mb;
+	}
+	if (c->zero >= 3)
+		zero3(&p, r, r->t_fwd_mb, r->t_bwd_mb);
+	else
+		zero012(&p, r, wf, wb);
+}

@@ -1,0 +1,143 @@
+/*
+ * costmodel_net.c - where the ranks of a communication group sit, which
+ * bandwidth the group gets and how long one collective takes on it.
+ *
+ * Placement. Ranks are numbered over the axes in cfg->rank_order,
+ * innermost first (default TP, then PP, then DP, as Megatron-LM and
+ * [LLAMA3] Figure 5 do). A group of axis X has n ranks spaced `stride`
+ * apart, stride being the product of the axes inside X. With g GPUs per
+ * node it has k = min(n, g / stride) ranks in each node it touches
+ * (k = 1 once stride >= g).
+ *
+ * Bandwidth (reference/costmodel.md f, "Which bandwidth a group gets").
+ * Inside one node NCCL rings run over NVLink at the per-GPU unidirectional
+ * rate. Across nodes NCCL opens several channels and stripes them over
+ * every NIC of the node (one rail per NIC), so the k ranks of the group in
+ * a node move k NICs' worth in parallel and the ring's bus bandwidth is
+ *
+ *	B = min(B_NVLink x eff_intra, k x B_NIC x eff_inter)
+ *
+ * NVIDIA measures 192 GB/s all-reduce bus bandwidth across DGX A100 nodes
+ * with 8 x 200 Gb/s NICs (NVIDIA/nccl issue 812), per NDR NIC 46-48 GB/s
+ * (NVIDIA/nccl-tests issue 290); tests/check_network.c holds the engine to
+ * both. A point-to-point send uses the sender's own NIC (k = 1).
+ *
+ * Latency. NCCL's own tuning model (src/graph/tuning.cc, default tuner
+ * constants, Simple protocol, ring): a base cost per collective (8.4 us)
+ * plus one hardware latency per ring step, 3.4 us over NVLink and 14 us
+ * over the network; of the n - 1 steps of a ring pass only the nodes - 1
+ * that cross a node boundary pay the network figure (twice as many of each
+ * for an all-reduce). The per-step figures live in data/gpus.json, the
+ * base in cfg->coll_base_s.
+ */
+#include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
+
+/* Axes innermost first, one row per enum cm_rank_order. */
+static const enum cm_axis orders[][3] = {
+	{ CM_AXIS_TP, CM_AXIS_PP, CM_AXIS_DP },
+	{ CM_AXIS_TP, CM_AXIS_DP, CM_AXIS_PP },
+	{ CM_AXIS_PP, CM_AXIS_TP, CM_AXIS_DP },
+	{ CM_AXIS_PP, CM_AXIS_DP, CM_AXIS_TP },
+	{ CM_AXIS_DP, CM_AXIS_TP, CM_AXIS_PP },
+	{ CM_AXIS_DP, CM_AXIS_PP, CM_AXIS_TP },
+};
+
+static int
+axis_size(const struct cm_config *c, enum cm_axis a)
+{
+	return a == CM_AXIS_TP ? c->tp : a == CM_AXIS_PP ? c->pp : c->dp;
+}
+
+void
+cm_group_place(int n, long stride, int gpus_per_node, struct cm_group *g)
+{
+	long k;
+
+	g->n = n > 0 ? n : 1;
+	if (stride < 1)
+		stride = 1;
+	k = stride >= gpus_per_node ? 1 : gpus_per_node / stride;
+	if (k > g->n)
+		k = g->n;
+	if (k < 1)
+		k = 1;
+	g->per_node = (int)k;
+	g->nodes = (int)((g->n + k - 1) / k);
+}
+
+void
+cm_group_of(const struct cm_config *c, enum cm_axis axis, struct cm_group *g)
+{
+	const enum cm_axis *o = orders[c->rank_order];
+	long stride = 1;
+	int i;
+
+	for (i = 0; i < 3 && o[i] != axis; i++)
+		stride *= axis_size(c, o[i]);
+	cm_group_place(axis_size(c, axis), stride, c->gpus_per_node, g);
+}
+
+double
+cm_group_bw(const struct cm_config *c, const struct cm_group *g)
+{
+	double intra = c->intra_bw * c->intra_eff, inter;
+
+	if (g->nodes <= 1)
+		return intra;
+	inter = g->per_node * c->inter_bw * c->inter_eff;
+	return inter < intra ? inter : intra;
+}
+
+/* NCCL ring latency, tuning.cc: base + intra steps + network steps. */
+static double
+ring_latency(const struct cm_config *c, const struct cm_group *g, int twice)
+{
+	double steps = (g->n - 1.0) * twice, inter = (g->nodes - 1.0) * twice;
+
+	return c->coll_base_s + (steps - inter) * c->intra_lat_s +
+	    inter * c->inter_lat_s;
+}
+
+double
+cm_coll_s(const struct cm_config *c, enum cm_coll kind,
+    const struct cm_group *g, double bytes)
+{
+	double bw, n = g->n;
+
+	if (kind == CM_SENDRECV) {
+		bw = g->nodes > 1 ? c->inter_bw * c->inter_eff :
+		    c->intra_bw * c->intra_eff;
+		return bytes / bw + c->coll_base_s + (g->nodes > 1 ?
+		    c->inter_lat_s : c->intra_lat_s);
+	}
+	if (g->n <= 1 || bytes <= 0)
+		return 0;
+	bw = cm_group_bw(c, g);
+	if (kind == CM_ALLREDUCE)
+		return 2 * (n - 1) / n * bytes / bw + ring_latency(c, g, 2);
+	return (n - 1) / n * bytes / bw + ring_latency(c, g, 1);
+}
+
+/* Ring collectives with one latency per step, [NCCL] PERFORMANCE.md. */
+double
+cm_allreduce_s(double bytes, int n, double bw, double lat_s)
+{
+	if (n <= 1)
+		return 0;
+	return 2.0 * (n - 1) / n * bytes / bw + 2.0 * (n - 1) * lat_s;
+}
+
+double
+cm_allgather_s(double bytes, int n, double bw, double lat_s)
+{
+	if (n <= 1)
+		return 0;
+	return (n - 1.0) / n * bytes / bw + (n - 1.0) * lat_s;
+}
+
+double
+cm_sendrecv_s(double bytes, double bw, double lat_s)
+{
+	return bytes / bw + lat_s;
+}

@@ -1,0 +1,149 @@
+/*
+ * sim_config.c - the one place a simulator config is made and checked:
+ * the defaults of every mode, what a request (trace's options, an
+ * animation block's keys) changes, and the rules a layout must keep to
+ * fit the toy (heads, layers, batch).
+ */
+#include <string.h>
+
+#include "i18n.h"
+#include "core/sim/sim.h"
+#include "core/sim/sim_modes.h"
+
+static int
+default_gpus(enum sim_mode mode)
+{
+	return mode == SIM_SINGLE ? 1 : mode == SIM_3D ? 8 : 4;
+}
+
+void
+sim_config_default(struct sim_config *cfg, enum sim_mode mode, int gpus)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->mode = mode;
+	cfg->gpus = mode == SIM_SINGLE ? 1 : gpus;
+	cfg->microbatches = (mode == SIM_PP || mode == SIM_3D) ? 8 : 1;
+	cfg->schedule = PIPE_1F1B;
+	cfg->vstages = 1;
+	cfg->overlap = 1;
+	cfg->cost = sim_cost_default();
+}
+
+int
+sim_config_build(const struct sim_request *req, struct sim_config *cfg,
+    struct pl_err *err)
+{
+	enum sim_mode mode = SIM_PP;
+
+	if (req->mode != NULL && sim_mode_parse(req->mode, &mode) != 0) {
+		pl_err_set(err, NULL, 0, 0, _("unknown mode '%s' (single, dp, "
+		    "tp, pp, fsdp or 3d)"), req->mode);
+		return -1;
+	}
+	sim_config_default(cfg, mode, default_gpus(mode));
+	if (req->gpus > 0 && mode != SIM_SINGLE)
+		cfg->gpus = req->gpus;
+	if (req->microbatches > 0)
+		cfg->microbatches = req->microbatches;
+	if (req->schedule != NULL && pipe_schedule_parse(req->schedule,
+	    &cfg->schedule) != 0) {
+		pl_err_set(err, NULL, 0, 0, _("unknown schedule '%s' (gpipe, "
+		    "1f1b or interleaved)"), req->schedule);
+		return -1;
+	}
+	if (req->vstages > 0)
+		cfg->vstages = req->vstages;
+	else if (cfg->schedule == PIPE_INTERLEAVED &&
+	    (mode == SIM_PP || mode == SIM_3D))
+		cfg->vstages = 2;
+	cfg->seq_parallel = req->seq_parallel != 0;
+	cfg->overlap = req->no_overlap == 0;
+	cfg->compute_only = req->compute_only != 0;
+	return sim_config_check(cfg, err);
+}
+
+static int
+check_pipeline(const struct sim_config *cfg, const struct sim_layout *lay,
+    struct pl_err *err)
+{
+	if (cfg->vstages > 1 && cfg->schedule != PIPE_INTERLEAVED) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("virtual stages need the "
+		    "interleaved schedule"));
+		return -1;
+	}
+	if (SIM_LAYERS % (lay->p * lay->v) != 0) {
+		pl_err_set(err, NULL, 0, 0, _("%d stages x %d virtual stages "
+		    "do not divide the model's %d layers"), lay->p, lay->v,
+		    SIM_LAYERS);
+		return -1;
+	}
+	if (lay->kind == PIPE_INTERLEAVED && lay->p > 1 &&
+	    lay->m % lay->p != 0) {
+		pl_err_set(err, NULL, 0, 0, _("the interleaved schedule needs "
+		    "micro-batches (%d) to be a multiple of the stages (%d)"),
+		    lay->m, lay->p);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_tensor(const struct sim_config *cfg, const struct sim_layout *lay,
+    struct pl_err *err)
+{
+	if (SIM_HEADS % lay->t != 0) {
+		pl_err_set(err, NULL, 0, 0, _("tensor parallelism over %d "
+		    "devices does not divide the model's %d attention heads"),
+		    lay->t, SIM_HEADS);
+		return -1;
+	}
+	if (cfg->seq_parallel && lay->t < 2) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("sequence parallelism "
+		    "splits a tensor-parallel group: it needs tp or 3d"));
+		return -1;
+	}
+	if (cfg->seq_parallel && SIM_SEQ % lay->t != 0) {
+		pl_err_set(err, NULL, 0, 0, _("sequence parallelism over %d "
+		    "devices does not divide the %d positions"), lay->t,
+		    SIM_SEQ);
+		return -1;
+	}
+	return 0;
+}
+
+int
+sim_config_check(const struct sim_config *cfg, struct pl_err *err)
+{
+	struct sim_layout lay;
+
+	if ((int)cfg->mode < 0 || (int)cfg->mode >= SIM_NMODES) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("unknown mode"));
+		return -1;
+	}
+	if (cfg->gpus < 1 || cfg->gpus > SIM_MAX_GPUS) {
+		pl_err_set(err, NULL, 0, 0, _("the number of GPUs must be "
+		    "between 1 and %d, not %d"), SIM_MAX_GPUS, cfg->gpus);
+		return -1;
+	}
+	if (cfg->mode == SIM_3D && cfg->gpus != 8) {
+		pl_err_set(err, NULL, 0, 0, _("3d runs DP x TP x PP = 2 x 2 x 2 "
+		    "and needs 8 GPUs, not %d"), cfg->gpus);
+		return -1;
+	}
+	if (cfg->microbatches < 1 || cfg->vstages < 1) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("micro-batches and virtual "
+		    "stages must be at least 1"));
+		return -1;
+	}
+	sim_layout_of(cfg, &lay);
+	if (check_tensor(cfg, &lay, err) != 0 ||
+	    check_pipeline(cfg, &lay, err) != 0)
+		return -1;
+	if (SIM_BATCH % (lay.d * lay.m) != 0) {
+		pl_err_set(err, NULL, 0, 0, _("%d replicas x %d micro-batches "
+		    "do not divide the batch of %d sequences"), lay.d, lay.m,
+		    SIM_BATCH);
+		return -1;
+	}
+	return 0;
+}

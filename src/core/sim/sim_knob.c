@@ -1,0 +1,139 @@
+/*
+ * sim_knob.c - stepping a config's settings to their next valid values,
+ * and choosing the run to compare a config with.
+ */
+#include "core/sim/sim_knob.h"
+
+int
+sim_mode_default_gpus(enum sim_mode mode)
+{
+	return mode == SIM_SINGLE ? 1 : mode == SIM_3D ? 8 : 4;
+}
+
+static int
+valid(const struct sim_config *cfg)
+{
+	return sim_config_check(cfg, NULL) == 0;
+}
+
+/* Step *field by dir within [lo, hi] until cfg is valid. */
+static int
+step_int(struct sim_config *cfg, int *field, int dir, int lo, int hi)
+{
+	int old = *field;
+
+	for (*field += dir; *field >= lo && *field <= hi; *field += dir)
+		if (valid(cfg))
+			return 1;
+	*field = old;
+	return 0;
+}
+
+static int
+turn_mode(struct sim_config *cfg, int dir)
+{
+	struct sim_config c = *cfg;
+	int m = (int)cfg->mode;
+
+	m = ((m + (dir > 0 ? 1 : -1)) % SIM_NMODES + SIM_NMODES) % SIM_NMODES;
+	sim_config_default(&c, (enum sim_mode)m,
+	    sim_mode_default_gpus((enum sim_mode)m));
+	c.compute_only = cfg->compute_only;
+	c.cost = cfg->cost;
+	*cfg = c;
+	return 1;
+}
+
+static int
+turn_schedule(struct sim_config *cfg, int dir)
+{
+	struct sim_config c = *cfg;
+	int i, k = (int)cfg->schedule;
+
+	if (cfg->mode != SIM_PP && cfg->mode != SIM_3D)
+		return 0;
+	for (i = 1; i < PIPE_N_SCHEDULES; i++) {
+		c.schedule = (enum pipe_schedule)(((k + (dir > 0 ? i : -i)) %
+		    PIPE_N_SCHEDULES + PIPE_N_SCHEDULES) % PIPE_N_SCHEDULES);
+		c.vstages = c.schedule == PIPE_INTERLEAVED ? 2 : 1;
+		if (valid(&c)) {
+			*cfg = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Flip a 0/1 setting if the result is valid. */
+static int
+toggle(struct sim_config *cfg, int *field)
+{
+	*field = !*field;
+	if (valid(cfg))
+		return 1;
+	*field = !*field;
+	return 0;
+}
+
+int
+sim_config_turn(struct sim_config *cfg, enum sim_knob knob, int dir,
+    int max_gpus)
+{
+	dir = dir >= 0 ? 1 : -1;
+	switch (knob) {
+	case SIM_KNOB_MODE:
+		return turn_mode(cfg, dir);
+	case SIM_KNOB_GPUS:
+		if (cfg->mode == SIM_SINGLE || cfg->mode == SIM_3D)
+			return 0;
+		return step_int(cfg, &cfg->gpus, dir, 2, max_gpus);
+	case SIM_KNOB_MICROBATCHES:
+		return step_int(cfg, &cfg->microbatches, dir, 1, SIM_BATCH);
+	case SIM_KNOB_SCHEDULE:
+		return turn_schedule(cfg, dir);
+	case SIM_KNOB_VSTAGES:
+		if (cfg->schedule != PIPE_INTERLEAVED)
+			return 0;
+		return step_int(cfg, &cfg->vstages, dir, 2, SIM_LAYERS);
+	case SIM_KNOB_SP:
+		return toggle(cfg, &cfg->seq_parallel);
+	case SIM_KNOB_OVERLAP:
+		return toggle(cfg, &cfg->overlap);
+	case SIM_KNOB_COMPUTE_ONLY:
+		return toggle(cfg, &cfg->compute_only);
+	}
+	return 0;
+}
+
+int
+sim_config_compare(const struct sim_config *cfg, struct sim_config *other)
+{
+	*other = *cfg;
+	switch (cfg->mode) {
+	case SIM_PP:
+	case SIM_3D:
+		other->schedule = cfg->schedule == PIPE_GPIPE ? PIPE_1F1B :
+		    cfg->schedule == PIPE_1F1B ? PIPE_GPIPE : PIPE_1F1B;
+		other->vstages = 1;
+		break;
+	case SIM_DP:
+	case SIM_FSDP:
+		other->overlap = !cfg->overlap;
+		break;
+	case SIM_TP:
+		other->seq_parallel = !cfg->seq_parallel;
+		break;
+	default:
+		return -1;
+	}
+	return valid(other) ? 0 : -1;
+}
+
+int
+sim_config_same(const struct sim_config *a, const struct sim_config *b)
+{
+	return a->mode == b->mode && a->gpus == b->gpus &&
+	    a->microbatches == b->microbatches && a->schedule == b->schedule &&
+	    a->vstages == b->vstages && a->seq_parallel == b->seq_parallel &&
+	    a->overlap == b->overlap && a->compute_only == b->compute_only;
+}

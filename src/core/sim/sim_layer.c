@@ -1,0 +1,314 @@
+/*
+ * sim_layer.c - one layer's forward and backward for one micro-batch on
+ * every device of a pipeline stage: the block arithmetic of sim_block.c
+ * on each device, with the tensor-parallel collectives between (Megatron's
+ * f and g: all-reduces, or with sequence parallelism all-gathers and
+ * reduce-scatters), the ZeRO-3 gathers before and scatters after, and the
+ * compute events, timed at FLOPs / device speed.
+ *
+ * Every replica and every TP rank of the stage runs the same steps in
+ * lock step; a blocking TP collective ends at the same time for the whole
+ * group.
+ */
+#include "core/sim/sim_collective.h"
+#include "core/sim/sim_modes.h"
+
+#define H	SIM_HIDDEN
+
+/* Which whole-sized buffer a TP collective works on. */
+enum buf {
+	BUF_PART,		/* partial sums to reduce */
+	BUF_N1,			/* normed input, to gather (sp) */
+	BUF_N2,			/* normed h, to gather (sp) */
+	BUF_DWHOLE		/* output gradients, to gather (sp) */
+};
+
+void
+sim_dev_layer(struct sim_run *run, int di, int l, struct sim_lparams *w,
+    struct sim_lparams *g)
+{
+	struct sim_dev *dv = &run->dev[di];
+
+	if (run->lay.zero3) {
+		sim_lparams_view(dv->full[l], 1, w);
+		if (g != NULL && dv->fullg[l] != NULL)
+			sim_lparams_view(dv->fullg[l], 1, g);
+		return;
+	}
+	sim_lparams_view(dv->w + dv->off[l], run->lay.t, w);
+	if (g != NULL)
+		sim_lparams_view(dv->g + dv->off[l], run->lay.t, g);
+}
+
+static void
+saved_of(struct sim_run *run, int di, int l, int mb, struct sim_saved *sv)
+{
+	sim_saved_view(run->dev[di].saved[l][mb], &run->sh, sv);
+}
+
+static double *
+buf_of(struct sim_run *run, int di, int l, int mb, enum buf which)
+{
+	struct sim_saved sv;
+
+	switch (which) {
+	case BUF_PART:
+		return run->dev[di].part;
+	case BUF_DWHOLE:
+		return run->dev[di].dwhole;
+	default:
+		saved_of(run, di, l, mb, &sv);
+		return which == BUF_N1 ? sv.n1 : sv.n2;
+	}
+}
+
+/* The TP collective kind on buffer which, for every replica of stage s. */
+static void
+tp_exchange(struct sim_run *run, int s, int l, int mb, int chunk,
+    enum sim_kind kind, enum sim_payload what, enum buf which)
+{
+	const struct sim_layout *lay = &run->lay;
+	struct sim_tag tag = { what, l + 1, mb, -1, chunk };
+	double *bufs[SIM_MAX_GPUS];
+	int g[SIM_MAX_GPUS], n, r, i;
+
+	if (lay->t < 2)
+		return;
+	for (r = 0; r < lay->d; r++) {
+		n = sim_tp_group(lay, r, s, g);
+		for (i = 0; i < n; i++)
+			bufs[i] = buf_of(run, g[i], l, mb, which);
+		tag.shard = lay->d > 1 ? r : -1;
+		sim_collective(run, kind, &tag, g, n, bufs,
+		    (size_t)sim_shape_tokens(&run->sh) * H, 0, 0.0);
+	}
+}
+
+static enum sim_kind
+reduce_kind(const struct sim_run *run)
+{
+	return run->lay.sp ? SIM_REDUCE_SCATTER : SIM_ALL_REDUCE;
+}
+
+/* A compute event of flops on device di, advancing its clock. */
+static void
+compute(struct sim_run *run, int di, enum sim_kind kind, enum sim_part part,
+    int l, int mb, int chunk, double flops)
+{
+	struct sim_dev *dv = &run->dev[di];
+	double dt = flops / run->cost.flops;
+	struct sim_event *e;
+
+	e = sim_timeline_add(run->tl, di, kind, l + 1, mb, dv->clock,
+	    dv->clock + dt, 0);
+	if (e == NULL) {
+		run->oom = 1;
+		return;
+	}
+	e->part = part;
+	e->shard = run->lay.d > 1 ? dv->r : -1;
+	e->chunk = chunk;
+	dv->clock += dt;
+}
+
+/* The devices of stage s, replica-major. Returns how many. */
+static int
+stage_devs(const struct sim_run *run, int s, int *out)
+{
+	int r, k, n = 0;
+
+	for (r = 0; r < run->lay.d; r++)
+		for (k = 0; k < run->lay.t; k++)
+			out[n++] = sim_rank(&run->lay, r, s, k);
+	return n;
+}
+
+/* ZeRO-3: wait for layer l's gather on the stage's devices. */
+static void
+wait_gather(struct sim_run *run, const int *devs, int n, int l)
+{
+	struct sim_dev *dv;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		if (dv->full_at[l] > dv->clock)
+			dv->clock = dv->full_at[l];
+	}
+}
+
+/* ZeRO-3 before layer l: its gather, then prefetch the next one's. */
+static void
+zero3_before(struct sim_run *run, const int *devs, int n, int l, int mb,
+    int backward)
+{
+	int next = backward ? l - 1 : l + 1;
+
+	if (!run->lay.zero3)
+		return;
+	sim_zero3_fetch(run, l, mb, backward);
+	wait_gather(run, devs, n, l);
+	if (run->lay.overlap && next >= 0 && next < SIM_LAYERS)
+		sim_zero3_fetch(run, next, mb, backward);
+}
+
+/* ZeRO-3 after a forward: drop the gathered layer (reshard). */
+static void
+zero3_after_forward(struct sim_run *run, const int *devs, int n, int l)
+{
+	struct sim_dev *dv;
+	int i;
+
+	if (!run->lay.zero3)
+		return;
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		sim_dev_free(run, devs[i], SIM_MEM_GATHER, &dv->full[l],
+		    sim_zero3_shard(&run->lay) * run->lay.d, dv->clock);
+	}
+}
+
+void
+sim_layer_forward(struct sim_run *run, int s, int l, int mb, int chunk)
+{
+	const struct sim_shape *sh = &run->sh;
+	size_t loc = (size_t)sim_shape_local(sh) * H;
+	int devs[SIM_MAX_GPUS] = { 0 }, n = stage_devs(run, s, devs), i;
+	struct sim_lparams w;
+	struct sim_saved sv;
+	struct sim_dev *dv;
+
+	zero3_before(run, devs, n, l, mb, 0);
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		dv->saved[l][mb] = sim_dev_alloc(run, devs[i], SIM_MEM_ACTS,
+		    sim_saved_len(sh), dv->clock);
+		if (dv->saved[l][mb] == NULL || dv->act[l][mb] == NULL)
+			return;
+		sim_dev_layer(run, devs[i], l, &w, NULL);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_fwd_norm1(sh, dv->k, &w, dv->act[l][mb], &sv);
+	}
+	if (run->lay.sp)
+		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS,
+		    BUF_N1);
+	for (i = 0; i < n; i++) {
+		sim_dev_layer(run, devs[i], l, &w, NULL);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_fwd_attn(sh, &w, &sv, run->dev[devs[i]].part);
+		compute(run, devs[i], SIM_FORWARD, SIM_PART_ATTN, l, mb, chunk,
+		    sim_flops_attn(sh));
+	}
+	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACTS,
+	    BUF_PART);
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		sim_dev_layer(run, devs[i], l, &w, NULL);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_fwd_resid1(sh, dv->k, &w, dv->act[l][mb], dv->part, &sv);
+	}
+	if (run->lay.sp)
+		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS,
+		    BUF_N2);
+	for (i = 0; i < n; i++) {
+		sim_dev_layer(run, devs[i], l, &w, NULL);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_fwd_mlp(sh, &w, &sv, run->dev[devs[i]].part);
+		compute(run, devs[i], SIM_FORWARD, SIM_PART_MLP, l, mb, chunk,
+		    sim_flops_mlp(sh));
+	}
+	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACTS,
+	    BUF_PART);
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		dv->act[l + 1][mb] = sim_dev_alloc(run, devs[i], SIM_MEM_ACTS,
+		    loc, dv->clock);
+		if (dv->act[l + 1][mb] == NULL)
+			return;
+		sim_dev_layer(run, devs[i], l, &w, NULL);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_fwd_resid2(sh, dv->k, &w, &sv, dv->part,
+		    dv->act[l + 1][mb]);
+	}
+	zero3_after_forward(run, devs, n, l);
+}
+
+/* After a layer's backward: free what it used, keep dx. */
+static void
+backward_free(struct sim_run *run, int di, int l, int mb)
+{
+	struct sim_dev *dv = &run->dev[di];
+	size_t loc = (size_t)sim_shape_local(&run->sh) * H;
+
+	sim_dev_free(run, di, SIM_MEM_ACTS, &dv->saved[l][mb],
+	    sim_saved_len(&run->sh), dv->clock);
+	sim_dev_free(run, di, SIM_MEM_ACTS, &dv->act[l][mb], loc, dv->clock);
+	sim_dev_free(run, di, SIM_MEM_ACTS, &dv->dact[l + 1][mb], loc,
+	    dv->clock);
+}
+
+void
+sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
+{
+	const struct sim_shape *sh = &run->sh;
+	size_t loc = (size_t)sim_shape_local(sh) * H;
+	int devs[SIM_MAX_GPUS] = { 0 }, n = stage_devs(run, s, devs), i;
+	struct sim_lparams w, g;
+	struct sim_saved sv;
+	struct sim_dev *dv;
+
+	zero3_before(run, devs, n, l, mb, 1);
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		if (dv->dact[l + 1][mb] == NULL || dv->saved[l][mb] == NULL)
+			return;
+		sim_dev_layer(run, devs[i], l, &w, &g);
+		sim_bwd_out(sh, dv->k, &g, dv->dact[l + 1][mb], dv->dwhole);
+	}
+	if (run->lay.sp)
+		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER,
+		    SIM_P_ACT_GRADS, BUF_DWHOLE);
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		sim_dev_layer(run, devs[i], l, &w, &g);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_bwd_mlp(sh, &w, &g, &sv, dv->dwhole, dv->part, dv->work);
+		compute(run, devs[i], SIM_BACKWARD, SIM_PART_MLP, l, mb, chunk,
+		    2.0 * sim_flops_mlp(sh));
+	}
+	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACT_GRADS,
+	    BUF_PART);
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		sim_dev_layer(run, devs[i], l, &w, &g);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_bwd_norm2(sh, dv->k, &w, &g, &sv, dv->dact[l + 1][mb],
+		    dv->part, dv->dh, dv->dwhole);
+	}
+	if (run->lay.sp)
+		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER,
+		    SIM_P_ACT_GRADS, BUF_DWHOLE);
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		sim_dev_layer(run, devs[i], l, &w, &g);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_bwd_attn(sh, &w, &g, &sv, dv->dwhole, dv->part, dv->work);
+		compute(run, devs[i], SIM_BACKWARD, SIM_PART_ATTN, l, mb, chunk,
+		    2.0 * sim_flops_attn(sh));
+	}
+	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACT_GRADS,
+	    BUF_PART);
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		dv->dact[l][mb] = sim_dev_alloc(run, devs[i], SIM_MEM_ACTS,
+		    loc, dv->clock);
+		if (dv->dact[l][mb] == NULL)
+			return;
+		sim_dev_layer(run, devs[i], l, &w, &g);
+		saved_of(run, devs[i], l, mb, &sv);
+		sim_bwd_norm1(sh, dv->k, &w, &g, &sv, dv->act[l][mb], dv->dh,
+		    dv->part, dv->dact[l][mb]);
+		backward_free(run, devs[i], l, mb);
+	}
+	sim_grads_layer_done(run, s, l, mb);
+}

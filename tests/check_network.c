@@ -1,0 +1,226 @@
+/*
+ * check_network.c - which bandwidth a communication group gets and how long
+ * its collectives take (core/engine/costmodel_net.c), held to NCCL's own
+ * measurements and latency model (reference/costmodel.md f):
+ *   - NVIDIA/nccl issue 812: ~192 GB/s all-reduce bus bandwidth across DGX
+ *     A100 nodes with 8 x 200 Gb/s NICs;
+ *   - NVIDIA/nccl-tests issue 290: 46-48 GB/s per NDR NIC;
+ *   - NCCL src/graph/tuning.cc: ring latency = 8.4 us + 3.4 us per NVLink
+ *     step + 14 us per network step (Simple protocol);
+ * and the rank order: TP laid one rank per node is much slower than TP in a
+ * node, TP over two whole nodes only moderately slower.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/engine/costmodel.h"
+#include "core/engine/hardware.h"
+
+#ifndef TOP_SRCDIR
+#define TOP_SRCDIR "."
+#endif
+
+static struct hw_catalog cat;
+
+static void
+setup(void)
+{
+	struct pl_err err;
+
+	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
+	    "%s", err.msg);
+}
+
+static void
+teardown(void)
+{
+	hw_catalog_free(&cat);
+}
+
+static void
+cfg_for(struct cm_config *c, const char *model, const char *gpu, int d, int t,
+    int p)
+{
+	cm_config_default(c, hw_model_find(&cat, model), hw_gpu_find(&cat, gpu));
+	c->dp = d;
+	c->tp = t;
+	c->pp = p;
+	c->gpus = d * t * p;
+}
+
+START_TEST(dgx_a100_allreduce_busbw)
+{
+	/* A DP group of 8 ranks in each of 4 DGX A100 nodes (t = p = 1). */
+	struct cm_config c;
+	struct cm_group g;
+	double bw, S = 8e9, t, busbw;
+
+	cfg_for(&c, "gpt3-175b", "a100-80gb", 32, 1, 1);
+	cm_group_of(&c, CM_AXIS_DP, &g);
+	ck_assert_int_eq(g.per_node, 8);
+	ck_assert_int_eq(g.nodes, 4);
+	bw = cm_group_bw(&c, &g);
+	/* nccl-tests busbw of a large all-reduce: 2 (n-1)/n S / t. */
+	t = cm_coll_s(&c, CM_ALLREDUCE, &g, S);
+	busbw = 2.0 * 31 / 32 * S / t;
+	printf("network: DGX A100, 8 HDR NICs: engine %.1f GB/s bus bandwidth "
+	    "(%.1f with latency, 8 GB all-reduce) vs 192 GB/s measured\n",
+	    bw / 1e9, busbw / 1e9);
+	ck_assert_double_eq_tol(bw / 1e9, 192, 192 * 0.05);
+	ck_assert_double_eq_tol(busbw / 1e9, 192, 192 * 0.05);
+}
+END_TEST
+
+START_TEST(ndr_nic_one_rank_per_node)
+{
+	/* TP = 8 fills each H100 node, so a DP group has 1 rank per node. */
+	struct cm_config c;
+	struct cm_group g;
+	double bw;
+
+	cfg_for(&c, "llama3-70b", "h100-80gb", 16, 8, 1);
+	cm_group_of(&c, CM_AXIS_DP, &g);
+	ck_assert_int_eq(g.per_node, 1);
+	ck_assert_int_eq(g.nodes, 16);
+	bw = cm_group_bw(&c, &g);
+	printf("network: one rank per node on NDR: engine %.1f GB/s vs 46-48 "
+	    "GB/s per NIC measured\n", bw / 1e9);
+	ck_assert(bw >= 46e9 && bw <= 48.5e9);
+}
+END_TEST
+
+START_TEST(partial_nodes)
+{
+	/* TP 2 inside a node leaves 4 DP ranks per node: 4 NICs' worth. */
+	struct cm_config c;
+	struct cm_group g;
+
+	cfg_for(&c, "llama3-70b", "h100-80gb", 8, 2, 1);
+	cm_group_of(&c, CM_AXIS_DP, &g);
+	ck_assert_int_eq(g.per_node, 4);
+	ck_assert_int_eq(g.nodes, 2);
+	ck_assert_double_eq_tol(cm_group_bw(&c, &g),
+	    4 * c.inter_bw * c.inter_eff, 1);
+	/* Never more than NVLink: 8 NDR NICs (400 GB/s) vs 450 x eff. */
+	cfg_for(&c, "llama3-70b", "h100-80gb", 16, 1, 1);
+	cm_group_of(&c, CM_AXIS_DP, &g);
+	ck_assert(cm_group_bw(&c, &g) <= c.intra_bw * c.intra_eff + 1);
+	/* Inside one node: NVLink. */
+	cfg_for(&c, "llama3-70b", "h100-80gb", 1, 8, 1);
+	cm_group_of(&c, CM_AXIS_TP, &g);
+	ck_assert_int_eq(g.nodes, 1);
+	ck_assert_double_eq(cm_group_bw(&c, &g), c.intra_bw * c.intra_eff);
+}
+END_TEST
+
+START_TEST(nccl_latency_model)
+{
+	/* tuning.cc, ring, Simple: base + steps x hop latency; only the
+	 * steps that cross a node pay the network figure. */
+	struct cm_config c;
+	struct cm_group g = { 16, 8, 2 };
+	double want;
+
+	cfg_for(&c, "llama3-70b", "h100-80gb", 16, 1, 1);
+	want = 8.4 + (2 * 15 - 2 * 1) * 3.4 + 2 * 1 * 14.0;
+	ck_assert_double_eq_tol(cm_coll_s(&c, CM_ALLREDUCE, &g, 1) * 1e6,
+	    want, 0.01);
+	want = 8.4 + (15 - 1) * 3.4 + 1 * 14.0;
+	ck_assert_double_eq_tol(cm_coll_s(&c, CM_ALLGATHER, &g, 1) * 1e6,
+	    want, 0.01);
+	g.n = g.nodes = 1;
+	ck_assert_double_eq(cm_coll_s(&c, CM_ALLREDUCE, &g, 1e6), 0);
+}
+END_TEST
+
+START_TEST(rank_order_places_groups)
+{
+	struct cm_config c;
+	struct cm_group g;
+
+	cfg_for(&c, "gpt3-175b", "a100-80gb", 4, 8, 4);	/* 128 GPUs */
+	cm_group_of(&c, CM_AXIS_TP, &g);
+	ck_assert_int_eq(g.nodes, 1);
+	cm_group_of(&c, CM_AXIS_PP, &g);
+	ck_assert_int_eq(g.per_node, 1);
+	ck_assert_int_eq(g.nodes, 4);
+	/* TP outermost: each TP rank 16 GPUs apart, one per node. */
+	c.rank_order = CM_ORDER_DP_PP_TP;
+	cm_group_of(&c, CM_AXIS_TP, &g);
+	ck_assert_int_eq(g.per_node, 1);
+	ck_assert_int_eq(g.nodes, 8);
+	cm_group_of(&c, CM_AXIS_DP, &g);
+	ck_assert_int_eq(g.nodes, 1);	/* DP innermost: 4 in a node */
+}
+END_TEST
+
+/* TP time per micro-batch for a 175B layout with TP t and the order. */
+static double
+tp_time(int t, enum cm_rank_order o, struct cm_result *r)
+{
+	struct cm_config c;
+	struct pl_err err;
+
+	cfg_for(&c, "gpt3-175b", "a100-80gb", 16 / (t / 8 > 0 ? t / 8 : 1), t,
+	    8);
+	c.rank_order = o;
+	ck_assert_msg(cm_evaluate(&c, r, &err) == 0, "%s", err.msg);
+	return r->t_tp / r->microbatches;
+}
+
+START_TEST(tp_across_nodes)
+{
+	struct cm_result in, per_node, two;
+	double a = tp_time(8, CM_ORDER_TP_PP_DP, &in);
+	double b = tp_time(8, CM_ORDER_DP_PP_TP, &per_node);
+	double c = tp_time(16, CM_ORDER_TP_PP_DP, &two);
+
+	printf("network: GPT-3 TP time per micro-batch: TP 8 in a node %.1f "
+	    "ms, one rank per node %.1f ms (%.1fx), TP 16 over two whole "
+	    "nodes %.1f ms (%.2fx)\n", 1e3 * a, 1e3 * b, b / a, 1e3 * c,
+	    c / a);
+	ck_assert_int_eq(in.tp_inter, 0);
+	ck_assert_int_eq(per_node.tp_inter, 1);
+	ck_assert_int_eq(per_node.tp_group.per_node, 1);
+	ck_assert(b > 5 * a);		/* the classic misconfiguration */
+	ck_assert_int_eq(two.tp_group.per_node, 8);
+	ck_assert(c > 1.05 * a && c < 2.5 * a);	/* moderately slower */
+	ck_assert(per_node.t_step > 1.5 * in.t_step);
+	ck_assert(two.t_step > in.t_step);
+}
+END_TEST
+
+static Suite *
+network_suite(void)
+{
+	Suite *s = suite_create("network");
+	TCase *tc = tcase_create("published NCCL figures");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, dgx_a100_allreduce_busbw);
+	tcase_add_test(tc, ndr_nic_one_rank_per_node);
+	tcase_add_test(tc, partial_nodes);
+	tcase_add_test(tc, nccl_latency_model);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rank order");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, rank_order_places_groups);
+	tcase_add_test(tc, tp_across_nodes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(network_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
