@@ -21,7 +21,10 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/output.h"
+#include "core/safetext.h"
 #include "store/db.h"
+#include "store/progress.h"
 #include "tui/tui.h"
 
 #ifndef PL_PKGDATADIR
@@ -47,6 +50,7 @@ static const struct subcommand subcommands[] = {
 	{ "check-content", cli_check_content_main },
 	{ "plan", cli_plan_main },
 	{ "trace", cli_trace_main },
+	{ "run", cli_run_main },
 	{ "srs", cli_srs_main },
 	{ "review", cli_review_main },
 	{ "stats", cli_stats_main },
@@ -70,6 +74,7 @@ usage(FILE *fp)
 	    "  check-content   validate lessons and flashcards (exit 2 if invalid)\n"
 	    "  plan            cost model: memory, time and the best layouts\n"
 	    "  trace           run the toy model under one parallelism mode\n"
+	    "  run             run the toy model on real processes with MPI\n"
 	    "  srs replay      show how the review scheduler spaces a card\n"
 	    "  review          review the flashcards that are due (--list: as text)\n"
 	    "  stats           flashcard statistics: forecast, heatmap, retention\n"
@@ -135,19 +140,6 @@ default_profile(void)
 	return pw != NULL ? pw->pw_name : "learner";
 }
 
-static int
-valid_profile(const char *p)
-{
-	size_t n = strlen(p), i;
-
-	if (n == 0 || n > 64)
-		return 0;
-	for (i = 0; i < n; i++)
-		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
-			return 0;
-	return 1;
-}
-
 /* No command: the tutor's home screen. */
 static int
 run_tui(const struct cli_ctx *ctx)
@@ -172,7 +164,7 @@ dispatch(const struct cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
 		if (strcmp(argv[0], subcommands[i].name) == 0)
 			return subcommands[i].main(ctx, argc, argv);
-	fprintf(stderr, _("parlearn: unknown command '%s'\n"), argv[0]);
+	cli_printf(stderr, _("parlearn: unknown command '%s'\n"), argv[0]);
 	fprintf(stderr, "%s", _("Try 'parlearn --help' for more information.\n"));
 	return 1;
 }
@@ -194,11 +186,13 @@ main(int argc, char **argv)
 	int ch, build;
 
 	setlocale(LC_ALL, "");
+	build = in_build_tree();
 #if defined(ENABLE_NLS) && ENABLE_NLS
-	bindtextdomain(PACKAGE, LOCALEDIR);
+	/* Uninstalled, the catalogs are the build tree's (Makefile.am,
+	 * po-locale), as the content is the source tree's. */
+	bindtextdomain(PACKAGE, build ? PL_BUILDDIR "/po/locale" : LOCALEDIR);
 	textdomain(PACKAGE);
 #endif
-	build = in_build_tree();
 	memset(&ctx, 0, sizeof ctx);
 	ctx.content_dir = getenv("PARLEARN_CONTENT");
 	if (ctx.content_dir == NULL || ctx.content_dir[0] == '\0')
@@ -223,16 +217,16 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return cli_finish(0);
 		case 'V':
 			version();
-			return 0;
+			return cli_finish(0);
 		default:
 			fprintf(stderr, "%s", _("Try 'parlearn --help' for more information.\n"));
 			return 1;
 		}
 	}
-	if (!valid_profile(ctx.profile)) {
+	if (!safetext_name_ok(ctx.profile, STORE_PROFILE_MAX_CHARS)) {
 		fprintf(stderr, "%s", _("parlearn: --profile: a name of 1 to 64 printable characters is needed\n"));
 		return 1;
 	}
@@ -244,6 +238,6 @@ main(int argc, char **argv)
 		ctx.db_path = dbpath;
 	}
 	if (optind < argc)
-		return dispatch(&ctx, argc - optind, argv + optind);
+		return cli_finish(dispatch(&ctx, argc - optind, argv + optind));
 	return run_tui(&ctx);
 }

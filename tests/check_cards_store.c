@@ -144,7 +144,7 @@ rate(const char *id, enum fsrs_rating g, int64_t now, struct fsrs_card *out)
 
 	ck_assert_int_eq(store_cards_get(st, prof, id, &c, &err), 1);
 	ck_assert_int_eq(fsrs_review(&P, &c, g, now, &after, &log), 0);
-	ck_assert_int_eq(store_cards_review(st, prof, id, &after, &log, 4000,
+	ck_assert_int_eq(store_cards_review(st, prof, id, &c, &after, &log, 4000,
 	    &log_id, &err), 0);
 	if (out != NULL)
 		*out = after;
@@ -292,6 +292,48 @@ START_TEST(test_session_rate_undo)
 }
 END_TEST
 
+/*
+ * Two parlearn processes review the same profile: both load the same card
+ * and rate it. The second rating must be computed from the card as the
+ * first left it (the log says two reviews, the card says two), never from
+ * its stale copy.
+ */
+START_TEST(test_two_instances_rate_one_card)
+{
+	struct store_review r1, r2;
+	struct fsrs_card stored, replay;
+	struct store *st2;
+	struct pl_err err;
+	int64_t now = (int64_t)time(NULL);
+	char path[600], id[128];
+
+	start_drop("drop-01");
+	snprintf(path, sizeof path, "%s/progress.db", dir);
+	st2 = store_open(path, &err);
+	ck_assert_ptr_nonnull(st2);
+	ck_assert_int_eq(store_review_open(st, prof, course, NULL, NULL, 0, now,
+	    &r1, &err), 0);
+	ck_assert_int_eq(store_review_open(st2, prof, course, NULL, NULL, 0,
+	    now, &r2, &err), 0);
+	snprintf(id, sizeof id, "%s", store_review_current(&r1, NULL)->id);
+	ck_assert_str_eq(store_review_current(&r2, NULL)->id, id);
+	ck_assert_int_eq(store_review_rate(st, &r1, FSRS_GOOD, now, 5, &err),
+	    0);
+	ck_assert_int_eq(store_review_rate(st2, &r2, FSRS_GOOD, now + 700, 5,
+	    &err), 0);
+	ck_assert_int_eq(store_cards_get(st, prof, id, &stored, &err), 1);
+	ck_assert_int_eq(stored.reps, 2);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM review_log;"), 2);
+	/* The card is what its log replays to. */
+	ck_assert_int_eq(store_cards_rebuild(st, prof, id, &P, &replay, &err),
+	    1);
+	card_eq(&stored, &replay);
+	store_review_close(&r1);
+	store_review_close(&r2);
+	store_close(st2);
+}
+END_TEST
+
 START_TEST(test_cram_leaves_schedule)
 {
 	struct store_review r;
@@ -334,6 +376,42 @@ first_question(const char **drop)
 			}
 	return NULL;
 }
+
+/*
+ * A wrong answer and its mistake card are one transaction: when the card
+ * cannot be written (a trigger stands in for a full disk), the answer is
+ * not saved either; a right answer makes no card.
+ */
+START_TEST(test_wrong_answer_and_card_together)
+{
+	const struct content_question *q;
+	struct pl_err err;
+	const char *drop;
+	int attempt = 0;
+
+	q = first_question(&drop);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 0, "b", 3.0, NAN,
+	    5000, &attempt, &err), 0);
+	ck_assert_int_eq(attempt, 1);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM answers;"), 1);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM user_cards WHERE "
+	    "deck = 'mistakes';"), 1);
+	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 1, "a", 3.0, NAN,
+	    5100, &attempt, &err), 0);
+	ck_assert_int_eq(attempt, 2);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM user_cards;"), 1);
+	ck_assert_int_eq(sqlite3_exec(st->db, "DELETE FROM user_cards;"
+	    "DELETE FROM cards; CREATE TEMP TRIGGER full BEFORE INSERT ON "
+	    "user_cards BEGIN SELECT RAISE(ABORT, 'database or disk is full');"
+	    " END;", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 0, "c", 3.0, NAN,
+	    5200, &attempt, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "full"));
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM answers;"), 2);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM user_cards;"), 0);
+}
+END_TEST
 
 START_TEST(test_question_card)
 {
@@ -441,8 +519,10 @@ cards_suite(void)
 	tcase_add_test(t, test_undo);
 	tcase_add_test(t, test_today_and_settings);
 	tcase_add_test(t, test_session_rate_undo);
+	tcase_add_test(t, test_two_instances_rate_one_card);
 	tcase_add_test(t, test_cram_leaves_schedule);
 	tcase_add_test(t, test_question_card);
+	tcase_add_test(t, test_wrong_answer_and_card_together);
 	tcase_add_test(t, test_import);
 	tcase_add_test(t, test_stats);
 	suite_add_tcase(s, t);

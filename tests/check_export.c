@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "core/course/content.h"
 #include "store/db.h"
 #include "store/export.h"
 #include "store/progress.h"
@@ -132,8 +135,8 @@ START_TEST(import_round_trips_without_duplicates)
 
 	fill(st);
 	a = export_profile_json(st, "ada", NULL, &err);
-	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, &added,
-	    &err), 0);
+	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL, &added,
+	    NULL, &err), 0);
 	ck_assert_int_eq(added, count(st, "SELECT count(*) FROM drop_progress")
 	    + count(st, "SELECT count(*) FROM answers") +
 	    count(st, "SELECT count(*) FROM settings"));
@@ -142,8 +145,8 @@ START_TEST(import_round_trips_without_duplicates)
 	ck_assert_str_eq(a, b);
 	free(b);
 	/* Again, into the same database: no new answers. */
-	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, &added,
-	    &err), 0);
+	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL, &added,
+	    NULL, &err), 0);
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 4);
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM drop_progress"), 2);
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM settings"),
@@ -152,18 +155,18 @@ START_TEST(import_round_trips_without_duplicates)
 	ck_assert_str_eq(a, b);
 	free(b);
 	/* Into the original: nothing changes either. */
-	ck_assert_int_eq(export_import_json(st, a, "a.json", NULL, &added,
-	    &err), 0);
+	ck_assert_int_eq(export_import_json(st, a, "a.json", NULL, NULL, &added,
+	    NULL, &err), 0);
 	ck_assert_int_eq(count(st, "SELECT count(*) FROM answers"), 4);
 	free(a);
 	/* Review rows travel too, once. */
 	if (fill_review(st)) {
 		a = export_profile_json(st, "ada", NULL, &err);
 		ck_assert_ptr_nonnull(strstr(a, "\"dp-limit\""));
-		ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL,
-		    &added, &err), 0);
-		ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL,
-		    &added, &err), 0);
+		ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL,
+		    &added, NULL, &err), 0);
+		ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL,
+		    &added, NULL, &err), 0);
 		ck_assert_int_eq(count(st2, "SELECT count(*) FROM review_log"), 1);
 		b = export_profile_json(st2, "ada", NULL, &err);
 		ck_assert_str_eq(a, b);
@@ -171,8 +174,8 @@ START_TEST(import_round_trips_without_duplicates)
 	} else
 		a = export_profile_json(st, "ada", NULL, &err);
 	/* Under another name: a second profile with the same rows. */
-	ck_assert_int_eq(export_import_json(st2, a, "a.json", "ada-copy",
-	    &added, &err), 0);
+	ck_assert_int_eq(export_import_json(st2, a, "a.json", "ada-copy", NULL,
+	    &added, NULL, &err), 0);
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 8);
 	ck_assert_str_eq(err.msg, "");
 	ck_assert_int_eq(count(st2, "SELECT count(*) FROM profiles"), 2);
@@ -189,7 +192,7 @@ START_TEST(import_bad_file_changes_nothing)
 	int added = 5;
 
 	ck_assert_int_eq(export_import_json(st, "{\"format\": \"other\","
-	    " \"version\": 1}", "x.json", NULL, &added, &err), -1);
+	    " \"version\": 1}", "x.json", NULL, NULL, &added, NULL, &err), -1);
 	ck_assert_str_eq(err.path, "format");
 	ck_assert_int_eq(added, 0);
 	/* An answer with no question: the whole import is rolled back. */
@@ -197,13 +200,14 @@ START_TEST(import_bad_file_changes_nothing)
 	    " \"parlearn-profile\", \"version\": 1, \"profile\": {\"name\":"
 	    " \"bo\"}, \"drops\": [{\"drop\": \"drop-01\", \"status\": 1,"
 	    " \"seconds\": 1, \"position\": 0}], \"answers\": [{\"drop\":"
-	    " \"drop-01\"}], \"settings\": []}", "y.json", NULL, &added, &err),
+	    " \"drop-01\"}], \"settings\": []}", "y.json", NULL, NULL,
+	    &added, NULL, &err),
 	    -1);
-	ck_assert_str_eq(err.path, "answers[0]");
+	ck_assert_str_eq(err.path, "answers[0].question");
 	ck_assert_int_eq(count(st, "SELECT count(*) FROM profiles"), 0);
 	ck_assert_int_eq(count(st, "SELECT count(*) FROM drop_progress"), 0);
 	ck_assert_int_eq(export_import_json(st, "{\"format\": ", "z.json",
-	    NULL, &added, &err), -1);
+	    NULL, NULL, &added, NULL, &err), -1);
 	ck_assert_int_eq(err.line, 1);
 	store_close(st);
 }
@@ -243,6 +247,248 @@ START_TEST(answer_summary)
 }
 END_TEST
 
+/*
+ * A mutation of a good export: set the field at path (an object path with
+ * [i] indices, e.g. "answers.0.attempt") to the JSON value, or delete it
+ * when value is NULL.
+ */
+struct mutation {
+	const char	*where;		/* dotted path; digits index arrays */
+	const char	*value;		/* JSON text, or NULL to delete */
+	const char	*path;		/* the path the refusal must name */
+};
+
+static const struct mutation mutations[] = {
+	{ "answers.0.attempt", "-1", "answers[0].attempt" },
+	{ "answers.0.attempt", "1e308", "answers[0].attempt" },
+	{ "answers.0.attempt", "1.5", "answers[0].attempt" },
+	{ "answers.0.attempt", "\"2\"", "answers[0].attempt" },
+	{ "answers.0.correct", "99", "answers[0].correct" },
+	{ "answers.0.correct", "true", "answers[0].correct" },
+	{ "answers.0.seconds", "-3", "answers[0].seconds" },
+	{ "answers.0.seconds", "1e308", "answers[0].seconds" },
+	{ "answers.0.answered", "-1", "answers[0].answered" },
+	{ "answers.0.answered", "1e300", "answers[0].answered" },
+	{ "answers.0.response", "7", "answers[0].response" },
+	{ "answers.0.response", "\"\\u001b[2J\"", "answers[0].response" },
+	{ "answers.0.question", "\"\"", "answers[0].question" },
+	{ "answers.0.drop", NULL, "answers[0].drop" },
+	{ "answers.0", "[]", "answers[0]" },
+	{ "drops.0.status", "7", "drops[0].status" },
+	{ "drops.0.seconds", "-1", "drops[0].seconds" },
+	{ "drops.0.position", "1e12", "drops[0].position" },
+	{ "drops.0.started", "\"soon\"", "drops[0].started" },
+	{ "drops.0.drop", "{}", "drops[0].drop" },
+	{ "settings.0.value", "null", "settings[0].value" },
+	{ "settings.0.key", "\"a\\u0007\"", "settings[0].key" },
+	{ "profile.name", "\"\"", "profile.name" },
+	{ "profile.name", "\"\\u001b]0;x\\u0007\"", "profile.name" },
+	{ "profile.created", "-5", "profile.created" },
+	{ "profile", "3", "profile" },
+	{ "drops", "{}", "drops" },
+	{ "answers", "null", "answers" },
+	{ "review", "[]", "review" },
+	{ "review.cards", "7", "review.cards" },
+	{ "review.cards.0.state", "9", "review.cards[0].state" },
+	{ "review.cards.0.stability", "-1", "review.cards[0].stability" },
+	{ "review.cards.0.difficulty", "\"NaN\"", "review.cards[0].difficulty" },
+	{ "review.cards.0.due", "1e999", "review.cards[0].due" },
+	{ "review.cards.0.seed", "1e19", "review.cards[0].seed" },
+	{ "review.cards.0.seed", "\"9223372036854775808\"", "review.cards[0].seed" },
+	{ "review.cards.0.seed", "\"12ab\"", "review.cards[0].seed" },
+	{ "review.cards.0.reps", "-2", "review.cards[0].reps" },
+	{ "review.review_log.0.rating", "5", "review.review_log[0].rating" },
+	{ "review.review_log.0.s_after", "-0.5", "review.review_log[0].s_after" },
+	{ "review.review_log.0.card_id", "null", "review.review_log[0].card_id" },
+	{ "review.user_cards", "[{\"card_id\": \"u:d:1\", \"deck\": \"d\\u001b\","
+	  " \"front\": \"f\", \"back\": \"b\", \"created\": 1}]",
+	  "review.user_cards[0].deck" },
+	{ "version", "2", "version" },
+};
+
+/* Apply m to a copy of the export text. Caller frees. */
+static char *
+mutate(const char *text, const struct mutation *m)
+{
+	cJSON *root = cJSON_Parse(text), *parent = root, *v;
+	char where[128], *part, *next, *out;
+
+	ck_assert_ptr_nonnull(root);
+	snprintf(where, sizeof where, "%s", m->where);
+	for (part = where; (next = strchr(part, '.')) != NULL; part = next + 1) {
+		*next = '\0';
+		parent = part[0] >= '0' && part[0] <= '9' ?
+		    cJSON_GetArrayItem(parent, atoi(part)) :
+		    cJSON_GetObjectItem(parent, part);
+		ck_assert_msg(parent != NULL, "no %s in the export", m->where);
+	}
+	if (part[0] >= '0' && part[0] <= '9') {
+		v = cJSON_Parse(m->value);
+		cJSON_ReplaceItemInArray(parent, atoi(part), v);
+	} else if (m->value == NULL)
+		cJSON_DeleteItemFromObject(parent, part);
+	else {
+		v = cJSON_Parse(m->value);
+		ck_assert_msg(v != NULL, "bad test value %s", m->value);
+		if (cJSON_GetObjectItem(parent, part) != NULL)
+			cJSON_ReplaceItemInObject(parent, part, v);
+		else
+			cJSON_AddItemToObject(parent, part, v);
+	}
+	out = cJSON_Print(root);
+	cJSON_Delete(root);
+	return out;
+}
+
+START_TEST(import_checks_every_field)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct pl_err err;
+	char *good, *bad;
+	size_t i;
+	int added;
+
+	fill(st);
+	ck_assert(fill_review(st));
+	good = export_profile_json(st, "ada", NULL, &err);
+	ck_assert_ptr_nonnull(good);
+	for (i = 0; i < sizeof mutations / sizeof mutations[0]; i++) {
+		bad = mutate(good, &mutations[i]);
+		pl_err_clear(&err);
+		added = 9;
+		ck_assert_msg(export_import_json(st2, bad, "m.json", NULL, NULL,
+		    &added, NULL, &err) == -1, "accepted %s = %s",
+		    mutations[i].where, mutations[i].value);
+		ck_assert_msg(strcmp(err.path, mutations[i].path) == 0,
+		    "%s = %s: refused at \"%s\" (%s), not at %s",
+		    mutations[i].where, mutations[i].value, err.path, err.msg,
+		    mutations[i].path);
+		ck_assert_str_eq(err.file, "m.json");
+		ck_assert_int_eq(added, 0);
+		free(bad);
+	}
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM profiles"), 0);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 0);
+	/* The good file goes in. */
+	ck_assert_int_eq(export_import_json(st2, good, "m.json", NULL, NULL,
+	    &added, NULL, &err), 0);
+	free(good);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
+START_TEST(import_refuses_repeated_keys)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct mutation m = { "answers.1", NULL, "answers[1]" };
+	struct pl_err err;
+	char *good, *bad;
+	cJSON *root, *arr;
+
+	fill(st);
+	good = export_profile_json(st, "ada", NULL, &err);
+	/* Row 1 becomes a copy of row 0: same drop, question and attempt. */
+	root = cJSON_Parse(good);
+	arr = cJSON_GetObjectItem(root, "answers");
+	cJSON_ReplaceItemInArray(arr, 1, cJSON_Duplicate(
+	    cJSON_GetArrayItem(arr, 0), 1));
+	bad = cJSON_Print(root);
+	cJSON_Delete(root);
+	ck_assert_int_eq(export_import_json(st2, bad, "d.json", NULL, NULL,
+	    NULL, NULL, &err), -1);
+	ck_assert_str_eq(err.path, m.path);
+	ck_assert_ptr_nonnull(strstr(err.msg, "answers[0]"));
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 0);
+	free(bad);
+	free(good);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
+START_TEST(import_says_what_is_wrong_with_the_whole)
+{
+	static const char *const texts[] = { "[]", "null", "3", "\"x\"" };
+	struct store *st = open_db("a.db");
+	struct pl_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		pl_err_clear(&err);
+		ck_assert_int_eq(export_import_json(st, texts[i], "w.json", NULL,
+		    NULL, NULL, NULL, &err), -1);
+		ck_assert_msg(strstr(err.msg, "JSON object") != NULL,
+		    "%s: \"%s\"", texts[i], err.msg);
+		ck_assert_str_eq(err.file, "w.json");
+	}
+	store_close(st);
+}
+END_TEST
+
+START_TEST(seeds_round_trip_exactly)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct pl_err err;
+	char *a, *b;
+	int64_t seed = 0;
+	sqlite3_stmt *s;
+
+	fill(st);
+	ck_assert(fill_review(st));
+	/* 2^62 + 1 and -2^63: no double holds either. */
+	ck_assert_int_eq(sqlite3_exec(st->db, "UPDATE cards SET seed ="
+	    " 4611686018427387905", NULL, NULL, NULL), SQLITE_OK);
+	a = export_profile_json(st, "ada", NULL, &err);
+	ck_assert_ptr_nonnull(strstr(a, "\"4611686018427387905\""));
+	ck_assert_int_eq(export_import_json(st2, a, "s.json", NULL, NULL, NULL,
+	    NULL, &err), 0);
+	ck_assert_int_eq(sqlite3_prepare_v2(st2->db, "SELECT seed FROM cards",
+	    -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	seed = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	ck_assert(seed == 4611686018427387905LL);
+	b = export_profile_json(st2, "ada", NULL, &err);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
+START_TEST(unknown_drops_and_questions_are_kept_and_told)
+{
+	struct content_problems notes = { NULL, 0, 0 };
+	struct content_course *c = content_load(TOP_SRCDIR, NULL);
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct pl_err err;
+	char *a;
+	int64_t id;
+	int added = 0;
+
+	ck_assert_ptr_nonnull(c);
+	fill(st);
+	ck_assert_int_eq(store_profile(st, "ada", 1000, &id, &err), 0);
+	ck_assert_int_eq(store_answer_add(st, id, "drop-77", "q1", 1, "a", 1,
+	    1300, NULL, &err), 0);
+	a = export_profile_json(st, "ada", c, &err);
+	ck_assert_int_eq(export_import_json(st2, a, "u.json", NULL, c, &added,
+	    &notes, &err), 0);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 5);
+	/* Only drop-77 is not in the course: one note, naming its row. */
+	ck_assert_uint_eq(notes.n, 1);
+	ck_assert_ptr_nonnull(strstr(notes.items[0].msg, "\"drop-77\""));
+	ck_assert_str_eq(notes.items[0].path, "answers[4]");
+	content_problems_free(&notes);
+	content_free(c);
+	free(a);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
 static Suite *
 export_suite(void)
 {
@@ -255,6 +501,11 @@ export_suite(void)
 	tcase_add_test(tc, import_bad_file_changes_nothing);
 	tcase_add_test(tc, csv_export);
 	tcase_add_test(tc, answer_summary);
+	tcase_add_test(tc, import_checks_every_field);
+	tcase_add_test(tc, import_refuses_repeated_keys);
+	tcase_add_test(tc, import_says_what_is_wrong_with_the_whole);
+	tcase_add_test(tc, seeds_round_trip_exactly);
+	tcase_add_test(tc, unknown_drops_and_questions_are_kept_and_told);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/course/content.h"
@@ -162,7 +163,7 @@ END_TEST
 START_TEST(example_labs_are_valid)
 {
 	static const char *const files[] = { "two-hour-intro.json",
-	    "short-check.json" };
+	    "short-check.json", "real-run.json" };
 	struct content_problems probs = { NULL, 0, 0 };
 	struct content_course *c = content_load(TOP_SRCDIR, NULL);
 	struct lab_script *ls;
@@ -170,7 +171,7 @@ START_TEST(example_labs_are_valid)
 	char path[1024];
 	size_t i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
 		snprintf(path, sizeof path, "%s/labs/%s", TOP_SRCDIR, files[i]);
 		ls = lab_script_load(path, &err);
 		ck_assert_msg(ls != NULL, "%s: %s", path, err.msg);
@@ -464,6 +465,73 @@ START_TEST(labdir_scan_refuses_bad_files)
 }
 END_TEST
 
+/*
+ * One student, two terminals: a `lab submit` process and a student screen
+ * (which writes its whole result from a copy read at start) write at the
+ * same time. Every attempt of every submit is counted, and the screen's
+ * own answer survives too.
+ */
+#define SUBMITS	150
+
+static void
+submitter(const char *dir, const char *q, int n)
+{
+	struct lab_result r;
+	struct pl_err err;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		mkresult(&r, "", "twin", "S1", 0);
+		labdir_whoami(r.user, sizeof r.user);
+		if (labdir_submit_answer(dir, &r, 0, LAB_ITEM_QUESTION, q, i & 1,
+		    1000 + i, &err) != 0)
+			_exit(1);
+		lab_result_free(&r);
+	}
+	_exit(0);
+}
+
+START_TEST(labdir_two_terminals_lose_nothing)
+{
+	struct lab_result r, screen;
+	struct pl_err err;
+	char *tmp, *dir = make_lab(&tmp);
+	const struct lab_answer *a;
+	pid_t p1, p2;
+	int st1, st2, i;
+
+	if ((p1 = fork()) == 0)
+		submitter(dir, "q1", SUBMITS);
+	if ((p2 = fork()) == 0)
+		submitter(dir, "q2", SUBMITS);
+	/* Meanwhile the screen writes its stale copy, again and again. */
+	mkresult(&screen, "", "twin", "S1", 0);
+	labdir_whoami(screen.user, sizeof screen.user);
+	lab_result_set(&screen, 0, LAB_ITEM_SCENARIO, "oom-4000", 2, 0, 1);
+	for (i = 0; i < SUBMITS / 3; i++)
+		ck_assert_int_eq(labdir_submit(dir, &screen, &err), 0);
+	ck_assert_int_eq(waitpid(p1, &st1, 0), p1);
+	ck_assert_int_eq(waitpid(p2, &st2, 0), p2);
+	ck_assert(WIFEXITED(st1) && WEXITSTATUS(st1) == 0);
+	ck_assert(WIFEXITED(st2) && WEXITSTATUS(st2) == 0);
+	mkresult(&r, screen.user, "twin", "", 0);
+	ck_assert_int_eq(labdir_read_own(dir, &r, &err), 1);
+	a = lab_result_find(&r, 0, LAB_ITEM_QUESTION, "q1");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(a->attempts, SUBMITS);
+	a = lab_result_find(&r, 0, LAB_ITEM_QUESTION, "q2");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(a->attempts, SUBMITS);
+	ck_assert_ptr_nonnull(lab_result_find(&r, 0, LAB_ITEM_SCENARIO,
+	    "oom-4000"));
+	lab_result_free(&r);
+	lab_result_free(&screen);
+	test_rmrf(tmp);
+	free(tmp);
+	free(dir);
+}
+END_TEST
+
 START_TEST(labdir_reset_archives)
 {
 	struct lab_result r;
@@ -675,6 +743,7 @@ lab_suite(void)
 	tcase_add_test(tc, labdir_modes_and_own_result);
 	tcase_add_test(tc, labdir_scan_refuses_bad_files);
 	tcase_add_test(tc, labdir_reset_archives);
+	tcase_add_test(tc, labdir_two_terminals_lose_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -139,10 +139,14 @@ START_TEST(enums_and_ends)
 
 	ck_assert_int_eq(pg_change(pg, PG_ZERO, -1), 1);
 	ck_assert_int_eq(pg_change(pg, PG_ZERO, -1), 0);	/* at 0 */
+	ck_assert_str_eq(pg->note, "ZeRO stage: 0 is the first value; there "
+	    "is none before it.");
 	ck_assert_int_eq(pg_change(pg, PG_RECOMPUTE, +1), 1);
 	pg_knob_value(pg, PG_RECOMPUTE, v, sizeof v);
 	ck_assert_str_eq(v, "full");
 	ck_assert_int_eq(pg_change(pg, PG_RECOMPUTE, +1), 0);
+	ck_assert_str_eq(pg->note, "Recompute: full is the last value; there "
+	    "is none after it.");
 	ck_assert_int_eq(pg_change(pg, PG_SCHEDULE, +1), 1);
 	ck_assert_int_eq(pg->cfg.schedule, PIPE_INTERLEAVED);
 	ck_assert_int_eq(pg->cfg.virtual_stages, 2);
@@ -160,6 +164,66 @@ START_TEST(enums_and_ends)
 	ck_assert_int_eq(pg_change(pg, PG_ATTENTION, +1), 1);
 	pg_knob_value(pg, PG_ATTENTION, v, sizeof v);
 	ck_assert_str_eq(v, "plain");
+}
+END_TEST
+
+/* Every knob, turned past both ends of its list, says where it stopped. */
+START_TEST(every_end_says_so)
+{
+	int k, dir, n, rc;
+	char want[PG_NOTE_LEN], val[64];
+
+	for (k = 0; k < PG_N_KNOBS; k++)
+		for (dir = -1; dir <= 1; dir += 2) {
+			for (n = 0; n < 20000 && (rc = pg_change(pg,
+			    (enum pg_knob)k, dir)) == 1; n++)
+				;
+			ck_assert_msg(rc == 0, "%s never ends", pg_knob_name(
+			    (enum pg_knob)k));
+			pg_knob_value(pg, (enum pg_knob)k, val, sizeof val);
+			snprintf(want, sizeof want, "%s: %s is the %s value; "
+			    "there is none %s it.", pg_knob_label(
+			    (enum pg_knob)k), val, dir > 0 ? "last" : "first",
+			    dir > 0 ? "after" : "before");
+			ck_assert_str_eq(pg->note, want);
+		}
+	/* A change that moves clears the note. */
+	ck_assert_int_eq(pg_change(pg, PG_ZERO, -1), 1);
+	ck_assert_str_eq(pg->note, "");
+}
+END_TEST
+
+/*
+ * The change since the start stays measured from pg_init's result across
+ * several changes, while the change since the previous setting follows
+ * the last step.
+ */
+START_TEST(delta_since_start)
+{
+	struct cm_result start = pg->cur, mid;
+
+	ck_assert(pg_has_base(pg, PG_VS_START));
+	ck_assert(!pg_has_base(pg, PG_VS_PREV));
+	ck_assert_double_eq(pg_delta_from(pg, PG_F_T_STEP, PG_VS_START), 0);
+	ck_assert_int_eq(pg_change(pg, PG_TP, +1), 1);		/* TP 4 */
+	mid = pg->cur;
+	ck_assert_int_eq(pg_change(pg, PG_MICRO_BATCH, +1), 1);	/* mb 2 */
+	ck_assert(pg->cur_valid);
+	ck_assert_double_eq_tol(pg_delta_from(pg, PG_F_T_STEP, PG_VS_PREV),
+	    pg->cur.t_step - mid.t_step, 1e-12);
+	ck_assert_double_eq_tol(pg_delta_from(pg, PG_F_T_STEP, PG_VS_START),
+	    pg->cur.t_step - start.t_step, 1e-12);
+	ck_assert_double_eq_tol(pg_delta_from(pg, PG_F_MEM_PARAMS,
+	    PG_VS_START), pg->cur.mem_params - start.mem_params, 1e-3);
+	/* TP 2 -> 4 halved the weights per GPU since the start. */
+	ck_assert_double_eq_tol(pg_delta_from(pg, PG_F_MEM_PARAMS,
+	    PG_VS_START), -start.mem_params / 2, 0.01 * start.mem_params);
+	ck_assert(pg_delta_from(pg, PG_F_T_STEP, PG_VS_START) !=
+	    pg_delta_from(pg, PG_F_T_STEP, PG_VS_PREV));
+	/* pg_apply of the start brings the change since the start to 0. */
+	pg_apply(pg, &start.cfg);
+	ck_assert_double_eq(pg_delta_from(pg, PG_F_T_STEP, PG_VS_START), 0);
+	ck_assert(pg_delta_from(pg, PG_F_T_STEP, PG_VS_PREV) != 0);
 }
 END_TEST
 
@@ -319,6 +383,8 @@ playground_suite(void)
 	    (int)(sizeof partner_cases / sizeof partner_cases[0]));
 	tcase_add_test(tc, invalid_shows_reason);
 	tcase_add_test(tc, enums_and_ends);
+	tcase_add_test(tc, every_end_says_so);
+	tcase_add_test(tc, delta_since_start);
 	tcase_add_test(tc, knob_names);
 	tcase_add_test(tc, layout_text);
 	tcase_add_test(tc, rank_in_search);

@@ -448,7 +448,7 @@ START_TEST(test_tsv_errors)
 	ck_assert_str_eq(t.cards[0].back, "back one");
 	ck_assert_str_eq(t.cards[1].front, "front two");
 	review_tsv_free(&t);
-	ck_assert_int_eq(review_tsv_parse("a\tb\nno back here\n", 18, "x.tsv",
+	ck_assert_int_eq(review_tsv_parse("a\tb\nno back here\n", 17, "x.tsv",
 	    &t, &err), -1);
 	ck_assert_int_eq(err.line, 2);
 	ck_assert_str_eq(err.file, "x.tsv");
@@ -459,6 +459,36 @@ START_TEST(test_tsv_errors)
 	ck_assert_int_eq(review_tsv_parse("a\t\xff\n", 4, "z.tsv", &t, &err),
 	    -1);
 	ck_assert_int_eq(review_tsv_parse("#only\n", 6, "e.tsv", &t, &err), -1);
+}
+END_TEST
+
+/*
+ * Found by tests/fuzz/fuzz_tsv: a NUL byte cut a field short silently; a
+ * back of only control characters became an empty card; a front starting
+ * with '#' was written as a line the reader skips as a comment.
+ */
+START_TEST(test_tsv_fuzz_findings)
+{
+	struct review_tsv t;
+	struct pl_err err;
+	char *line;
+
+	ck_assert_int_eq(review_tsv_parse("ok\tfine\nfront\tba\0ck\n", 21,
+	    "n.tsv", &t, &err), -1);
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_int_eq(err.col, 9);
+	ck_assert_ptr_nonnull(strstr(err.msg, "NUL"));
+	ck_assert_int_eq(review_tsv_parse("f\t\"\"\v\n", 6, "v.tsv", &t, &err),
+	    -1);
+	ck_assert_int_eq(err.line, 1);
+	line = review_tsv_line("#hashtag", "b", NULL);
+	ck_assert_str_eq(line, "\"#hashtag\"\tb\t\n");
+	ck_assert_int_eq(review_tsv_parse(line, strlen(line), "h.tsv", &t,
+	    &err), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_str_eq(t.cards[0].front, "#hashtag");
+	review_tsv_free(&t);
+	free(line);
 }
 END_TEST
 
@@ -502,6 +532,7 @@ review_suite(void)
 	tcase_add_test(x, test_card_back);
 	tcase_add_test(x, test_tsv_round_trip);
 	tcase_add_test(x, test_tsv_errors);
+	tcase_add_test(x, test_tsv_fuzz_findings);
 	suite_add_tcase(s, q);
 	suite_add_tcase(s, x);
 	return s;

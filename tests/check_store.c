@@ -395,6 +395,33 @@ START_TEST(test_rt_profiles)
 }
 END_TEST
 
+/* Profile names: up to 64 characters (not bytes), no control character. */
+START_TEST(test_rt_profile_names)
+{
+	struct store *st;
+	struct pl_err err;
+	char name[300];
+	int64_t id;
+	int i;
+
+	st = open_ok(dbpath);
+	for (i = 0; i < 64; i++)
+		memcpy(name + 2 * i, "\303\251", 2);	/* e-acute */
+	name[128] = '\0';
+	ck_assert_int_eq(store_profile(st, name, 1000, &id, &err), 0);
+	memcpy(name + 128, "e", 2);
+	ck_assert_int_eq(store_profile(st, name, 1000, &id, &err), -1);
+	ck_assert_int_eq(store_profile(st, "ada\033]0;owned\007", 1000, &id,
+	    &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "control character"));
+	ck_assert_int_eq(store_profile(st, "a\302\233" "6n", 1000, &id, &err),
+	    -1);
+	ck_assert_int_eq(store_profile(st, "", 1000, &id, &err), -1);
+	ck_assert_int_eq(q_int(st->db, "SELECT COUNT(*) FROM profiles;"), 1);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(test_rt_visit)
 {
 	struct store_drop_progress p;
@@ -935,6 +962,7 @@ store_suite(void)
 	tc = tcase_create("round trip");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_rt_profiles);
+	tcase_add_test(tc, test_rt_profile_names);
 	tcase_add_test(tc, test_rt_visit);
 	tcase_add_test(tc, test_rt_finish);
 	tcase_add_test(tc, test_rt_last_drop);

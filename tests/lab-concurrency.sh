@@ -143,6 +143,6 @@ runuser -u "$b" -- sh -c "echo '{}' > '$LAB/results/$a@forged.json'" ||
 "$PARLEARN" lab status "$LAB" >"$T/status.out" 2>"$T/status.err"
 grep -q "^$((30 + $#)) students$" "$T/status.out" ||
 	fail "status after users: $(cat "$T/status.out")"
-grep -q "$a@forged.json: owned by uid" "$T/status.err" ||
+grep -q "$a@forged.json: squatted: made by $b" "$T/status.err" ||
 	fail "forged file not refused: $(cat "$T/status.err")"
 test_done

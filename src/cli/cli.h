@@ -31,6 +31,7 @@ int	cli_plan_main(const struct cli_ctx *, int argc, char **argv);
  */
 struct cJSON	*cli_plan_options(int argc, char **argv, int *json, int *rc);
 int	cli_trace_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_run_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_srs_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_review_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_stats_main(const struct cli_ctx *, int argc, char **argv);

@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/output.h"
 #include "core/course/answer.h"
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
@@ -165,7 +166,6 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 	struct content_problems probs = { NULL, 0, 0 };
 	struct content_course *c;
 	const char *dir = ctx->content_dir;
-	char buf[1800];
 	size_t i, n_labs;
 	int ch;
 
@@ -189,10 +189,9 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 		check_numeric(ctx, c, &probs);
 	n_labs = check_labs(ctx, dir, c, &probs);
 	for (i = 0; i < probs.n; i++)
-		fprintf(stderr, "parlearn: %s\n", pl_err_format(&probs.items[i],
-		    buf, sizeof buf));
+		cli_print_err(&probs.items[i]);
 	if (c != NULL) {
-		printf(P_("%s: %zu drop, ", "%s: %zu drops, ", c->n_drops),
+		cli_printf(stdout, P_("%s: %zu drop, ", "%s: %zu drops, ", c->n_drops),
 		    dir, c->n_drops);
 		printf(P_("%zu deck, ", "%zu decks, ", c->n_decks), c->n_decks);
 		printf(P_("%zu card, ", "%zu cards, ", c->n_cards), c->n_cards);

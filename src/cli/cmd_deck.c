@@ -17,6 +17,8 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/output.h"
+#include "core/safetext.h"
 #include "store/cards.h"
 
 #define DECK_MAX_FILE	(64L * 1024 * 1024)	/* largest TSV read */
@@ -40,8 +42,8 @@ static void
 print_user_deck(const char *deck, int n, void *arg)
 {
 	(void)arg;
-	printf(P_("%-24s %4d card   (yours)\n", "%-24s %4d cards  (yours)\n", n),
-	    deck, n);
+	cli_printf(stdout, P_("%-24s %4d card   (yours)\n",
+	    "%-24s %4d cards  (yours)\n", n), deck, n);
 }
 
 static int
@@ -51,7 +53,7 @@ deck_list(struct cli_session *s)
 	size_t i;
 
 	for (i = 0; i < s->course->n_decks; i++)
-		printf(P_("%-24s %4zu card   %s\n", "%-24s %4zu cards  %s\n",
+		cli_printf(stdout, P_("%-24s %4zu card   %s\n", "%-24s %4zu cards  %s\n",
 		    s->course->decks[i].n_cards), s->course->decks[i].id,
 		    s->course->decks[i].n_cards, s->course->decks[i].title);
 	if (store_user_decks(s->store, s->profile, print_user_deck, NULL,
@@ -66,14 +68,25 @@ deck_list(struct cli_session *s)
 static int
 put_note(FILE *fp, const char *deck, const char *front, const char *back)
 {
-	char tags[300], *p, *line;
+	char tags[300], *p, *line, *f, *b;
+	char *safe = safetext_dup(deck, SAFETEXT_UTF8);
 	int rc;
 
-	snprintf(tags, sizeof tags, "parlearn %s", deck);
+	if (safe == NULL)
+		return -1;
+	snprintf(tags, sizeof tags, "parlearn %s", safe);
+	free(safe);
 	for (p = tags + 9; *p != '\0'; p++)
 		if (*p == ' ' || *p == '\t')
 			*p = '_';
-	if ((line = review_tsv_line(front, back, tags)) == NULL)
+	/* Stored text is shown, never obeyed, even if an older parlearn or
+	 * a hand edit left an escape in it. */
+	f = safetext_dup(front, SAFETEXT_UTF8 | SAFETEXT_NEWLINE);
+	b = safetext_dup(back, SAFETEXT_UTF8 | SAFETEXT_NEWLINE);
+	line = f != NULL && b != NULL ? review_tsv_line(f, b, tags) : NULL;
+	free(f);
+	free(b);
+	if (line == NULL)
 		return -1;
 	rc = fputs(line, fp) < 0 ? -1 : 0;
 	free(line);
@@ -120,30 +133,28 @@ write_deck(struct cli_session *s, const char *deck, FILE *fp, int *n)
 	return rc;
 }
 
+/*
+ * The export goes to a temporary file renamed over out when complete
+ * (cli_out), so a failure leaves out as it was and nothing we did not
+ * create is ever removed.
+ */
 static int
 deck_export(struct cli_session *s, const char *deck, const char *out)
 {
-	FILE *fp = out != NULL ? fopen(out, "w") : stdout;
+	struct cli_out o;
 	int n = 0, rc;
 
-	if (fp == NULL) {
-		fprintf(stderr, "parlearn: %s: %s\n", out, strerror(errno));
+	if (cli_out_open(&o, out) != 0)
 		return 2;
-	}
-	rc = write_deck(s, deck, fp, &n);
-	if (out != NULL && fclose(fp) != 0)
-		rc = -1;
+	rc = write_deck(s, deck, o.fp, &n);
 	if (rc == -1)
-		fprintf(stderr, "parlearn: %s: %s\n", out != NULL ? out :
-		    _("standard output"), strerror(errno));
+		cli_out_error(&o, errno);
 	else if (rc == 0 && n == 0) {
-		fprintf(stderr, _("parlearn: deck: no deck called '%s' (see "
+		cli_printf(stderr, _("parlearn: deck: no deck called '%s' (see "
 		    "'parlearn deck list')\n"), deck);
 		rc = -1;
 	}
-	if (out != NULL && rc != 0)
-		remove(out);
-	return rc == 0 ? 0 : 2;
+	return cli_out_close(&o, rc != 0);
 }
 
 /* Read all of path ("-": stdin). NULL with a message on failure. */
@@ -156,7 +167,7 @@ slurp(const char *path, size_t *len)
 
 	*len = 0;
 	if (fp == NULL) {
-		fprintf(stderr, "parlearn: %s: %s\n", path, strerror(errno));
+		cli_printf(stderr, "parlearn: %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
 	do {
@@ -164,7 +175,7 @@ slurp(const char *path, size_t *len)
 			cap = cap ? cap * 2 : 65536;
 			if (cap > (size_t)DECK_MAX_FILE ||
 			    (nb = realloc(buf, cap + 1)) == NULL) {
-				fprintf(stderr, _("parlearn: %s: file too large\n"),
+				cli_printf(stderr, _("parlearn: %s: file too large\n"),
 				    path);
 				free(buf);
 				buf = NULL;
@@ -198,7 +209,7 @@ deck_import(struct cli_session *s, const char *file, const char *name)
 		cli_print_err(&err);
 		review_tsv_free(&t);
 	} else {
-		printf(P_("Imported %zu card into deck '%s'.\n",
+		cli_printf(stdout, P_("Imported %zu card into deck '%s'.\n",
 		    "Imported %zu cards into deck '%s'.\n", t.n), t.n, name);
 		review_tsv_free(&t);
 		rc = 0;

@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/output.h"
 #include "core/json.h"
 #include "store/export.h"
 
@@ -30,26 +31,6 @@ import_usage(FILE *fp)
 	fprintf(fp, "%s", _("Usage: parlearn import [--as NAME] FILE\n"
 	    "Restore a profile from its JSON export, in one transaction. Rows\n"
 	    "already in the database are kept and never duplicated.\n"));
-}
-
-static int
-save(const char *path, const char *text)
-{
-	FILE *fp = path != NULL ? fopen(path, "w") : stdout;
-
-	if (fp == NULL) {
-		fprintf(stderr, "parlearn: %s: %s\n", path, strerror(errno));
-		return 2;
-	}
-	fputs(text, fp);
-	if (text[0] != '\0' && text[strlen(text) - 1] != '\n')
-		fputc('\n', fp);
-	if (fp != stdout ? fclose(fp) != 0 : fflush(fp) != 0) {
-		fprintf(stderr, "parlearn: %s: %s\n", path != NULL ? path :
-		    "stdout", strerror(errno));
-		return 2;
-	}
-	return 0;
 }
 
 int
@@ -98,7 +79,7 @@ cli_export_main(const struct cli_ctx *ctx, int argc, char **argv)
 	c = content_load(ctx->content_dir, NULL);
 	text = strcmp(fmt, "csv") == 0 ? export_profile_csv(st, profile,
 	    &err) : export_profile_json(st, profile, c, &err);
-	rc = text != NULL ? save(out, text) : (cli_print_err(&err), 2);
+	rc = text != NULL ? cli_write_text(out, text) : (cli_print_err(&err), 2);
 	free(text);
 	content_free(c);
 	store_close(st);
@@ -113,10 +94,13 @@ cli_import_main(const struct cli_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct content_problems notes = { NULL, 0, 0 };
 	const char *as = NULL;
+	struct content_course *c;
 	struct store *st;
 	struct pl_err err;
 	char *text;
+	size_t i;
 	int ch, added = 0, rc;
 
 	optind = 0;
@@ -145,9 +129,15 @@ cli_import_main(const struct cli_ctx *ctx, int argc, char **argv)
 		cli_print_err(&err);
 		return 2;
 	}
-	rc = export_import_json(st, text, argv[optind], as, &added, &err);
+	c = content_load(ctx->content_dir, NULL);
+	rc = export_import_json(st, text, argv[optind], as, c, &added, &notes,
+	    &err);
+	for (i = 0; i < notes.n; i++)
+		cli_print_problem(_("warning: "), &notes.items[i]);
+	content_problems_free(&notes);
+	content_free(c);
 	if (rc == 0)
-		printf(P_("imported %s: %d row written\n",
+		cli_printf(stdout, P_("imported %s: %d row written\n",
 		    "imported %s: %d rows written\n", added), argv[optind],
 		    added);
 	else

@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/output.h"
 #include "core/course/curriculum.h"
 #include "core/course/score.h"
 #include "store/progress.h"
@@ -54,6 +55,7 @@ print_json(const struct content_course *c, const enum curriculum_status *st,
 	cJSON *root = cJSON_CreateArray(), *ph, *drops, *d;
 	size_t p, i;
 	char *out;
+	int rc;
 
 	for (p = 0; p < c->n_phases; p++) {
 		ph = cJSON_CreateObject();
@@ -81,9 +83,10 @@ print_json(const struct content_course *c, const enum curriculum_status *st,
 	cJSON_Delete(root);
 	if (out == NULL)
 		return 2;
-	printf("%s\n", out);
+	/* Larger than stdio's buffer: a failed write is told as it happens. */
+	rc = cli_write_text(NULL, out);
 	free(out);
-	return 0;
+	return rc;
 }
 
 static void
@@ -93,16 +96,16 @@ print_text(const struct content_course *c, const enum curriculum_status *st,
 	struct curriculum_phase_progress pr;
 	size_t p, i;
 
-	printf("%s\n", c->title);
+	cli_printf(stdout, "%s\n", c->title);
 	for (p = 0; p < c->n_phases; p++) {
 		curriculum_phase(c, st, c->phases[p].number, &pr);
 		printf("\n");
-		printf(_("Phase %d: %s (%d/%d done)\n"), c->phases[p].number,
+		cli_printf(stdout, _("Phase %d: %s (%d/%d done)\n"), c->phases[p].number,
 		    c->phases[p].title, pr.done, pr.total);
 		for (i = 0; i < c->n_drops; i++) {
 			if (c->drops[i].phase != c->phases[p].number)
 				continue;
-			printf(_("  %2d  %-62s %2d min  %-8s %3.0f%%\n"),
+			cli_printf(stdout, _("  %2d  %-62s %2d min  %-8s %3.0f%%\n"),
 			    c->drops[i].number, c->drops[i].title,
 			    c->drops[i].minutes, curriculum_status_name(st[i]),
 			    100 * sc[i].score);
@@ -136,7 +139,7 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, _("parlearn: list: unexpected argument '%s'\n"),
+		cli_printf(stderr, _("parlearn: list: unexpected argument '%s'\n"),
 		    argv[optind]);
 		return 1;
 	}

@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/output.h"
 #include "store/cards.h"
 #include "tui/tui.h"
 
@@ -175,7 +176,7 @@ print_card(const struct store_card *k, const struct review_item *it,
 	for (n = 0; front[n] != '\0'; n++)
 		if (front[n] == '\n')
 			front[n] = ' ';
-	printf("%-24s %-10s %-34s %s\n", k->id,
+	cli_printf(stdout, "%-24s %-10s %-34s %s\n", k->id,
 	    _(state_label[it->card.state & 3]), due, front);
 }
 

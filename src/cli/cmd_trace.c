@@ -4,7 +4,8 @@
  * JSON (the contract: events, loss, max_grad_error, bubble_fraction,
  * bytes_moved, and more). The options are collected into a struct
  * sim_request and made into a config by sim_config_build, the builder an
- * animation block goes through too.
+ * animation block goes through too. --from replays a saved step, such as
+ * one `parlearn run` measured on real processes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,15 +16,22 @@
 
 #include <cjson/cJSON.h>
 
+#include <unistd.h>
+
 #include "i18n.h"
 #include "cli/cli.h"
-#include "core/sim/sim.h"
+#include "cli/common.h"
+#include "core/json.h"
+#include "core/sim/sim_json.h"
+#include "tui/tui.h"
 
 #define GANTT_COLS	64	/* characters of time per row */
 
 struct trace_opts {
 	struct sim_request	 req;
 	int			 json;		/* --json */
+	const char		*from;		/* --from FILE */
+	int			 n_run_opts;	/* options that make a run */
 };
 
 static void
@@ -34,6 +42,7 @@ usage(FILE *fp)
 	    "         [--schedule gpipe|1f1b|interleaved] [--virtual-stages V]\n"
 	    "         [--sequence-parallel] [--no-overlap] [--compute-only] "
 	    "[--json]\n"
+	    "   or: parlearn trace --from FILE [--json]\n"
 	    "Run the toy model (4 transformer layers, L1 to L4) for one "
 	    "training step on\nsimulated GPUs, G0, G1, ..., and show what each "
 	    "GPU does over time, with the\nGPUs and layers of each pipeline "
@@ -61,6 +70,11 @@ usage(FILE *fp)
 	    "  --json                print the settings, each GPU's place, the "
 	    "events,\n"
 	    "                        memory and results as JSON\n"
+	    "  --from FILE           replay a step saved by parlearn run -o "
+	    "FILE (or by\n"
+	    "                        trace --json) in the player; without a "
+	    "terminal,\n"
+	    "                        print its Gantt chart\n"
 	    "  --help                show this help\n"));
 }
 
@@ -88,6 +102,12 @@ parse_opt(struct trace_opts *o, int ch, char *arg)
 	    "--microbatches" : "--virtual-stages";
 	int n;
 
+	if (ch == 'F') {
+		o->from = arg;
+		return 0;
+	}
+	if (ch != 'j')
+		o->n_run_opts++;
 	switch (ch) {
 	case 'm':
 		o->req.mode = arg;
@@ -119,144 +139,13 @@ parse_opt(struct trace_opts *o, int ch, char *arg)
 	return 0;
 }
 
-static cJSON *
-json_event(const struct sim_event *ev)
-{
-	cJSON *e = cJSON_CreateObject();
-	char name[16];
-
-	cJSON_AddNumberToObject(e, "device", ev->device);
-	cJSON_AddStringToObject(e, "gpu", sim_device_name(ev->device, name,
-	    sizeof name));
-	cJSON_AddStringToObject(e, "kind", sim_kind_name(ev->kind));
-	cJSON_AddStringToObject(e, "carries", sim_payload_name(ev->what));
-	cJSON_AddStringToObject(e, "part", sim_part_name(ev->part));
-	cJSON_AddNumberToObject(e, "layer", ev->layer);
-	cJSON_AddNumberToObject(e, "microbatch", ev->microbatch);
-	cJSON_AddNumberToObject(e, "shard", ev->shard);
-	cJSON_AddNumberToObject(e, "chunk", ev->chunk);
-	cJSON_AddNumberToObject(e, "start", ev->start);
-	cJSON_AddNumberToObject(e, "end", ev->end);
-	cJSON_AddNumberToObject(e, "bytes", (double)ev->bytes);
-	cJSON_AddNumberToObject(e, "peer", ev->peer);
-	cJSON_AddNumberToObject(e, "collective", ev->collective);
-	cJSON_AddNumberToObject(e, "ring_step", ev->ring_step);
-	cJSON_AddNumberToObject(e, "ring_steps", ev->ring_steps);
-	cJSON_AddNumberToObject(e, "ring_chunk", ev->ring_chunk);
-	cJSON_AddStringToObject(e, "phase", ev->kind == SIM_RING_STEP ?
-	    sim_kind_name(ev->phase) : "none");
-	cJSON_AddBoolToObject(e, "overlap", ev->overlap);
-	return e;
-}
-
-static cJSON *
-json_events(const struct sim_timeline *tl)
-{
-	cJSON *a = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; i < tl->n_ev; i++)
-		cJSON_AddItemToArray(a, json_event(&tl->ev[i]));
-	return a;
-}
-
-static cJSON *
-json_memory(const struct sim_timeline *tl)
-{
-	cJSON *a = cJSON_CreateArray(), *e;
-	char name[16];
-	size_t i;
-	int k;
-
-	for (i = 0; i < tl->n_mem; i++) {
-		e = cJSON_CreateObject();
-		cJSON_AddNumberToObject(e, "device", tl->mem[i].device);
-		cJSON_AddStringToObject(e, "gpu", sim_device_name(
-		    tl->mem[i].device, name, sizeof name));
-		cJSON_AddNumberToObject(e, "t", tl->mem[i].t);
-		for (k = 0; k < SIM_NMEM; k++)
-			cJSON_AddNumberToObject(e, sim_mem_kind_name(k),
-			    (double)tl->mem[i].bytes[k]);
-		cJSON_AddItemToArray(a, e);
-	}
-	return a;
-}
-
-/* Each device's name and place: replica, stage, TP rank, layers held. */
-static cJSON *
-json_devices(const struct sim_result *r)
-{
-	cJSON *a = cJSON_CreateArray(), *e, *lay;
-	struct sim_place pl;
-	char name[16];
-	int d, l;
-
-	for (d = 0; d < r->tl.n_devices; d++) {
-		sim_device_place(r, d, &pl);
-		e = cJSON_CreateObject();
-		cJSON_AddNumberToObject(e, "device", d);
-		cJSON_AddStringToObject(e, "gpu", sim_device_name(d, name,
-		    sizeof name));
-		cJSON_AddNumberToObject(e, "replica", pl.replica);
-		cJSON_AddNumberToObject(e, "stage", pl.stage);
-		cJSON_AddNumberToObject(e, "tp_rank", pl.tp_rank);
-		lay = cJSON_AddArrayToObject(e, "layers");
-		for (l = 0; l < SIM_LAYERS; l++)
-			if (pl.layers & (1u << l))
-				cJSON_AddItemToArray(lay,
-				    cJSON_CreateNumber(l + 1));
-		cJSON_AddItemToArray(a, e);
-	}
-	return a;
-}
-
-static cJSON *
-json_model(void)
-{
-	cJSON *m = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(m, "layers", SIM_LAYERS);
-	cJSON_AddNumberToObject(m, "hidden", SIM_HIDDEN);
-	cJSON_AddNumberToObject(m, "heads", SIM_HEADS);
-	cJSON_AddNumberToObject(m, "ffn", SIM_FFN);
-	cJSON_AddNumberToObject(m, "seq", SIM_SEQ);
-	cJSON_AddNumberToObject(m, "batch", SIM_BATCH);
-	cJSON_AddNumberToObject(m, "params", SIM_NPARAMS);
-	cJSON_AddNumberToObject(m, "scale", SIM_SCALE);
-	return m;
-}
-
 static int
-print_json(const struct sim_config *cfg, const struct sim_result *r)
+print_json(const struct sim_config *cfg, const struct sim_result *r,
+    const struct sim_origin *origin)
 {
-	cJSON *root = cJSON_CreateObject();
-	char *out;
+	cJSON *root = sim_result_json(cfg, r, origin);
+	char *out = root != NULL ? cJSON_Print(root) : NULL;
 
-	cJSON_AddStringToObject(root, "mode", sim_mode_name(cfg->mode));
-	cJSON_AddNumberToObject(root, "gpus", cfg->gpus);
-	cJSON_AddNumberToObject(root, "dp", r->dp);
-	cJSON_AddNumberToObject(root, "tp", r->tp);
-	cJSON_AddNumberToObject(root, "pp", r->pp);
-	cJSON_AddNumberToObject(root, "microbatches", cfg->microbatches);
-	cJSON_AddStringToObject(root, "schedule",
-	    pipe_schedule_name(cfg->schedule));
-	cJSON_AddNumberToObject(root, "virtual_stages", cfg->vstages);
-	cJSON_AddBoolToObject(root, "sequence_parallel", cfg->seq_parallel);
-	cJSON_AddBoolToObject(root, "overlap", cfg->overlap);
-	cJSON_AddBoolToObject(root, "compute_only", cfg->compute_only);
-	cJSON_AddItemToObject(root, "model", json_model());
-	cJSON_AddNumberToObject(root, "loss", r->loss);
-	cJSON_AddNumberToObject(root, "max_loss_error", r->max_loss_error);
-	cJSON_AddNumberToObject(root, "max_grad_error", r->max_grad_error);
-	cJSON_AddNumberToObject(root, "max_param_error", r->max_param_error);
-	cJSON_AddNumberToObject(root, "bubble_fraction", r->bubble);
-	cJSON_AddNumberToObject(root, "bubble_formula", r->bubble_formula);
-	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
-	cJSON_AddNumberToObject(root, "step_time", r->step_time);
-	cJSON_AddItemToObject(root, "devices", json_devices(r));
-	cJSON_AddItemToObject(root, "events", json_events(&r->tl));
-	cJSON_AddItemToObject(root, "memory", json_memory(&r->tl));
-	out = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (out == NULL)
 		return 2;
@@ -318,13 +207,19 @@ print_stages(const struct sim_result *r)
 }
 
 static void
-print_gantt(const struct sim_config *cfg, const struct sim_result *r)
+print_gantt(const struct sim_config *cfg, const struct sim_result *r,
+    const struct sim_origin *origin)
 {
 	const struct sim_timeline *tl = &r->tl;
 	double col = tl->t_end / GANTT_COLS;
 	char name[16];
 	int d, c;
 
+	if (origin != NULL && origin->measured)
+		printf(P_("measured on %d process with %s%s\n",
+		    "measured on %d processes with %s%s\n", origin->processes),
+		    origin->processes, origin->library, origin->hosts == 1 ?
+		    _("; CPU times on one machine") : "");
 	printf(_("parlearn trace: %s on %d GPUs (dp %d x tp %d x pp %d)"),
 	    sim_mode_name(cfg->mode), cfg->gpus, r->dp, r->tp, r->pp);
 	if (r->pp > 1)
@@ -362,6 +257,47 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r)
 	    r->step_time * 1e3);
 }
 
+/*
+ * --from FILE: a step saved by `parlearn run -o` or `trace --json`,
+ * replayed in the player on a terminal, else printed.
+ */
+static int
+trace_from(const struct cli_ctx *ctx, const char *file, int json)
+{
+	struct tui_replay rp;
+	struct tui_start st;
+	struct pl_err err;
+	cJSON *root;
+	int rc = 0;
+
+	memset(&rp, 0, sizeof rp);
+	pl_err_clear(&err);
+	if ((rp.res = calloc(1, sizeof *rp.res)) == NULL ||
+	    (root = pl_json_load(file, &err)) == NULL) {
+		if (rp.res != NULL)
+			cli_print_err(&err);
+		free(rp.res);
+		return 2;
+	}
+	rc = sim_result_from_json(root, file, &rp.cfg, rp.res, &rp.origin,
+	    &err);
+	cJSON_Delete(root);
+	if (rc != 0) {
+		cli_print_err(&err);
+		rc = 2;
+	} else if (json)
+		rc = print_json(&rp.cfg, rp.res, &rp.origin);
+	else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		cli_tui_start(&st, ctx, NULL, TUI_REPLAY);
+		st.replay = &rp;
+		rc = tui_run(&st);
+	} else
+		print_gantt(&rp.cfg, rp.res, &rp.origin);
+	sim_result_free(rp.res);
+	free(rp.res);
+	return rc;
+}
+
 int
 cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -375,6 +311,7 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 		{ "no-overlap", no_argument, NULL, 'o' },
 		{ "compute-only", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "from", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -384,7 +321,6 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 	struct pl_err err;
 	int ch, rc;
 
-	(void)ctx;
 	memset(&o, 0, sizeof o);
 	optind = 0;
 	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
@@ -404,6 +340,13 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 		    argv[optind]);
 		return 1;
 	}
+	if (o.from != NULL && o.n_run_opts > 0) {
+		fprintf(stderr, "%s", _("parlearn: trace: --from replays a "
+		    "saved step; it takes no run options\n"));
+		return 1;
+	}
+	if (o.from != NULL)
+		return trace_from(ctx, o.from, o.json);
 	if (sim_config_build(&o.req, &cfg, &err) != 0) {
 		fprintf(stderr, _("parlearn: trace: %s\n"), err.msg);
 		return 1;
@@ -414,9 +357,9 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	rc = 0;
 	if (o.json)
-		rc = print_json(&cfg, &res);
+		rc = print_json(&cfg, &res, NULL);
 	else
-		print_gantt(&cfg, &res);
+		print_gantt(&cfg, &res, NULL);
 	sim_result_free(&res);
 	return rc;
 }

@@ -9,25 +9,22 @@
 
 #include "i18n.h"
 #include "cli/common.h"
+#include "cli/output.h"
 #include "store/progress_score.h"
 
 void
 cli_print_err(const struct pl_err *err)
 {
-	char buf[1800];
-
-	fprintf(stderr, "parlearn: %s\n", pl_err_format(err, buf, sizeof buf));
+	cli_print_problem(NULL, err);
 }
 
 static void
 print_problems(const struct content_problems *probs, int warn)
 {
-	char buf[1800];
 	size_t i;
 
 	for (i = 0; warn && i < probs->n; i++)
-		fprintf(stderr, _("parlearn: warning: skipped %s\n"),
-		    pl_err_format(&probs->items[i], buf, sizeof buf));
+		cli_print_problem(_("warning: skipped "), &probs->items[i]);
 }
 
 int
@@ -42,7 +39,7 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 		if (probs.n > 0)
 			cli_print_err(&probs.items[0]);
 		else
-			fprintf(stderr, _("parlearn: %s: cannot load the course\n"),
+			cli_printf(stderr, _("parlearn: %s: cannot load the course\n"),
 			    ctx->content_dir);
 		content_problems_free(&probs);
 		return 2;
@@ -52,12 +49,8 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 	 * the engine is unavailable. */
 	if (hw_catalog_load(&s->catalog, ctx->data_dir, &err) == 0)
 		s->have_catalog = 1;
-	else if (warn) {
-		char buf[1800];
-
-		fprintf(stderr, _("parlearn: warning: %s\n"),
-		    pl_err_format(&err, buf, sizeof buf));
-	}
+	else if (warn)
+		cli_print_problem(_("warning: "), &err);
 	s->problems = (int)probs.n;
 	content_problems_free(&probs);
 	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);

@@ -88,13 +88,64 @@ pl_json_position(const char *text, size_t off, int *line, int *col)
 	*col = c;
 }
 
+/*
+ * What cJSON would accept silently or refuse with a vague message: a
+ * string holding \u0000 (cJSON cuts the string there) and nesting deeper
+ * than PL_JSON_MAX_DEPTH. Returns the offset of the first, or -1; *why
+ * says which (0 NUL, 1 depth).
+ */
+static long
+prescan(const char *text, int *why)
+{
+	size_t i;
+	int depth = 0, in_str = 0;
+
+	for (i = 0; text[i] != '\0'; i++) {
+		if (in_str) {
+			if (text[i] == '"')
+				in_str = 0;
+			else if (text[i] == '\\' && text[i + 1] != '\0') {
+				if (text[i + 1] == 'u' && strncmp(text + i + 2,
+				    "0000", 4) == 0) {
+					*why = 0;
+					return (long)i;
+				}
+				i++;
+			}
+			continue;
+		}
+		if (text[i] == '"')
+			in_str = 1;
+		else if (text[i] == '[' || text[i] == '{') {
+			if (++depth > PL_JSON_MAX_DEPTH) {
+				*why = 1;
+				return (long)i;
+			}
+		} else if ((text[i] == ']' || text[i] == '}') && depth > 0)
+			depth--;
+	}
+	return -1;
+}
+
 cJSON *
 pl_json_parse(const char *text, const char *file, struct pl_err *err)
 {
 	const char *end = NULL;
 	cJSON *root;
-	int line, col;
+	long bad;
+	int line, col, why = 0;
 
+	if ((bad = prescan(text, &why)) >= 0) {
+		pl_json_position(text, (size_t)bad, &line, &col);
+		if (why == 0)
+			pl_err_set(err, file, line, col, "%s",
+			    _("a string holds a NUL character (\\u0000)"));
+		else
+			pl_err_set(err, file, line, col,
+			    _("too deeply nested (more than %d levels)"),
+			    PL_JSON_MAX_DEPTH);
+		return NULL;
+	}
 	root = cJSON_ParseWithOpts(text, &end, 1);
 	if (root != NULL)
 		return root;

@@ -16,6 +16,9 @@
 /* Largest file the loaders accept, bytes. Bigger files are refused. */
 #define PL_JSON_MAX_BYTES	(4u * 1024u * 1024u)
 
+/* Deepest nesting of arrays and objects accepted (ours need under 10). */
+#define PL_JSON_MAX_DEPTH	64
+
 /*
  * Read a whole file into a NUL-terminated buffer the caller frees.
  * Returns NULL and fills err if it cannot be read, is too big or holds a
@@ -25,7 +28,9 @@ char	*pl_read_file(const char *path, size_t *len_out, struct pl_err *err);
 
 /*
  * Parse text (named file for errors). Returns a tree the caller frees with
- * cJSON_Delete, or NULL with err set to FILE:LINE:COL of the syntax error.
+ * cJSON_Delete, or NULL with err set to FILE:LINE:COL of the syntax error,
+ * of a string holding \u0000 (never cut short silently) or of nesting
+ * deeper than PL_JSON_MAX_DEPTH ("too deeply nested").
  */
 cJSON	*pl_json_parse(const char *text, const char *file, struct pl_err *err);
 

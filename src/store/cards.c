@@ -3,9 +3,10 @@
  * deriving a card from its log, the daily counters and the settings.
  *
  * A card row is always what fsrs_rebuild() gives for its log rows in id
- * order; store_cards_review() writes both in one transaction and
+ * order; store_cards_review() writes both in one transaction, only if the
+ * card still holds the state the rating was computed from, and
  * store_cards_undo() re-derives the row after deleting the newest entry,
- * so the two cannot drift apart.
+ * so the two cannot drift apart, even with two processes reviewing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,18 +57,40 @@ store_cards_get(struct store *st, int64_t profile, const char *card_id,
 	return rc == SQLITE_ROW;
 }
 
-/* Write c as the card's row (which must exist). */
+/*
+ * Write c as the card's row (which must exist). With expect, only if the
+ * row still holds expect (every field): returns 1, writing nothing, when
+ * another process has changed the card since it was read.
+ */
 static int
 put_card(struct store *st, int64_t profile, const char *card_id,
-    const struct fsrs_card *c, struct pl_err *err)
+    const struct fsrs_card *c, const struct fsrs_card *expect,
+    struct pl_err *err)
 {
+	struct fsrs_card was;
 	sqlite3_stmt *s;
 
-	if (store_prepare(st, "UPDATE cards SET state = ?3, step = ?4, "
-	    "stability = ?5, difficulty = ?6, due = ?7, last_review = ?8, "
-	    "reps = ?9, lapses = ?10 WHERE profile_id = ?1 AND card_id = ?2;",
+	if (store_prepare(st, expect == NULL ? "UPDATE cards SET state = ?3, "
+	    "step = ?4, stability = ?5, difficulty = ?6, due = ?7, "
+	    "last_review = ?8, reps = ?9, lapses = ?10 "
+	    "WHERE profile_id = ?1 AND card_id = ?2;" : "UPDATE cards SET "
+	    "state = ?3, step = ?4, stability = ?5, difficulty = ?6, due = ?7, "
+	    "last_review = ?8, reps = ?9, lapses = ?10 "
+	    "WHERE profile_id = ?1 AND card_id = ?2 AND state = ?11 AND "
+	    "step = ?12 AND stability = ?13 AND difficulty = ?14 AND due = ?15 "
+	    "AND last_review = ?16 AND reps = ?17 AND lapses = ?18;",
 	    &s, err) != 0)
 		return -1;
+	if (expect != NULL) {
+		sqlite3_bind_int(s, 11, (int)expect->state);
+		sqlite3_bind_int(s, 12, expect->step);
+		sqlite3_bind_double(s, 13, expect->stability);
+		sqlite3_bind_double(s, 14, expect->difficulty);
+		sqlite3_bind_int64(s, 15, expect->due);
+		sqlite3_bind_int64(s, 16, expect->last_review);
+		sqlite3_bind_int(s, 17, expect->reps);
+		sqlite3_bind_int(s, 18, expect->lapses);
+	}
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, card_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 3, (int)c->state);
@@ -80,12 +103,14 @@ put_card(struct store *st, int64_t profile, const char *card_id,
 	sqlite3_bind_int(s, 10, c->lapses);
 	if (store_step_done(st, s, err) != 0)
 		return -1;
-	if (sqlite3_changes(st->db) != 1) {
-		pl_err_set(err, st->path, 0, 0, _("no card \"%s\" to update"),
-		    card_id);
-		return -1;
-	}
-	return 0;
+	if (sqlite3_changes(st->db) == 1)
+		return 0;
+	if (expect != NULL && store_cards_get(st, profile, card_id, &was,
+	    NULL) == 1)
+		return 1;
+	pl_err_set(err, st->path, 0, 0, _("no card \"%s\" to update"),
+	    card_id);
+	return -1;
 }
 
 static int
@@ -119,14 +144,19 @@ insert_log(struct store *st, int64_t profile, const char *card_id,
 
 int
 store_cards_review(struct store *st, int64_t profile, const char *card_id,
-    const struct fsrs_card *after, const struct fsrs_log *log,
-    int64_t duration_ms, int64_t *log_id, struct pl_err *err)
+    const struct fsrs_card *before, const struct fsrs_card *after,
+    const struct fsrs_log *log, int64_t duration_ms, int64_t *log_id,
+    struct pl_err *err)
 {
 	int rc;
 
 	if (store_begin(st, err) != 0)
 		return -1;
-	rc = put_card(st, profile, card_id, after, err);
+	rc = put_card(st, profile, card_id, after, before, err);
+	if (rc == 1) {
+		store_rollback(st);
+		return 1;
+	}
 	if (rc == 0)
 		rc = insert_log(st, profile, card_id, log, duration_ms, err);
 	if (rc == 0 && log_id != NULL)
@@ -234,7 +264,7 @@ store_cards_undo(struct store *st, int64_t profile, int64_t log_id,
 	if (rc == 0 && rebuild(st, profile, card, p, &c, err) != 1)
 		rc = -1;
 	if (rc == 0)
-		rc = put_card(st, profile, card, &c, err);
+		rc = put_card(st, profile, card, &c, NULL, err);
 	if (rc == 0 && restored != NULL)
 		*restored = c;
 	free(card);

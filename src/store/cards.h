@@ -71,13 +71,18 @@ int	store_cards_get(struct store *, int64_t profile, const char *card_id,
 	    struct fsrs_card *out, struct pl_err *err);
 
 /*
- * Save a rating: the card's new state and its log row, together.
- * duration_ms is the time the learner took. *log_id (may be NULL) gets the
- * log row's id, for store_cards_undo().
+ * Save a rating: the card's new state and its log row, together, but only
+ * if the stored card still holds before, the state after was computed
+ * from (an optimistic check: another process may have rated the card
+ * since it was read). duration_ms is the time the learner took. *log_id
+ * (may be NULL) gets the log row's id, for store_cards_undo(). Returns 0,
+ * 1 when the stored card has changed (nothing written: read it again and
+ * re-schedule), or -1 with err set.
  */
 int	store_cards_review(struct store *, int64_t profile, const char *card_id,
-	    const struct fsrs_card *after, const struct fsrs_log *log,
-	    int64_t duration_ms, int64_t *log_id, struct pl_err *err);
+	    const struct fsrs_card *before, const struct fsrs_card *after,
+	    const struct fsrs_log *log, int64_t duration_ms, int64_t *log_id,
+	    struct pl_err *err);
 
 /*
  * Undo the rating saved as log row log_id: delete it and derive the card
@@ -117,9 +122,21 @@ int	store_cards_add_question(struct store *, int64_t profile,
 	    double expected, int64_t now, struct pl_err *err);
 
 /*
+ * Save an answer to a self-check question and, when it is wrong, its card
+ * in the mistakes deck (store_cards_add_question), in one transaction:
+ * both or neither. *attempt_out (may be NULL) gets the attempt number.
+ */
+int	store_cards_answer(struct store *, int64_t profile,
+	    const char *drop_id, const struct content_question *q, int correct,
+	    const char *response, double seconds, double expected, int64_t now,
+	    int *attempt_out, struct pl_err *err);
+
+#define STORE_DECK_MAX_CHARS	100	/* a deck name, in characters */
+
+/*
  * Import notes as a new deck called name, every card unlocked and NEW.
- * -1 with err if a deck of that name exists (course or user) or name is
- * empty.
+ * -1 with err if a deck of that name exists (course or user), or name is
+ * not 1 to STORE_DECK_MAX_CHARS characters free of control characters.
  */
 int	store_cards_import(struct store *, int64_t profile,
 	    const struct content_course *, const char *name,
@@ -184,7 +201,9 @@ struct store_card	*store_review_current(struct store_review *r,
 			    struct review_item **item);
 /*
  * Rate the current card with g at now (seconds: time spent on it): save
- * state and log (not in cram), count it, rebuild the queue.
+ * state and log (not in cram), count it, rebuild the queue. When another
+ * process has rated the card since it was loaded, the stored state is read
+ * again and the rating applied to it, never to the stale copy.
  */
 int	store_review_rate(struct store *, struct store_review *r,
 	    enum fsrs_rating g, int64_t now, int64_t seconds, struct pl_err *err);

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/safetext.h"
 #include "store/cards.h"
+#include "store/progress.h"
 
 /* INSERT OR IGNORE a NEW card row with the statement s (see new_row_sql). */
 static const char new_row_sql[] = "INSERT OR IGNORE INTO cards (profile_id, "
@@ -71,24 +73,52 @@ store_cards_unlock(struct store *st, int64_t profile,
 	return store_end(st, rc, err);
 }
 
-static const struct content_card *
-course_card(const struct content_course *c, const char *id)
+/* The course's cards sorted by id, so each row finds its card in log n. */
+struct card_index {
+	const struct content_card	**by_id;
+	size_t				  n;
+};
+
+static int
+cmp_card(const void *a, const void *b)
+{
+	return strcmp((*(const struct content_card *const *)a)->id,
+	    (*(const struct content_card *const *)b)->id);
+}
+
+static int
+index_cards(const struct content_course *c, struct card_index *ix)
 {
 	size_t i;
 
-	for (i = 0; c != NULL && i < c->n_cards; i++)
-		if (strcmp(c->cards[i].id, id) == 0)
-			return &c->cards[i];
-	return NULL;
+	ix->n = c != NULL ? c->n_cards : 0;
+	if ((ix->by_id = malloc((ix->n + 1) * sizeof *ix->by_id)) == NULL)
+		return -1;
+	for (i = 0; i < ix->n; i++)
+		ix->by_id[i] = &c->cards[i];
+	qsort(ix->by_id, ix->n, sizeof *ix->by_id, cmp_card);
+	return 0;
+}
+
+static const struct content_card *
+course_card(const struct card_index *ix, const char *id)
+{
+	struct content_card key;
+	const struct content_card *kp = &key, *const *hit;
+
+	key.id = (char *)id;
+	hit = ix->n > 0 ? bsearch(&kp, ix->by_id, ix->n, sizeof *ix->by_id,
+	    cmp_card) : NULL;
+	return hit != NULL ? *hit : NULL;
 }
 
 /* Fill k from a course card or user_cards columns; 1 kept, 0 skip, -1. */
 static int
-card_text(sqlite3_stmt *s, const struct content_course *c,
+card_text(sqlite3_stmt *s, const struct card_index *ix,
     const struct hw_catalog *catalog, const char *deck, struct store_card *k)
 {
 	const char *id = (const char *)sqlite3_column_text(s, 0);
-	const struct content_card *cc = course_card(c, id);
+	const struct content_card *cc = course_card(ix, id);
 
 	memset(k, 0, sizeof *k);
 	if (sqlite3_column_type(s, 10) != SQLITE_NULL) {
@@ -141,21 +171,28 @@ store_cards_load(struct store *st, int64_t profile,
     const struct content_course *c, const struct hw_catalog *catalog,
     const char *deck, struct store_card_set *out, struct pl_err *err)
 {
+	struct card_index ix;
 	sqlite3_stmt *s;
 	size_t cap = 0, i;
 	int rc, kept = 0;
 
 	memset(out, 0, sizeof *out);
+	if (index_cards(c, &ix) != 0) {
+		pl_err_set(err, st->path, 0, 0, "%s", _("out of memory"));
+		return -1;
+	}
 	if (store_prepare(st, "SELECT k.card_id, k.seed, k.state, k.step, "
 	    "k.stability, k.difficulty, k.due, k.last_review, k.reps, "
 	    "k.lapses, u.deck, u.front, u.back, k.added FROM cards k "
 	    "LEFT JOIN user_cards u ON u.profile_id = k.profile_id AND "
 	    "u.card_id = k.card_id WHERE k.profile_id = ?1 "
-	    "ORDER BY k.added, k.rowid;", &s, err) != 0)
+	    "ORDER BY k.added, k.rowid;", &s, err) != 0) {
+		free(ix.by_id);
 		return -1;
+	}
 	sqlite3_bind_int64(s, 1, profile);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (grow(out, &cap) != 0 || (kept = card_text(s, c, catalog,
+		if (grow(out, &cap) != 0 || (kept = card_text(s, &ix, catalog,
 		    deck, &out->cards[out->n])) < 0)
 			break;
 		if (kept == 0) {
@@ -178,6 +215,7 @@ store_cards_load(struct store *st, int64_t profile,
 		out->n++;
 	}
 	sqlite3_finalize(s);
+	free(ix.by_id);
 	if (rc != SQLITE_DONE) {
 		if (kept < 0 || rc == SQLITE_ROW) {
 			if (kept < 0)
@@ -256,6 +294,35 @@ store_cards_add_question(struct store *st, int64_t profile,
 	return rc;
 }
 
+int
+store_cards_answer(struct store *st, int64_t profile, const char *drop_id,
+    const struct content_question *q, int correct, const char *response,
+    double seconds, double expected, int64_t now, int *attempt_out,
+    struct pl_err *err)
+{
+	char id[512], *front = NULL, *back = NULL;
+	int rc;
+
+	if (!correct && review_question_card(q, expected, &front,
+	    &back) != 0) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
+		return -1;
+	}
+	snprintf(id, sizeof id, "q:%s:%s", drop_id, q->id);
+	rc = store_begin(st, err);
+	if (rc == 0) {
+		rc = store_answer_insert(st, profile, drop_id, q->id, correct,
+		    response, seconds, now, attempt_out, err);
+		if (rc == 0 && !correct)
+			rc = user_card(st, profile, id, STORE_MISTAKES_DECK,
+			    front, back, now, err);
+		rc = store_end(st, rc, err);
+	}
+	free(front);
+	free(back);
+	return rc;
+}
+
 /* 1 if a user deck called name exists, 0 if not, -1 on error. */
 static int
 user_deck_exists(struct store *st, int64_t profile, const char *name,
@@ -288,8 +355,13 @@ store_cards_import(struct store *st, int64_t profile,
 	for (i = 0; c != NULL && i < c->n_decks; i++)
 		if (strcmp(c->decks[i].id, name) == 0)
 			rc = 1;
-	if (name[0] == '\0' || strlen(name) > 200 || rc == 1 ||
-	    strcmp(name, STORE_MISTAKES_DECK) == 0) {
+	if (!safetext_name_ok(name, STORE_DECK_MAX_CHARS)) {
+		pl_err_set(err, NULL, 0, 0, _("deck name \"%s\" must be 1 to %d "
+		    "characters, none of them a control character"), name,
+		    STORE_DECK_MAX_CHARS);
+		return -1;
+	}
+	if (rc == 1 || strcmp(name, STORE_MISTAKES_DECK) == 0) {
 		pl_err_set(err, NULL, 0, 0, _("deck name \"%s\" is empty, too long "
 		    "or taken by another deck"), name);
 		return -1;

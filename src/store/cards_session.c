@@ -117,21 +117,39 @@ store_review_rate(struct store *st, struct store_review *r,
 	struct store_undo u;
 	struct review_item *it;
 	struct fsrs_card after;
+	int rc, tries;
 
 	if (store_review_current(r, &it) == NULL)
 		return 0;
 	memset(&u, 0, sizeof u);
 	u.idx = (size_t)(it - r->set.items);
-	u.before = it->card;
 	u.seconds = seconds;
-	if (fsrs_review(&r->params, &it->card, g, now, &after, &u.log) != 0) {
-		pl_err_set(err, NULL, 0, 0, _("card \"%s\" has a bad stored state"),
-		    it->id);
-		return -1;
+	for (tries = 0;; tries++) {
+		u.before = it->card;
+		if (fsrs_review(&r->params, &it->card, g, now, &after,
+		    &u.log) != 0) {
+			pl_err_set(err, NULL, 0, 0,
+			    _("card \"%s\" has a bad stored state"), it->id);
+			return -1;
+		}
+		if (r->cram)
+			break;
+		rc = store_cards_review(st, r->profile, it->id, &u.before,
+		    &after, &u.log, seconds * 1000, &u.log_id, err);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		/* Rated elsewhere since we read it: schedule from the
+		 * state that is stored now. */
+		if (tries >= 8 || store_cards_get(st, r->profile, it->id,
+		    &it->card, err) != 1) {
+			if (tries >= 8)
+				pl_err_set(err, NULL, 0, 0, _("card \"%s\" keeps "
+				    "changing under another parlearn"), it->id);
+			return -1;
+		}
 	}
-	if (!r->cram && store_cards_review(st, r->profile, it->id, &after,
-	    &u.log, seconds * 1000, &u.log_id, err) != 0)
-		return -1;
 	if (push_undo(r, &u) != 0) {
 		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
 		return -1;

@@ -14,6 +14,12 @@
 #include "store/db.h"
 #include "store/migrate.h"
 
+#ifdef SQLITE_OPEN_NOFOLLOW
+#define OPEN_NOFOLLOW	SQLITE_OPEN_NOFOLLOW	/* SQLite 3.31 */
+#else
+#define OPEN_NOFOLLOW	0
+#endif
+
 int
 store_fail(struct store *st, struct pl_err *err)
 {
@@ -151,15 +157,81 @@ fail:
 	return -1;
 }
 
-/* Create the file with mode 0600 before SQLite does, so it is never wider. */
+/*
+ * The directory that holds the database must be ours, or root's and then
+ * not writable by others unless sticky (/tmp): in a directory another user
+ * owns, that user could swap the database under us.
+ */
+static int
+check_dir(const char *path, struct pl_err *err)
+{
+	char dir[4096], *p;
+	struct stat st;
+
+	snprintf(dir, sizeof dir, "%s", path);
+	p = strrchr(dir, '/');
+	if (p == NULL)
+		snprintf(dir, sizeof dir, ".");
+	else if (p == dir)
+		dir[1] = '\0';
+	else
+		*p = '\0';
+	if (stat(dir, &st) != 0) {
+		pl_err_set(err, dir, 0, 0, "%s", strerror(errno));
+		return -1;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		pl_err_set(err, dir, 0, 0, _("the data directory is owned by uid "
+		    "%ld, not by you; refusing to keep your progress there"),
+		    (long)st.st_uid);
+		return -1;
+	}
+	if (st.st_uid != geteuid() && (st.st_mode & 0022) != 0 &&
+	    !(st.st_mode & S_ISVTX)) {
+		pl_err_set(err, dir, 0, 0, "%s", _("the data directory is "
+		    "writable by other users; refusing to keep your progress "
+		    "there"));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Create or check the database file before SQLite opens it: never through
+ * a symbolic link (O_NOFOLLOW), a regular file owned by us, mode 0600.
+ */
 static int
 create_private(const char *path, struct pl_err *err)
 {
+	struct stat st;
 	int fd;
 
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+	    0600);
+	if (fd < 0 && errno == ELOOP) {
+		pl_err_set(err, path, 0, 0, "%s", _("the database is a symbolic "
+		    "link; refusing to follow it (give the real path with --db)"));
+		return -1;
+	}
 	if (fd < 0) {
 		pl_err_set(err, path, 0, 0, "%s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		pl_err_set(err, path, 0, 0, "%s",
+		    _("the database is not a regular file"));
+		close(fd);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		pl_err_set(err, path, 0, 0, _("the database is owned by uid %ld, "
+		    "not by you; refusing to open it"), (long)st.st_uid);
+		close(fd);
+		return -1;
+	}
+	if ((st.st_mode & 07777) != 0600 && fchmod(fd, 0600) != 0) {
+		pl_err_set(err, path, 0, 0, "%s", strerror(errno));
+		close(fd);
 		return -1;
 	}
 	close(fd);
@@ -228,7 +300,8 @@ store_open(const char *path, struct pl_err *err)
 {
 	struct store *st;
 
-	if (make_parents(path, err) != 0 || create_private(path, err) != 0)
+	if (make_parents(path, err) != 0 || check_dir(path, err) != 0 ||
+	    create_private(path, err) != 0)
 		return NULL;
 	st = calloc(1, sizeof *st);
 	if (st == NULL)
@@ -236,12 +309,35 @@ store_open(const char *path, struct pl_err *err)
 	st->path = strdup(path);
 	if (st->path == NULL ||
 	    sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | OPEN_NOFOLLOW,
+	    NULL) != SQLITE_OK) {
 		store_fail(st, err);
 		store_close(st);
 		return NULL;
 	}
 	if (configure(st, err) != 0 || store_migrate(st, err) != 0) {
+		store_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+struct store *
+store_open_memory(struct pl_err *err)
+{
+	struct store *st = calloc(1, sizeof *st);
+
+	if (st == NULL || (st->path = strdup(":memory:")) == NULL) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
+		store_close(st);
+		return NULL;
+	}
+	if (sqlite3_open_v2(":memory:", &st->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    store_exec(st, "PRAGMA foreign_keys = ON;", err) != 0 ||
+	    store_migrate(st, err) != 0) {
+		if (st->db != NULL && err != NULL && err->msg[0] == '\0')
+			store_fail(st, err);
 		store_close(st);
 		return NULL;
 	}

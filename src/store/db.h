@@ -24,10 +24,17 @@ struct store {
 
 /*
  * Open (creating file and parent directories if needed) and migrate.
- * Returns NULL with err set on failure. Free with store_close().
+ * Refuses a database that is a symbolic link, not a regular file or not
+ * owned by the caller, and a directory owned by another user (root's is
+ * fine unless others may write to it without the sticky bit); a database
+ * wider than 0600 is narrowed to it. Returns NULL with err set on failure.
+ * Free with store_close().
  */
 struct store	*store_open(const char *path, struct pl_err *err);
 void		 store_close(struct store *);
+
+/* A migrated database in memory, for fuzzing and tests: no file at all. */
+struct store	*store_open_memory(struct pl_err *err);
 
 /* Current PRAGMA user_version, or -1. */
 int	store_schema_version(struct store *);

@@ -37,14 +37,48 @@ char	*export_profile_json(struct store *, const char *name,
 char	*export_profile_csv(struct store *, const char *name,
 	    struct pl_err *err);
 
+/* Largest integer a JSON number (a double) holds exactly: 2^53. */
+#define EXPORT_EXACT_MAX	9007199254740992LL
+
+/*
+ * The export's schema, which import checks field by field (import.c holds
+ * it as a table). Times are Unix seconds, 0 to EXPORT_TIME_MAX. Texts are
+ * valid UTF-8 with no control character (card faces may hold newlines).
+ * An integer beyond +-2^53 (a card's 64-bit seed) is written as a string
+ * of decimal digits so that it reads back exactly.
+ *
+ *   format "parlearn-profile", version 1, schema (integer, optional)
+ *   profile   { name: 1..64 characters, created: time (optional) }
+ *   drops[]   { drop, status 0..2, seconds, position, started, finished,
+ *               last_seen (times or null) }            key: drop
+ *   answers[] { drop, question, attempt 1.., correct 0|1, response,
+ *               seconds, answered }                    key: drop, question,
+ *                                                           attempt
+ *   settings[] { key, value }                          key: key
+ *   scenarios[] derived from answers; ignored by import
+ *   review    null, or { cards[], user_cards[], review_log[] }, each row
+ *             every column of its table but the row id and the profile
+ *
+ * Rows whose drop or question the course does not have are imported and
+ * reported: the course may have changed since the export.
+ */
+#define EXPORT_TIME_MAX		1e11
+
 /*
  * Restore a profile from export_profile_json's text (file names it for
  * errors). as_name, if not NULL, imports under another profile name.
- * Rows already present are kept, never duplicated. Everything is written
- * in one transaction. *added (may be NULL) receives the rows inserted.
+ * Every field is checked against the schema above before anything is
+ * written; a refusal names the JSON path ("answers[3].attempt"). A key
+ * repeated within the file is refused. Rows already in the database are
+ * kept, never duplicated; drops and settings from the file replace theirs.
+ * Everything is written in one transaction. course (may be NULL) is used
+ * to report, in notes (may be NULL), rows naming a drop or question it
+ * does not have. *added (may be NULL) receives the rows inserted. Time
+ * and memory are linear in the size of the file and of the profile.
  */
 int	export_import_json(struct store *, const char *text, const char *file,
-	    const char *as_name, int *added, struct pl_err *err);
+	    const char *as_name, const struct content_course *course,
+	    int *added, struct content_problems *notes, struct pl_err *err);
 
 /*
  * First and latest answer to a question: *first_correct and *correct, 1

@@ -6,9 +6,9 @@
  * O_NOFOLLOW, so a symlink planted in place of the drop box or a file is
  * refused rather than followed. See labdir.h for the layout.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,7 @@
 #include "i18n.h"
 #include "core/json.h"
 #include "store/labdir.h"
+#include "store/labdir_int.h"
 
 #define DROPBOX_MODE	(S_ISGID | S_ISVTX | 0733)
 
@@ -32,8 +33,8 @@
 #define SEARCH_ONLY	O_RDONLY
 #endif
 
-static int
-sys_fail(struct pl_err *err, const char *path)
+int
+labdir_sys_fail(struct pl_err *err, const char *path)
 {
 	pl_err_set(err, path, 0, 0, "%s", strerror(errno));
 	return -1;
@@ -51,7 +52,7 @@ open_dir_mode(const char *path, int how, struct pl_err *err)
 	int fd = open(path, how | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
-		sys_fail(err, path);
+		labdir_sys_fail(err, path);
 	return fd;
 }
 
@@ -82,8 +83,8 @@ write_all(int fd, const char *s, size_t n)
  * Write text to name in dfd: a new temp file (O_EXCL, O_NOFOLLOW, 0600),
  * its final mode set with fchmod, fsync, then rename over name.
  */
-static int
-atomic_write(int dfd, const char *dirpath, const char *name,
+int
+labdir_atomic_write(int dfd, const char *dirpath, const char *name,
     const char *text, mode_t mode, struct pl_err *err)
 {
 	char tmp[400], path[1200];
@@ -97,17 +98,19 @@ atomic_write(int dfd, const char *dirpath, const char *name,
 		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST)
-			return sys_fail(err, path);
+			return labdir_sys_fail(err, path);
 	}
 	if (fd < 0)
-		return sys_fail(err, path);
-	/* Group read only when the file took the directory's group. */
-	if ((mode & 0070) != 0 && (fstat(fd, &st) != 0 ||
+		return labdir_sys_fail(err, path);
+	/* Group-only read (a result, 0640) only when the file took the
+	 * directory's group; a world-readable file (0644) is read by all
+	 * whatever its group, as in a setgid shared directory. */
+	if ((mode & 0070) != 0 && (mode & 0007) == 0 && (fstat(fd, &st) != 0 ||
 	    fstat(dfd, &dst) != 0 || st.st_gid != dst.st_gid))
 		mode = 0600;
 	if ((mode != 0600 && fchmod(fd, mode) != 0) ||
 	    write_all(fd, text, strlen(text)) != 0 || fsync(fd) != 0) {
-		sys_fail(err, path);
+		labdir_sys_fail(err, path);
 		close(fd);
 		unlinkat(dfd, tmp, 0);
 		return -1;
@@ -118,7 +121,7 @@ atomic_write(int dfd, const char *dirpath, const char *name,
 			pl_err_set(err, path, 0, 0, "%s",
 			    _("another user's file holds this name; ask the instructor to remove it"));
 		else
-			sys_fail(err, path);
+			labdir_sys_fail(err, path);
 		unlinkat(dfd, tmp, 0);
 		return -1;
 	}
@@ -129,8 +132,8 @@ atomic_write(int dfd, const char *dirpath, const char *name,
  * Read name in dfd: no symlink, a regular file, owned by uid (unless uid
  * is -1), at most cap bytes. Returns the text (caller frees) or NULL.
  */
-static char *
-read_checked(int dfd, const char *path, const char *name, long uid,
+char *
+labdir_read_checked(int dfd, const char *path, const char *name, long uid,
     size_t cap, struct pl_err *err)
 {
 	struct stat st;
@@ -145,7 +148,7 @@ read_checked(int dfd, const char *path, const char *name, long uid,
 			pl_err_set(err, path, 0, 0, "%s",
 			    _("is a symbolic link; refused"));
 		else
-			sys_fail(err, path);
+			labdir_sys_fail(err, path);
 		return NULL;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
@@ -187,16 +190,18 @@ own_dir(const char *path, mode_t mode, struct pl_err *err)
 	struct stat st;
 
 	if (mkdir(path, 0700) != 0 && errno != EEXIST)
-		return sys_fail(err, path);
+		return labdir_sys_fail(err, path);
 	if (lstat(path, &st) != 0)
-		return sys_fail(err, path);
+		return labdir_sys_fail(err, path);
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
 		pl_err_set(err, path, 0, 0, "%s",
 		    _("exists and is not a directory of yours"));
 		return -1;
 	}
-	if (chmod(path, mode) != 0)
-		return sys_fail(err, path);
+	/* A setgid bit inherited from a shared parent stays: the lab's
+	 * files then take the shared group, as the instructor meant. */
+	if (chmod(path, mode | (st.st_mode & S_ISGID)) != 0)
+		return labdir_sys_fail(err, path);
 	return 0;
 }
 
@@ -221,6 +226,69 @@ labdir_new_session(char *buf, size_t size)
 		snprintf(buf + 2 * i, size - 2 * i, "%02x", b[i]);
 }
 
+/*
+ * Members of group gid other than the caller, named into who (for the
+ * message): listed in the group, or having it as their primary group.
+ * Returns how many.
+ */
+static int
+others_in_group(gid_t gid, char *who, size_t size)
+{
+	struct group *gr = getgrgid(gid);
+	struct passwd *pw, *me = getpwuid(geteuid());
+	char me_name[64];
+	size_t len = 0;
+	int n = 0;
+	char **m;
+
+	snprintf(me_name, sizeof me_name, "%s", me != NULL ? me->pw_name : "");
+	who[0] = '\0';
+	for (m = gr != NULL ? gr->gr_mem : NULL; m != NULL && *m != NULL; m++)
+		if (strcmp(*m, me_name) != 0 && n++ < 3 && len < size)
+			len += (size_t)snprintf(who + len, size - len, "%s%s",
+			    len > 0 ? ", " : "", *m);
+	setpwent();
+	while ((pw = getpwent()) != NULL)
+		if (pw->pw_gid == gid && pw->pw_uid != geteuid() &&
+		    n++ < 3 && len < size)
+			len += (size_t)snprintf(who + len, size - len, "%s%s",
+			    len > 0 ? ", " : "", pw->pw_name);
+	endpwent();
+	return n;
+}
+
+/*
+ * The drop box's group can read every student's result: it must be
+ * private to the instructor. Keep the box's group if it is, else take
+ * the caller's own group if that is, else refuse with the fix.
+ */
+static int
+private_group(const char *path, struct pl_err *err)
+{
+	struct group *gr;
+	struct stat st;
+	char who[200], name[64];
+	int n;
+
+	if (stat(path, &st) != 0)
+		return labdir_sys_fail(err, path);
+	if ((n = others_in_group(st.st_gid, who, sizeof who)) == 0)
+		return 0;
+	if (st.st_gid != getegid() && others_in_group(getegid(), name,
+	    sizeof name) == 0) {
+		if (chown(path, (uid_t)-1, getegid()) != 0)
+			return labdir_sys_fail(err, path);
+		return 0;
+	}
+	gr = getgrgid(st.st_gid);
+	snprintf(name, sizeof name, "%s", gr != NULL ? gr->gr_name : "?");
+	pl_err_set(err, path, 0, 0, _("its group \"%s\" has other members "
+	    "(%s%s), who could read every student's results; give it a group "
+	    "only you are in (chgrp GROUP %s) or host the lab from such a "
+	    "group (newgrp GROUP)"), name, who, n > 3 ? ", ..." : "", path);
+	return -1;
+}
+
 int
 labdir_create(const char *dir, const char *script_text, struct pl_err *err)
 {
@@ -230,11 +298,12 @@ labdir_create(const char *dir, const char *script_text, struct pl_err *err)
 	if (own_dir(dir, 0755, err) != 0)
 		return -1;
 	join(path, sizeof path, dir, "results");
-	if (own_dir(path, DROPBOX_MODE, err) != 0)
+	if (own_dir(path, DROPBOX_MODE, err) != 0 ||
+	    private_group(path, err) != 0)
 		return -1;
 	if ((dfd = open_dir(dir, err)) < 0)
 		return -1;
-	rc = atomic_write(dfd, dir, "script.json", script_text, 0644, err);
+	rc = labdir_atomic_write(dfd, dir, "script.json", script_text, 0644, err);
 	close(dfd);
 	return rc;
 }
@@ -249,7 +318,7 @@ labdir_write_state(const char *dir, const struct lab_state *st,
 	if (text == NULL)
 		return -1;
 	if ((dfd = open_dir(dir, err)) >= 0) {
-		rc = atomic_write(dfd, dir, "state.json", text, 0644, err);
+		rc = labdir_atomic_write(dfd, dir, "state.json", text, 0644, err);
 		close(dfd);
 	}
 	free(text);
@@ -268,7 +337,7 @@ read_host_file(const char *dir, const char *name, struct pl_err *err)
 	if ((dfd = open_dir(dir, err)) < 0)
 		return NULL;
 	if (fstat(dfd, &st) == 0)
-		text = read_checked(dfd, path, name, (long)st.st_uid,
+		text = labdir_read_checked(dfd, path, name, (long)st.st_uid,
 		    PL_JSON_MAX_BYTES, err);
 	close(dfd);
 	return text;
@@ -348,8 +417,8 @@ labdir_result_name(const char *user, const char *profile, char *buf,
  * Open DIR/results, which must be a sticky drop box: search-only for a
  * student, who may not read it (list set), readable for the host.
  */
-static int
-open_dropbox(const char *dir, char *path, size_t size, int list,
+int
+labdir_open_dropbox(const char *dir, char *path, size_t size, int list,
     struct pl_err *err)
 {
 	struct stat st;
@@ -369,190 +438,6 @@ open_dropbox(const char *dir, char *path, size_t size, int list,
 }
 
 int
-labdir_read_own(const char *dir, struct lab_result *r, struct pl_err *err)
-{
-	char box[1200], name[300], path[1600], *text;
-	struct lab_result got;
-	struct stat st;
-	int dfd, rc;
-
-	if (labdir_result_name(r->user, r->profile, name, sizeof name) != 0) {
-		pl_err_set(err, dir, 0, 0, "%s", _("user or profile name too long"));
-		return -1;
-	}
-	if ((dfd = open_dropbox(dir, box, sizeof box, 0, err)) < 0)
-		return -1;
-	snprintf(path, sizeof path, "%s/%s", box, name);
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 &&
-	    errno == ENOENT) {
-		close(dfd);
-		return 0;
-	}
-	text = read_checked(dfd, path, name, (long)geteuid(),
-	    LABDIR_RESULT_MAX, err);
-	close(dfd);
-	if (text == NULL)
-		return -1;
-	rc = lab_result_parse(text, path, &got, err);
-	free(text);
-	if (rc != 0)
-		return -1;
-	lab_result_free(r);
-	*r = got;
-	return 1;
-}
-
-int
-labdir_submit(const char *dir, const struct lab_result *r,
-    struct pl_err *err)
-{
-	char box[1200], name[300], *text;
-	struct stat st;
-	int dfd, rc;
-
-	if (labdir_result_name(r->user, r->profile, name, sizeof name) != 0) {
-		pl_err_set(err, dir, 0, 0, "%s", _("user or profile name too long"));
-		return -1;
-	}
-	if ((dfd = open_dropbox(dir, box, sizeof box, 0, err)) < 0)
-		return -1;
-	text = lab_result_to_json(r);
-	/* A student who is not the instructor shares the file with the
-	 * drop box's group (the instructor's), inherited through setgid. */
-	rc = -1;
-	if (text != NULL && fstat(dfd, &st) == 0)
-		rc = atomic_write(dfd, box, name, text, st.st_uid == geteuid() ?
-		    0600 : 0640, err);
-	free(text);
-	close(dfd);
-	return rc;
-}
-
-/* The user a result file's name names, and whether the name is valid. */
-static int
-name_user(const char *name, char *user, size_t size)
-{
-	const char *at = strchr(name, '@');
-	size_t n = strlen(name);
-
-	if (at == NULL || at == name || (size_t)(at - name) >= size ||
-	    n < 6 || strcmp(name + n - 5, ".json") != 0)
-		return -1;
-	memcpy(user, name, (size_t)(at - name));
-	user[at - name] = '\0';
-	return 0;
-}
-
-/* Read and check one entry; 0 with *r filled, or -1 with err set. */
-static int
-scan_one(int dfd, const char *box, const char *name, struct lab_result *r,
-    struct pl_err *err)
-{
-	char path[1600], user[64], expect[300], *text;
-	struct passwd *pw;
-	int rc;
-
-	snprintf(path, sizeof path, "%s/%s", box, name);
-	if (name_user(name, user, sizeof user) != 0) {
-		pl_err_set(err, path, 0, 0, "%s",
-		    _("not a result file name (USER@PROFILE.json); skipped"));
-		return -1;
-	}
-	if ((pw = getpwnam(user)) == NULL) {
-		pl_err_set(err, path, 0, 0, _("no user called \"%s\"; skipped"),
-		    user);
-		return -1;
-	}
-	text = read_checked(dfd, path, name, (long)pw->pw_uid,
-	    LABDIR_RESULT_MAX, err);
-	if (text == NULL)
-		return -1;
-	rc = lab_result_parse(text, path, r, err);
-	free(text);
-	if (rc != 0)
-		return -1;
-	if (labdir_result_name(r->user, r->profile, expect,
-	    sizeof expect) != 0 || strcmp(expect, name) != 0) {
-		pl_err_set(err, path, 0, 0, "%s",
-		    _("its user and profile do not match its name; skipped"));
-		lab_result_free(r);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-scan_push(struct labdir_scan *sc, const struct lab_result *r,
-    const struct pl_err *e)
-{
-	void *p;
-
-	if (r != NULL) {
-		p = realloc(sc->results, (sc->n + 1) * sizeof *sc->results);
-		if (p == NULL)
-			return -1;
-		sc->results = p;
-		sc->results[sc->n++] = *r;
-		return 0;
-	}
-	p = realloc(sc->problems, (sc->n_problems + 1) * sizeof *sc->problems);
-	if (p == NULL)
-		return -1;
-	sc->problems = p;
-	sc->problems[sc->n_problems++] = *e;
-	return 0;
-}
-
-int
-labdir_scan(const char *dir, struct labdir_scan *sc, struct pl_err *err)
-{
-	struct dirent *de;
-	struct lab_result r;
-	struct pl_err e;
-	char box[1200];
-	DIR *d;
-	int dfd, lfd;
-
-	memset(sc, 0, sizeof *sc);
-	if ((dfd = open_dropbox(dir, box, sizeof box, 1, err)) < 0)
-		return -1;
-	if ((lfd = dup(dfd)) < 0 || (d = fdopendir(lfd)) == NULL) {
-		if (lfd >= 0)
-			close(lfd);
-		close(dfd);
-		return sys_fail(err, box);
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;	/* ., .. and temp files being written */
-		pl_err_clear(&e);
-		if (scan_one(dfd, box, de->d_name, &r, &e) == 0) {
-			if (scan_push(sc, &r, NULL) != 0)
-				lab_result_free(&r);
-		} else
-			scan_push(sc, NULL, &e);
-	}
-	closedir(d);
-	close(dfd);
-	lab_results_sort(sc->results, sc->n);
-	return 0;
-}
-
-void
-labdir_scan_free(struct labdir_scan *sc)
-{
-	size_t i;
-
-	if (sc == NULL)
-		return;
-	for (i = 0; i < sc->n; i++)
-		lab_result_free(&sc->results[i]);
-	free(sc->results);
-	free(sc->problems);
-	memset(sc, 0, sizeof *sc);
-}
-
-int
 labdir_reset(const char *dir, int64_t now, char *archived, size_t size,
     struct pl_err *err)
 {
@@ -567,17 +452,18 @@ labdir_reset(const char *dir, int64_t now, char *archived, size_t size,
 	strftime(stamp, sizeof stamp, "archive-%Y%m%d-%H%M%S", &tm);
 	join(arch, sizeof arch, dir, stamp);
 	if (mkdir(arch, 0700) != 0)
-		return sys_fail(err, arch);
+		return labdir_sys_fail(err, arch);
 	join(from, sizeof from, dir, "results");
 	join(to, sizeof to, arch, "results");
 	if (rename(from, to) != 0)
-		return sys_fail(err, from);
+		return labdir_sys_fail(err, from);
 	join(from, sizeof from, dir, "state.json");
 	join(to, sizeof to, arch, "state.json");
 	if (rename(from, to) != 0)
-		return sys_fail(err, from);
+		return labdir_sys_fail(err, from);
 	join(from, sizeof from, dir, "results");
-	if (own_dir(from, DROPBOX_MODE, err) != 0)
+	if (own_dir(from, DROPBOX_MODE, err) != 0 ||
+	    private_group(from, err) != 0)
 		return -1;
 	labdir_new_session(st.session, sizeof st.session);
 	st.step = 0;

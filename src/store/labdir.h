@@ -8,6 +8,8 @@
  *   DIR/results/      the drop box: 03733 (setgid, sticky, -wx for all):
  *                     students create files but cannot list the directory,
  *                     and cannot remove or replace one another's files
+ *   DIR/results/.USER@PROFILE.json.lock
+ *                     the student's lock (flock) for writing the next file
  *   DIR/results/USER@PROFILE.json
  *                     one student's results, created O_EXCL|O_NOFOLLOW
  *                     0600 (0640 with the directory's group when the
@@ -27,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/err.h"
 #include "core/lab/lab.h"
@@ -36,7 +39,10 @@
 /*
  * Create (or take up again) a lab directory owned by the caller and put
  * script_text in it as script.json. Refuses a DIR that exists and is not
- * the caller's directory.
+ * the caller's directory, and a drop box whose group (which may read
+ * every result) has members besides the caller: the drop box takes the
+ * caller's own group instead when that one is private, else the error
+ * says how to fix it.
  */
 int	labdir_create(const char *dir, const char *script_text,
 	    struct pl_err *err);
@@ -67,20 +73,62 @@ int	labdir_result_name(const char *user, const char *profile, char *buf,
  */
 int	labdir_read_own(const char *dir, struct lab_result *r,
 	    struct pl_err *err);
-/* Write the caller's result atomically. */
+/*
+ * Write the caller's result atomically, merged under the caller's lock
+ * (DIR/results/.USER@PROFILE.json.lock, a file the caller owns, flock'ed)
+ * with what the file holds now: an answer only the file has is kept, and
+ * of two records of one answer the one with more attempts wins. So the
+ * student screen and `lab submit` in another terminal lose nothing.
+ */
 int	labdir_submit(const char *dir, const struct lab_result *,
 	    struct pl_err *err);
+
+/*
+ * Add one attempt (lab_result_add) to the caller's result under the lock:
+ * read the file, start afresh if it belongs to another session than
+ * r->session, move to step, add, write. r names the user, profile and
+ * session, and receives the result written. 0, or -1 with err set.
+ */
+int	labdir_submit_answer(const char *dir, struct lab_result *r, int step,
+	    enum lab_item_kind kind, const char *id, int correct, int64_t now,
+	    struct pl_err *err);
+
+/* Bounds of one pass over the drop box, whatever students put in it. */
+#define LABDIR_MAX_PER_USER	8	/* result files (profiles) per student */
+#define LABDIR_MAX_USERS	4096	/* distinct users named per pass */
+#define LABDIR_MAX_PROBLEMS	50	/* problems kept; the rest counted */
+#define LABDIR_SCAN_DUTY	100	/* refresh: wait 100x a pass's cost */
 
 /* What one pass over the drop box found. */
 struct labdir_scan {
 	struct lab_result	*results;	/* sorted by user, profile */
-	size_t			 n;
-	struct pl_err		*problems;	/* files reported and skipped */
+	size_t			 n, cap;
+	struct pl_err		*problems;	/* the first entries skipped,
+						 * squatted names first */
 	size_t			 n_problems;
+	size_t			 n_skipped;	/* all entries skipped */
+	/* what labdir_scan_refresh compares (private) */
+	struct timespec		 box_mtime, box_ctime;
+	int64_t			 scanned_ms;	/* monotonic ms of the pass */
+	int64_t			 cost_ms;	/* how long it took */
+	int			 valid;
 };
 
-/* Read every result in DIR/results (the host). */
+/*
+ * Read every result in DIR/results (the host). Files that are not a valid
+ * result of the user they name are skipped and reported: not a result
+ * name, no such user, a symlink or not a regular file, made by another
+ * user than the one named ("squatted"), bad JSON, more than
+ * LABDIR_MAX_PER_USER for one student (the host is not capped). Free with labdir_scan_free.
+ */
 int	labdir_scan(const char *dir, struct labdir_scan *,
+	    struct pl_err *err);
+/*
+ * Bring sc (zeroed, or from an earlier call) up to date for a dashboard
+ * that polls: 1 when it rescanned, 0 when nothing changed or the last
+ * pass was too recent for its cost, -1 with err set.
+ */
+int	labdir_scan_refresh(const char *dir, struct labdir_scan *sc,
 	    struct pl_err *err);
 void	labdir_scan_free(struct labdir_scan *);
 

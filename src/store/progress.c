@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/safetext.h"
 #include "store/progress.h"
 
 int
@@ -14,6 +15,12 @@ store_profile(struct store *st, const char *name, int64_t now, int64_t *id,
 	sqlite3_stmt *s;
 	int rc;
 
+	if (!safetext_name_ok(name, STORE_PROFILE_MAX_CHARS)) {
+		pl_err_set(err, NULL, 0, 0, _("profile name \"%s\" must be 1 to "
+		    "%d characters, none of them a control character"), name,
+		    STORE_PROFILE_MAX_CHARS);
+		return -1;
+	}
 	if (store_begin(st, err) != 0)
 		return -1;
 	if (store_prepare(st, "INSERT OR IGNORE INTO profiles (name, created) "
@@ -163,20 +170,18 @@ store_answer_stats(struct store *st, int64_t profile, const char *drop_id,
 }
 
 int
-store_answer_add(struct store *st, int64_t profile, const char *drop_id,
+store_answer_insert(struct store *st, int64_t profile, const char *drop_id,
     const char *question_id, int correct, const char *response,
     double seconds, int64_t now, int *attempt_out, struct pl_err *err)
 {
 	sqlite3_stmt *s;
 	int n;
 
-	if (store_begin(st, err) != 0)
-		return -1;
 	if (count_attempts(st, profile, drop_id, question_id, &n, NULL,
 	    err) != 0 || store_prepare(st, "INSERT INTO answers (profile_id, "
 	    "drop_id, question_id, attempt, correct, response, seconds, "
 	    "answered) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);", &s, err) != 0)
-		return store_end(st, -1, err);
+		return -1;
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, question_id, -1, SQLITE_STATIC);
@@ -188,7 +193,19 @@ store_answer_add(struct store *st, int64_t profile, const char *drop_id,
 	sqlite3_bind_int64(s, 8, now);
 	if (attempt_out != NULL)
 		*attempt_out = n + 1;
-	return store_end(st, store_step_done(st, s, err), err);
+	return store_step_done(st, s, err);
+}
+
+int
+store_answer_add(struct store *st, int64_t profile, const char *drop_id,
+    const char *question_id, int correct, const char *response,
+    double seconds, int64_t now, int *attempt_out, struct pl_err *err)
+{
+	if (store_begin(st, err) != 0)
+		return -1;
+	return store_end(st, store_answer_insert(st, profile, drop_id,
+	    question_id, correct, response, seconds, now, attempt_out, err),
+	    err);
 }
 
 int

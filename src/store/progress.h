@@ -23,7 +23,13 @@ struct store_drop_progress {
 	int64_t			last_seen;	/* Unix s, 0 if never opened */
 };
 
-/* Id of the profile called name, creating it if needed. */
+/* Longest profile name, in characters (code points), not bytes. */
+#define STORE_PROFILE_MAX_CHARS	64
+
+/*
+ * Id of the profile called name, creating it if needed. A name must pass
+ * safetext_name_ok(name, STORE_PROFILE_MAX_CHARS): -1 with err otherwise.
+ */
 int	store_profile(struct store *, const char *name, int64_t now,
 	    int64_t *id, struct pl_err *err);
 
@@ -59,6 +65,12 @@ int	store_last_drop(struct store *, int64_t profile, char *buf,
 int	store_answer_add(struct store *, int64_t profile, const char *drop_id,
 	    const char *question_id, int correct, const char *response,
 	    double seconds, int64_t now, int *attempt_out, struct pl_err *err);
+
+/* store_answer_add inside the caller's transaction (store_begin). */
+int	store_answer_insert(struct store *, int64_t profile,
+	    const char *drop_id, const char *question_id, int correct,
+	    const char *response, double seconds, int64_t now,
+	    int *attempt_out, struct pl_err *err);
 
 /* Number of answers saved for a question, and whether the last was right. */
 int	store_answer_stats(struct store *, int64_t profile,

@@ -38,7 +38,8 @@ ui_put(WINDOW *w, int y, int x, const char *s, int width, int attr)
 int
 ui_put_cut(WINDOW *w, int y, int x, const char *s, int width, int attr)
 {
-	static const char ell[] = "\u2026";
+	/* "..." in ASCII: ui_put would turn one "…" column into three. */
+	const char *ell = ui_term.utf8 ? "\u2026" : "...";
 	int ew = wrap_width(ell, strlen(ell)), used;
 
 	if (wrap_width(s, strlen(s)) <= width || width <= ew)
@@ -102,7 +103,7 @@ ui_title(WINDOW *w, int cols, const char *title, const char *right)
 	int a = ui_attr(UI_C_TITLE), used, rw;
 
 	fill_row(w, 0, cols, a);
-	used = ui_put(w, 0, 1, title, cols - 2, a);
+	used = ui_put_cut(w, 0, 1, title, cols - 2, a);
 	if (right != NULL) {
 		rw = wrap_width(right, strlen(right));
 		if (rw < cols - used - 4)
@@ -114,7 +115,7 @@ void
 ui_status(WINDOW *w, int rows, int cols, const char *text, int attr)
 {
 	fill_row(w, rows - 1, cols, A_NORMAL);
-	ui_put(w, rows - 1, 1, text, cols - 2, attr);
+	ui_put_cut(w, rows - 1, 1, text, cols - 2, attr);
 }
 
 void

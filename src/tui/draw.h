@@ -22,9 +22,12 @@ int	ui_put(WINDOW *, int y, int x, const char *s, int width, int attr);
 int	ui_put_cut(WINDOW *, int y, int x, const char *s, int width, int attr);
 /* A frame of h rows and w columns with its inside cleared. */
 void	ui_box(WINDOW *, int y, int x, int h, int w);
-/* The title bar on row 0: title on the left, right text on the right. */
+/*
+ * The title bar on row 0: title on the left (cut with an ellipsis), right
+ * text on the right when it fits.
+ */
 void	ui_title(WINDOW *, int cols, const char *title, const char *right);
-/* The status bar on the last row. */
+/* The status bar on the last row, cut with an ellipsis. */
 void	ui_status(WINDOW *, int rows, int cols, const char *text, int attr);
 /* A horizontal bar of width cells, fraction (0..1) filled. */
 void	ui_bar(WINDOW *, int y, int x, int width, double fraction);

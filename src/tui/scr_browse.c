@@ -261,6 +261,9 @@ browse_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		b->top = b->sel;
 	if (b->sel >= b->top + (size_t)n)
 		b->top = b->sel - (size_t)n + 1;
+	/* No blank rows below the list after the terminal grew. */
+	if (b->top + (size_t)n > b->nview)
+		b->top = b->nview > (size_t)n ? b->nview - (size_t)n : 0;
 	for (i = 0; i < n && b->top + (size_t)i < b->nview; i++)
 		draw_row(b, w, 3 + i, cols, b->view[b->top + i],
 		    b->top + (size_t)i == b->sel);
@@ -355,9 +358,16 @@ browse_key(struct ui_screen *s, int ch)
 {
 	struct browse *b = s->state;
 	long page = list_rows(getmaxy(stdscr));
+	int sel;
 
 	if (b->typing)
 		return typing_key(b, ch);
+	sel = (int)b->sel;
+	if (b->nview > 0 && ui_scroll_key(ch, &sel, (int)page - 1,
+	    (int)b->nview - 1)) {
+		b->sel = (size_t)sel;
+		return UI_HANDLED;
+	}
 	switch (ch) {
 	case 'q': case 'Q': case 'h': case KEY_LEFT:
 		return UI_BACK;
@@ -366,24 +376,6 @@ browse_key(struct ui_screen *s, int ch)
 			return UI_BACK;
 		b->query[0] = '\0';
 		refilter(b);
-		break;
-	case 'j': case KEY_DOWN:
-		move_sel(b, 1);
-		break;
-	case 'k': case KEY_UP:
-		move_sel(b, -1);
-		break;
-	case 'f': case ' ': case KEY_NPAGE:
-		move_sel(b, page > 1 ? page - 1 : 1);
-		break;
-	case 'b': case KEY_PPAGE:
-		move_sel(b, -(page > 1 ? page - 1 : 1));
-		break;
-	case 'g': case KEY_HOME:
-		b->sel = 0;
-		break;
-	case 'G': case KEY_END:
-		move_sel(b, (long)b->nview);
 		break;
 	case '/':
 		if (!b->ok)

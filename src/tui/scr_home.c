@@ -225,6 +225,9 @@ home_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		h->top = h->sel;
 	if (h->sel >= h->top + body)
 		h->top = h->sel - body + 1;
+	/* No blank rows below the list after the terminal grew. */
+	if (h->top > h->n - body)
+		h->top = h->n - body > 0 ? h->n - body : 0;
 	for (i = 0; i < body && h->top + i < h->n; i++)
 		draw_item(h, w, 2 + i, width, &h->items[h->top + i],
 		    h->top + i == h->sel);

@@ -90,31 +90,12 @@ info_key(struct ui_screen *s, int ch)
 	struct info *in = s->state;
 	int page = in->rows > 2 ? in->rows - 1 : 1;
 
-	switch (ch) {
-	case 'q': case 'Q': case 27: case 'h': case KEY_LEFT:
+	/* The end is in->lines: drawing clamps it. */
+	if (ui_scroll_key(ch, &in->top, page, in->lines))
+		return UI_HANDLED;
+	if (ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h' || ch == KEY_LEFT)
 		return UI_BACK;
-	case 'j': case KEY_DOWN:
-		in->top++;
-		break;
-	case 'k': case KEY_UP:
-		in->top--;
-		break;
-	case 'f': case ' ': case KEY_NPAGE:
-		in->top += page;
-		break;
-	case 'b': case KEY_PPAGE:
-		in->top -= page;
-		break;
-	case 'g': case KEY_HOME:
-		in->top = 0;
-		break;
-	case 'G': case KEY_END:
-		in->top = in->lines;	/* drawing clamps it */
-		break;
-	default:
-		return UI_IGNORED;
-	}
-	return UI_HANDLED;
+	return UI_IGNORED;
 }
 
 static void

@@ -60,14 +60,14 @@ poll_lab(struct host *h)
 		h->state = st;
 	else if (err.msg[0] != '\0')
 		pl_err_format(&err, h->msg, sizeof h->msg);
-	labdir_scan_free(&h->scan);
-	if (h->have_class)
-		lab_class_free(&h->cl);
-	h->have_class = 0;
-	if (labdir_scan(h->dir, &h->scan, &err) != 0) {
+	/* An unchanged drop box, or a pass too recent for its cost, keeps
+	 * the last scan (labdir_scan_refresh bounds what junk can cost). */
+	if (labdir_scan_refresh(h->dir, &h->scan, &err) < 0) {
 		pl_err_format(&err, h->msg, sizeof h->msg);
 		return;
 	}
+	if (h->have_class)
+		lab_class_free(&h->cl);
 	h->have_class = lab_class_build(h->script, h->course, h->scan.results,
 	    h->scan.n, h->state.session, &h->cl) == 0;
 }
@@ -221,8 +221,8 @@ draw_problems(struct host *h, WINDOW *w, int rows, int cols)
 		ui_put(w, rows - 2, 2, h->msg, cols - 4, ui_attr(UI_C_WARN));
 	else if (h->scan.n_problems > 0) {
 		snprintf(line, sizeof line, P_("%zu file skipped: %s",
-		    "%zu files skipped, first: %s", h->scan.n_problems),
-		    h->scan.n_problems, pl_err_format(&h->scan.problems[0], e,
+		    "%zu files skipped, first: %s", h->scan.n_skipped),
+		    h->scan.n_skipped, pl_err_format(&h->scan.problems[0], e,
 		    sizeof e));
 		ui_put(w, rows - 2, 2, line, cols - 4, ui_attr(UI_C_WARN));
 	}

@@ -46,11 +46,40 @@ static const struct ui_key_help student_help[] = {
 	{ NULL, NULL }
 };
 
+/*
+ * Runs are submitted from a shell (`parlearn lab submit --run`) while this
+ * screen is open: keep the ones the file on disk has before writing it.
+ */
+static void
+keep_runs(struct student *st)
+{
+	struct lab_result disk;
+	struct pl_err err;
+	size_t i;
+
+	memset(&disk, 0, sizeof disk);
+	memcpy(disk.user, st->res.user, sizeof disk.user);
+	memcpy(disk.profile, st->res.profile, sizeof disk.profile);
+	pl_err_clear(&err);
+	if (labdir_read_own(st->app->lab_dir, &disk, &err) > 0 &&
+	    strcmp(disk.session, st->res.session) == 0)
+		for (i = 0; i < disk.n_answers; i++) {
+			const struct lab_answer *a = &disk.answers[i];
+
+			if (a->kind == LAB_ITEM_RUN)
+				lab_result_set(&st->res, a->step, a->kind,
+				    a->id, a->attempts, a->first_correct,
+				    a->correct);
+		}
+	lab_result_free(&disk);
+}
+
 static void
 save(struct student *st)
 {
 	struct pl_err err;
 
+	keep_runs(st);
 	pl_err_clear(&err);
 	st->res.updated = (int64_t)time(NULL);
 	if (labdir_submit(st->app->lab_dir, &st->res, &err) != 0)
@@ -76,6 +105,8 @@ sync_answers(struct student *st)
 
 		n = lab_step_items(ls, st->app->course, ids, kinds, MAX_ITEMS);
 		for (i = 0; i < n; i++) {
+			if (kinds[i] == LAB_ITEM_RUN)
+				continue;	/* submitted from a shell */
 			snprintf(q, sizeof q, "%s%s", kinds[i] ==
 			    LAB_ITEM_SCENARIO ? EXPORT_SCENARIO_PREFIX : "",
 			    ids[i]);
@@ -163,7 +194,9 @@ draw_items(struct student *st, WINDOW *w, int rows, int cols, int *y)
 		snprintf(line, sizeof line, "%s %s %s",
 		    a == NULL ? ui_glyph_dot() : a->correct ?
 		    ui_glyph_check() : "x", kinds[i] == LAB_ITEM_SCENARIO ?
-		    _("scenario") : _("question"), ids[i]);
+		    _("scenario") : kinds[i] == LAB_ITEM_RUN ?
+		    _("run, answers equal one device's") : _("question"),
+		    kinds[i] == LAB_ITEM_RUN ? "" : ids[i]);
 		ui_put(w, (*y)++, 4, line, cols - 8, a == NULL ?
 		    ui_attr(UI_C_DIM) : a->correct ? ui_attr(UI_C_DONE) :
 		    ui_attr(UI_C_WARN));
@@ -193,7 +226,19 @@ student_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	if (ls->kind == LAB_STEP_BREAK)
 		ui_put(w, y++, 2, _("Break. The screen moves on when the lab does."),
 		    cols - 4, A_NORMAL);
-	else if (d != NULL) {
+	else if (ls->kind == LAB_STEP_RUN) {
+		ui_put(w, y++, 2, _("In a shell (on a cluster, under srun):"),
+		    cols - 4, A_NORMAL);
+		ui_put(w, y++, 4, lab_run_command(ls, title, sizeof title),
+		    cols - 6, ui_attr(UI_C_ACCENT));
+		ui_put(w, y++, 2, _("then hand in its timeline:"), cols - 4,
+		    A_NORMAL);
+		snprintf(line, sizeof line, "parlearn lab submit %s --step %d "
+		    "--run run.json", st->app->lab_dir, st->view + 1);
+		ui_put(w, y++, 4, line, cols - 6, ui_attr(UI_C_ACCENT));
+		y++;
+		draw_items(st, w, rows, cols, &y);
+	} else if (d != NULL) {
 		snprintf(line, sizeof line, _("Enter: open drop %d, %s"),
 		    d->number, d->title);
 		ui_put(w, y++, 2, line, cols - 4, ui_attr(UI_C_ACCENT));
@@ -268,7 +313,12 @@ student_next_tick(struct ui_screen *s)
 static void
 student_tick(struct ui_screen *s)
 {
-	poll_state(s->state);
+	struct student *st = s->state;
+
+	poll_state(st);
+	/* A run handed in from a shell shows up within a second. */
+	if (st->script->steps[st->view].kind == LAB_STEP_RUN)
+		keep_runs(st);
 }
 
 static void

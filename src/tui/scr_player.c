@@ -48,16 +48,23 @@ static const struct ui_key_help player_help[] = {
 	{ NULL, NULL }
 };
 
-/* The player the clock drives: in a comparison, the longer run. */
+/*
+ * The player the clock drives: in a comparison, the longer run; a
+ * measured run always (the simulated one follows its share of the step).
+ */
 static struct player *
 lead(struct pscr *ps)
 {
-	if (ps->cmp_ok && ps->cmp.res.step_time > ps->pl.res.step_time)
+	if (ps->cmp_ok && !ps->pl.origin.measured &&
+	    ps->cmp.res.step_time > ps->pl.res.step_time)
 		return &ps->cmp;
 	return &ps->pl;
 }
 
-/* In a comparison, the other run shows the same simulated time. */
+/*
+ * In a comparison, the other run shows the same simulated time; a measured
+ * run and a simulated one share no clock, so the same share of the step.
+ */
 static void
 sync_clocks(struct pscr *ps)
 {
@@ -65,7 +72,12 @@ sync_clocks(struct pscr *ps)
 
 	if (!ps->cmp_ok)
 		return;
-	b->now = a->now < b->res.step_time ? a->now : b->res.step_time;
+	if (a->origin.measured || b->origin.measured)
+		b->now = a->res.step_time > 0 ? a->now / a->res.step_time *
+		    b->res.step_time : 0;
+	else
+		b->now = a->now < b->res.step_time ? a->now :
+		    b->res.step_time;
 	b->playing = a->playing;
 	b->speed = a->speed;
 }
@@ -145,7 +157,9 @@ load_compare(struct pscr *ps)
 	if (ps->cmp_ok)
 		player_free(&ps->cmp);
 	ps->cmp_ok = 0;
-	if (sim_config_compare(&ps->cfg, &other) != 0) {
+	if (ps->pl.origin.measured)
+		other = ps->cfg;	/* the simulator's run of it */
+	else if (sim_config_compare(&ps->cfg, &other) != 0) {
 		ps->note = N_("nothing to compare this mode with");
 		return;
 	}
@@ -214,7 +228,12 @@ knob_key(struct pscr *ps, int ch)
 
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (keys[i].ch == ch) {
-			turn(ps, keys[i].knob, keys[i].dir);
+			if (ps->ok && ps->pl.origin.measured)
+				ps->note = N_("a measured run keeps its "
+				    "settings; x puts the simulator's run "
+				    "beside it");
+			else
+				turn(ps, keys[i].knob, keys[i].dir);
 			return 1;
 		}
 	return 0;
@@ -320,6 +339,67 @@ player_scr_free(struct ui_screen *s)
 	free(ps);
 }
 
+/* The caption of a measured run: where it ran, and what its times are. */
+static void
+measured_caption(struct pscr *ps)
+{
+	const struct sim_origin *o = &ps->pl.origin;
+	int n;
+
+	n = snprintf(ps->measured, sizeof ps->measured, P_("Measured on %d "
+	    "process with %s.", "Measured on %d processes with %s.",
+	    o->processes), o->processes, o->library);
+	if (n > 0 && (size_t)n < sizeof ps->measured)
+		snprintf(ps->measured + n, sizeof ps->measured - (size_t)n, " %s",
+		    o->hosts == 1 ? _("CPU times on one machine: the shape of "
+		    "the step, not a GPU's speed. The collectives are MPI's; "
+		    "x puts the simulator's run beside it.") :
+		    _("The collectives are MPI's; x puts the simulator's run "
+		    "beside it."));
+}
+
+static void
+player_setup(struct ui_screen *s, struct pscr *ps)
+{
+	s->title = N_("Animation");
+	s->help = player_help;
+	s->draw = player_draw;
+	s->key = player_key;
+	s->next_tick_ms = player_next_tick;
+	s->tick = player_tick;
+	s->free = player_scr_free;
+	s->state = ps;
+}
+
+struct ui_screen *
+ui_player_replay(struct app *a, const struct sim_config *cfg,
+    struct sim_result *res, const struct sim_origin *origin)
+{
+	struct ui_screen *s = calloc(1, sizeof *s);
+	struct pscr *ps = calloc(1, sizeof *ps);
+	struct pl_err err;
+
+	if (s == NULL || ps == NULL) {
+		free(s);
+		free(ps);
+		return NULL;
+	}
+	ps->app = a;
+	ps->block = ps->cfg = *cfg;
+	ps->ok = player_init_result(&ps->pl, cfg, res, origin, &err) == 0;
+	if (!ps->ok)
+		snprintf(ps->err, sizeof ps->err, "%s", err.msg);
+	else {
+		ps->pl.playing = 1;
+		ps->max_flows = most_flows(&ps->pl);
+		if (origin != NULL && origin->measured)
+			measured_caption(ps);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ps->last);
+	player_setup(s, ps);
+	return s;
+}
+
 struct ui_screen *
 ui_player_new(struct app *a, const struct content_animation *an)
 {
@@ -343,13 +423,6 @@ ui_player_new(struct app *a, const struct content_animation *an)
 		/* A block plays at once; the free-standing player waits. */
 		load(ps, an != NULL);
 	}
-	s->title = N_("Animation");
-	s->help = player_help;
-	s->draw = player_draw;
-	s->key = player_key;
-	s->next_tick_ms = player_next_tick;
-	s->tick = player_tick;
-	s->free = player_scr_free;
-	s->state = ps;
+	player_setup(s, ps);
 	return s;
 }

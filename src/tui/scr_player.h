@@ -39,6 +39,8 @@ struct pscr {
 	struct player_cell		*cells;	/* cached Gantt rows */
 	int				 cells_w;	/* their width, 0 none */
 	int				 max_flows;	/* most at once in the run */
+	char				 measured[400];	/* caption of a measured
+							   run, "" otherwise */
 };
 
 /* Where each part goes; a count of 0 leaves the part out. */

@@ -8,7 +8,10 @@
  * step, bytes), and as rows allow each GPU's memory and the transfers in
  * flight; narrower, they stand one above the other with a
  * one-line header each. Both scale time to the longer step, so the
- * shorter run ends visibly earlier, and both show the same instant.
+ * shorter run ends visibly earlier, and both show the same instant. A
+ * measured run (`trace --from`) is compared with the simulator's run of
+ * it; CPU and simulated H100 times share no axis, so there each run fills
+ * the width and both show the same share of their step.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +24,17 @@
 
 /* What tells the two compared runs apart. */
 static void
-compare_label(const struct sim_config *c, char *buf, size_t n)
+compare_label(const struct player *p, int measuring, char *buf, size_t n)
 {
-	if (c->mode == SIM_PP || c->mode == SIM_3D)
+	const struct sim_config *c = &p->cfg;
+
+	if (p->origin.measured)
+		snprintf(buf, n, P_("measured on %d process",
+		    "measured on %d processes", p->origin.processes),
+		    p->origin.processes);
+	else if (measuring)
+		snprintf(buf, n, "%s", _("simulated on H100s"));
+	else if (c->mode == SIM_PP || c->mode == SIM_3D)
 		snprintf(buf, n, "%s", pipe_schedule_name(c->schedule));
 	else if (c->mode == SIM_TP)
 		snprintf(buf, n, "%s", c->seq_parallel ? _("SP on") :
@@ -84,7 +95,7 @@ stacked_run(const struct player *p, WINDOW *w, int y, int rows_max,
 
 	if (gw < 1)
 		return y;
-	compare_label(&p->cfg, lab, sizeof lab);
+	compare_label(p, span <= 0, lab, sizeof lab);
 	at = peak_device(p, mem, sizeof mem);
 	snprintf(head, sizeof head, _("%s: step %.1f ms, bubble %.1f%%, %s "
 	    "holds at most %s"), lab, r->step_time * 1e3, 100.0 * r->bubble,
@@ -94,6 +105,7 @@ stacked_run(const struct player *p, WINDOW *w, int y, int rows_max,
 	return draw_rows(p, w, y, shown, gw, span, cur);
 }
 
+/* span 0: each run on its own step (a measured run). */
 static void
 draw_stacked(struct pscr *ps, WINDOW *w, int rows, int cols, double span,
     const struct player *lead)
@@ -104,7 +116,8 @@ draw_stacked(struct pscr *ps, WINDOW *w, int rows, int cols, double span,
 	per = (rows - 4) / 2;
 	y = stacked_run(&ps->pl, w, y, per, cols, span, cur);
 	y = stacked_run(&ps->cmp, w, y, per, cols, span, cur);
-	pscr_draw_cursor_row(lead, w, y, cur, gw, span);
+	pscr_draw_cursor_row(lead, w, y, cur, gw, span > 0 ? span :
+	    lead->res.step_time);
 }
 
 /* Memory per GPU now, bars on a scale both runs share, with each peak. */
@@ -153,7 +166,7 @@ side_run(const struct player *p, WINDOW *w, int h, int cols, double span,
 	int cur = player_cursor_col(p, gw, span);
 	char head[200], lab[48], mem[32], name[16], line[200];
 
-	compare_label(&p->cfg, lab, sizeof lab);
+	compare_label(p, span <= 0, lab, sizeof lab);
 	snprintf(head, sizeof head, _("%s: step %.1f ms"), lab,
 	    r->step_time * 1e3);
 	ui_put(w, 0, 1, head, cols - 2, ui_attr(UI_C_HEADING));
@@ -162,7 +175,8 @@ side_run(const struct player *p, WINDOW *w, int h, int cols, double span,
 	if (shown < 1)
 		shown = 1;
 	y = draw_rows(p, w, 1, shown, gw, span, cur);
-	pscr_draw_cursor_row(p, w, y, cur, gw, span);
+	pscr_draw_cursor_row(p, w, y, cur, gw, span > 0 ? span :
+	    r->step_time);
 	y += 2;
 	pscr_draw_stats(p, w, y, h - y >= 2 ? 2 : 1, cols);
 	y += 2;
@@ -220,6 +234,10 @@ pscr_draw_compare(struct pscr *ps, WINDOW *w, int rows, int cols)
 	const struct player *lead = ps->pl.res.step_time >=
 	    ps->cmp.res.step_time ? &ps->pl : &ps->cmp;
 
+	if (ps->pl.origin.measured) {
+		span = 0;
+		lead = &ps->pl;
+	}
 	if (cols >= PSCR_SIDE_COLS)
 		draw_side(ps, w, rows, cols, span);
 	else

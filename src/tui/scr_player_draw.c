@@ -31,7 +31,11 @@ pscr_draw_title(struct pscr *ps, WINDOW *w, int cols)
 	char t[256], right[64];
 	int len;
 
-	if (c->mode == SIM_3D)
+	if (ps->pl.origin.measured)
+		len = snprintf(t, sizeof t, P_("Measured on %d process: %s",
+		    "Measured on %d processes: %s", ps->pl.origin.processes),
+		    ps->pl.origin.processes, sim_mode_name(c->mode));
+	else if (c->mode == SIM_3D)
 		len = snprintf(t, sizeof t, _("Animation: %s, %d GPUs = dp %d x "
 		    "tp %d x pp %d"), sim_mode_name(c->mode),
 		    player_devices(&ps->pl), r->dp, r->tp, r->pp);

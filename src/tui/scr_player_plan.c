@@ -25,6 +25,8 @@ count_emit(const char *s, size_t n, void *arg)
 const char *
 pscr_caption(const struct pscr *ps)
 {
+	if (ps->measured[0] != '\0' && !ps->cmp_ok)
+		return ps->measured;
 	if (ps->an == NULL || ps->an->caption == NULL || ps->cmp_ok ||
 	    !sim_config_same(&ps->cfg, &ps->block))
 		return NULL;

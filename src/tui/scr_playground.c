@@ -35,6 +35,8 @@ static const struct ui_key_help playground_help[] = {
 	{ N_("s"), N_("ranked search: the best layouts, and yours") },
 	{ N_("Enter"), N_("in the ranking: apply the selected layout") },
 	{ N_("r"), N_("back to the starting configuration") },
+	{ N_("d"), N_("change column: since the previous setting, or since "
+	    "the start") },
 	{ N_("Tab, i"), N_("scenario: incident brief, goal, verdict, hints") },
 	{ N_("c"), N_("scenario: check the layout against the goal") },
 	{ N_("1-8"), N_("scenario: assert or withdraw a claim") },
@@ -88,8 +90,9 @@ apply_selected(struct pgs *p)
 	pg_apply(&p->pg, &r->cfg);
 	p->graded = 0;
 	p->panel = PGS_FIGURES;
-	ui_flash(_("Layout applied; the change column compares it with the "
-	    "one before."));
+	ui_flash(p->base == PG_VS_START ? _("Layout applied; the change "
+	    "column compares it with the start.") : _("Layout applied; the "
+	    "change column compares it with the one before."));
 }
 
 static void
@@ -156,15 +159,9 @@ search_key(struct pgs *p, int ch)
 	int n = p->search != NULL ? (p->search->n_top < PGS_SHOWN ?
 	    p->search->n_top : PGS_SHOWN) : 0;
 
+	if (n > 0 && ui_scroll_key(ch, &p->search_sel, n, n - 1))
+		return 1;
 	switch (ch) {
-	case KEY_UP: case 'k':
-		if (p->search_sel > 0)
-			p->search_sel--;
-		return 1;
-	case KEY_DOWN: case 'j':
-		if (p->search_sel + 1 < n)
-			p->search_sel++;
-		return 1;
 	case '\n': case '\r': case KEY_ENTER:
 		apply_selected(p);
 		return 1;
@@ -176,27 +173,13 @@ search_key(struct pgs *p, int ch)
 	}
 }
 
-/* Keys of the incident panel; 1 if used. */
+/* The scrolling keys of the incident panel; 1 if used. */
 static int
 incident_key(struct pgs *p, int ch)
 {
-	switch (ch) {
-	case KEY_UP: case 'k':
-		if (p->info_top > 0)
-			p->info_top--;
-		return 1;
-	case KEY_DOWN: case 'j':
-		p->info_top++;
-		return 1;
-	case KEY_NPAGE: case ' ':
-		p->info_top += 8;
-		return 1;
-	case KEY_PPAGE:
-		p->info_top = p->info_top > 8 ? p->info_top - 8 : 0;
-		return 1;
-	default:
-		return 0;
-	}
+	/* The end is the length of the last draw, which clamps it. */
+	return ui_scroll_key(ch, &p->info_top, p->info_rows > 2 ?
+	    p->info_rows - 1 : 1, p->info_lines);
 }
 
 /* Typing the trade-off: text, Backspace, Enter or Esc to end. */
@@ -275,6 +258,17 @@ turn(struct pgs *p, int dir)
 	p->panel = PGS_FIGURES;
 }
 
+/* d: measure the change column from the previous setting or the start. */
+static void
+toggle_base(struct pgs *p)
+{
+	p->base = p->base == PG_VS_PREV ? PG_VS_START : PG_VS_PREV;
+	p->panel = PGS_FIGURES;
+	ui_flash(p->base == PG_VS_START ? _("Change column: since the start. "
+	    "d: since the previous setting.") : _("Change column: since the "
+	    "previous setting. d: since the start."));
+}
+
 static enum ui_result
 playground_key(struct ui_screen *s, int ch)
 {
@@ -301,6 +295,9 @@ playground_key(struct ui_screen *s, int ch)
 		break;
 	case 's':
 		open_search(p);
+		break;
+	case 'd':
+		toggle_base(p);
 		break;
 	case 'r':
 		pg_apply(&p->pg, &p->start.cfg);

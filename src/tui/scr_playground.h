@@ -28,6 +28,8 @@ struct pgs {
 	struct pg_state			 pg;
 	int				 sel;		/* selected knob */
 	enum pgs_panel			 panel;
+	enum pg_base			 base;		/* change column: since
+							 * previous or start */
 	/* The ranking of the current model and cluster ('s'). */
 	struct cm_search		*search;	/* owned */
 	int				 search_sel;
@@ -51,6 +53,8 @@ struct pgs {
 	int				 typing;	/* keys go to tradeoff */
 	int				 show_solution;
 	int				 info_top;	/* scroll of the incident */
+	int				 info_lines;	/* its length, last draw */
+	int				 info_rows;	/* rows it had, last draw */
 	time_t				 opened;	/* start of this attempt */
 };
 

@@ -1,12 +1,14 @@
 /*
  * scr_playground_draw.c - drawing the playground: the knob column, the
  * figures panel (memory and step-time stacked bars, every figure with its
- * change from the previous setting, the engine's reasons), the incident
+ * change since the previous setting or since the start, as the column's
+ * header says, the engine's reasons), the incident
  * panel of a scenario and the ranked search. Only draws: every number is
  * read from a cm_result, a cm_search or an sc_grade computed in core.
  * Memory is shown in GB = 1e9 bytes; glyphs tell the bar segments apart,
  * colour only repeats them. In projector mode the figures panel is the
- * selected knob and the key figures in block digits, nothing else.
+ * selected knob and the key figures in block digits, nothing else. Text
+ * that does not fit ends with an ellipsis (ui_put_cut).
  */
 #include <math.h>
 #include <stdio.h>
@@ -96,7 +98,8 @@ fmt_s(char *buf, size_t n, double v, int sign)
 static void
 fmt_fig(const struct pgs *p, enum pg_fig f, char *val, char *del, size_t n)
 {
-	double v = pg_figure(&p->pg.cur, f), d = pg_delta(&p->pg, f);
+	double v = pg_figure(&p->pg.cur, f), d = pg_delta_from(&p->pg, f,
+	    p->base);
 	int unchanged;
 
 	if (f <= PG_F_MEM_TOTAL) {
@@ -116,7 +119,7 @@ fmt_fig(const struct pgs *p, enum pg_fig f, char *val, char *del, size_t n)
 		snprintf(del, n, _("%+.1f pt"), 100 * d);
 		unchanged = fabs(100 * d) < 0.05;
 	}
-	if (!p->pg.have_prev)
+	if (!pg_has_base(&p->pg, p->base))
 		snprintf(del, n, "%s", "");
 	else if (unchanged)
 		snprintf(del, n, "%s", "=");
@@ -128,7 +131,7 @@ fig_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y, int seg,
     const char *label, enum pg_fig f)
 {
 	char val[32], del[32];
-	double d = pg_delta(&p->pg, f);
+	double d = pg_delta_from(&p->pg, f, p->base);
 	int good, attr = ui_attr(UI_C_DIM);
 
 	if (y >= b->y + b->h)
@@ -136,7 +139,8 @@ fig_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y, int seg,
 	fmt_fig(p, f, val, del, sizeof val);
 	if (seg >= 0)
 		ui_put(w, y, b->x, seg_glyph(seg), 1, seg_attr(seg));
-	ui_put(w, y, b->x + 2, label, b->w - VAL_W - DELTA_W - 2, (int)A_NORMAL);
+	ui_put_cut(w, y, b->x + 2, label, b->w - VAL_W - DELTA_W - 2,
+	    (int)A_NORMAL);
 	ui_put(w, y, b->x + b->w - VAL_W - DELTA_W + (VAL_W - 1 -
 	    (int)strlen(val)), val, VAL_W, ui_attr(UI_C_ACCENT));
 	/* Colour hint: green when the change helps, warn when it hurts. */
@@ -165,7 +169,7 @@ flow_emit(const char *s, size_t n, void *arg)
 		n = sizeof line - 1;
 	memcpy(line, s, n);
 	line[n] = '\0';
-	ui_put(f->w, f->y++, f->b.x + f->indent, line, f->b.w - f->indent,
+	ui_put_cut(f->w, f->y++, f->b.x + f->indent, line, f->b.w - f->indent,
 	    f->attr);
 }
 
@@ -191,34 +195,53 @@ draw_reasons(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y)
 	}
 }
 
+/*
+ * The engine's reason once; the degrees' product only when it is not the
+ * reason (cm_validate already quotes it when it does not match the GPUs).
+ */
 static void
 draw_invalid(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
 	struct pgs_flow f = { w, *b, b->y, 0, 0, 0, 0, 0 };
 	char line[200];
 	const struct cm_config *c = &p->pg.cfg;
+	long prod = (long)c->dp * c->tp * c->pp;
 
 	pgs_flow_text(&f, _("This combination is not a valid layout:"), 0,
 	    ui_attr(UI_C_WARN));
 	pgs_flow_text(&f, p->pg.why, 2, (int)A_NORMAL);
 	f.y++;
-	snprintf(line, sizeof line, _("DP %d x TP %d x PP %d = %ld; GPUs = %d."),
-	    c->dp, c->tp, c->pp, (long)c->dp * c->tp * c->pp, c->gpus);
-	pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
-	pgs_flow_text(&f, _("Turn a knob to get back to a valid layout; the "
+	if (prod == c->gpus) {
+		snprintf(line, sizeof line, _("DP %d x TP %d x PP %d = %ld "
+		    "GPUs, as it should be."), c->dp, c->tp, c->pp, prod);
+		pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
+	}
+	pgs_flow_text(&f, p->base == PG_VS_START ? _("Turn a knob to get back "
+	    "to a valid layout; the change column compares it with the "
+	    "start.") : _("Turn a knob to get back to a valid layout; the "
 	    "change column then compares with the last valid one."), 2,
 	    ui_attr(UI_C_DIM));
 }
 
+/*
+ * A section heading and its column heads, right-aligned over their
+ * columns: "now", and what the change is measured from.
+ */
 static void
 draw_heading(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y,
     const char *title)
 {
-	ui_put(w, y, b->x, title, b->w - VAL_W - DELTA_W, ui_attr(UI_C_HEADING));
-	ui_put(w, y, b->x + b->w - VAL_W - DELTA_W + VAL_W - 4, _("now"), 4,
+	const char *now = _("now"), *vs = p->base == PG_VS_START ?
+	    _("vs start") : _("vs prev");
+	int nw = wrap_width(now, strlen(now)), vw = wrap_width(vs, strlen(vs));
+
+	nw = nw < VAL_W - 1 ? nw : VAL_W - 1;
+	vw = vw < DELTA_W ? vw : DELTA_W;
+	ui_put_cut(w, y, b->x, title, b->w - VAL_W - DELTA_W - 1,
+	    ui_attr(UI_C_HEADING));
+	ui_put(w, y, b->x + b->w - DELTA_W - 1 - nw, now, nw,
 	    ui_attr(UI_C_DIM));
-	ui_put(w, y, b->x + b->w - 6, _("change"), 6, ui_attr(UI_C_DIM));
-	(void)p;
+	ui_put(w, y, b->x + b->w - vw, vs, vw, ui_attr(UI_C_DIM));
 }
 
 static void
@@ -246,8 +269,8 @@ draw_figures(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	for (i = 0; i < 5; i++)
 		fig_row(p, w, b, y++, i, _(mem_labels[i]),
 		    (enum pg_fig)(PG_F_MEM_PARAMS + i));
-	snprintf(label, sizeof label, r->fits ? _("total, fits (%.1f usable)") :
-	    _("total, OVER (%.1f usable)"), GB(r->mem_usable));
+	snprintf(label, sizeof label, r->fits ? _("total, fits %.1f usable") :
+	    _("total, OVER %.1f usable"), GB(r->mem_usable));
 	fig_row(p, w, b, y++, -1, label, PG_F_MEM_TOTAL);
 	if (y < b->y + b->h)
 		draw_heading(p, w, b, y++, _("Step time, s"));
@@ -299,7 +322,7 @@ draw_big(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	    _("Fits: %.1f GB of %.1f GB usable per GPU.") :
 	    _("Does NOT fit: %.1f GB needed, %.1f GB usable per GPU."),
 	    GB(pg_figure(r, PG_F_MEM_TOTAL)), GB(r->mem_usable));
-	ui_put(w, y, b->x, line, b->w, a);
+	ui_put_cut(w, y, b->x, line, b->w, a);
 }
 
 /* The knob column (wide form). */
@@ -319,11 +342,12 @@ draw_knobs(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 		if (i == p->sel)
 			ui_put(w, y, b->x, "                                   ",
 			    KNOB_W, attr);
-		ui_put(w, y, b->x + 1, _(pg_knob_label((enum pg_knob)i)),
+		ui_put_cut(w, y, b->x + 1, _(pg_knob_label((enum pg_knob)i)),
 		    KNOB_LABEL_W, attr);
 		pg_knob_value(&p->pg, (enum pg_knob)i, val, sizeof val);
-		ui_put(w, y, b->x + 2 + KNOB_LABEL_W, val, KNOB_VALUE_W,
-		    attr | (locked ? 0 : A_BOLD));
+		/* An unlocked value may use the lock mark's columns. */
+		ui_put_cut(w, y, b->x + 2 + KNOB_LABEL_W, val, KNOB_VALUE_W +
+		    (locked ? 0 : 5), attr | (locked ? 0 : A_BOLD));
 		if (locked)
 			ui_put(w, y, b->x + 3 + KNOB_LABEL_W + KNOB_VALUE_W,
 			    _("lock"), 4, attr);
@@ -341,7 +365,7 @@ draw_knob_line(const struct pgs *p, WINDOW *w, int y, int cols)
 	    "\u25c0" : "<", _(pg_knob_label((enum pg_knob)p->sel)), val,
 	    ui_term.utf8 ? "\u25b6" : ">", (p->pg.locked >> p->sel) & 1u ?
 	    _(" (locked)") : "");
-	ui_put(w, y, 1, line, cols - 2, ui_attr(UI_C_SELECT));
+	ui_put_cut(w, y, 1, line, cols - 2, ui_attr(UI_C_SELECT));
 }
 
 static void
@@ -372,11 +396,11 @@ draw_note(const struct pgs *p, WINDOW *w, int y, int cols)
 	int i;
 
 	if (p->pg.note[0] != '\0') {
-		ui_put(w, y, 1, p->pg.note, cols - 2, ui_attr(UI_C_ACCENT));
+		ui_put_cut(w, y, 1, p->pg.note, cols - 2, ui_attr(UI_C_ACCENT));
 		return;
 	}
 	if (p->sc == NULL || p->load_err[0] != '\0') {
-		ui_put(w, y, 1, p->load_err[0] != '\0' ? p->load_err :
+		ui_put_cut(w, y, 1, p->load_err[0] != '\0' ? p->load_err :
 		    _("GB = 1e9 bytes. Press s for the ranked search."),
 		    cols - 2, ui_attr(p->load_err[0] ? UI_C_WARN : UI_C_DIM));
 		return;
@@ -389,7 +413,7 @@ draw_note(const struct pgs *p, WINDOW *w, int y, int cols)
 		snprintf(line + strlen(line), sizeof line - strlen(line),
 		    "%s %s", i > 0 ? ";" : "", g);
 	}
-	ui_put(w, y, 1, line, cols - 2, ui_attr(UI_C_DIM));
+	ui_put_cut(w, y, 1, line, cols - 2, ui_attr(UI_C_DIM));
 }
 
 /* The incident, scrolled no further than its last page. */
@@ -398,6 +422,8 @@ draw_incident_clamped(struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
 	int n = pgs_draw_incident(p, w, b), last = n - (b->h - 1), y;
 
+	p->info_lines = n;
+	p->info_rows = b->h - 1;
 	if (last < 0)
 		last = 0;
 	if (p->info_top <= last)
@@ -422,10 +448,10 @@ status_text(const struct pgs *p)
 		    _("c check  j/k scroll  w solution  Tab figures  "
 		    "q back  ? keys");
 	if (p->sc != NULL)
-		return _("j/k knob  h/l change  c check  Tab brief  s rank  "
-		    "q back");
-	return _("j/k knob  h/l change  s ranked search  r reset  q back  "
-	    "? keys");
+		return _("j/k knob  h/l change  d prev/start  c check  Tab "
+		    "brief  s rank  q back");
+	return _("j/k knob  h/l change  d prev/start  s search  r reset  "
+	    "q back  ? keys");
 }
 
 void

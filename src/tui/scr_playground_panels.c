@@ -175,7 +175,7 @@ pgs_draw_incident(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	pgs_flow_text(&f, "", 0, (int)A_NORMAL);
 	incident_help(p, &f);
 	if (f.more)
-		ui_put(w, b->y + b->h - 1, b->x, _("more below: j or Space"),
+		ui_put_cut(w, b->y + b->h - 1, b->x, _("more below: j or Space"),
 		    b->w, ui_attr(UI_C_DIM));
 	return f.total;
 }
@@ -217,7 +217,7 @@ search_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y,
 		attr = ui_attr(UI_C_SELECT);
 	if (cm_same_shape(&r->cfg, &p->pg.cfg))
 		ui_put(w, y, b->x, ui_glyph_arrow(), 1, ui_attr(UI_C_ACCENT));
-	ui_put(w, y, b->x + 2, line, b->w - 2, attr);
+	ui_put_cut(w, y, b->x + 2, line, b->w - 2, attr);
 }
 
 static void
@@ -230,7 +230,7 @@ search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	    "fastest for %s on %d x %s:"), s->evaluated, s->eligible,
 	    s->n_top < PGS_SHOWN ? s->n_top : PGS_SHOWN,
 	    p->pg.cfg.model.name, p->pg.cfg.gpus, p->pg.cfg.gpu.name);
-	ui_put(w, b->y, b->x, line, b->w, ui_attr(UI_C_HEADING));
+	ui_put_cut(w, b->y, b->x, line, b->w, ui_attr(UI_C_HEADING));
 	if (p->rank > 0)
 		snprintf(line, sizeof line, _("Your layout ranks %d%s of the %d "
 		    "best (marked with the arrow when listed)."), p->rank,
@@ -244,8 +244,8 @@ search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	else
 		snprintf(line, sizeof line, "%s", _("Your layout is not "
 		    "ranked: it is not a valid layout."));
-	ui_put(w, b->y + 1, b->x, line, b->w, ui_attr(UI_C_ACCENT));
-	ui_put(w, b->y + 2, b->x + 2, _(" # rank  DP  TP  PP mb sched  v Z   rc   "
+	ui_put_cut(w, b->y + 1, b->x, line, b->w, ui_attr(UI_C_ACCENT));
+	ui_put_cut(w, b->y + 2, b->x + 2, _(" # rank  DP  TP  PP mb sched  v Z   rc   "
 	    "SP   step s   MFU free fw      GB"), b->w - 2, ui_attr(UI_C_DIM));
 }
 
@@ -262,10 +262,10 @@ pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	if (s == NULL)
 		return;
 	if (s->n_top == 0) {
-		ui_put(w, b->y, b->x, _("No layout of this model is ranked on "
+		ui_put_cut(w, b->y, b->x, _("No layout of this model is ranked on "
 		    "this cluster."), b->w, ui_attr(UI_C_WARN));
 		if (s->have_closest)
-			ui_put(w, b->y + 1, b->x, s->closest.fits ?
+			ui_put_cut(w, b->y + 1, b->x, s->closest.fits ?
 			    cm_search_why_excluded(&s->closest, why,
 			    sizeof why) : s->closest.reasons[0].text, b->w,
 			    (int)A_NORMAL);

@@ -27,11 +27,9 @@ save_answer(struct reader_scr *r, int b)
 		return;
 	quiz_response(q, st, resp, sizeof resp);
 	secs = r->rd.asked[b] > 0 ? (double)(now - r->rd.asked[b]) : 0;
-	if (store_answer_add(r->app->store, r->app->profile, d->id, q->id,
-	    st->correct, resp, secs, now, NULL, &err) != 0)
-		app_store_error(&err);
-	if (!st->correct && store_cards_add_question(r->app->store,
-	    r->app->profile, d->id, q, st->expected, now, &err) != 0)
+	/* The answer and its mistake card: one transaction. */
+	if (store_cards_answer(r->app->store, r->app->profile, d->id, q,
+	    st->correct, resp, secs, st->expected, now, NULL, &err) != 0)
 		app_store_error(&err);
 }
 

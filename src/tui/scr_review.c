@@ -45,7 +45,10 @@ static const struct ui_key_help review_help[] = {
 	{ N_("u"), N_("undo the last rating") },
 	{ N_("+ / -"), N_("more / fewer new cards per day") },
 	{ N_("c"), N_("cram: every card again, no schedule changes") },
-	{ N_("j/k, f/b, g/G"), N_("scroll a long card") },
+	{ N_("Up/Down, j/k"), N_("scroll a long card") },
+	{ N_("PgDn, f, Space"), N_("a page down (Space once the answer shows)") },
+	{ N_("PgUp, b"), N_("a page up") },
+	{ N_("Home/End, g/G"), N_("top / end of the card") },
 	{ N_("q, Esc"), N_("back") },
 	{ NULL, NULL }
 };
@@ -319,35 +322,18 @@ change_new(struct review_scr *v, int delta)
 	next_card(v);
 }
 
-/* j/k, f/b and g/G on a card taller than the window. */
+/*
+ * The scrolling keys on a card taller than the window (Space pages once
+ * the answer shows; before, it shows the answer).
+ */
 static enum ui_result
 scroll_key(struct review_scr *v, int ch)
 {
 	int page = v->card_rows > 2 ? v->card_rows - 1 : 1;
 
-	switch (ch) {
-	case 'j': case KEY_DOWN:
-		v->scroll++;
-		break;
-	case 'k': case KEY_UP:
-		v->scroll--;
-		break;
-	case 'f': case KEY_NPAGE:
-		v->scroll += page;
-		break;
-	case 'b': case KEY_PPAGE:
-		v->scroll -= page;
-		break;
-	case 'g': case KEY_HOME:
-		v->scroll = 0;
-		break;
-	case 'G': case KEY_END:
-		v->scroll = v->card_lines;	/* drawing clamps it */
-		break;
-	default:
-		return UI_IGNORED;
-	}
-	return UI_HANDLED;
+	/* The end is card_lines: drawing clamps it. */
+	return ui_scroll_key(ch, &v->scroll, page, v->card_lines) ?
+	    UI_HANDLED : UI_IGNORED;
 }
 
 static enum ui_result

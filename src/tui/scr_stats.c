@@ -185,27 +185,12 @@ stats_key(struct ui_screen *s, int ch)
 	struct stats_scr *v = s->state;
 	int page = getmaxy(stdscr) - 4;
 
+	/* The end is v->n: drawing clamps it to the last page. */
+	if (ui_scroll_key(ch, &v->top, page, v->n))
+		return UI_HANDLED;
 	switch (ch) {
 	case 'q': case 'Q': case 27: case 'h': case KEY_LEFT:
 		return UI_BACK;
-	case 'j': case KEY_DOWN:
-		v->top++;
-		break;
-	case 'k': case KEY_UP:
-		v->top--;
-		break;
-	case KEY_NPAGE: case ' ': case 'f':
-		v->top += page;
-		break;
-	case KEY_PPAGE: case 'b':
-		v->top -= page;
-		break;
-	case 'g': case KEY_HOME:
-		v->top = 0;
-		break;
-	case 'G': case KEY_END:
-		v->top = v->n;	/* drawing clamps it to the last page */
-		break;
 	case 'r':
 		load(v);
 		break;

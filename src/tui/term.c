@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include "i18n.h"
+#include "core/safetext.h"
 #include "tui/term.h"
+
+#include <term.h>	/* setupterm, after curses.h */
 
 struct ui_term ui_term;
 volatile sig_atomic_t ui_term_quit;
@@ -57,6 +60,31 @@ install_signals(void)
 	sa.sa_flags = SA_RESETHAND;
 	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		sigaction(fatal[i], &sa, NULL);
+}
+
+/*
+ * Home and End as the common terminals send them, whatever the terminfo
+ * entry says: xterm (\E[H, \EOH), the VT220 keypad and tmux or screen
+ * (\E[1~, \E[4~), rxvt (\E[7~, \E[8~). A sequence the entry already
+ * binds to another key keeps that key.
+ */
+static void
+define_keys(void)
+{
+	static const struct {
+		const char	*seq;
+		int		 key;
+	} keys[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[4~", KEY_END },
+		{ "\033[H", KEY_HOME }, { "\033[F", KEY_END },
+		{ "\033OH", KEY_HOME }, { "\033OF", KEY_END },
+		{ "\033[7~", KEY_HOME }, { "\033[8~", KEY_END },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (key_defined(keys[i].seq) == 0)
+			define_key(keys[i].seq, keys[i].key);
 }
 
 static void
@@ -106,27 +134,56 @@ init_projector(void)
 		bkgd(A_BOLD);
 }
 
-/*
- * Home and End as terminals send them whatever TERM says: tmux and
- * screen send the VT220 "\e[1~" / "\e[4~", rxvt "\e[7~" / "\e[8~",
- * xterm "\e[H" / "\e[F" or "\eOH" / "\eOF". A sequence the terminfo
- * entry lacks would otherwise arrive as Esc (back) and digits (answers).
- */
-static void
-define_home_end(void)
-{
-	static const char *const home[] = { "\033[1~", "\033[7~", "\033[H",
-	    "\033OH", NULL };
-	static const char *const end[] = { "\033[4~", "\033[8~", "\033[F",
-	    "\033OF", NULL };
-	int i;
+static SCREEN *screen;		/* from newterm, freed at stop */
+static char why[200];		/* why ui_term_start failed */
 
-	for (i = 0; home[i] != NULL; i++)
-		if (key_defined(home[i]) <= 0)
-			define_key(home[i], KEY_HOME);
-	for (i = 0; end[i] != NULL; i++)
-		if (key_defined(end[i]) <= 0)
-			define_key(end[i], KEY_END);
+const char *
+ui_term_error(void)
+{
+	return why[0] != '\0' ? why : NULL;
+}
+
+/*
+ * newterm, not initscr: initscr exits by itself on an unknown TERM; here
+ * the caller prints one line and exits 2. A terminal that cannot move
+ * the cursor (TERM=dumb) cannot draw the screens either.
+ */
+static int
+open_screen(void)
+{
+	const char *raw = getenv("TERM");
+	char term[64];
+	char *cup;
+	int e;
+
+	if (raw == NULL || raw[0] == '\0') {
+		snprintf(why, sizeof why, "%s", _("TERM is not set; set it to "
+		    "your terminal's type (for example TERM=xterm-256color)"));
+		return -1;
+	}
+	/* TERM is shown in messages: never as control characters. */
+	safetext_render(raw, term, sizeof term, 0);
+	/* Look the type up first, writing nothing to the terminal. */
+	if (setupterm(NULL, STDOUT_FILENO, &e) != OK) {
+		snprintf(why, sizeof why, _("the terminal type \"%.60s\" is "
+		    "unknown here; set TERM to one this system knows (for "
+		    "example TERM=xterm-256color)"), term);
+		return -1;
+	}
+	cup = tigetstr("cup");
+	del_curterm(cur_term);
+	if (cup == NULL || cup == (char *)-1) {
+		snprintf(why, sizeof why, _("the terminal type \"%.60s\" cannot "
+		    "move the cursor, so the screens cannot be drawn; try the "
+		    "commands (parlearn --help)"), term);
+		return -1;
+	}
+	if ((screen = newterm(NULL, stdout, stdin)) == NULL) {
+		snprintf(why, sizeof why, _("cannot start the terminal \"%.60s\""),
+		    term);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -134,10 +191,11 @@ ui_term_start(int projector)
 {
 	const char *cs = nl_langinfo(CODESET);
 
+	why[0] = '\0';
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return -1;
 	ui_term.utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
-	if (initscr() == NULL)
+	if (open_screen() != 0)
 		return -1;
 	ui_term.started = 1;
 	atexit(ui_term_stop);
@@ -145,7 +203,7 @@ ui_term_start(int projector)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
-	define_home_end();
+	define_keys();
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
@@ -164,6 +222,9 @@ ui_term_stop(void)
 	curs_set(1);
 	endwin();
 	fflush(stdout);
+	if (screen != NULL)
+		delscreen(screen);
+	screen = NULL;
 }
 
 int

@@ -1,7 +1,7 @@
 /*
  * term.h - the one owner of the terminal.
  *
- * Only term.c calls initscr, endwin and start_color and installs signal
+ * Only term.c calls newterm, endwin and start_color and installs signal
  * handlers. ui_term_stop() is safe to call twice and is registered with
  * atexit(), so every way out restores the terminal.
  */
@@ -40,11 +40,15 @@ extern volatile sig_atomic_t ui_term_quit;
 #define UI_MIN_ROWS	14
 
 /*
- * Start curses; with projector set, every colour role is bold and nothing
- * is dim, white on black (screens read the mode from struct app). Returns
- * 0, or -1 if the terminal cannot be used.
+ * Start curses (newterm); with projector set, every colour role is bold and
+ * nothing is dim, white on black (screens read the mode from struct app).
+ * Returns 0, or -1 if the terminal cannot be used: not a terminal, TERM
+ * unset or unknown, or unable to move the cursor (TERM=dumb).
  */
 int	ui_term_start(int projector);
+/* Why ui_term_start failed, in one line; NULL when stdin or stdout is
+ * simply not a terminal (the caller says what to use instead). */
+const char	*ui_term_error(void);
 /* Restore the terminal. Idempotent. */
 void	ui_term_stop(void);
 /* Attribute for a colour role. */

@@ -19,6 +19,7 @@ static const char *const no_terminal[] = {
 	[TUI_HOME] = N_("standard input and output must be a terminal (try 'parlearn list')"),
 	[TUI_REVIEW] = N_("review: standard input and output must be a terminal (try 'parlearn review --list')"),
 	[TUI_LAB_HOST] = N_("the dashboard needs a terminal (the lab is ready; try 'parlearn lab status')"),
+	[TUI_REPLAY] = N_("the player needs a terminal (without one, trace --from prints a Gantt chart)"),
 	[TUI_LAB_STUDENT] = N_("standard input and output must be a terminal"),
 };
 
@@ -56,6 +57,10 @@ push_first(struct app *a, const struct tui_start *st)
 		break;
 	case TUI_LAB_HOST:
 		s = ui_lab_host_new(a);
+		break;
+	case TUI_REPLAY:
+		s = ui_player_replay(a, &st->replay->cfg, st->replay->res,
+		    &st->replay->origin);
 		break;
 	case TUI_LAB_STUDENT:
 		ui_push(ui_home_new(a));
@@ -111,7 +116,10 @@ tui_run(const struct tui_start *st)
 		return 2;
 	}
 	if (ui_term_start(st->projector) != 0) {
-		fprintf(stderr, "parlearn: %s\n", _(no_terminal[st->first]));
+		const char *why = ui_term_error();
+
+		fprintf(stderr, "parlearn: %s\n", why != NULL ? why :
+		    _(no_terminal[st->first]));
 		free(a.status);
 		free(a.scores);
 		return 2;

@@ -14,6 +14,7 @@
 
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
+#include "core/sim/sim_json.h"
 #include "store/progress.h"
 
 enum tui_first {
@@ -21,8 +22,16 @@ enum tui_first {
 				   learner quit while reading */
 	TUI_REVIEW,		/* flashcard review (cram, deck) */
 	TUI_LAB_HOST,		/* the instructor's dashboard over lab_dir */
+	TUI_REPLAY,		/* the player on a recorded step (replay) */
 	TUI_LAB_STUDENT		/* the student's lab screen over lab_dir,
 				   the home screen under it */
+};
+
+/* TUI_REPLAY: a step read by sim_result_from_json (`trace --from`). */
+struct tui_replay {
+	struct sim_config	 cfg;
+	struct sim_result	*res;		/* its timeline is taken */
+	struct sim_origin	 origin;
 };
 
 struct tui_start {
@@ -40,6 +49,7 @@ struct tui_start {
 	const char		*lab_dir;	/* TUI_LAB_*: the lab directory */
 	int			 cram;		/* TUI_REVIEW: bool, cram mode */
 	const char		*deck;		/* TUI_REVIEW: one deck, or NULL */
+	struct tui_replay	*replay;	/* TUI_REPLAY */
 };
 
 /*

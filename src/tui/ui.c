@@ -264,6 +264,28 @@ handle_key(int ch)
 	return 0;
 }
 
+int
+ui_scroll_key(int ch, int *pos, int page, int max)
+{
+	int v = *pos;
+
+	if (page < 1)
+		page = 1;
+	switch (ch) {
+	case 'j': case KEY_DOWN: v++; break;
+	case 'k': case KEY_UP: v--; break;
+	case 'f': case ' ': case KEY_NPAGE: v += page; break;
+	case 'b': case KEY_PPAGE: v -= page; break;
+	case 'g': case KEY_HOME: v = 0; break;
+	case 'G': case KEY_END: v = max; break;
+	default: return 0;
+	}
+	*pos = v > max ? max : v;
+	if (*pos < 0)
+		*pos = 0;
+	return 1;
+}
+
 void
 ui_run(void)
 {

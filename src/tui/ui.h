@@ -55,6 +55,15 @@ void	ui_clear(void);
 void	ui_set_global_key(int key, const char *title,
 	    struct ui_screen *(*make)(void *), void *arg);
 
+/*
+ * The scrolling keys, the same on every screen that scrolls: j/k and
+ * Down/Up move one line, f, Space and PgDn a page on, b and PgUp a page
+ * back, g and Home to the top, G and End to the end. If ch is one of them,
+ * moves *pos (a top line or a selected row) within 0..max by page lines
+ * per page (at least 1) and returns 1; else returns 0 and leaves *pos.
+ */
+int	ui_scroll_key(int ch, int *pos, int page, int max);
+
 /* A one-line message shown in the status bar until the next key. */
 void	ui_flash(const char *msg);
 

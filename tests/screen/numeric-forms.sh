@@ -80,7 +80,7 @@ if locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
 	open_drop
 	to_question "Llama 2 13B on 4 GPUs as a 4-stage GPipe"
 	screen_keys 0 , 2 7 2 7 Enter
-	screen_wait "(you said 0,2727)."
+	screen_wait "(du hast 0,2727 gesagt)."
 	screen_keys q q
 	[ "$(screen_exit_status)" = 0 ] || fail "q q should exit 0"
 else

@@ -2,7 +2,9 @@
 # The cost-model playground from the home screen: TP changed with the arrow
 # keys moves DP to keep the GPU count, the figures and the change column
 # follow; an impossible combination shows the engine's reason; the ranked
-# search opens with s and Enter applies a layout; the narrow form works.
+# search opens with s and Enter applies a layout; the change column is
+# measured from the previous setting or, after d, from the start; a knob
+# at the end of its list says so; the narrow form works.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 screen_start 100 30
@@ -60,6 +62,56 @@ screen_wait "Memory/GPU"
 screen_keys q
 screen_wait "Phase 1"
 screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+
+# The change column: since the previous setting, or (d) since the start;
+# the header says which. TP 2 -> 4 -> 8 quarters the weights per GPU: the
+# parameters row changes by the last step against the previous setting and
+# by the whole way against the start.
+screen_start 100 30
+screen_wait "Phase 1"
+screen_keys G k Enter
+screen_wait "Memory/GPU, GB (1e9 B)"
+screen_has "vs prev"
+start=$(screen_capture | grep "parameters" | awk '{ print $NF }')
+screen_keys Right
+screen_wait "DP degree set to 2"
+screen_keys Right
+screen_wait "DP degree set to 1"
+screen_capture | grep "TP degree" | grep -q " 8 " || fail "TP should be 8"
+row=$(screen_capture | grep "parameters")
+prev=$(echo "$row" | awk '{ print $NF }')
+screen_keys d
+screen_wait "Change column: since the start. d: since the previous setting."
+screen_wait "vs start"
+screen_lacks "vs prev"
+row=$(screen_capture | grep "parameters")
+now=$(echo "$row" | awk '{ print $(NF-1) }')
+since=$(echo "$row" | awk '{ print $NF }')
+[ "$since" != "$prev" ] || fail "the change since the start is the last step's: $row"
+awk -v s="$start" -v n="$now" -v d="$since" 'BEGIN {
+	e = n - s - d; exit !(e < 0.11 && e > -0.11 && d < 0) }' ||
+	fail "parameters: start $start, now $now, but the change is $since"
+screen_capture | grep "Step time, s" | grep -q "vs start" ||
+	fail "the step-time heading should say vs start too"
+screen_keys d
+screen_wait "Change column: since the previous setting. d: since the start."
+screen_wait "vs prev"
+screen_capture | grep "parameters" | awk '{ print $NF }' | grep -qx -- "$prev" ||
+	fail "back to the previous setting, the change should be $prev again"
+
+# A knob at the end of its list says so. Attention is the last knob:
+# flash is its first value, plain its last.
+screen_keys j j j j j j j
+screen_keys Left
+screen_wait "Attention: flash is the first value; there is none before it."
+screen_keys Right
+screen_wait_gone "is the first value"
+screen_capture | grep "Attention" | grep -q "plain" || fail "attention should be plain"
+screen_keys Right
+screen_wait "Attention: plain is the last value; there is none after it."
+screen_capture | grep "Attention" | grep -q "plain" || fail "attention moved"
+screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
 # The smallest terminal: one knob line, figures below.

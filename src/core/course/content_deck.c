@@ -25,20 +25,46 @@ card_clear(struct content_card *k)
 	free(k->quantity);
 }
 
-static int
-card_id_taken(const struct content_course *c, size_t upto, const char *id)
-{
-	size_t i;
+struct id_at {
+	const char	*id;
+	size_t		 at;		/* index in c->cards */
+};
 
-	for (i = 0; i < upto; i++)
-		if (strcmp(c->cards[i].id, id) == 0)
-			return 1;
-	return 0;
+static int
+cmp_id_at(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c != 0 ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * The first card in [base, n) whose id an earlier card has, or n. Sorting
+ * keeps a deck of many thousand cards linearithmic, not quadratic.
+ */
+static size_t
+first_repeat(const struct content_course *c, size_t base, size_t n)
+{
+	struct id_at *v = malloc((n + 1) * sizeof *v);
+	size_t i, found = n;
+
+	if (v == NULL)
+		return n;
+	for (i = 0; i < n; i++)
+		v[i] = (struct id_at){ c->cards[i].id, i };
+	qsort(v, n, sizeof *v, cmp_id_at);
+	for (i = 1; i < n; i++)
+		if (strcmp(v[i - 1].id, v[i].id) == 0 && v[i].at >= base &&
+		    v[i].at < found)
+			found = v[i].at;
+	free(v);
+	return found;
 }
 
 static int
 parse_card(const cJSON *o, struct content_card *k, const char *path,
-    const struct content_course *c, size_t n_before, struct content_ctx *ctx)
+    const struct content_course *c, struct content_ctx *ctx)
 {
 	const cJSON *eng;
 
@@ -54,7 +80,7 @@ parse_card(const cJSON *o, struct content_card *k, const char *path,
 	    content_take_string(o, "quantity", 0, path, ctx,
 	    &k->quantity) != 0)
 		return -1;
-	if (!content_valid_id(k->id) || card_id_taken(c, n_before, k->id)) {
+	if (!content_valid_id(k->id)) {
 		pl_err_set_path(ctx->err, ctx->file, path, _("card id \"%s\" "
 		    "is malformed or used by another card"), k->id);
 		return -1;
@@ -105,14 +131,21 @@ parse_deck(const cJSON *root, struct content_course *c,
 	memset(c->cards + base, 0, n * sizeof *c->cards);
 	cJSON_ArrayForEach(o, arr) {
 		snprintf(path, sizeof path, "cards[%zu]", i);
-		if (parse_card(o, &c->cards[base + i], path, c, base + i,
-		    ctx) != 0) {
+		if (parse_card(o, &c->cards[base + i], path, c, ctx) != 0) {
 			for (n = 0; n <= i; n++)
 				card_clear(&c->cards[base + n]);
 			goto fail;
 		}
 		c->cards[base + i].deck = content_strdup(dk.id);
 		i++;
+	}
+	if ((n = first_repeat(c, base, base + i)) < base + i) {
+		snprintf(path, sizeof path, "cards[%zu]", n - base);
+		pl_err_set_path(ctx->err, ctx->file, path, _("card id \"%s\" "
+		    "is malformed or used by another card"), c->cards[n].id);
+		for (n = 0; n < i; n++)
+			card_clear(&c->cards[base + n]);
+		goto fail;
 	}
 	p = realloc(c->decks, (c->n_decks + 1) * sizeof *c->decks);
 	if (p == NULL) {

@@ -11,7 +11,8 @@
  * next value is taken and the engine's reason explains what is wrong.
  *
  * Invariant: cur holds cm_evaluate(cfg) when cur_valid; prev is the last
- * valid result before it (have_prev).
+ * valid result before it (have_prev); start is what pg_init evaluated
+ * (have_start), unchanged by later changes and pg_apply.
  */
 #include <stdio.h>
 #include <string.h>
@@ -93,6 +94,8 @@ pg_init(struct pg_state *s, const struct hw_catalog *cat,
 	s->cfg = *cfg;
 	s->locked = locked;
 	evaluate(s);
+	s->start = s->cur;
+	s->have_start = s->cur_valid;
 }
 
 int
@@ -453,6 +456,19 @@ change_enum(struct pg_state *s, enum pg_knob k, int dir)
 	}
 }
 
+/* The note for a knob that cannot go further in direction dir. */
+static void
+note_end(struct pg_state *s, enum pg_knob k, int dir)
+{
+	char val[64];
+
+	pg_knob_value(s, k, val, sizeof val);
+	snprintf(s->note, sizeof s->note, dir > 0 ?
+	    _("%s: %s is the last value; there is none after it.") :
+	    _("%s: %s is the first value; there is none before it."),
+	    _(pg_knob_label(k)), val);
+}
+
 int
 pg_change(struct pg_state *s, enum pg_knob k, int dir)
 {
@@ -488,7 +504,8 @@ pg_change(struct pg_state *s, enum pg_knob k, int dir)
 	if (rc) {
 		s->changes++;
 		evaluate(s);
-	}
+	} else
+		note_end(s, k, dir);
 	return rc;
 }
 
@@ -561,12 +578,25 @@ pg_figure(const struct cm_result *r, enum pg_fig f)
 	}
 }
 
+int
+pg_has_base(const struct pg_state *s, enum pg_base base)
+{
+	return base == PG_VS_START ? s->have_start : s->have_prev;
+}
+
+double
+pg_delta_from(const struct pg_state *s, enum pg_fig f, enum pg_base base)
+{
+	if (!s->cur_valid || !pg_has_base(s, base))
+		return 0;
+	return pg_figure(&s->cur, f) - pg_figure(base == PG_VS_START ?
+	    &s->start : &s->prev, f);
+}
+
 double
 pg_delta(const struct pg_state *s, enum pg_fig f)
 {
-	if (!s->cur_valid || !s->have_prev)
-		return 0;
-	return pg_figure(&s->cur, f) - pg_figure(&s->prev, f);
+	return pg_delta_from(s, f, PG_VS_PREV);
 }
 
 void

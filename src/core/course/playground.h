@@ -7,8 +7,10 @@
  * label, and a list of values to step through. pg_change() turns a knob by
  * one step, keeps DP x TP x PP = GPUs where it can (the note says what it
  * adjusted), evaluates the new layout with the cost model and keeps the
- * previous valid result, so a screen can show what changed. Pure logic: no
- * allocation, no I/O; the catalog is borrowed and must outlive the state.
+ * previous valid result and the starting one, so a screen can show what
+ * changed since the previous setting or since the start. At the end of a
+ * knob's list the note says so. Pure logic: no allocation, no I/O; the
+ * catalog is borrowed and must outlive the state.
  */
 #ifndef PARLEARN_CORE_PLAYGROUND_H
 #define PARLEARN_CORE_PLAYGROUND_H
@@ -50,6 +52,12 @@ enum pg_fig {
 
 #define PG_NOTE_LEN	160
 
+/* What a change is measured from. */
+enum pg_base {
+	PG_VS_PREV,		/* the previous valid setting */
+	PG_VS_START		/* the configuration pg_init started from */
+};
+
 struct pg_state {
 	const struct hw_catalog	*cat;		/* borrowed */
 	struct cm_config	 cfg;		/* what the knobs show */
@@ -59,6 +67,8 @@ struct pg_state {
 	char			 why[512];	/* engine's reason when !cur_valid */
 	struct cm_result	 prev;		/* last valid result before cur */
 	int			 have_prev;	/* bool */
+	struct cm_result	 start;		/* pg_init's result */
+	int			 have_start;	/* bool: the start was valid */
 	char			 note[PG_NOTE_LEN]; /* what the last change adjusted */
 	unsigned		 changes;	/* knob presses that changed cfg */
 };
@@ -85,8 +95,8 @@ int	pg_default_config(const struct hw_catalog *cat, struct cm_config *out);
 
 /*
  * Turn knob k one step (dir -1 or +1) and re-evaluate. Returns 1 if the
- * configuration changed, 0 if the knob is at the end of its range, -1 if
- * it is locked (note says so).
+ * configuration changed, 0 if the knob is at the end of its range (note
+ * says it is the first or last value), -1 if it is locked (note says so).
  */
 int	pg_change(struct pg_state *, enum pg_knob k, int dir);
 
@@ -105,6 +115,15 @@ double	pg_figure(const struct cm_result *r, enum pg_fig f);
  * result or the state is invalid.
  */
 double	pg_delta(const struct pg_state *, enum pg_fig f);
+
+/*
+ * Change of figure f from base (the previous setting or the start) to cur;
+ * 0 when that base is missing (pg_has_base) or the state is invalid.
+ */
+double	pg_delta_from(const struct pg_state *, enum pg_fig f,
+	    enum pg_base base);
+/* 1 if base has a valid result to compare with, else 0. */
+int	pg_has_base(const struct pg_state *, enum pg_base base);
 
 /*
  * The layout of cfg as one line of text for the store and the screen:

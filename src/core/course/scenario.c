@@ -412,9 +412,11 @@ scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	for (i = 0; i < sc->n_claims; i++)
 		g->claims[i].asserted = (asserted >> i) & 1u;
 	if (!g->valid) {
-		for (i = 0; i < sc->n_goal; i++)
-			snprintf(g->crit[i].text, sizeof g->crit[i].text,
-			    _("not evaluated: %s"), why != NULL ? why : "");
+		/* One line with the engine's reason, not one per criterion. */
+		g->n_crit = 1;
+		snprintf(g->crit[0].text, sizeof g->crit[0].text,
+		    _("not a valid layout, so no goal was checked: %s"),
+		    why != NULL ? why : "");
 		return;
 	}
 	for (i = 0; i < sc->n_goal; i++) {

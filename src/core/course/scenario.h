@@ -128,7 +128,8 @@ int	scenario_start(const cJSON *block, const struct hw_catalog *cat,
  * holds and is asserted, so a defense that leaves out the claim its
  * layout fails, fails. With claims, the trade-off must have
  * SC_TRADEOFF_WORDS words. The grade passes when every goal criterion
- * holds, every claim passes and the trade-off is written.
+ * holds, every claim passes and the trade-off is written. An invalid
+ * layout fails with one criterion that gives why, once.
  */
 void	scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	    const char *why, const struct cm_result *start,

@@ -174,12 +174,41 @@ cm_valid_quick(const struct cm_config *c)
 }
 
 int
+cm_check_ranges(const struct cm_config *c, struct pl_err *err)
+{
+	double lo = CM_BW_MIN_GBS * 1e9, hi = CM_BW_MAX_GBS * 1e9;
+
+	/* Written so that NaN fails too. */
+	if (!(c->intra_bw >= lo && c->intra_bw <= hi) ||
+	    !(c->inter_bw >= lo && c->inter_bw <= hi)) {
+		pl_err_set(err, NULL, 0, 0, _("link bandwidths must be from %g "
+		    "to %g GB/s, not %g and %g"), CM_BW_MIN_GBS, CM_BW_MAX_GBS,
+		    c->intra_bw / 1e9, c->inter_bw / 1e9);
+		return -1;
+	}
+	if (c->gpus < 1 || c->gpus > CM_GPUS_MAX || c->gpus_per_node < 1 ||
+	    c->gpus_per_node > 1024) {
+		pl_err_set(err, NULL, 0, 0, _("GPUs must be from 1 to %d and "
+		    "GPUs per node from 1 to 1024"), CM_GPUS_MAX);
+		return -1;
+	}
+	if (c->global_batch < 1 || c->global_batch > CM_BATCH_MAX ||
+	    c->micro_batch < 1 || c->micro_batch > CM_BATCH_MAX) {
+		pl_err_set(err, NULL, 0, 0, _("the global batch and the "
+		    "micro-batch must be from 1 to %d samples"), CM_BATCH_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+int
 cm_validate(const struct cm_config *c, struct pl_err *err)
 {
 	char buf[256];
 	const char *why;
 
-	if (hw_model_check(&c->model, err) != 0)
+	if (cm_check_ranges(c, err) != 0 || hw_model_check(&c->model,
+	    err) != 0)
 		return -1;
 	if (c->gpu.peak_flops <= 0 || c->gpu.mem_bytes <= 0 ||
 	    c->intra_bw <= 0 || c->inter_bw <= 0) {

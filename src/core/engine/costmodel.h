@@ -253,10 +253,24 @@ void	cm_config_realistic(struct cm_config *);
 double	cm_inflight_layers(const struct cm_config *, int r, int layers,
 	    long m);
 
+/* The ranges every configuration is held to, whoever built it. */
+#define CM_BW_MIN_GBS	1e-3		/* link bandwidth, GB/s per GPU */
+#define CM_BW_MAX_GBS	1e6
+#define CM_GPUS_MAX	10000000	/* as costmodel_json's bound */
+#define CM_BATCH_MAX	100000000	/* global batch, samples */
+
 /*
- * Check a configuration before evaluating. Returns 0, or -1 with err->msg
- * saying why in plain words (DP x TP x PP != GPUs, TP not dividing heads,
- * batch not divisible, ...).
+ * The ranges alone (GPUs, batches, bandwidths within the bounds above),
+ * checked before any arithmetic so none can overflow or lose meaning.
+ * 0, or -1 with err naming the allowed range.
+ */
+int	cm_check_ranges(const struct cm_config *, struct pl_err *err);
+
+/*
+ * Check a configuration before evaluating: cm_check_ranges, then the
+ * model and the layout. Returns 0, or -1 with err->msg saying why in
+ * plain words (DP x TP x PP != GPUs, TP not dividing heads, batch not
+ * divisible, ...).
  */
 int	cm_validate(const struct cm_config *, struct pl_err *err);
 
@@ -425,7 +439,7 @@ struct cm_key {
 	/* A BOOL key without a field calls hook(cfg, value) instead. */
 	void			(*hook)(struct cm_config *, int on);
 	const char		*arg;	/* placeholder in --help, or NULL */
-	const char		*help;	/* N_() one line for --help */
+	const char		*help;	/* one line for --help, marked N_ */
 };
 
 /* The keys, terminated by an entry with name NULL. */

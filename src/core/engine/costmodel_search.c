@@ -406,6 +406,10 @@ cm_search(const struct cm_config *base, int max, struct cm_search *s,
 		    "global batch and bandwidths must be positive"));
 		return -1;
 	}
+	scratch.cfg = c;
+	scratch.cfg.micro_batch = 1;	/* the search picks it */
+	if (cm_check_ranges(&scratch.cfg, err) != 0)
+		return -1;
 	if (hw_model_check(&c.model, err) != 0)
 		return -1;
 	for (t = 1; t <= 8 * c.gpus_per_node && t <= c.gpus; t *= 2) {

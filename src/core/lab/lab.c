@@ -14,19 +14,21 @@
 #include "i18n.h"
 #include "core/json.h"
 #include "core/lab/lab.h"
+#include "core/sim/sim.h"
 
 #define LAB_MAX_STEPS	200
 #define LAB_MAX_LIST	64
 
 static const char *const kind_names[] = {
-	"drop", "scenario", "questions", "break"
+	"drop", "scenario", "questions", "break", "run"
 };
 
 const char *
 lab_step_kind_name(enum lab_step_kind k)
 {
 	static const char *const shown[] = {
-		N_("drop"), N_("scenario"), N_("questions"), N_("break")
+		N_("drop"), N_("scenario"), N_("questions"), N_("break"),
+		N_("run")
 	};
 
 	return _(shown[k]);
@@ -170,7 +172,7 @@ parse_kind(const cJSON *st, struct lab_step *s, const char *file,
 			return 0;
 		}
 	pl_err_set_path(err, file, pl_json_path_key(kpath, sizeof kpath, path,
-	    "kind"), _("unknown step kind \"%s\" (drop, scenario, questions or break)"),
+	    "kind"), _("unknown step kind \"%s\" (drop, scenario, questions, run or break)"),
 	    k);
 	return -1;
 }
@@ -182,13 +184,14 @@ parse_refs(const cJSON *st, struct lab_step *s, const char *file,
 {
 	const char *drop = NULL, *sc = NULL;
 	char kpath[256];
-	int need = s->kind != LAB_STEP_BREAK;
+	int need = s->kind != LAB_STEP_BREAK && s->kind != LAB_STEP_RUN;
 
 	if (pl_json_string(st, "drop", need, &drop, file, path, err) != 0 ||
 	    pl_json_string(st, "scenario", s->kind == LAB_STEP_SCENARIO, &sc,
 	    file, path, err) != 0)
 		return -1;
-	if (drop != NULL && (!need || !lab_id_valid(drop))) {
+	if (drop != NULL && (s->kind == LAB_STEP_BREAK ||
+	    !lab_id_valid(drop))) {
 		pl_err_set_path(err, file, pl_json_path_key(kpath, sizeof kpath,
 		    path, "drop"), "%s", need ? _("must be a drop id") :
 		    _("a break has no drop"));
@@ -215,6 +218,53 @@ parse_refs(const cJSON *st, struct lab_step *s, const char *file,
 	return 0;
 }
 
+/* A run step's "run": a request the simulator's config builder accepts. */
+static int
+parse_run(const cJSON *st, struct lab_step *s, const char *file,
+    const char *parent, struct pl_err *err)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(st, "run");
+	struct sim_request req;
+	struct sim_config cfg;
+	struct pl_err why;
+	char path[256];
+	long np = 0, mb = 0;
+
+	pl_json_path_key(path, sizeof path, parent, "run");
+	if ((o == NULL) != (s->kind != LAB_STEP_RUN) ||
+	    (o != NULL && !cJSON_IsObject(o))) {
+		pl_err_set_path(err, file, path, "%s", _("a run step needs a "
+		    "\"run\" object, and only a run step has one"));
+		return -1;
+	}
+	if (o == NULL)
+		return 0;
+	memset(&req, 0, sizeof req);
+	if (pl_json_string(o, "mode", 1, &req.mode, file, path, err) != 0 ||
+	    pl_json_int(o, "np", 0, 1, SIM_MAX_GPUS, &np, file, path,
+	    err) != 0 || pl_json_int(o, "microbatches", 0, 1, SIM_BATCH, &mb,
+	    file, path, err) != 0 || pl_json_string(o, "schedule", 0,
+	    &req.schedule, file, path, err) != 0)
+		return -1;
+	req.gpus = (int)np;
+	req.microbatches = (int)mb;
+	if (sim_config_build(&req, &cfg, &why) != 0) {
+		pl_err_set_path(err, file, path, "%s", why.msg);
+		return -1;
+	}
+	if (np > 0 && cfg.gpus != np) {
+		pl_err_set_path(err, file, path, _("mode %s runs on %d "
+		    "processes, not %ld"), req.mode, cfg.gpus, np);
+		return -1;
+	}
+	s->run.np = (int)np;
+	s->run.microbatches = (int)mb;
+	if ((s->run.mode = strdup(req.mode)) == NULL || (req.schedule != NULL &&
+	    (s->run.schedule = strdup(req.schedule)) == NULL))
+		return -1;
+	return 0;
+}
+
 static int
 parse_step(const cJSON *st, struct lab_step *s, const char *file,
     const char *path, struct pl_err *err)
@@ -232,12 +282,17 @@ parse_step(const cJSON *st, struct lab_step *s, const char *file,
 	    pl_json_string(st, "title", s->kind == LAB_STEP_BREAK, &title,
 	    file, path, err) != 0 || parse_refs(st, s, file, path, err) != 0 ||
 	    parse_override(st, s, file, path, err) != 0 ||
+	    parse_run(st, s, file, path, err) != 0 ||
 	    parse_list(st, "talking_points", 0, &s->points, &s->n_points,
 	    file, path, err) != 0)
 		return -1;
 	s->minutes = (int)min;
 	s->has_title = title != NULL;
-	if (title == NULL) {
+	if (title == NULL && s->kind == LAB_STEP_RUN) {
+		snprintf(buf, sizeof buf, "%s %s", lab_step_kind_name(s->kind),
+		    s->run.mode);
+		title = buf;
+	} else if (title == NULL) {
 		snprintf(buf, sizeof buf, "%s %s%s%s", lab_step_kind_name(
 		    s->kind), s->drop, s->scenario != NULL ? " / " : "",
 		    s->scenario != NULL ? s->scenario : "");
@@ -336,6 +391,8 @@ lab_script_free(struct lab_script *ls)
 		free(s->drop);
 		free(s->scenario);
 		free(s->override.gpu);
+		free(s->run.mode);
+		free(s->run.schedule);
 		free_list(s->questions, s->n_questions);
 		free_list(s->points, s->n_points);
 	}
@@ -439,6 +496,10 @@ lab_step_items(const struct lab_step *s, const struct content_course *c,
 	if (s->scenario != NULL && n < max) {
 		ids[n] = s->scenario;
 		kinds[n++] = LAB_ITEM_SCENARIO;
+	}
+	if (s->kind == LAB_STEP_RUN && n < max) {
+		ids[n] = LAB_RUN_ID;
+		kinds[n++] = LAB_ITEM_RUN;
 	}
 	return n;
 }

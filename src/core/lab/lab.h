@@ -19,12 +19,22 @@
 
 #include "core/course/content.h"
 #include "core/err.h"
+#include "core/sim/sim_json.h"
 
 enum lab_step_kind {
 	LAB_STEP_DROP,
 	LAB_STEP_SCENARIO,
 	LAB_STEP_QUESTIONS,
-	LAB_STEP_BREAK
+	LAB_STEP_BREAK,
+	LAB_STEP_RUN		/* launch `parlearn run`, submit its timeline */
+};
+
+/* What a run step has each student launch (`parlearn run`). */
+struct lab_run {
+	char	*mode;		/* dp, tp, pp, fsdp or 3d */
+	int	 np;		/* processes; 0: the mode's default */
+	int	 microbatches;	/* 0: the mode's default */
+	char	*schedule;	/* gpipe, 1f1b, interleaved; NULL: default */
 };
 
 /* The room's own cluster, replacing fields of a scenario's start. */
@@ -49,6 +59,7 @@ struct lab_step {
 	size_t			 n_questions;
 	char			**points;	/* talking points */
 	size_t			 n_points;
+	struct lab_run		 run;		/* run steps */
 };
 
 struct lab_script {
@@ -70,8 +81,14 @@ struct lab_state {
 
 enum lab_item_kind {
 	LAB_ITEM_QUESTION,
-	LAB_ITEM_SCENARIO
+	LAB_ITEM_SCENARIO,
+	LAB_ITEM_RUN		/* id LAB_RUN_ID; correct: the run's answers
+				   matched one device's */
 };
+
+#define LAB_RUN_ID	"run"	/* the one item of a run step */
+#define LAB_RUN_TOLERANCE	1e-9	/* a run's largest difference from
+					   one device that counts as right */
 
 #define LAB_ID_MAX	64		/* question/scenario id bytes, with NUL */
 #define LAB_MAX_ANSWERS	1024		/* answers one result may hold */
@@ -126,6 +143,24 @@ const char	*lab_step_title(const struct lab_step *,
 
 /* Translated name of a step kind ("drop", "scenario", ...). */
 const char	*lab_step_kind_name(enum lab_step_kind);
+
+/*
+ * The command a run step has students launch, such as "parlearn run
+ * --mode 3d --np 8 -o run.json", into buf. Returns buf.
+ */
+const char	*lab_run_command(const struct lab_step *, char *buf,
+		    size_t size);
+
+/*
+ * A student's measured run (read with sim_result_from_json from file)
+ * for run step s: -1 with err if it is not a measured run of the step's
+ * mode (and process count, if the step gives one); else 0, *correct 1 if
+ * its loss, gradients and parameters are within LAB_RUN_TOLERANCE of one
+ * device's.
+ */
+int	lab_run_check(const struct lab_step *s, const struct sim_config *,
+	    const struct sim_result *, const struct sim_origin *,
+	    const char *file, int *correct, struct pl_err *err);
 
 /*
  * Items a step asks about: its question ids (all the drop's questions

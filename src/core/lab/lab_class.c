@@ -16,6 +16,7 @@
 
 #include "i18n.h"
 #include "core/lab/lab.h"
+#include "core/safetext.h"
 
 #define ITEMS_PER_STEP	64
 
@@ -151,11 +152,15 @@ sb_add(struct sbuf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	char *ns;
+
 	if (b->failed)
 		return;
 	for (;;) {
+		/* Never NULL + 0 (found by tests/fuzz/fuzz_lab under UBSan). */
 		va_start(ap, fmt);
-		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		n = vsnprintf(b->s != NULL ? b->s + b->len : NULL,
+		    b->cap - b->len, fmt, ap);
 		va_end(ap);
 		if (n < 0) {
 			b->failed = 1;
@@ -166,28 +171,32 @@ sb_add(struct sbuf *b, const char *fmt, ...)
 			return;
 		}
 		b->cap = b->cap * 2 + (size_t)n + 256;
-		if ((b->s = realloc(b->s, b->cap)) == NULL) {
+		if ((ns = realloc(b->s, b->cap)) == NULL) {
 			b->failed = 1;
 			return;
 		}
+		b->s = ns;
 	}
 }
 
-/* A CSV field: quoted, with quotes doubled; leading =+-@ defused. */
+/* A CSV cell: control characters shown, quoted, formulas defused. */
 static void
 sb_csv(struct sbuf *b, const char *s)
 {
-	sb_add(b, "\"%s", strchr("=+-@", s[0]) != NULL && s[0] != '\0' ?
-	    "'" : "");
-	for (; *s != '\0'; s++)
-		sb_add(b, *s == '"' ? "\"\"" : "%c", *s);
-	sb_add(b, "\"");
+	char *cell = safetext_csv(s, SAFETEXT_UTF8);
+
+	if (cell == NULL)
+		b->failed = 1;
+	else
+		sb_add(b, "%s", cell);
+	free(cell);
 }
 
 static const char *
 kind_word(enum lab_item_kind k)
 {
-	return k == LAB_ITEM_SCENARIO ? "scenario" : "question";
+	return k == LAB_ITEM_SCENARIO ? "scenario" : k == LAB_ITEM_RUN ? "run" :
+	    "question";
 }
 
 static void

@@ -170,7 +170,7 @@ lab_result_to_json(const struct lab_result *r)
 			break;
 		cJSON_AddNumberToObject(a, "step", x->step);
 		cJSON_AddStringToObject(a, "kind", x->kind == LAB_ITEM_SCENARIO ?
-		    "scenario" : "question");
+		    "scenario" : x->kind == LAB_ITEM_RUN ? "run" : "question");
 		cJSON_AddStringToObject(a, "id", x->id);
 		cJSON_AddNumberToObject(a, "attempts", x->attempts);
 		cJSON_AddBoolToObject(a, "first_correct", x->first_correct);
@@ -232,9 +232,11 @@ parse_answer(const cJSON *a, struct lab_result *r, const char *file,
 		k = LAB_ITEM_QUESTION;
 	else if (strcmp(kind, "scenario") == 0)
 		k = LAB_ITEM_SCENARIO;
+	else if (strcmp(kind, "run") == 0)
+		k = LAB_ITEM_RUN;
 	else {
 		pl_err_set_path(err, file, path, "%s",
-		    _("kind must be \"question\" or \"scenario\""));
+		    _("kind must be \"question\", \"scenario\" or \"run\""));
 		return -1;
 	}
 	if (lab_result_find(r, (int)step, k, id) != NULL ||

@@ -66,23 +66,18 @@ build_collectives(struct player *p)
 	return 0;
 }
 
-int
-player_init(struct player *p, const struct sim_config *cfg,
-    struct pl_err *err)
+/* Everything playback reads off p->res. 0, or -1 (p freed). */
+static int
+prepare(struct player *p, struct pl_err *err)
 {
 	int d;
 
-	memset(p, 0, sizeof *p);
-	p->speed = 3;
-	p->cfg = *cfg;
-	if (sim_run(cfg, &p->res, err) != 0)
-		return -1;
 	p->d = p->res.dp;
 	p->p = p->res.pp;
 	p->t = p->res.tp;
 	p->v = p->res.v;
 	p->lps = SIM_LAYERS / (p->p * p->v);
-	p->m = cfg->microbatches;
+	p->m = p->cfg.microbatches;
 	p->b = SIM_BATCH / (p->d * p->m);
 	if (p->res.tl.n_devices > PLAYER_MAX_DEVICES) {
 		pl_err_set(err, NULL, 0, 0, _("the player shows at most %d "
@@ -101,6 +96,33 @@ player_init(struct player *p, const struct sim_config *cfg,
 		if (sim_timeline_peak(&p->res.tl, d) > p->peak)
 			p->peak = sim_timeline_peak(&p->res.tl, d);
 	return 0;
+}
+
+int
+player_init(struct player *p, const struct sim_config *cfg,
+    struct pl_err *err)
+{
+	memset(p, 0, sizeof *p);
+	p->speed = 3;
+	p->cfg = *cfg;
+	if (sim_run(cfg, &p->res, err) != 0)
+		return -1;
+	return prepare(p, err);
+}
+
+int
+player_init_result(struct player *p, const struct sim_config *cfg,
+    struct sim_result *res, const struct sim_origin *origin,
+    struct pl_err *err)
+{
+	memset(p, 0, sizeof *p);
+	p->speed = 3;
+	p->cfg = *cfg;
+	p->res = *res;
+	memset(&res->tl, 0, sizeof res->tl);
+	if (origin != NULL)
+		p->origin = *origin;
+	return prepare(p, err);
 }
 
 void

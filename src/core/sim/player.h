@@ -23,6 +23,7 @@
 
 #include "core/err.h"
 #include "core/sim/sim.h"
+#include "core/sim/sim_json.h"
 
 #define PLAYER_BASE_SECONDS	12.0	/* wall seconds per step at 1x */
 #define PLAYER_NSPEEDS		7	/* 1/8x .. 8x */
@@ -94,6 +95,7 @@ struct player {
 	unsigned		*coll_members;	/* per collective id: its devices */
 	size_t			*coll_bytes;	/* per collective id: bytes, all */
 	int			 n_coll;
+	struct sim_origin	 origin;	/* measured: on what it ran */
 };
 
 /*
@@ -102,6 +104,15 @@ struct player {
  * ENOMEM); the player is then empty and safe to free.
  */
 int	player_init(struct player *, const struct sim_config *,
+	    struct pl_err *);
+
+/*
+ * Prepare playback of a step recorded elsewhere (a measured run read by
+ * sim_result_from_json): takes res's timeline (res is left empty) and
+ * keeps cfg and origin. Returns 0, or -1 with err as player_init.
+ */
+int	player_init_result(struct player *, const struct sim_config *,
+	    struct sim_result *res, const struct sim_origin *,
 	    struct pl_err *);
 void	player_free(struct player *);
 

@@ -130,9 +130,12 @@ sim_config_check(const struct sim_config *cfg, struct pl_err *err)
 		    "and needs 8 GPUs, not %d"), cfg->gpus);
 		return -1;
 	}
-	if (cfg->microbatches < 1 || cfg->vstages < 1) {
-		pl_err_set(err, NULL, 0, 0, "%s", _("micro-batches and virtual "
-		    "stages must be at least 1"));
+	/* Bounded before any product of them can overflow. */
+	if (cfg->microbatches < 1 || cfg->microbatches > SIM_BATCH ||
+	    cfg->vstages < 1 || cfg->vstages > SIM_LAYERS) {
+		pl_err_set(err, NULL, 0, 0, _("micro-batches must be between 1 "
+		    "and %d (the sequences in the batch) and virtual stages "
+		    "between 1 and %d (the layers)"), SIM_BATCH, SIM_LAYERS);
 		return -1;
 	}
 	sim_layout_of(cfg, &lay);

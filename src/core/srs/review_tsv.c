@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/json.h"
+#include "core/safetext.h"
 #include "core/srs/review.h"
 
 /* Bytes field f takes when written, quoted if needed, to o (if not NULL). */
@@ -21,7 +23,8 @@ field(const char *f, char *o)
 	size_t n = 0;
 	const char *p;
 
-	if (strpbrk(f, "\t\n\r\"") == NULL) {
+	/* A front starting with '#' would read back as a comment line. */
+	if (strpbrk(f, "\t\n\r\"") == NULL && f[0] != '#') {
 		if (o != NULL)
 			memcpy(o, f, strlen(f));
 		return strlen(f);
@@ -66,15 +69,12 @@ review_tsv_line(const char *front, const char *back, const char *tags)
 char *
 review_tsv_header(const char *deck)
 {
-	char *d = strdup(deck), *p, *out;
+	/* A deck name cannot break the header line or carry escapes. */
+	char *d = safetext_dup(deck, SAFETEXT_UTF8), *out;
 	size_t n;
 
 	if (d == NULL)
 		return NULL;
-	/* A deck name cannot break the header line. */
-	for (p = d; *p != '\0'; p++)
-		if (*p == '\t' || *p == '\n' || *p == '\r')
-			*p = ' ';
 	n = strlen(d) + 160;
 	if ((out = malloc(n)) != NULL)
 		snprintf(out, n, "#separator:tab\n#html:false\n"
@@ -208,13 +208,15 @@ read_note(struct tsv_in *in, struct review_tsv_card *k)
 		free(f[0]);
 		return end == -1 ? 1 : 2;	/* a blank line */
 	}
+	if (nf >= 2 && (clean(in, &f[0], line) != 0 ||
+	    clean(in, &f[1], line) != 0))
+		goto fail;
+	/* Empty once control characters are gone counts as empty. */
 	if (nf < 2 || f[0][0] == '\0' || f[1][0] == '\0') {
 		pl_err_set(in->err, in->file, line, 1, "%s",
 		    _("a note needs a front and a back separated by a tab"));
 		goto fail;
 	}
-	if (clean(in, &f[0], line) != 0 || clean(in, &f[1], line) != 0)
-		goto fail;
 	k->front = f[0];
 	k->back = f[1];
 	return 0;
@@ -233,7 +235,17 @@ review_tsv_parse(const char *text, size_t len, const char *file,
 	size_t cap = 0;
 	int rc;
 
+	const char *nul = memchr(text, '\0', len);
+	int line, col;
+
 	memset(out, 0, sizeof *out);
+	/* A NUL would end a field early, silently: refuse the file. */
+	if (nul != NULL) {
+		pl_json_position(text, (size_t)(nul - text), &line, &col);
+		pl_err_set(err, file, line, col, "%s",
+		    _("the file holds a NUL byte; not a text file"));
+		return -1;
+	}
 	while (in.i < in.len) {
 		if (peek(&in) == '#') {
 			skip_line(&in);

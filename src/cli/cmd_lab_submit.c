@@ -1,0 +1,134 @@
+/*
+ * cmd_lab_submit.c - `parlearn lab submit DIR --step N (--question ID |
+ * --scenario ID) --correct 0|1` or `--step N --run FILE`: record one answer
+ * (or a run step's measured run) in the student's result file, as the
+ * student screen does.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "i18n.h"
+#include "cli/cmd_lab.h"
+#include "cli/common.h"
+#include "cli/output.h"
+#include "core/json.h"
+#include "store/labdir.h"
+
+/*
+ * --run FILE for step (1-based) of ls: the item's correctness, or -1
+ * after printing why the file does not do for the step.
+ */
+static int
+run_correct(const struct lab_script *ls, long step, const char *file)
+{
+	struct sim_config cfg;
+	struct sim_result *res = calloc(1, sizeof *res);
+	struct sim_origin o;
+	struct pl_err err;
+	cJSON *root;
+	int correct = -1;
+
+	pl_err_clear(&err);
+	if (res == NULL || (root = pl_json_load(file, &err)) == NULL) {
+		if (res != NULL)
+			cli_print_err(&err);
+		free(res);
+		return -1;
+	}
+	if (sim_result_from_json(root, file, &cfg, res, &o, &err) != 0 ||
+	    lab_run_check(&ls->steps[step - 1], &cfg, res, &o, file, &correct,
+	    &err) != 0) {
+		cli_print_err(&err);
+		correct = -1;
+	} else
+		cli_printf(stdout, P_("step %ld: %s on %d processes on %d host; largest "
+		    "difference from one device %.3g: %s\n", "step %ld: %s on "
+		    "%d processes on %d hosts; largest difference from one "
+		    "device %.3g: %s\n", o.hosts), step,
+		    sim_mode_name(cfg.mode), o.processes, o.hosts,
+		    fmax(res->max_loss_error, fmax(res->max_grad_error,
+		    res->max_param_error)), correct ? _("right") : _("wrong"));
+	cJSON_Delete(root);
+	sim_result_free(res);
+	free(res);
+	return correct;
+}
+
+int
+cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "step", required_argument, NULL, 's' },
+		{ "question", required_argument, NULL, 'q' },
+		{ "scenario", required_argument, NULL, 'S' },
+		{ "correct", required_argument, NULL, 'c' },
+		{ "run", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *id = NULL, *run = NULL;
+	enum lab_item_kind kind = LAB_ITEM_QUESTION;
+	struct lab_script *ls;
+	struct lab_state st;
+	struct lab_result r;
+	struct pl_err err;
+	long step = 0, corr = -1;
+	int ch, rc;
+
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch == 's')
+			step = strtol(optarg, NULL, 10);
+		else if (ch == 'q' || ch == 'S') {
+			id = optarg;
+			kind = ch == 'S' ? LAB_ITEM_SCENARIO : LAB_ITEM_QUESTION;
+		} else if (ch == 'r') {
+			run = optarg;
+			id = LAB_RUN_ID;
+			kind = LAB_ITEM_RUN;
+		} else if (ch == 'c' && (strcmp(optarg, "0") == 0 ||
+		    strcmp(optarg, "1") == 0))
+			corr = optarg[0] - '0';
+		else
+			return 1;
+	}
+	if (argc - optind != 1 || id == NULL || (corr < 0) != (run != NULL) ||
+	    step < 1 || !lab_id_valid(id)) {
+		lab_usage(stderr);
+		return 1;
+	}
+	if ((rc = lab_open(argv[optind], &ls, &st)) != 0)
+		return rc;
+	if (step > st.step + 1) {
+		fprintf(stderr, _("parlearn: lab submit: the lab is at step %d; step %ld is ahead\n"),
+		    st.step + 1, step);
+		lab_script_free(ls);
+		return 1;
+	}
+	if (run != NULL)
+		corr = run_correct(ls, step, run);
+	lab_script_free(ls);
+	if (corr < 0)
+		return 2;
+	memset(&r, 0, sizeof r);
+	pl_err_clear(&err);
+	if (labdir_whoami(r.user, sizeof r.user) != 0) {
+		pl_err_set(&err, NULL, 0, 0, "%s", _("cannot tell who you are"));
+		return lab_err_out(&err);
+	}
+	if (strlen(ctx->profile) >= sizeof r.profile) {
+		pl_err_set(&err, NULL, 0, 0, _("a profile name of at most %zu "
+		    "bytes is needed in a lab"), sizeof r.profile - 1);
+		return lab_err_out(&err);
+	}
+	snprintf(r.profile, sizeof r.profile, "%s", ctx->profile);
+	snprintf(r.session, sizeof r.session, "%s", st.session);
+	/* Read, add and write under the student's lock: two terminals of
+	 * one student never lose each other's answers. */
+	rc = labdir_submit_answer(argv[optind], &r, (int)step - 1, kind, id,
+	    (int)corr, (int64_t)time(NULL), &err);
+	lab_result_free(&r);
+	return rc == 0 ? 0 : lab_err_out(&err);
+}

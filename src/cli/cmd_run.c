@@ -1,0 +1,418 @@
+/*
+ * cmd_run.c - `parlearn run`: the toy model on real processes with MPI.
+ *
+ * parlearn itself never links MPI. The MPI side is a separate program,
+ * parlearn-run (src/run/), built only when ./configure finds MPI. This
+ * command checks the request first (so `--np 3 --mode 3d` fails before any
+ * process starts), then either
+ *   - replaces itself with parlearn-run, when mpirun or srun already
+ *     started this process as one rank of a job (`mpirun -np 4 parlearn
+ *     run --mode tp`, `srun -n 8 parlearn run --mode 3d`), or
+ *   - starts `mpirun -np N parlearn-run ...` and waits for it, keeping
+ *     mpirun's messages in a log and turning a failed job into one line
+ *     and exit 2.
+ * Keeping MPI out of the main binary means the tutor starts without an
+ * MPI runtime, and MPI_Init never runs inside a curses program.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "i18n.h"
+#include "cli/cli.h"
+#include "run/run_opts.h"
+
+#ifndef PL_PKGLIBEXECDIR
+#define PL_PKGLIBEXECDIR	"/usr/local/libexec/parlearn"
+#endif
+#ifndef PL_MPIRUN
+#define PL_MPIRUN		"mpirun"
+#endif
+
+#define HELPER		"parlearn-run"
+#define NO_MPI_HINT	N_("parlearn: run needs MPI, and this parlearn was " \
+	"built without it: install it (Debian: apt-get install openmpi-bin " \
+	"libopenmpi-dev) and rebuild parlearn\n")
+
+/* This process as one rank of a job that mpirun or srun started. */
+struct launched {
+	int	 size;		/* 0: not started by a launcher */
+	int	 rank;
+};
+
+static int
+env_int(const char *name)
+{
+	const char *s = getenv(name);
+
+	return s != NULL && *s >= '0' && *s <= '9' ? atoi(s) : -1;
+}
+
+/*
+ * Open MPI's mpirun sets OMPI_COMM_WORLD_*, MPICH's Hydra PMI_*, srun
+ * SLURM_STEP_ID with SLURM_PROCID (a batch script has neither a step nor
+ * a task id of its own, so `parlearn run` there starts mpirun).
+ */
+static void
+detect_launcher(struct launched *l)
+{
+	static const char *const pairs[][2] = {
+		{ "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK" },
+		{ "PMI_SIZE", "PMI_RANK" },
+		{ "SLURM_STEP_NUM_TASKS", "SLURM_PROCID" },
+	};
+	size_t i;
+
+	l->size = 0;
+	l->rank = 0;
+	for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		if (i == 2 && env_int("SLURM_STEP_ID") < 0)
+			continue;
+		if (env_int(pairs[i][0]) > 0 && env_int(pairs[i][1]) >= 0) {
+			l->size = env_int(pairs[i][0]);
+			l->rank = env_int(pairs[i][1]);
+			return;
+		}
+	}
+}
+
+static int
+executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, X_OK) == 0;
+}
+
+#ifdef HAVE_MPI
+/* parlearn-run next to this binary (the build tree), else installed. */
+static const char *
+search_helper(char *buf, size_t n)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	if (len > 0) {
+		exe[len] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			*slash = '\0';
+			if ((size_t)snprintf(buf, n, "%s/%s", exe, HELPER) < n &&
+			    executable(buf))
+				return buf;
+		}
+	}
+	snprintf(buf, n, "%s/%s", PL_PKGLIBEXECDIR, HELPER);
+	return executable(buf) ? buf : NULL;
+}
+#endif
+
+/*
+ * parlearn-run: $PARLEARN_RUN_HELPER, else next to this binary (the build
+ * tree), else where `make install` puts it. NULL if none is there (or
+ * parlearn was built without MPI).
+ */
+static const char *
+find_helper(char *buf, size_t n)
+{
+	const char *env = getenv("PARLEARN_RUN_HELPER");
+
+	if (env != NULL && env[0] != '\0')
+		return executable(env) ? env : NULL;
+#ifdef HAVE_MPI
+	return search_helper(buf, n);
+#else
+	(void)buf;
+	(void)n;
+	return NULL;
+#endif
+}
+
+/* The launcher to start: $PARLEARN_MPIRUN, else the one configure found. */
+static const char *
+find_mpirun(char *buf, size_t n)
+{
+	const char *m = getenv("PARLEARN_MPIRUN");
+	const char *path = getenv("PATH"), *p, *colon;
+
+	if (m == NULL || m[0] == '\0')
+		m = PL_MPIRUN;
+	if (strchr(m, '/') != NULL)
+		return executable(m) ? m : NULL;
+	for (p = path != NULL ? path : "/usr/bin:/bin"; *p; p = colon + 1) {
+		colon = strchr(p, ':');
+		if (colon == NULL)
+			colon = p + strlen(p);
+		snprintf(buf, n, "%.*s/%s", (int)(colon - p), p, m);
+		if (executable(buf))
+			return buf;
+		if (*colon == '\0')
+			break;
+	}
+	return NULL;
+}
+
+static int
+is_open_mpi(void)
+{
+#ifdef PL_MPIRUN_OPENMPI
+	const char *m = getenv("PARLEARN_MPIRUN");
+
+	return m == NULL || m[0] == '\0';
+#else
+	return 0;
+#endif
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void
+on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* The child: mpirun -np N [--oversubscribe] HELPER ARGS..., stderr to log. */
+static void
+exec_mpirun(const char *mpirun, const char *helper, int np, int log_fd,
+    int argc, char **argv)
+{
+	char **av = calloc((size_t)argc + 8, sizeof *av), nps[16];
+	int i = 0, j, null_fd = open("/dev/null", O_RDONLY);
+
+	if (av == NULL)
+		_exit(127);
+	snprintf(nps, sizeof nps, "%d", np);
+	av[i++] = (char *)mpirun;
+	av[i++] = "-np";
+	av[i++] = nps;
+	if (is_open_mpi())	/* the toy fits on any laptop's cores */
+		av[i++] = "--oversubscribe";
+	av[i++] = (char *)helper;
+	for (j = 1; j < argc; j++)
+		av[i++] = argv[j];
+	av[i] = NULL;
+	if (null_fd >= 0)
+		dup2(null_fd, STDIN_FILENO);
+	dup2(log_fd, STDERR_FILENO);
+	setpgid(0, 0);
+	execv(mpirun, av);
+	_exit(127);
+}
+
+/* The first line of the log starting with prefix, copied into buf. */
+static int
+log_line(FILE *log, const char *prefix, char *buf, size_t n)
+{
+	char line[1024];
+
+	rewind(log);
+	while (fgets(line, sizeof line, log) != NULL) {
+		char *s = strstr(line, prefix);
+
+		if (s == NULL)
+			continue;
+		s[strcspn(s, "\n")] = '\0';
+		snprintf(buf, n, "%s", s);
+		return 1;
+	}
+	return 0;
+}
+
+/* One line for a failed job, from what the log says. */
+static void
+report_failure(FILE *log, const char *log_path, int status)
+{
+	char line[1024];
+	int rank, sig;
+	const char *p;
+
+	if (log_line(log, "parlearn: run: ", line, sizeof line)) {
+		fprintf(stderr, _("%s (mpirun's messages: %s)\n"), line,
+		    log_path);
+		return;
+	}
+	if (log_line(log, "process rank ", line, sizeof line) &&
+	    sscanf(line, "process rank %d", &rank) == 1 &&
+	    (p = strstr(line, "signal ")) != NULL &&
+	    sscanf(p, "signal %d", &sig) == 1) {
+		fprintf(stderr, _("parlearn: run: rank %d died on signal %d "
+		    "(%s) in the middle of the step; mpirun stopped the others "
+		    "(its messages: %s)\n"), rank, sig, strsignal(sig),
+		    log_path);
+		return;
+	}
+	if (WIFSIGNALED(status))
+		fprintf(stderr, _("parlearn: run: mpirun ended on signal %d "
+		    "(its messages: %s)\n"), WTERMSIG(status), log_path);
+	else
+		fprintf(stderr, _("parlearn: run: the MPI job failed, mpirun "
+		    "exited with status %d (its messages: %s)\n"),
+		    WEXITSTATUS(status), log_path);
+}
+
+static void
+copy_log(FILE *log)
+{
+	char buf[4096];
+	size_t n;
+
+	rewind(log);
+	while ((n = fread(buf, 1, sizeof buf, log)) > 0)
+		fwrite(buf, 1, n, stderr);
+}
+
+/*
+ * Wait for mpirun. Every process bounds its own waits (--timeout); this
+ * is the backstop if mpirun itself stalls, and passes Ctrl-C on.
+ */
+static int
+wait_mpirun(pid_t pid, double limit_s)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	double waited = 0, term_at = -1;
+	int status = 0;
+	pid_t r;
+
+	while ((r = waitpid(pid, &status, WNOHANG)) == 0) {
+		if (term_at < 0 && (got_signal || waited > limit_s)) {
+			kill(-pid, SIGTERM);
+			term_at = waited;
+		} else if (term_at >= 0 && waited > term_at + 5.0)
+			kill(-pid, SIGKILL);
+		nanosleep(&tick, NULL);
+		waited += 0.02;
+	}
+	return r < 0 ? -1 : status;
+}
+
+static int
+launch(const char *helper, const struct run_opts *o, int np, int argc,
+    char **argv)
+{
+	char mbuf[PATH_MAX], log_path[PATH_MAX];
+	const char *mpirun = find_mpirun(mbuf, sizeof mbuf), *tmp;
+	struct sigaction sa, old_int, old_term;
+	FILE *log;
+	pid_t pid;
+	int fd, status;
+
+	if (mpirun == NULL) {
+		fprintf(stderr, "%s", _("parlearn: run: no mpirun to start the "
+		    "processes with (Debian: apt-get install openmpi-bin; or set "
+		    "PARLEARN_MPIRUN)\n"));
+		return 2;
+	}
+	if (is_open_mpi() && geteuid() == 0 &&
+	    getenv("OMPI_ALLOW_RUN_AS_ROOT") == NULL) {
+		fprintf(stderr, "%s", _("parlearn: run: Open MPI will not run as "
+		    "root unless OMPI_ALLOW_RUN_AS_ROOT=1 and "
+		    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set\n"));
+		return 2;
+	}
+	tmp = getenv("TMPDIR");
+	snprintf(log_path, sizeof log_path, "%s/parlearn-run.XXXXXX",
+	    tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+	if ((fd = mkstemp(log_path)) < 0 || (log = fdopen(fd, "w+")) == NULL) {
+		fprintf(stderr, _("parlearn: run: %s: %s\n"), log_path,
+		    strerror(errno));
+		return 2;
+	}
+	fflush(stdout);
+	if ((pid = fork()) < 0) {
+		fprintf(stderr, _("parlearn: run: fork: %s\n"), strerror(errno));
+		fclose(log);
+		unlink(log_path);
+		return 2;
+	}
+	if (pid == 0)
+		exec_mpirun(mpirun, helper, np, fd, argc, argv);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	status = wait_mpirun(pid, 10.0 * o->timeout + 60.0);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		copy_log(log);
+		fclose(log);
+		unlink(log_path);
+		return 0;
+	}
+	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		fprintf(stderr, _("parlearn: run: could not start %s (its "
+		    "messages: %s)\n"), mpirun, log_path);
+	else
+		report_failure(log, log_path, status);
+	fclose(log);
+	return 2;
+}
+
+/* Replace this process with parlearn-run, as one rank of a running job. */
+static int
+join(const char *helper, int argc, char **argv)
+{
+	char **av = calloc((size_t)argc + 1, sizeof *av);
+	int i;
+
+	if (av == NULL)
+		return 2;
+	av[0] = (char *)helper;
+	for (i = 1; i < argc; i++)
+		av[i] = argv[i];
+	av[argc] = NULL;
+	fflush(stdout);
+	execv(helper, av);
+	fprintf(stderr, _("parlearn: run: %s: %s\n"), helper, strerror(errno));
+	free(av);
+	return 2;
+}
+
+int
+cli_run_main(const struct cli_ctx *ctx, int argc, char **argv)
+{
+	char hbuf[PATH_MAX];
+	struct run_opts o;
+	struct sim_config cfg;
+	struct launched l;
+	struct pl_err err;
+	const char *helper;
+	int rc, np;
+
+	(void)ctx;
+	detect_launcher(&l);
+	if ((rc = run_opts_parse(argc, argv, &o, l.rank != 0)) != 0) {
+		if (rc < 0 && l.rank == 0)
+			run_opts_usage(stdout);
+		return rc < 0 ? 0 : rc;
+	}
+	np = l.size > 0 ? l.size : o.np;
+	if (l.size > 0 && o.np > 0 && o.np != l.size) {
+		if (l.rank == 0)
+			fprintf(stderr, _("parlearn: run: --np %d, but the "
+			    "launcher started %d processes\n"), o.np, l.size);
+		return 2;
+	}
+	if (run_opts_config(&o, np, &cfg, &err) != 0) {
+		if (l.rank == 0)
+			fprintf(stderr, _("parlearn: run: %s\n"), err.msg);
+		return 2;
+	}
+	if ((helper = find_helper(hbuf, sizeof hbuf)) == NULL) {
+		if (l.rank == 0)
+			fprintf(stderr, "%s", _(NO_MPI_HINT));
+		return 2;
+	}
+	if (l.size > 0)
+		return join(helper, argc, argv);
+	return launch(helper, &o, cfg.gpus, argc, argv);
+}

@@ -1,0 +1,317 @@
+/*
+ * run_exec.c - this rank's step: its shard, its stage's passes in the
+ * schedule's order with the boundary tensors sent and received between
+ * stages, the loss, and Adam. sim_exec.c runs the same step for every
+ * device of the grid in one process; this is the part of it one device
+ * does, with MPI where the simulator copies between buffers.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "run/run_exec.h"
+
+#define H	SIM_HIDDEN
+#define LP	SIM_LAYER_PARAMS
+
+double *
+run_alloc(struct run_exec *x, enum sim_mem_kind kind, size_t n)
+{
+	double *p = calloc(n ? n : 1, sizeof *p);
+
+	if (p == NULL || sim_timeline_mem(&x->tl, x->proc->rank,
+	    run_now(x->proc), kind, (long long)(n * sizeof *p)) != 0)
+		run_fail(x->proc, "%s", _("out of memory"));
+	return p;
+}
+
+void
+run_free(struct run_exec *x, enum sim_mem_kind kind, double **p, size_t n)
+{
+	if (*p == NULL)
+		return;
+	free(*p);
+	*p = NULL;
+	if (sim_timeline_mem(&x->tl, x->proc->rank, run_now(x->proc), kind,
+	    -(long long)(n * sizeof(double))) != 0)
+		run_fail(x->proc, "%s", _("out of memory"));
+}
+
+static int
+stage_of_layer(const struct sim_layout *lay, int l)
+{
+	return (l / lay->lps) % lay->p;
+}
+
+/* sim_exec.c's map_shard: ZeRO-3 shard i of a layer into loc. */
+static void
+load_shard(const struct sim_layout *lay, int i, double *loc,
+    const double *full)
+{
+	size_t sh = sim_zero3_shard(lay), lo = (size_t)i * sh, x;
+
+	for (x = 0; x < sh && lo + x < LP; x++)
+		loc[x] = full[lo + x];
+}
+
+/* This rank's layers: where each goes in w, then their initial values. */
+static void
+init_shard(struct run_exec *x)
+{
+	const struct sim_layout *lay = &x->lay;
+	double *params = malloc(SIM_NPARAMS * sizeof *params);
+	int l;
+
+	if (params == NULL)
+		run_fail(x->proc, "%s", _("out of memory"));
+	sim_model_init(params);
+	for (l = 0; l < SIM_LAYERS; l++) {
+		x->off[l] = SIZE_MAX;
+		x->full_h[l] = -1;
+		if (lay->zero3) {
+			x->off[l] = x->n_w;
+			x->n_w += sim_zero3_shard(lay);
+		} else if (stage_of_layer(lay, l) == x->s) {
+			x->off[l] = x->n_w;
+			x->n_w += sim_layer_size(lay->t);
+		}
+	}
+	x->w = run_alloc(x, SIM_MEM_PARAMS, x->n_w);
+	x->g = run_alloc(x, SIM_MEM_GRADS, x->n_w);
+	for (l = 0; l < SIM_LAYERS; l++) {
+		if (x->off[l] == SIZE_MAX)
+			continue;
+		if (lay->zero3)
+			load_shard(lay, x->r, x->w + x->off[l],
+			    params + (size_t)l * LP);
+		else
+			sim_layer_map(lay->t, x->k, x->w + x->off[l],
+			    params + (size_t)l * LP, 1);
+	}
+	free(params);
+}
+
+void
+run_exec_init(struct run_exec *x, struct run_proc *p,
+    const struct sim_config *cfg, enum run_reduce reduce)
+{
+	size_t T;
+	int i;
+
+	memset(x, 0, sizeof *x);
+	x->proc = p;
+	sim_layout_of(cfg, &x->lay);
+	x->sh.b = x->lay.b;
+	x->sh.t = x->lay.t;
+	x->sh.sp = x->lay.sp;
+	x->k = p->rank % x->lay.t;
+	x->s = (p->rank / x->lay.t) % x->lay.p;
+	x->r = p->rank / (x->lay.t * x->lay.p);
+	for (i = 0; i < SIM_BATCH; i++)
+		x->loss[i] = NAN;
+	if (sim_timeline_init(&x->tl, p->size) != 0 ||
+	    sched_build(x->lay.kind, x->lay.p, x->lay.m, x->lay.v, &x->sc,
+	    NULL) != 0)
+		run_fail(p, "%s", _("out of memory"));
+	run_comm_init(&x->comm, p, reduce, &x->tl);
+	/* Group keys: TP groups 256 + first rank, DP groups 512 + first. */
+	run_group_split(&x->comm, &x->tp, x->r * x->lay.p + x->s, x->k,
+	    256 + sim_rank(&x->lay, x->r, x->s, 0));
+	run_group_split(&x->comm, &x->dp, x->s * x->lay.t + x->k, x->r,
+	    512 + sim_rank(&x->lay, 0, x->s, x->k));
+	sim_model_data(x->x, x->target);
+	init_shard(x);
+	T = (size_t)sim_shape_tokens(&x->sh);
+	x->part = calloc(T * H, sizeof *x->part);
+	x->dwhole = calloc(T * H, sizeof *x->dwhole);
+	x->dh = calloc(T * H, sizeof *x->dh);
+	x->work = calloc(sim_work_len(&x->sh), sizeof *x->work);
+	if (x->part == NULL || x->dwhole == NULL || x->dh == NULL ||
+	    x->work == NULL)
+		run_fail(p, "%s", _("out of memory"));
+}
+
+/* Positions of a sequence this rank holds: [*p0, *p1). */
+static void
+positions(const struct run_exec *x, int *p0, int *p1)
+{
+	int n = x->lay.sp ? SIM_SEQ / x->lay.t : SIM_SEQ;
+
+	*p0 = x->lay.sp ? x->k * n : 0;
+	*p1 = *p0 + n;
+}
+
+static int
+first_seq(const struct run_exec *x, int mb)
+{
+	return (x->r * x->lay.m + mb) * x->lay.b;
+}
+
+static void
+load_data(struct run_exec *x, int mb)
+{
+	size_t n = (size_t)sim_shape_local(&x->sh) * H;
+	int p0, p1;
+
+	x->act[0][mb] = run_alloc(x, SIM_MEM_ACTS, n);
+	positions(x, &p0, &p1);
+	sim_model_slice(x->x, first_seq(x, mb), x->lay.b, p0, p1,
+	    x->act[0][mb]);
+}
+
+/* The loss of the output rows this rank holds; keeps their gradient. */
+static void
+loss_of(struct run_exec *x, int mb)
+{
+	int rows = sim_shape_local(&x->sh), p0, p1;
+
+	x->dact[SIM_LAYERS][mb] = run_alloc(x, SIM_MEM_ACTS, (size_t)rows * H);
+	positions(x, &p0, &p1);
+	sim_model_slice(x->target, first_seq(x, mb), x->lay.b, p0, p1,
+	    x->part);
+	x->loss[mb] = sim_loss(x->act[SIM_LAYERS][mb], x->part, rows,
+	    x->dact[SIM_LAYERS][mb]);
+	run_free(x, SIM_MEM_ACTS, &x->act[SIM_LAYERS][mb], (size_t)rows * H);
+}
+
+/* The MPI tag of boundary j of micro-batch mb, or of its gradient. */
+static int
+boundary_tag(int j, int mb, int grads)
+{
+	return ((grads ? SIM_LAYERS + 1 : 0) + j) * SIM_BATCH + mb;
+}
+
+/* Send boundary j (or its gradient) to this rank's peer on stage s2. */
+static void
+send_boundary(struct run_exec *x, int s2, int j, int mb, int grads,
+    int chunk)
+{
+	size_t len = (size_t)sim_shape_local(&x->sh) * H;
+	struct sim_tag tag = { grads ? SIM_P_ACT_GRADS : SIM_P_ACTS,
+	    grads ? j + 1 : j, mb, x->lay.d > 1 ? x->r : -1, chunk };
+	double **src = grads ? &x->dact[j][mb] : &x->act[j][mb];
+
+	run_send(&x->comm, sim_rank(&x->lay, x->r, s2, x->k), *src, len,
+	    boundary_tag(j, mb, grads), &tag);
+	run_free(x, SIM_MEM_ACTS, src, len);
+}
+
+static void
+recv_boundary(struct run_exec *x, int s2, int j, int mb, int grads,
+    int chunk)
+{
+	size_t len = (size_t)sim_shape_local(&x->sh) * H;
+	struct sim_tag tag = { grads ? SIM_P_ACT_GRADS : SIM_P_ACTS,
+	    grads ? j + 1 : j, mb, x->lay.d > 1 ? x->r : -1, chunk };
+	double **dst = grads ? &x->dact[j][mb] : &x->act[j][mb];
+
+	*dst = run_alloc(x, SIM_MEM_ACTS, len);
+	run_recv(&x->comm, sim_rank(&x->lay, x->r, s2, x->k), *dst, len,
+	    boundary_tag(j, mb, grads), &tag);
+}
+
+static void
+run_forward(struct run_exec *x, int vs, int mb)
+{
+	int P = x->lay.p * x->lay.v, lps = x->lay.lps, l0 = vs * lps;
+	int chunk = vs / x->lay.p, l, prev = (vs - 1) % x->lay.p;
+	int next = (vs + 1) % x->lay.p;
+
+	if (vs == 0)
+		load_data(x, mb);
+	else if (prev != x->s)
+		recv_boundary(x, prev, l0, mb, 0, chunk);
+	for (l = l0; l < l0 + lps; l++)
+		run_layer_forward(x, l, mb, chunk);
+	if (vs == P - 1)
+		loss_of(x, mb);
+	else if (next != x->s)
+		send_boundary(x, next, l0 + lps, mb, 0, chunk);
+}
+
+static void
+run_backward(struct run_exec *x, int vs, int mb)
+{
+	int P = x->lay.p * x->lay.v, lps = x->lay.lps, l0 = vs * lps;
+	int chunk = vs / x->lay.p, l, prev = (vs - 1 + x->lay.p) % x->lay.p;
+	int next = (vs + 1) % x->lay.p;
+
+	if (vs != P - 1 && next != x->s)
+		recv_boundary(x, next, l0 + lps, mb, 1, chunk);
+	if (!x->backward_seen++)
+		run_fault_point(x->proc);
+	for (l = l0 + lps - 1; l >= l0; l--)
+		run_layer_backward(x, l, mb, chunk);
+	if (vs == 0)
+		run_free(x, SIM_MEM_ACTS, &x->dact[0][mb],
+		    (size_t)sim_shape_local(&x->sh) * H);
+	else if (prev != x->s)
+		send_boundary(x, prev, l0, mb, 1, chunk);
+}
+
+static void
+optimizer_step(struct run_exec *x)
+{
+	struct sim_event *e;
+	double t0;
+
+	run_comm_drain(&x->comm);
+	t0 = run_now(x->proc);
+	x->am = run_alloc(x, SIM_MEM_OPTIM, x->n_w);
+	x->av = run_alloc(x, SIM_MEM_OPTIM, x->n_w);
+	sim_adam(x->w, x->g, x->am, x->av, x->n_w);
+	e = sim_timeline_add(&x->tl, x->proc->rank, SIM_OPTIMIZER, 0, -1, t0,
+	    run_now(x->proc), 0);
+	if (e == NULL)
+		run_fail(x->proc, "%s", _("out of memory"));
+}
+
+void
+run_exec_step(struct run_exec *x)
+{
+	const struct sched_op *op;
+	size_t i;
+
+	for (i = 0; i < x->sc.n_per_stage; i++) {
+		op = &x->sc.ops[(size_t)x->s * x->sc.n_per_stage + i];
+		if (op->forward)
+			run_forward(x, sched_vstage(&x->sc, x->s, op), op->mb);
+		else
+			run_backward(x, sched_vstage(&x->sc, x->s, op), op->mb);
+	}
+	run_grads_finish(x);
+	optimizer_step(x);
+}
+
+void
+run_exec_free(struct run_exec *x)
+{
+	int l, mb;
+
+	run_comm_free(&x->comm);
+	run_group_free(&x->tp);
+	run_group_free(&x->dp);
+	sched_free(&x->sc);
+	sim_timeline_free(&x->tl);
+	free(x->w);
+	free(x->g);
+	free(x->am);
+	free(x->av);
+	free(x->part);
+	free(x->dwhole);
+	free(x->dh);
+	free(x->work);
+	for (l = 0; l < SIM_LAYERS; l++) {
+		free(x->full[l]);
+		free(x->fullg[l]);
+		for (mb = 0; mb < SIM_BATCH; mb++)
+			free(x->saved[l][mb]);
+	}
+	for (l = 0; l <= SIM_LAYERS; l++)
+		for (mb = 0; mb < SIM_BATCH; mb++) {
+			free(x->act[l][mb]);
+			free(x->dact[l][mb]);
+		}
+}

@@ -1,0 +1,73 @@
+/*
+ * run_exec.h - one training step of the toy transformer on this MPI
+ * process, which is one device of the simulator's grid (sim_modes.h):
+ * replica r, pipeline stage s, TP rank k, world rank (r*p + s)*t + k.
+ *
+ * The process holds only its shard: its stage's layers, cut for its TP
+ * rank, or with ZeRO-3 its 1/d of every layer. It runs its stage's
+ * passes in the order the schedule (sched_build) gives them, the block
+ * arithmetic of sim_block.h in between the real collectives and sends of
+ * run_comm.h, in the same order as the simulator's device does, so every
+ * value is the one the simulator computes.
+ */
+#ifndef PARLEARN_RUN_EXEC_H
+#define PARLEARN_RUN_EXEC_H
+
+#include "core/sim/schedule.h"
+#include "core/sim/sim_modes.h"
+#include "run/run_comm.h"
+
+struct run_exec {
+	struct run_proc		*proc;
+	struct run_comm		 comm;
+	struct run_group	 tp;		/* ranks of (r, s) */
+	struct run_group	 dp;		/* ranks of (s, k) */
+	struct sim_layout	 lay;
+	struct sim_shape	 sh;
+	struct sched		 sc;
+	struct sim_timeline	 tl;		/* this rank's events */
+	int			 r, s, k;	/* replica, stage, TP rank */
+	double			*w, *g;		/* parameters held, gradients */
+	double			*am, *av;	/* Adam moments */
+	size_t			 n_w;
+	size_t			 off[SIM_LAYERS];	/* SIZE_MAX: not held */
+	double			*full[SIM_LAYERS];	/* ZeRO-3 gathered */
+	double			*fullg[SIM_LAYERS];	/* ZeRO-3 unsharded grads */
+	int			 full_h[SIM_LAYERS];	/* gather in flight, -1 */
+	double			*act[SIM_LAYERS + 1][SIM_BATCH];
+	double			*dact[SIM_LAYERS + 1][SIM_BATCH];
+	double			*saved[SIM_LAYERS][SIM_BATCH];
+	int			 bwd_done[SIM_LAYERS];
+	double			*part, *dwhole, *dh, *work;
+	double			 loss[SIM_BATCH];	/* this rank's, NAN none */
+	double			 x[SIM_TOKENS * SIM_HIDDEN];
+	double			 target[SIM_TOKENS * SIM_HIDDEN];
+	int			 backward_seen;	/* for the fault point */
+};
+
+/*
+ * Set up this rank for cfg: its groups, its shard of the initial
+ * parameters, its buffers. Collective over all ranks.
+ */
+void	run_exec_init(struct run_exec *, struct run_proc *,
+	    const struct sim_config *, enum run_reduce);
+
+/* Run the step: the pipeline, the remaining reductions, Adam. */
+void	run_exec_step(struct run_exec *);
+
+void	run_exec_free(struct run_exec *);
+
+/* Inside run_exec.c and run_layer.c. ---------------------------------- */
+
+/* n zeroed doubles accounted as kind on this rank's timeline. */
+double	*run_alloc(struct run_exec *, enum sim_mem_kind, size_t n);
+void	 run_free(struct run_exec *, enum sim_mem_kind, double **p, size_t n);
+
+/* Layer l's forward and backward for micro-batch mb (chunk: for events). */
+void	run_layer_forward(struct run_exec *, int l, int mb, int chunk);
+void	run_layer_backward(struct run_exec *, int l, int mb, int chunk);
+
+/* After the pipeline: DP without overlap, sequence-parallel gradients. */
+void	run_grads_finish(struct run_exec *);
+
+#endif

@@ -1,0 +1,317 @@
+/*
+ * run_layer.c - one layer's forward and backward on this rank, with the
+ * communication around it: Megatron's f and g over the TP group (or with
+ * sequence parallelism all-gathers and reduce-scatters), ZeRO-3's gather
+ * before and scatter after, and DDP's gradient bucket. The same steps in
+ * the same order as sim_layer.c and sim_grads.c run them for one device.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "run/run_exec.h"
+
+#define H	SIM_HIDDEN
+
+static void
+layer_view(struct run_exec *x, int l, struct sim_lparams *w,
+    struct sim_lparams *g)
+{
+	if (x->lay.zero3) {
+		sim_lparams_view(x->full[l], 1, w);
+		if (g != NULL && x->fullg[l] != NULL)
+			sim_lparams_view(x->fullg[l], 1, g);
+		return;
+	}
+	sim_lparams_view(x->w + x->off[l], x->lay.t, w);
+	if (g != NULL)
+		sim_lparams_view(x->g + x->off[l], x->lay.t, g);
+}
+
+static void
+saved_view(struct run_exec *x, int l, int mb, struct sim_saved *sv)
+{
+	sim_saved_view(x->saved[l][mb], &x->sh, sv);
+}
+
+static struct sim_tag
+tag_of(const struct run_exec *x, enum sim_payload what, int layer, int mb,
+    int chunk)
+{
+	struct sim_tag t = { what, layer, mb, x->lay.d > 1 ? x->r : -1, chunk };
+
+	return t;
+}
+
+/* A TP collective on a whole-sized buffer (sim_layer.c's tp_exchange). */
+static void
+tp_exchange(struct run_exec *x, int l, int mb, int chunk, enum sim_kind kind,
+    enum sim_payload what, double *buf)
+{
+	struct sim_tag tag = tag_of(x, what, l + 1, mb, chunk);
+
+	if (x->lay.t < 2)
+		return;
+	run_coll(&x->comm, &x->tp, kind, &tag, buf,
+	    (size_t)sim_shape_tokens(&x->sh) * H);
+}
+
+static enum sim_kind
+reduce_kind(const struct run_exec *x)
+{
+	return x->lay.sp ? SIM_REDUCE_SCATTER : SIM_ALL_REDUCE;
+}
+
+/* A compute event from t0 to now; moves overlapped transfers along. */
+static void
+computed(struct run_exec *x, enum sim_kind kind, enum sim_part part, int l,
+    int mb, int chunk, double t0)
+{
+	struct sim_event *e = sim_timeline_add(&x->tl, x->proc->rank, kind,
+	    l + 1, mb, t0, run_now(x->proc), 0);
+
+	if (e == NULL)
+		run_fail(x->proc, "%s", _("out of memory"));
+	e->part = part;
+	e->shard = x->lay.d > 1 ? x->r : -1;
+	e->chunk = chunk;
+	run_comm_poll(&x->comm);
+}
+
+/* ZeRO-3 -------------------------------------------------------------- */
+
+static size_t
+zero3_len(const struct run_exec *x)
+{
+	return sim_zero3_shard(&x->lay) * (size_t)x->lay.d;
+}
+
+/* sim_zero3_fetch: issue layer l's gather if not issued yet. */
+static void
+zero3_fetch(struct run_exec *x, int l, int mb, int backward)
+{
+	size_t sh = sim_zero3_shard(&x->lay), len = zero3_len(x);
+	struct sim_tag tag = { SIM_P_PARAMS, l + 1, mb, -1, -1 };
+
+	if (backward && x->fullg[l] == NULL)
+		x->fullg[l] = run_alloc(x, SIM_MEM_GATHER, len);
+	if (x->full[l] != NULL)
+		return;		/* issued already (prefetched) */
+	x->full[l] = run_alloc(x, SIM_MEM_GATHER, len);
+	memcpy(x->full[l] + (size_t)x->r * sh, x->w + x->off[l],
+	    sh * sizeof(double));
+	x->full_h[l] = run_coll_start(&x->comm, &x->dp, SIM_ALL_GATHER, &tag,
+	    x->full[l], len, x->lay.overlap, NULL, NULL);
+	if (!x->lay.overlap && x->full_h[l] >= 0) {
+		run_comm_wait(&x->comm, x->full_h[l]);
+		x->full_h[l] = -1;
+	}
+}
+
+static void
+zero3_before(struct run_exec *x, int l, int mb, int backward)
+{
+	int next = backward ? l - 1 : l + 1;
+
+	if (!x->lay.zero3)
+		return;
+	zero3_fetch(x, l, mb, backward);
+	if (x->full_h[l] >= 0) {
+		run_comm_wait(&x->comm, x->full_h[l]);
+		x->full_h[l] = -1;
+	}
+	if (x->lay.overlap && next >= 0 && next < SIM_LAYERS)
+		zero3_fetch(x, next, mb, backward);
+}
+
+static void
+zero3_after_forward(struct run_exec *x, int l)
+{
+	if (x->lay.zero3)
+		run_free(x, SIM_MEM_GATHER, &x->full[l], zero3_len(x));
+}
+
+/* A reduce-scatter of a layer's gradients in flight, for its callback. */
+struct scatter {
+	struct run_exec	*x;
+	int		 l;
+	double		*fullg;
+};
+
+static void
+scatter_done(void *arg)
+{
+	struct scatter *sc = arg;
+	struct run_exec *x = sc->x;
+	size_t sh = sim_zero3_shard(&x->lay), i;
+	double *g = x->g + x->off[sc->l];
+
+	for (i = 0; i < sh; i++)
+		g[i] += sc->fullg[(size_t)x->r * sh + i];
+	run_free(x, SIM_MEM_GATHER, &sc->fullg, zero3_len(x));
+	free(sc);
+}
+
+/* sim_grads.c's zero3_release: scatter layer l's grads, drop the layer. */
+static void
+zero3_release(struct run_exec *x, int l, int mb)
+{
+	struct sim_tag tag = { SIM_P_WEIGHT_GRADS, l + 1, mb, -1, -1 };
+	struct scatter *sc = malloc(sizeof *sc);
+	int h;
+
+	if (sc == NULL)
+		run_fail(x->proc, "%s", _("out of memory"));
+	sc->x = x;
+	sc->l = l;
+	sc->fullg = x->fullg[l];
+	x->fullg[l] = NULL;
+	h = run_coll_start(&x->comm, &x->dp, SIM_REDUCE_SCATTER, &tag,
+	    sc->fullg, zero3_len(x), x->lay.overlap, scatter_done, sc);
+	if (!x->lay.overlap && h >= 0)
+		run_comm_wait(&x->comm, h);
+	run_free(x, SIM_MEM_GATHER, &x->full[l], zero3_len(x));
+}
+
+/* After layer l's backward of one micro-batch (sim_grads_layer_done). */
+static void
+layer_done(struct run_exec *x, int l, int mb)
+{
+	struct sim_tag tag = { SIM_P_WEIGHT_GRADS, l + 1, -1, -1, -1 };
+
+	x->bwd_done[l]++;
+	if (x->lay.zero3)
+		zero3_release(x, l, mb);
+	else if (x->lay.d > 1 && x->lay.overlap && x->bwd_done[l] == x->lay.m)
+		run_coll_start(&x->comm, &x->dp, SIM_ALL_REDUCE, &tag,
+		    x->g + x->off[l], sim_layer_size(x->lay.t), 1, NULL, NULL);
+}
+
+/* Forward and backward --------------------------------------------------- */
+
+void
+run_layer_forward(struct run_exec *x, int l, int mb, int chunk)
+{
+	const struct sim_shape *sh = &x->sh;
+	size_t loc = (size_t)sim_shape_local(sh) * H;
+	struct sim_lparams w;
+	struct sim_saved sv;
+	double t0;
+
+	zero3_before(x, l, mb, 0);
+	x->saved[l][mb] = run_alloc(x, SIM_MEM_ACTS, sim_saved_len(sh));
+	layer_view(x, l, &w, NULL);
+	saved_view(x, l, mb, &sv);
+	t0 = run_now(x->proc);
+	sim_fwd_norm1(sh, x->k, &w, x->act[l][mb], &sv);
+	if (x->lay.sp) {
+		tp_exchange(x, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS, sv.n1);
+		t0 = run_now(x->proc);
+	}
+	sim_fwd_attn(sh, &w, &sv, x->part);
+	computed(x, SIM_FORWARD, SIM_PART_ATTN, l, mb, chunk, t0);
+	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACTS, x->part);
+	t0 = run_now(x->proc);
+	sim_fwd_resid1(sh, x->k, &w, x->act[l][mb], x->part, &sv);
+	if (x->lay.sp) {
+		tp_exchange(x, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS, sv.n2);
+		t0 = run_now(x->proc);
+	}
+	sim_fwd_mlp(sh, &w, &sv, x->part);
+	computed(x, SIM_FORWARD, SIM_PART_MLP, l, mb, chunk, t0);
+	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACTS, x->part);
+	x->act[l + 1][mb] = run_alloc(x, SIM_MEM_ACTS, loc);
+	sim_fwd_resid2(sh, x->k, &w, &sv, x->part, x->act[l + 1][mb]);
+	zero3_after_forward(x, l);
+}
+
+void
+run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
+{
+	const struct sim_shape *sh = &x->sh;
+	size_t loc = (size_t)sim_shape_local(sh) * H;
+	struct sim_lparams w, g;
+	struct sim_saved sv;
+	double t0;
+
+	zero3_before(x, l, mb, 1);
+	layer_view(x, l, &w, &g);
+	saved_view(x, l, mb, &sv);
+	t0 = run_now(x->proc);
+	sim_bwd_out(sh, x->k, &g, x->dact[l + 1][mb], x->dwhole);
+	if (x->lay.sp) {
+		tp_exchange(x, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACT_GRADS,
+		    x->dwhole);
+		t0 = run_now(x->proc);
+	}
+	sim_bwd_mlp(sh, &w, &g, &sv, x->dwhole, x->part, x->work);
+	computed(x, SIM_BACKWARD, SIM_PART_MLP, l, mb, chunk, t0);
+	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACT_GRADS, x->part);
+	t0 = run_now(x->proc);
+	sim_bwd_norm2(sh, x->k, &w, &g, &sv, x->dact[l + 1][mb], x->part,
+	    x->dh, x->dwhole);
+	if (x->lay.sp) {
+		tp_exchange(x, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACT_GRADS,
+		    x->dwhole);
+		t0 = run_now(x->proc);
+	}
+	sim_bwd_attn(sh, &w, &g, &sv, x->dwhole, x->part, x->work);
+	computed(x, SIM_BACKWARD, SIM_PART_ATTN, l, mb, chunk, t0);
+	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACT_GRADS, x->part);
+	x->dact[l][mb] = run_alloc(x, SIM_MEM_ACTS, loc);
+	sim_bwd_norm1(sh, x->k, &w, &g, &sv, x->act[l][mb], x->dh, x->part,
+	    x->dact[l][mb]);
+	run_free(x, SIM_MEM_ACTS, &x->saved[l][mb], sim_saved_len(sh));
+	run_free(x, SIM_MEM_ACTS, &x->act[l][mb], loc);
+	run_free(x, SIM_MEM_ACTS, &x->dact[l + 1][mb], loc);
+	layer_done(x, l, mb);
+}
+
+/* After the pipeline ------------------------------------------------------ */
+
+/* sim_grads.c's pack_replicated: g1, bo, g2, b2 of every layer held. */
+static size_t
+pack_replicated(struct run_exec *x, double *buf, int to_buf)
+{
+	struct sim_lparams w, g;
+	double *parts[4];
+	size_t n = 0;
+	int l, j;
+
+	for (l = 0; l < SIM_LAYERS; l++) {
+		if (x->off[l] == SIZE_MAX)
+			continue;
+		layer_view(x, l, &w, &g);
+		parts[0] = g.g1;
+		parts[1] = g.bo;
+		parts[2] = g.g2;
+		parts[3] = g.b2;
+		for (j = 0; j < 4; j++, n += H) {
+			if (to_buf)
+				memcpy(buf + n, parts[j], H * sizeof *buf);
+			else
+				memcpy(parts[j], buf + n, H * sizeof *buf);
+		}
+	}
+	return n;
+}
+
+void
+run_grads_finish(struct run_exec *x)
+{
+	struct sim_tag tag = { SIM_P_WEIGHT_GRADS, 0, -1, -1, -1 };
+	double buf[4 * SIM_LAYERS * H];
+	size_t len;
+
+	/* The buckets' sums come first, as in the simulator. */
+	run_comm_drain(&x->comm);
+	if (x->lay.d > 1 && !x->lay.zero3 && !x->lay.overlap)
+		run_coll(&x->comm, &x->dp, SIM_ALL_REDUCE, &tag, x->g, x->n_w);
+	if (x->lay.sp && x->lay.t > 1) {
+		len = pack_replicated(x, buf, 1);
+		run_coll(&x->comm, &x->tp, SIM_ALL_REDUCE, &tag, buf, len);
+		pack_replicated(x, buf, 0);
+	}
+}

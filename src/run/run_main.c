@@ -1,0 +1,90 @@
+/*
+ * run_main.c - parlearn-run: one MPI process of `parlearn run`.
+ *
+ * Started N times by mpirun or srun (directly, or by `parlearn run`),
+ * each process joins MPI, agrees on the request with the others, sets
+ * its clock against rank 0's, runs its part of the step (run_exec.c) and
+ * sends its results to rank 0, which reports (run_report.c). Exit codes
+ * as parlearn's: 0, 1 usage, 2 bad request or a failed run.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <locale.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "i18n.h"
+#include "run/run_exec.h"
+#include "run/run_report.h"
+
+#ifndef LOCALEDIR
+#define LOCALEDIR	"/usr/local/share/locale"
+#endif
+
+/* The request, checked the same way on every rank; only rank 0 speaks. */
+static int
+check_request(const struct run_proc *p, int argc, char **argv,
+    struct run_opts *o, struct sim_config *cfg)
+{
+	struct pl_err err;
+	int rc;
+
+	rc = run_opts_parse(argc, argv, o, p->rank != 0);
+	if (rc != 0) {
+		if (rc < 0 && p->rank == 0)
+			run_opts_usage(stdout);
+		return rc < 0 ? 0 : rc;
+	}
+	if (o->np > 0 && o->np != p->size) {
+		if (p->rank == 0)
+			fprintf(stderr, _("parlearn: run: --np %d, but %d processes were "
+		    "started\n"), o->np, p->size);
+		return 2;
+	}
+	if (run_opts_config(o, p->size, cfg, &err) != 0) {
+		if (p->rank == 0)
+			fprintf(stderr, _("parlearn: run: %s\n"), err.msg);
+		return 2;
+	}
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct run_exec x;
+	struct run_proc p;
+	struct run_opts o;
+	struct sim_config cfg;
+	int rc;
+
+	setlocale(LC_ALL, "");
+#if defined(ENABLE_NLS) && ENABLE_NLS
+	bindtextdomain(PACKAGE, LOCALEDIR);
+	textdomain(PACKAGE);
+#endif
+	/* The timeout of MPI_Init itself cannot be known before parsing. */
+	p.rank = -1;
+	p.timeout = 120.0;
+	run_guard(&p, _("starting MPI"));
+	MPI_Init(&argc, &argv);
+	run_unguard();
+	run_proc_init(&p, RUN_TIMEOUT_DEFAULT);
+	rc = check_request(&p, argc, argv, &o, &cfg);
+	if (rc < 0) {
+		p.timeout = o.timeout;
+		run_exec_init(&x, &p, &cfg, o.reduce);
+		run_clock_sync(&p);
+		run_exec_step(&x);
+		rc = run_report(&x, &o, &cfg);
+		run_exec_free(&x);
+	}
+	fflush(stdout);
+	run_guard(&p, _("finishing MPI"));
+	MPI_Finalize();
+	run_unguard();
+	return rc;
+}

@@ -1,0 +1,61 @@
+/*
+ * run_wait.c - test loops with a deadline.
+ */
+#include <sched.h>
+#include <time.h>
+
+#include "i18n.h"
+#include "run/run_wait.h"
+
+#define SPINS_BEFORE_SLEEP	64	/* tests before napping between them */
+
+/* Give the processor away: first a yield, after a while a short nap. */
+static void
+back_off(int *spins)
+{
+	struct timespec nap = { 0, 20 * 1000 };
+
+	if (++*spins < SPINS_BEFORE_SLEEP)
+		sched_yield();
+	else
+		nanosleep(&nap, NULL);
+}
+
+void
+run_wait_until(const struct run_proc *p, int (*done)(void *), void *arg,
+    const char *what)
+{
+	double deadline = MPI_Wtime() + p->timeout;
+	int spins = 0;
+
+	while (!done(arg)) {
+		if (MPI_Wtime() > deadline)
+			run_fail(p, _("waited %g s for %s; another process has "
+			    "died or hung"), p->timeout, what);
+		back_off(&spins);
+	}
+}
+
+struct reqs {
+	int		 n;
+	MPI_Request	*q;
+};
+
+static int
+all_done(void *arg)
+{
+	struct reqs *r = arg;
+	int flag = 0;
+
+	MPI_Testall(r->n, r->q, &flag, MPI_STATUSES_IGNORE);
+	return flag;
+}
+
+void
+run_waitall(const struct run_proc *p, int n, MPI_Request *q,
+    const char *what)
+{
+	struct reqs r = { n, q };
+
+	run_wait_until(p, all_done, &r, what);
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# A rank that dies or hangs in the middle of `parlearn run` ends the whole
+# job in bounded time: one line naming what happened, exit 2, and no
+# process of the job left behind. PARLEARN_RUN_FAULT (parlearn.1) makes
+# rank R kill itself (die:R) or stop answering (hang:R) as it starts its
+# first backward pass.
+set -u
+PARLEARN=${PARLEARN:-./parlearn}
+top_srcdir=${top_srcdir:-.}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/parlearn-mpi-faults.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/data" LC_ALL=C TMPDIR="$tmp"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$top_srcdir/tests/mpi-lib.sh"
+mpi_needed
+
+# The job's processes: parlearn-run with this test's output file.
+job_left() {
+	ps -eo args | grep "parlearn-run.*$tmp/$1.json" | grep -v grep
+}
+job_gone() {
+	[ -z "$(job_left "$1")" ]
+}
+
+# fault NAME FAULT MODE TIMEOUT LIMIT: run with the fault; it must end
+# within LIMIT seconds, exit 2, print one line; and leave no process.
+fault() {
+	t0=$(date +%s)
+	PARLEARN_RUN_FAULT=$2 timeout 60 "$PARLEARN" run --mode "$3" \
+		--timeout "$4" -o "$tmp/$1.json" >"$tmp/$1.out" 2>"$tmp/$1.err" \
+		</dev/null
+	rc=$?
+	t1=$(date +%s)
+	[ "$rc" = 2 ] || fail "$1: exit $rc, want 2: $(cat "$tmp/$1.err")"
+	[ $((t1 - t0)) -le "$5" ] || fail "$1: took $((t1 - t0)) s, limit $5"
+	[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] ||
+		fail "$1: want one line, got: $(cat "$tmp/$1.err")"
+	wait_until 10 job_gone "$1" || fail "$1: processes left: $(job_left "$1")"
+	[ -s "$tmp/$1.json" ] && fail "$1: a failed run wrote its timeline"
+	return 0
+}
+
+# Killed: mpirun sees the rank die and stops the others.
+fault die die:2 dp 20 15
+grep -q '^parlearn: run: rank 2 died on signal 9' "$tmp/die.err" ||
+	fail "die: $(cat "$tmp/die.err")"
+
+# Hung: its peers give up after --timeout and abort the job.
+fault hang hang:1 tp 2 15
+grep -q '^parlearn: run: rank [0-9]: waited 2 s for the .* another process has died or hung' \
+	"$tmp/hang.err" || fail "hang: $(cat "$tmp/hang.err")"
+
+# The log named in the line holds mpirun's own messages.
+log=$(sed -n 's/.*messages: \([^)]*\)).*/\1/p' "$tmp/hang.err")
+[ -s "$log" ] || fail "hang: no log at '$log'"
+test_done

@@ -1,0 +1,128 @@
+#!/bin/sh
+# `parlearn run` on real MPI processes, one machine, --oversubscribe:
+# every mode on 4 ranks (3d on 8) ends the step with the loss, gradients
+# and updated parameters of one device to 1e-9, and with the ordered
+# reductions bit for bit those of the simulator's run of the same layout;
+# its events move the bytes the simulator's do; with --reduce mpi the
+# library's own order still agrees to 1e-9. Started by mpirun itself,
+# `parlearn run` joins the job.
+set -u
+PARLEARN=${PARLEARN:-./parlearn}
+top_srcdir=${top_srcdir:-.}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/parlearn-mpi-modes.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/data" LC_ALL=C
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$top_srcdir/tests/mpi-lib.sh"
+mpi_needed
+
+# check NAME NP EXACT: the run's JSON in $tmp/NAME.json against one
+# device (1e-9) and, if EXACT, the simulator bit for bit.
+check() {
+	j="$tmp/$1.json"
+	[ "$(jval processes "$j")" = "$2" ] || fail "$1: not $2 processes"
+	[ "$(jval one_host "$j")" = true ] || fail "$1: not all on one host"
+	for k in max_loss_error max_grad_error max_param_error; do
+		v=$(jval "$k" "$j")
+		at_most "$v" 1e-9 || fail "$1: $k is $v, more than 1e-9"
+	done
+	if [ "$3" = 1 ]; then
+		[ "$(jval bit_for_bit "$j")" = true ] ||
+			fail "$1: not bit for bit with the simulator: $(grep -A5 '"simulator"' "$j")"
+	else
+		v=$(jval max_param_diff "$j")
+		at_most "$v" 1e-9 || fail "$1: $v from the simulator"
+	fi
+	[ "$(count_kind forward "$j")" -gt 0 ] || fail "$1: no forward events"
+	[ "$(count_kind optimizer "$j")" = "$2" ] ||
+		fail "$1: want one optimizer step per rank"
+}
+
+# run NAME NP ARGS... [-- RUNARGS...]: `parlearn run ARGS --np NP
+# RUNARGS`, and its bytes against `parlearn trace ARGS --gpus NP`.
+run() {
+	name=$1 np=$2
+	shift 2
+	sim=
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do sim="$sim $1"; shift; done
+	[ $# -gt 0 ] && shift
+	# shellcheck disable=SC2086
+	timeout 60 "$PARLEARN" run $sim --np "$np" --timeout 20 --json "$@" \
+		>"$tmp/$name.json" 2>"$tmp/$name.err" </dev/null ||
+		fail "$name: exit $?: $(cat "$tmp/$name.err")"
+	# shellcheck disable=SC2086
+	"$PARLEARN" trace $sim --gpus "$np" --json >"$tmp/$name.sim.json" ||
+		fail "$name: trace"
+	[ "$(jval bytes_moved "$tmp/$name.json")" = \
+	    "$(jval bytes_moved "$tmp/$name.sim.json")" ] ||
+		fail "$name: bytes $(jval bytes_moved "$tmp/$name.json"), simulator $(jval bytes_moved "$tmp/$name.sim.json")"
+}
+
+run dp 4 --mode dp
+check dp 4 1
+[ "$(grep -c '"overlap":[[:space:]]*true' "$tmp/dp.json")" -gt 0 ] ||
+	fail "dp: no bucket overlapped with backward"
+[ "$(jval loss "$tmp/dp.json")" = "$(jval loss "$tmp/dp.sim.json")" ] ||
+	fail "dp: loss differs from the simulator's"
+
+run tp 4 --mode tp
+check tp 4 1
+[ "$(count_kind all-reduce "$tmp/tp.json")" -eq $((4 * 4 * 4)) ] ||
+	fail "tp: want 4 all-reduces per layer on each of 4 ranks"
+
+run pp 4 --mode pp
+check pp 4 1
+# 8 micro-batches, 3 boundaries, both ways: 48 sends and 48 receives.
+[ "$(count_kind send "$tmp/pp.json")" = 48 ] || fail "pp: want 48 sends"
+[ "$(count_kind receive "$tmp/pp.json")" = 48 ] || fail "pp: want 48 receives"
+
+run fsdp 4 --mode fsdp
+check fsdp 4 1
+[ "$(count_kind reduce-scatter "$tmp/fsdp.json")" -gt 0 ] ||
+	fail "fsdp: no reduce-scatter"
+
+run 3d 8 --mode 3d
+check 3d 8 1
+
+run tp-sp 4 --mode tp --sequence-parallel
+check tp-sp 4 1
+
+run pp-interleaved 2 --mode pp --schedule interleaved
+check pp-interleaved 2 1
+
+run fsdp-no-overlap 4 --mode fsdp --no-overlap --microbatches 2
+check fsdp-no-overlap 4 1
+
+# A lab's run step: the dp run is right for step 2 of labs/real-run.json;
+# a pp run is not the run the step asks for.
+lab="$tmp/lab"
+"$PARLEARN" lab host "$lab" --script "$top_srcdir/labs/real-run.json" \
+	--no-dashboard >/dev/null || fail "lab host"
+"$PARLEARN" lab step "$lab" 2 >/dev/null || fail "lab step"
+"$PARLEARN" lab submit "$lab" --step 2 --run "$tmp/pp.json" \
+	>"$tmp/sub.out" 2>"$tmp/sub.err" && fail "a pp run passed for a dp step"
+grep -q 'a run of pp on 4 processes; the step asks for: dp' "$tmp/sub.err" ||
+	fail "lab submit pp: $(cat "$tmp/sub.err")"
+"$PARLEARN" lab submit "$lab" --step 2 --run "$tmp/dp.json" >"$tmp/sub.out" ||
+	fail "lab submit --run"
+grep -q '^step 2: dp on 4 processes on 1 host; .*: right$' "$tmp/sub.out" ||
+	fail "lab submit: $(cat "$tmp/sub.out")"
+"$PARLEARN" lab report "$lab" --format csv >"$tmp/report.csv" || fail "lab report"
+grep -q ',2,"Run data parallelism on 4 processes",run,run,1,1,1,,,,right,$' \
+	"$tmp/report.csv" || fail "lab report: $(cat "$tmp/report.csv")"
+
+# The library's own reduction order: equal to rounding, not to the bit.
+run dp-mpi 4 --mode dp --microbatches 2 -- --reduce mpi
+check dp-mpi 4 0
+
+# Started by mpirun: every rank runs `parlearn run`, which joins the job.
+timeout 60 mpirun -np 4 --oversubscribe "$PARLEARN" run --mode tp \
+	--timeout 20 -o "$tmp/joined.json" >"$tmp/joined.out" 2>&1 </dev/null ||
+	fail "mpirun -np 4 parlearn run: $(cat "$tmp/joined.out")"
+check joined 4 1
+grep -q 'largest difference from the simulator: loss 0, gradients 0, parameters 0 (bit for bit)' \
+	"$tmp/joined.out" || fail "joined: summary: $(cat "$tmp/joined.out")"
+[ "$(grep -c '^parlearn run: tp on 4 processes' "$tmp/joined.out")" = 1 ] ||
+	fail "joined: want one summary (rank 0's): $(cat "$tmp/joined.out")"
+test_done

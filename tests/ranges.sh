@@ -1,0 +1,40 @@
+#!/bin/sh
+# Arguments are range-checked before anything is computed with them
+# (issue 15, item 6): a billion microbatches overflowed a product in the
+# simulator, and a bandwidth of 1e-300 GB/s gave step times of 1e300 s.
+# Each is refused in one line that gives the allowed range.
+set -u
+
+PARLEARN=${PARLEARN:-${top_builddir:-.}/parlearn}
+T=$(mktemp -d "${TMPDIR:-/tmp}/parlearn-ranges.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+export HOME="$T" XDG_DATA_HOME="$T/data" LC_ALL=C
+unset PARLEARN_CONTENT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# refused WANT ARGS...: a non-zero exit, one line on stderr holding WANT,
+# nothing on stdout.
+refused() {
+	want=$1
+	shift
+	"$PARLEARN" "$@" >"$T/out" 2>"$T/err" && fail "accepted: $*"
+	[ -s "$T/out" ] && fail "printed results for: $*: $(head -3 "$T/out")"
+	grep -qF -- "$want" "$T/err" || fail "$*: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "$*: not one line: $(cat "$T/err")"
+}
+
+refused "between 1 and 16" trace --mode dp --microbatches 1000000000
+refused "between 1 and 16" trace --mode pp --microbatches 2147483647
+refused "between 1 and 4" trace --mode pp --schedule interleaved --virtual-stages 1000000000
+refused "must be between 0.001 and 1e+06" plan --model llama2-7b --gpus 8 --intra-bw 1e-300
+refused "must be between 0.001 and 1e+06" plan --model llama2-7b --gpus 8 --inter-bw 1e12
+refused "must be between 0.001 and 1e+06" plan --model llama2-7b --gpus 8 --tp 1 --pp 1 \
+	--dp 8 --inter-bw 1e-300
+"$PARLEARN" trace --mode pp --microbatches 16 >/dev/null || fail "16 microbatches"
+"$PARLEARN" plan --model llama2-7b --gpus 8 --intra-bw 0.001 >/dev/null ||
+	fail "the lowest bandwidth in range"
+echo ok

@@ -1,0 +1,54 @@
+#!/bin/sh
+# A step measured by `parlearn run` in the player (`parlearn trace --from`):
+# labelled as measured on its processes, with CPU times on one machine
+# said on screen; its settings stay fixed; x puts the simulator's run of
+# the same layout beside it. And a lab's run step on the student screen:
+# the command to launch, and the run handed in from a shell marked right
+# within a second.
+. "${top_srcdir:-.}/tests/screen/lib.sh"
+. "$top_srcdir/tests/mpi-lib.sh"
+mpi_needed
+
+run=$SCREEN_TMP/pp.json
+timeout 60 "$PARLEARN" run --mode pp --np 4 --timeout 20 -o "$run" \
+	>"$SCREEN_TMP/run.out" 2>&1 </dev/null ||
+	fail "parlearn run: $(cat "$SCREEN_TMP/run.out")"
+
+screen_start 100 34 trace --from "$run"
+screen_wait "Measured on 4 processes: pp, 1f1b, m=8"
+screen_has "Measured on 4 processes with Open MPI"
+screen_has "CPU times on one machine"
+screen_has "27.3% by (p-1)/(v*m+p-1)"
+screen_keys Space
+screen_wait "paused 1x"
+# The settings of a measured run cannot be turned.
+screen_keys g
+screen_wait "a measured run keeps its settings"
+screen_has "Measured on 4 processes: pp"
+# Beside the simulator's run of the same config, each on its own scale.
+screen_keys x
+screen_wait "simulated on H100s: step"
+screen_has "measured on 4 processes: step"
+screen_keys x q
+[ "$(screen_exit_status)" = 0 ] || fail "trace --from did not exit 0"
+
+# A lab's run step, on the student's screen.
+lab=$SCREEN_TMP/lab
+"$PARLEARN" --profile tester lab host "$lab" --script \
+	"$top_srcdir/labs/real-run.json" --no-dashboard >/dev/null ||
+	fail "lab host"
+"$PARLEARN" lab step "$lab" 2 >/dev/null || fail "lab step"
+timeout 60 "$PARLEARN" run --mode dp --np 4 --timeout 20 \
+	-o "$SCREEN_TMP/dp.json" >"$SCREEN_TMP/run.out" 2>&1 </dev/null ||
+	fail "parlearn run dp: $(cat "$SCREEN_TMP/run.out")"
+screen_start 100 30 lab join "$lab"
+screen_wait "Step 2: Run data parallelism on 4 processes"
+screen_has "parlearn run --mode dp --np 4 -o run.json"
+screen_has "parlearn lab submit $lab --step 2 --run run.json"
+screen_has "· run, answers equal one device's"
+HOME=$SCREEN_TMP/home XDG_DATA_HOME=$SCREEN_TMP/data "$PARLEARN" \
+	--profile tester lab submit "$lab" --step 2 --run "$SCREEN_TMP/dp.json" \
+	>/dev/null || fail "lab submit --run"
+screen_wait "✓ run, answers equal one device's"
+screen_keys q q
+test_done

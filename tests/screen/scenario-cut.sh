@@ -1,0 +1,101 @@
+#!/bin/sh
+# Drop 12's incident on a narrow terminal: the goal footer and the status
+# line, too long for 60 columns, end with an ellipsis instead of stopping
+# mid-word, and the incident pages with the keys every screen uses. Then
+# an invalid layout (the interleaved schedule with 16 stages does not
+# divide 80 layers) gives the engine's reason once: once on the figures
+# panel, and once in the check's verdict, not once per goal criterion.
+. "${top_srcdir:-.}/tests/screen/lib.sh"
+
+title="A 35% bubble with m pinned at 28"
+reason="must divide the layers"
+
+# count TEXT: lines of the screen that hold TEXT.
+count() {
+	screen_capture | grep -cF -- "$1"
+}
+
+# Into the scenario as scenario.sh does: grade the reveal question on the
+# last page of the drop, then Enter on the incident.
+screen_start 100 14
+screen_wait "Phase 1"
+screen_keys g
+n=0
+while [ $n -lt 12 ]; do screen_keys j; n=$((n + 1)); done
+screen_keys Enter
+screen_wait "Drop 12:"
+screen_keys G
+screen_wait "$title"
+screen_keys r
+screen_wait "How did you do"
+screen_keys 3
+screen_wait "You got it."
+screen_keys G
+screen_wait "Press Enter to open this incident"
+screen_keys Enter
+screen_wait "Scenario: $title"
+
+# --- 60 columns: the footer and the status line end with "…" ------------
+screen_resize 60 20
+screen_wait "Goal (all must hold):"
+foot=$(screen_capture | tail -n 2 | head -n 1)
+case "$foot" in
+" Goal: fits in GPU memory; pipeline bubble at most"*…) ;;
+*) fail "the goal footer should be cut with an ellipsis: '$foot'" ;;
+esac
+status=$(screen_capture | tail -n 1)
+case "$status" in
+" c check  j/k scroll"*…) ;;
+*) fail "the status line should be cut with an ellipsis: '$status'" ;;
+esac
+
+# The incident is longer than the panel: the scrolling keys of every
+# screen page through it.
+for key in f Space NPage; do
+	screen_keys "$key"
+	screen_wait_gone "Status: not passed yet"
+	screen_keys b
+	screen_wait "Status: not passed yet"
+done
+for key in G End; do
+	screen_keys "$key"
+	screen_wait "A hint opens after each failed check."
+	screen_lacks "Status: not passed yet"
+	screen_keys PPage
+	screen_wait_gone "A hint opens after each failed check."
+	screen_keys "$key"
+	screen_wait "A hint opens after each failed check."
+	screen_keys Home
+	screen_wait "Status: not passed yet"
+	screen_lacks "A hint opens after each failed check."
+done
+
+# --- an invalid layout: the reason once ----------------------------------
+# Figures, TP selected; Schedule is five knobs down.
+screen_keys Tab
+screen_wait "Memory/GPU"
+screen_keys j j j j j
+screen_wait "Schedule: 1f1b"
+screen_keys Right
+screen_wait "This combination is not a valid layout:"
+[ "$(count "$reason")" -eq 1 ] || fail "the reason should show once"
+screen_has "DP 2 x TP 1 x PP 16 = 32 GPUs, as it should be."
+screen_keys c
+# The goal has four criteria now (the floor against the start): the
+# verdict is below the fold at 20 rows.
+screen_resize 60 40
+screen_wait "Check: not yet"
+screen_wait "no goal was checked"
+screen_has "not a valid layout, so no goal was checked: PP (times"
+[ "$(count "$reason")" -eq 1 ] ||
+	fail "the check should give the reason once, not per criterion"
+[ "$(count "no goal was checked")" -eq 1 ] || fail "one verdict line"
+screen_lacks "not evaluated"
+screen_keys q
+screen_wait "Drop 12:"
+screen_keys q
+# Home, now 40 rows tall, shows the whole course from the top again.
+screen_wait "Phase 1"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+test_done
