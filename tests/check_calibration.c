@@ -4,12 +4,21 @@
  *   - Megatron-LM weak scaling, [NAR21] Table 1 (hardware TFLOP/s, A100);
  *   - GPT-3 175B on 1024 A100s, [NAR21] 5.1;
  *   - [NAR21] Table 2: PTD-P on the 174.6B model at 384 / 768 / 1536 GPUs,
- *     and ZeRO-3 without model parallelism falling as the GPUs grow;
+ *     and ZeRO-3 without model parallelism as DeepSpeed ran it in 2021
+ *     (one synchronous gather per weight tensor), both columns;
  *   - BLOOM-176B on Jean Zay (Megatron-DeepSpeed);
- *   - Llama 3 405B on 8192 H100s, [LLAMA3] Table 4 (model FLOP/s, MFU);
+ *   - Llama 3 405B on 8192 and 16384 H100s, [LLAMA3] Table 4;
  *   - Megatron-Core on H100: NVIDIA's DGX Cloud benchmarks of Llama 3.1 8B
  *     and 70B in bf16 (NVIDIA/dgxc-benchmarking, llama3.1/README_8b.md and
- *     README_70b.md, NeMo 24.09: 59.37 % and 54.10 % MFU).
+ *     README_70b.md, NeMo 24.09: 59.37 % and 54.10 % MFU);
+ *   - PyTorch FSDP with eager and compiled kernels: IBM and Meta's
+ *     fms-fsdp on A100 (pytorch.org blogs "Maximizing training throughput
+ *     using PyTorch FSDP", March 2024, and "... and Torch.compile", 2024)
+ *     and torchtitan's Llama 3 70B on 64 A100s (pytorch/torchtitan
+ *     docs/performance.md); on H100 the compile-over-eager gain of
+ *     fms-fsdp and torchtitan, and their absolute figures printed;
+ *   - one H100: Hugging Face's Llama 3.2 1B forward and backward, eager
+ *     and compiled (Lightning-AI/lightning-thunder issue 1506).
  * Every row prints engine vs published; the numbers go in the issue's
  * closing note.
  */
@@ -67,7 +76,7 @@ row(const char *what, double got, double pub, const char *unit)
 {
 	double e = got / pub - 1;
 
-	printf("calibration %-44s %7.1f vs %7.1f %s (%+.1f%%)\n", what, got,
+	printf("calibration %-44s %7.2f vs %7.2f %s (%+.1f%%)\n", what, got,
 	    pub, unit, 100 * e);
 	ck_assert_msg(fabs(e) <= TOL, "%s off by %.1f%%", what, 100 * e);
 }
@@ -77,6 +86,7 @@ row(const char *what, double got, double pub, const char *unit)
 static void
 megatron2021(struct cm_config *c, long B, int b, int v)
 {
+	c->kernels = CM_KERNELS_FUSED;
 	c->global_batch = B;
 	c->micro_batch = b;
 	c->recompute = CM_RECOMPUTE_FULL;
@@ -160,7 +170,11 @@ END_TEST
  * [NAR21] Table 2, 174.6B model, batch 1536: PTD-P (t 8, p 12, b 1) at
  * 153 / 149 / 141 TFLOP/s on 384 / 768 / 1536 GPUs; ZeRO-3 without model
  * parallelism (DeepSpeed, b 4 / 2 / 1, so one micro-batch per step) at
- * 144 / 88 / 44.
+ * 144 / 88 / 44. The ZeRO-3 runs used DeepSpeed's ZeRO-3 of early 2021,
+ * which gathered each weight tensor on its own and synchronised the GPU
+ * before each gather (weight_gather = param, costmodel_dp.c); with
+ * today's prefetched per-layer gathers the same layout keeps its
+ * throughput far better, which the test also holds.
  */
 START_TEST(nar21_table2)
 {
@@ -170,7 +184,7 @@ START_TEST(nar21_table2)
 	struct cm_config c;
 	struct cm_result r;
 	char what[128];
-	double z[3];
+	double z[3], layer[3];
 	int i, b = 0, v = 0;
 
 	for (i = 0; i < 3; i++) {
@@ -182,16 +196,24 @@ START_TEST(nar21_table2)
 		cfg_for(&c, "gpt3-175b", "a100-80gb", gpus[i], 1, 1);
 		megatron2021(&c, 1536, 4 >> i, 1);
 		c.zero = 3;
+		ck_assert_int_eq(c.weight_gather, CM_GATHER_LAYER);
+		ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+		layer[i] = r.hw_tflops_per_gpu;
+		c.weight_gather = CM_GATHER_PARAM;
 		ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
 		ck_assert_int_eq(r.microbatches, 1);
 		z[i] = r.hw_tflops_per_gpu;
-		printf("calibration [NAR21] T2 ZeRO-3 %4d GPUs %25s %7.1f vs "
-		    "%7.1f hw TFLOP/s (%+.1f%%)\n", gpus[i], "", z[i], z3[i],
-		    100 * (z[i] / z3[i] - 1));
+		printf("calibration [NAR21] T2 ZeRO-3 %4d GPUs, per-layer "
+		    "prefetched gathers: %.1f hw TFLOP/s\n", gpus[i], layer[i]);
+		snprintf(what, sizeof what, "[NAR21] T2 ZeRO-3 %d GPUs (2021)",
+		    gpus[i]);
+		row(what, z[i], z3[i], "hw TFLOP/s");
 	}
 	/* ZeRO-3 loses throughput as the GPUs grow; PTD-P holds. */
 	ck_assert(z[0] > z[1] && z[1] > z[2]);
 	ck_assert(z[2] < 0.8 * z[0]);
+	for (i = 0; i < 3; i++)
+		ck_assert(layer[i] > z[i]);
 }
 END_TEST
 
@@ -215,33 +237,59 @@ START_TEST(bloom)
 }
 END_TEST
 
+/*
+ * [LLAMA3] Table 4: TP8 PP16 with FSDP over DP 64 (8192 H100) or 128
+ * (16384), 16M tokens of s = 8192 a step: 430 and 400 TFLOP/s per GPU,
+ * 43 % and 41 % MFU. 3.3.2: weights not resharded after the forward; an
+ * interleaved schedule in which one layer fewer sits on the first and the
+ * last stage, so that "the first model chunk on the first stage has only
+ * the embedding, and the last model chunk on the last stage has only
+ * output projection and loss": chunks of one layer, 126 layers + 2 = 16 x
+ * 8, v = 8 (Figure 6's two chunks per rank is an illustration). The run
+ * predates FlashAttention-3 (arXiv 2407.08608, July 2024), so attention
+ * is FlashAttention-2. "We could pre-train Llama 3 on sequences of 8K
+ * tokens without activation checkpointing": the engine's memory for the
+ * layout is printed with v = 2 and v = 8, not asserted (see the report
+ * of issue 12: with Megatron's accounting a middle stage holds about L
+ * layers' worth of activations, 75 GB here).
+ */
 START_TEST(llama3_405b)
 {
-	/* [LLAMA3] Table 4: 8192 H100, TP8 PP16 DP64 with FSDP, 16M tokens,
-	 * s = 8192: 430 TFLOP/s per GPU, 43 % MFU. 3.3.2: weights are not
-	 * resharded after the forward; the interleaved schedule of Figure 6
-	 * (eight stages on four ranks: two virtual stages per rank); "we
-	 * could pre-train Llama 3 on sequences of 8K tokens without
-	 * activation checkpointing" (they free pipeline tensors early, which
-	 * the engine does not model, so its memory for this layout runs
-	 * over 80 GB and is printed, not asserted). */
+	static const int dps[] = { 64, 128 };
+	static const double tf[] = { 430, 400 }, mfu[] = { 43, 41 };
 	struct cm_config c;
 	struct cm_result r;
+	char what[128];
+	int i;
 
-	cfg_for(&c, "llama3-405b", "h100-80gb", 64, 8, 16);
-	c.zero = 3;
-	c.reshard_after_forward = 0;
-	c.seq_parallel = 1;
-	c.recompute = CM_RECOMPUTE_NONE;
-	c.schedule = PIPE_INTERLEAVED;
-	c.virtual_stages = 2;
-	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
-	printf("calibration Llama 3 405B: %.1f GB per GPU in the engine, "
-	    "bubble %.0f%% of the step\n", r.mem_total / 1e9,
-	    100 * r.t_bubble / r.t_step);
-	row("Llama 3 405B t8 p16 d64 v2 TFLOP/s", r.tflops_per_gpu, 430,
-	    "TFLOP/s");
-	row("Llama 3 405B MFU (%)", 100 * r.mfu, 43, "%");
+	for (i = 0; i < 2; i++) {
+		cfg_for(&c, "llama3-405b", "h100-80gb", dps[i], 8, 16);
+		c.kernels = CM_KERNELS_FUSED;
+		c.attention = CM_ATTN_FLASH2;
+		c.global_batch = 2048;
+		c.zero = 3;
+		c.reshard_after_forward = 0;
+		c.seq_parallel = 1;
+		c.recompute = CM_RECOMPUTE_NONE;
+		c.schedule = PIPE_INTERLEAVED;
+		c.virtual_stages = 2;
+		ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+		printf("calibration Llama 3 405B DP %d, v 2: %.1f GB per GPU, "
+		    "%.1f TFLOP/s, bubble %.0f%% of the step\n", dps[i],
+		    r.mem_total / 1e9, r.tflops_per_gpu,
+		    100 * r.t_bubble / r.t_step);
+		c.virtual_stages = 8;
+		ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+		printf("calibration Llama 3 405B DP %d, v 8: %.1f GB per GPU "
+		    "(activations %.1f GB), bubble %.0f%% of the step\n",
+		    dps[i], r.mem_total / 1e9, r.mem_act / 1e9,
+		    100 * r.t_bubble / r.t_step);
+		snprintf(what, sizeof what, "Llama 3 405B t8 p16 d%d v8 TFLOP/s",
+		    dps[i]);
+		row(what, r.tflops_per_gpu, tf[i], "TFLOP/s");
+		snprintf(what, sizeof what, "Llama 3 405B d%d MFU (%%)", dps[i]);
+		row(what, 100 * r.mfu, mfu[i], "%");
+	}
 }
 END_TEST
 
@@ -259,11 +307,13 @@ START_TEST(nemo_h100)
 	struct cm_result r;
 
 	cfg_for(&c, "llama3-8b", "h100-80gb", 8, 1, 1);
+	c.kernels = CM_KERNELS_FUSED;
 	c.zero = 1;
 	c.global_batch = 128;
 	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
 	row("NeMo Llama 3.1 8B, 8 H100, MFU (%)", 100 * r.mfu, 59.37, "%");
 	cfg_for(&c, "llama3-70b", "h100-80gb", 4, 4, 4);
+	c.kernels = CM_KERNELS_FUSED;
 	c.zero = 1;
 	c.global_batch = 128;
 	c.seq_parallel = 1;
@@ -272,6 +322,173 @@ START_TEST(nemo_h100)
 	c.virtual_stages = 5;
 	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
 	row("NeMo Llama 3.1 70B, 64 H100, MFU (%)", 100 * r.mfu, 54.10, "%");
+}
+END_TEST
+
+/*
+ * PyTorch FSDP as fms-fsdp runs it (IBM's Foundation Model Stack Llama 2
+ * code on PyTorch 2.2-2.3, SDPA FlashAttention-2, AdamW; pytorch.org,
+ * "Maximizing training throughput using PyTorch FSDP", Table 1, and "...
+ * and Torch.compile", Table 1): 128 A100-80GB with 400 Gbps between nodes
+ * (6.25 GB/s per GPU), s = 4096, 2 samples per GPU, MFU counted as [PALM]
+ * does. Llama 2 7B with HSDP and no activation checkpointing: 0.57 eager,
+ * 0.68 compiled; Llama 2 70B with FSDP and activation checkpointing of
+ * every block: 0.50 eager, 0.55 compiled.
+ */
+static void
+fms(struct cm_config *c, const char *model, const char *gpu, int gpus,
+    enum cm_kernels k)
+{
+	cfg_for(c, model, gpu, gpus, 1, 1);
+	c->kernels = k;
+	c->global_batch = 2L * gpus;
+	c->micro_batch = 2;
+	c->zero = 3;
+	c->attention = strcmp(gpu, "h100-80gb") == 0 ? CM_ATTN_FLASH2 :
+	    CM_ATTN_FLASH;
+}
+
+START_TEST(fms_fsdp_a100)
+{
+	static const double pub[2][2] = { { 0.57, 0.68 }, { 0.50, 0.55 } };
+	struct cm_config c;
+	struct cm_result r[2];
+	char what[128];
+	int i, k;
+
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < 2; k++) {
+			fms(&c, i ? "llama2-70b" : "llama2-7b", "a100-80gb",
+			    128, k ? CM_KERNELS_COMPILED : CM_KERNELS_EAGER);
+			c.inter_bw = 6.25e9;
+			c.hsdp = !i;
+			c.recompute = i ? CM_RECOMPUTE_FULL :
+			    CM_RECOMPUTE_NONE;
+			ck_assert_int_eq(cm_evaluate(&c, &r[k], NULL), 0);
+			ck_assert(r[k].fits);
+			snprintf(what, sizeof what, "fms-fsdp %s 128 A100 %s MFU",
+			    i ? "70B" : "7B", k ? "compiled" : "eager");
+			row(what, 100 * r[k].mfu, 100 * pub[i][k], "%");
+		}
+		/* what torch.compile's fusion buys, as published */
+		row(i ? "fms-fsdp 70B A100 compiled / eager" :
+		    "fms-fsdp 7B A100 compiled / eager", r[1].mfu / r[0].mfu,
+		    pub[i][1] / pub[i][0], "x");
+	}
+}
+END_TEST
+
+/*
+ * torchtitan, Llama 3 70B on 64 A100-80GB with FSDP2, local batch 1,
+ * s = 8192, full activation checkpointing, eager: 331 tokens/s per GPU,
+ * 51.7 % MFU (pytorch/torchtitan docs/performance.md, "Llama 3 performance
+ * numbers").
+ */
+START_TEST(torchtitan_a100)
+{
+	struct cm_config c;
+	struct cm_result r;
+
+	cfg_for(&c, "llama3-70b", "a100-80gb", 64, 1, 1);
+	c.global_batch = 64;
+	c.zero = 3;
+	c.recompute = CM_RECOMPUTE_FULL;
+	ck_assert_int_eq(c.kernels, CM_KERNELS_EAGER);
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert(r.fits);
+	row("torchtitan Llama 3 70B 64 A100 tokens/s/GPU", r.tokens_per_s /
+	    64, 331, "tok/s");
+}
+END_TEST
+
+/*
+ * On H100 the same PyTorch stacks run further below the engine than on
+ * A100 (the report of issue 12 lists the gap); what the engine holds to
+ * the published figures there is what the kernels change: the gain of
+ * torch.compile over eager. fms-fsdp, Llama 2 7B on 464 H100 with 3.2 Tbps
+ * per node (50 GB/s per GPU), FSDP, 2 x 4096 tokens per GPU, no
+ * checkpointing: MFU 0.37 eager, 0.45 compiled ("... and Torch.compile",
+ * Table 2). torchtitan, Llama 3.1 8B on 8 H100 (Grand Teton: 96 GB HBM2e at
+ * 2.4 TB/s, 500 W), FSDP, local batch 2, selective (per-op) activation
+ * checkpointing: 5,762 tokens/s per GPU eager, 6,667 compiled
+ * (docs/performance.md, Table 1); the engine's 80 GB, 700 W H100 with
+ * full recompute stands in for the per-op checkpointing it does not model.
+ */
+START_TEST(pytorch_h100)
+{
+	struct cm_config c;
+	struct cm_result r[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		fms(&c, "llama2-7b", "h100-80gb", 464, k ? CM_KERNELS_COMPILED :
+		    CM_KERNELS_EAGER);
+		c.recompute = CM_RECOMPUTE_NONE;
+		ck_assert_int_eq(cm_evaluate(&c, &r[k], NULL), 0);
+		printf("calibration fms-fsdp 7B 464 H100 %-8s MFU %5.1f%% vs "
+		    "%4.1f%% published\n", k ? "compiled" : "eager",
+		    100 * r[k].mfu, k ? 45.0 : 37.0);
+	}
+	row("fms-fsdp 7B H100 compiled / eager", r[1].mfu / r[0].mfu,
+	    0.45 / 0.37, "x");
+	for (k = 0; k < 2; k++) {
+		fms(&c, "llama3-8b", "h100-80gb", 8, k ? CM_KERNELS_COMPILED :
+		    CM_KERNELS_EAGER);
+		c.recompute = CM_RECOMPUTE_FULL;
+		ck_assert_int_eq(cm_evaluate(&c, &r[k], NULL), 0);
+		printf("calibration torchtitan 8B 8 H100 %-8s %6.0f vs %5.0f "
+		    "tokens/s/GPU published\n", k ? "compiled" : "eager",
+		    r[k].tokens_per_s / 8, k ? 6667.0 : 5762.0);
+	}
+	row("torchtitan 8B H100 compiled / eager", r[1].tokens_per_s /
+	    r[0].tokens_per_s, 6667.0 / 5762, "x");
+}
+END_TEST
+
+/*
+ * One H100, Hugging Face's LlamaForCausalLM with the Llama 3.2 1B config
+ * (16 layers, h 2048, 32 heads of 64, 8 K/V heads, SwiGLU 8192, vocabulary
+ * 128256, tied), batch 1 x 2048 tokens, bf16 weights, forward, loss and
+ * backward (no optimizer step), PyTorch 2.6 nightly (SDPA on
+ * FlashAttention-2): 53.6 ms eager, 38 ms with torch.compile
+ * (Lightning-AI/lightning-thunder issue 1506, timings on H100 of
+ * 2024-12-04). The model is built in bf16, so no autocast casts: the
+ * engine's compute less its cast term (costmodel_kernels.c, 12 bytes per
+ * parameter per micro-batch).
+ */
+START_TEST(hf_llama_1b_h100)
+{
+	static const double pub[2] = { 53.6e-3, 38e-3 };
+	struct cm_config c;
+	struct cm_result r;
+	struct hw_model m = *hw_model_find(&cat, "llama3-8b");
+	double t[2];
+	int k;
+
+	m.layers = 16;
+	m.hidden = 2048;
+	m.heads = 32;
+	m.kv_heads = 8;
+	m.ffn = 8192;
+	m.seq = 2048;
+	m.tied = 1;
+	for (k = 0; k < 2; k++) {
+		cm_config_default(&c, &m, hw_gpu_find(&cat, "h100-80gb"));
+		c.global_batch = 1;
+		c.recompute = CM_RECOMPUTE_NONE;
+		c.attention = CM_ATTN_FLASH2;
+		c.kernels = k ? CM_KERNELS_COMPILED : CM_KERNELS_EAGER;
+		ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+		t[k] = r.t_compute - 12 * r.params_gpu /
+		    (0.9 * c.gpu.hbm_bw);
+		printf("calibration HF Llama 3.2 1B, 1 H100, %-8s %6.1f vs "
+		    "%5.1f ms fwd+bwd published\n", k ? "compiled" : "eager",
+		    1e3 * t[k], 1e3 * pub[k]);
+	}
+	row("HF Llama 3.2 1B H100 compiled fwd+bwd", 1e3 * t[1], 1e3 * pub[1],
+	    "ms");
+	row("HF Llama 3.2 1B H100 eager / compiled", t[0] / t[1],
+	    pub[0] / pub[1], "x");
 }
 END_TEST
 
@@ -287,11 +504,15 @@ calibration_suite(void)
 	tcase_add_test(tc, gpt3);
 	tcase_add_test(tc, nar21_table2);
 	tcase_add_test(tc, bloom);
+	tcase_add_test(tc, fms_fsdp_a100);
+	tcase_add_test(tc, torchtitan_a100);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("H100");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, llama3_405b);
 	tcase_add_test(tc, nemo_h100);
+	tcase_add_test(tc, pytorch_h100);
+	tcase_add_test(tc, hf_llama_1b_h100);
 	suite_add_tcase(s, tc);
 	return s;
 }

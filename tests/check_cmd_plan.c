@@ -197,6 +197,48 @@ START_TEST(search_keeps_given_knobs)
 END_TEST
 
 
+/* The kernels, the attention kernel and ZeRO-3's gathers are on screen
+ * and in the JSON (issue 12). */
+START_TEST(kernels_shown)
+{
+	char *a1[] = { "plan", "--model", "llama2-7b", "--dp", "1", "--tp",
+	    "1", "--pp", "1", "--global-batch", "4", NULL };
+	char *a2[] = { "plan", "--model", "gpt3-175b", "--gpu", "a100-80gb",
+	    "--dp", "384", "--tp", "1", "--pp", "1", "--micro-batch", "4",
+	    "--zero", "3", "--kernels", "fused", "--attention", "flash2",
+	    "--weight-gather", "param", NULL };
+	char *a3[] = { "plan", "--model", "gpt3-175b", "--gpu", "a100-80gb",
+	    "--dp", "384", "--tp", "1", "--pp", "1", "--micro-batch", "4",
+	    "--zero", "3", "--kernels", "fused", "--weight-gather", "param",
+	    "--json", NULL };
+	struct capture c;
+	cJSON *o, *l;
+
+	capture_run(cli_plan_main, &ctx, 11, a1, &c);
+	ck_assert_int_eq(c.rc, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "Kernels eager, attention flash\n"));
+	capture_free(&c);
+	capture_run(cli_plan_main, &ctx, 21, a2, &c);
+	ck_assert_int_eq(c.rc, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "Kernels fused, attention flash2, "
+	    "ZeRO-3 gathers per param\n"));
+	capture_free(&c);
+	capture_run(cli_plan_main, &ctx, 20, a3, &c);
+	ck_assert_int_eq(c.rc, 0);
+	o = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(o);
+	l = cJSON_GetObjectItem(o, "layout");
+	ck_assert_str_eq(cJSON_GetObjectItem(l, "kernels")->valuestring,
+	    "fused");
+	ck_assert_str_eq(cJSON_GetObjectItem(l, "weight_gather")->valuestring,
+	    "param");
+	ck_assert_double_eq(num(o, "network", "dp_collectives"),
+	    96 * (2 * 12 + 1));
+	cJSON_Delete(o);
+	capture_free(&c);
+}
+END_TEST
+
 START_TEST(errors)
 {
 	char *a1[] = { "plan", "--model", "gpt-9", NULL };
@@ -240,6 +282,7 @@ cmd_plan_suite(void)
 	tcase_add_test(tc, json_search);
 	tcase_add_test(tc, search_options);
 	tcase_add_test(tc, search_keeps_given_knobs);
+	tcase_add_test(tc, kernels_shown);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("exit codes");
 	tcase_add_test(tc, errors);

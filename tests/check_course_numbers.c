@@ -221,7 +221,7 @@ START_TEST(drop06_ratios)
 	static const char *neox = "{\"model\": \"gpt-neox-20b\", \"gpu\": "
 	    "\"h100-80gb\", \"gpus\": 16, \"gpus_per_node\": 8, \"dp\": 1, "
 	    "\"zero\": 0, \"global_batch\": 16, \"micro_batch\": 1, "
-	    "\"seq_parallel\": true}";
+	    "\"seq_parallel\": true, \"kernels\": \"fused\"}";
 	cJSON *base = cJSON_Parse(neox);
 	double per16, per8;
 

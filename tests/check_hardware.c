@@ -41,9 +41,12 @@ START_TEST(shipped_catalog)
 	ck_assert_double_eq(g->inter_bw, 25e9);
 	ck_assert_double_eq(g->hbm_bw, 2039e9);
 	ck_assert_double_eq(g->mem_bytes, 80.0 * 1073741824.0);
+	ck_assert_double_eq(g->flash2_ratio, 1);	/* FA2 is its best */
 	g = hw_gpu_find(&cat, "h100-80gb");
 	ck_assert_double_eq_tol(g->peak_flops, 989.4e12, 1);
 	ck_assert_double_eq(g->nvlink_bw, 450e9);
+	/* FA2 329 vs cuDNN / FA3 631 TFLOP/s (pytorch/pytorch issue 142132) */
+	ck_assert_double_eq(g->flash2_ratio, 0.52);
 	m = hw_model_find(&cat, "llama3-405b");
 	ck_assert_int_eq(m->layers, 126);
 	ck_assert_int_eq(m->kv_heads, 8);
@@ -91,6 +94,9 @@ START_TEST(malformed_gpus)
 	    "gpus[1]: duplicate name \"x\"");
 	expect_error("{\"gpus\": [{\"label\": \"X\"}]}",
 	    "gpus[0].name: required field is missing");
+	expect_error("{\"gpus\": [{\"name\": \"x\", " GPU_OK ","
+	    " \"flash2_ratio\": 2}]}",
+	    "gpus[0].flash2_ratio: must be between 0.01 and 1");
 }
 END_TEST
 

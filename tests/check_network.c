@@ -8,7 +8,8 @@
  *   - NCCL src/graph/tuning.cc: ring latency = 8.4 us + 3.4 us per NVLink
  *     step + 14 us per network step (Simple protocol);
  * and the rank order: TP laid one rank per node is much slower than TP in a
- * node, TP over two whole nodes only moderately slower.
+ * node, TP over two whole nodes only moderately slower; groups that cross
+ * nodes share the NICs with DP traffic running behind compute.
  */
 #include <check.h>
 #include <math.h>
@@ -192,6 +193,79 @@ START_TEST(tp_across_nodes)
 }
 END_TEST
 
+/*
+ * Llama 2 70B on H100, d x t x 1 with 8 micro-batches a step whatever d,
+ * ZeRO `zero` with DP overlap on.
+ */
+static void
+eval_shared(int d, int t, int zero, struct cm_result *r)
+{
+	struct cm_config c;
+	struct pl_err err;
+
+	cfg_for(&c, "llama2-70b", "h100-80gb", d, t, 1);
+	c.global_batch = 8L * d;
+	c.zero = zero;
+	ck_assert_msg(cm_evaluate(&c, r, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(r->microbatches, 8);
+}
+
+START_TEST(nic_shared_with_dp)
+{
+	struct cm_result alone, shared;
+	double hidden;
+	int zero;
+
+	for (zero = 1; zero <= 3; zero += 2) {
+		eval_shared(1, 16, zero, &alone);	/* no DP traffic */
+		eval_shared(4, 16, zero, &shared);	/* DP over 4 x 2 nodes */
+		hidden = shared.t_dp - shared.t_dp_exposed;
+		printf("network: TP 16 over two nodes, ZeRO %d, 8 micro-batches: "
+		    "TP %.1f ms a step alone, %.1f ms beside DP traffic "
+		    "(%.1f ms of it hidden); step +%.1f ms from shared NICs\n",
+		    zero, 1e3 * alone.t_tp, 1e3 * shared.t_tp, 1e3 * hidden,
+		    1e3 * shared.t_nic_shared);
+		ck_assert_int_eq(shared.tp_group.per_node, 8);
+		ck_assert_int_eq(shared.dp_inter, 1);
+		ck_assert(alone.t_nic_shared == 0);
+		ck_assert(shared.t_nic_shared > 0);
+		/* TP slows, and no more than by the DP traffic it meets. */
+		ck_assert(shared.t_tp > 1.002 * alone.t_tp);
+		ck_assert(shared.t_tp - alone.t_tp <= hidden);
+		ck_assert(shared.t_tp_exposed > alone.t_tp_exposed);
+	}
+}
+END_TEST
+
+START_TEST(nic_not_shared_unchanged)
+{
+	struct cm_result alone, dp;
+
+	/* TP 8 fills the node: only DP crosses nodes, nothing to share. */
+	eval_shared(1, 8, 1, &alone);
+	eval_shared(8, 8, 1, &dp);
+	ck_assert_int_eq(dp.dp_inter, 1);
+	ck_assert_int_eq(dp.tp_inter, 0);
+	ck_assert(dp.t_nic_shared == 0);
+	ck_assert_double_eq_tol(dp.t_tp, alone.t_tp, 1e-12);
+	ck_assert_double_eq_tol(dp.t_tp_exposed, alone.t_tp_exposed, 1e-12);
+	/* TP 16 over two nodes without DP overlap: DP runs alone. */
+	{
+		struct cm_config c;
+		struct pl_err err;
+
+		cfg_for(&c, "llama2-70b", "h100-80gb", 4, 16, 1);
+		c.global_batch = 32;
+		c.zero = 1;
+		c.dp_overlap = 0;
+		ck_assert(cm_evaluate(&c, &dp, &err) == 0);
+		eval_shared(1, 16, 1, &alone);
+		ck_assert(dp.t_nic_shared == 0);
+		ck_assert_double_eq_tol(dp.t_tp, alone.t_tp, 1e-12);
+	}
+}
+END_TEST
+
 static Suite *
 network_suite(void)
 {
@@ -208,6 +282,8 @@ network_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, rank_order_places_groups);
 	tcase_add_test(tc, tp_across_nodes);
+	tcase_add_test(tc, nic_shared_with_dp);
+	tcase_add_test(tc, nic_not_shared_unchanged);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -278,6 +278,10 @@ print_links(const struct cm_result *r)
 	if (r->dp_bytes > 0)
 		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "
 		    "collectives\n"), r->dp_bytes / 1e9, r->dp_collectives);
+	if (r->t_nic_shared > 0)
+		printf(_("  shared NICs: +%.4f s a step (TP/PP traffic across "
+		    "nodes meets DP traffic on the same NICs)\n"),
+		    r->t_nic_shared);
 }
 
 static void
@@ -290,10 +294,18 @@ print_one(const struct cm_result *r)
 	printf(_("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
 	    r->params / 1e9, c->gpus, c->gpu.name);
 	printf(_("Layout DP %d x TP %d x PP %d, %s (v=%d), micro-batch %d, "
-	    "%ld micro-batches, ZeRO %d, recompute %s%s\n\n"), c->dp, c->tp,
+	    "%ld micro-batches, ZeRO %d, recompute %s%s\n"), c->dp, c->tp,
 	    c->pp, pipe_schedule_name(c->schedule), c->virtual_stages,
 	    c->micro_batch, r->microbatches, c->zero,
 	    cm_recompute_name(c->recompute), c->seq_parallel ? ", SP" : "");
+	/* TRANSLATORS: "Kernels eager, attention flash"; the words are the
+	 * values of --kernels and --attention and stay untranslated */
+	printf(_("Kernels %s, attention %s"), cm_kernels_name(c->kernels),
+	    cm_attention_name(c->attention));
+	if (c->zero >= 3)
+		printf(_(", ZeRO-3 gathers per %s"),
+		    cm_gather_name(c->weight_gather));
+	printf("\n\n");
 	print_memory(r);
 	printf("\n%s", _("Time per step:\n"));
 	printf(_("  compute          %10.4f s\n"), r->t_compute);
@@ -352,15 +364,17 @@ print_search_head(const struct cm_search *s, const struct cm_config *c)
 static void
 print_row_reasons(const struct cm_result *r)
 {
-	static const char mark[] = { '=', '+', '-' };
-	int i;
+	static const char mark[] = { '*', '+', '-' };
+	int i, tie;
 
+	/* Notes shown in a row: ties, and what TP overlap changes. */
 	for (i = 0; i < r->n_reasons; i++) {
-		if (r->reasons[i].effect == CM_NOTE &&
-		    strcmp(r->reasons[i].code, "tie") != 0)
+		tie = strcmp(r->reasons[i].code, "tie") == 0;
+		if (r->reasons[i].effect == CM_NOTE && !tie &&
+		    strcmp(r->reasons[i].code, "tp_overlap") != 0)
 			continue;
-		printf("        %c %s\n", mark[r->reasons[i].effect],
-		    r->reasons[i].text);
+		printf("        %c %s\n", tie ? '=' :
+		    mark[r->reasons[i].effect], r->reasons[i].text);
 	}
 }
 

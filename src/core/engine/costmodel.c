@@ -73,6 +73,12 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->hsdp = 0;
 	c->tp_overlap = 0;
 	c->kernel_issue_s = KERNEL_ISSUE_S;
+	/* What a learner runs on one GPU or a few is PyTorch, unfused;
+	 * Megatron-style runs say kernels = fused (costmodel_kernels.c). A
+	 * plain default, not one derived from the layout, so that changing
+	 * TP or PP never changes the kernels behind the learner's back. */
+	c->kernels = CM_KERNELS_EAGER;
+	c->weight_gather = CM_GATHER_LAYER;
 	c->headroom = 0.10;		/* issue 12 section 4: rank only
 					 * layouts with 10 % memory free */
 }
@@ -89,6 +95,12 @@ cm_config_realistic(struct cm_config *c)
  * r = p v ceil(L/(p v)) - L missing layers; up to 2 are allowed and taken
  * from the last stage, then the first, as [LLAMA3] 3.3.2 did for 126
  * layers on 16 stages (those stages also carry the logits / embedding).
+ * Inside those stages the missing layer is the first chunk's of the first
+ * stage and the last chunk's of the last stage: "the first model chunk on
+ * the first stage has only the embedding, and the last model chunk on the
+ * last stage has only output projection and loss calculation" ([LLAMA3]
+ * 3.3.2). Where it sits matters for memory: the first chunk of stage 0 has
+ * the most micro-batches in flight (cm_inflight_layers).
  */
 void
 cm_stage_layers(const struct cm_config *c, struct cm_stages *st)
@@ -102,6 +114,22 @@ cm_stage_layers(const struct cm_config *c, struct cm_stages *st)
 	st->first = st->middle - (r >= 2);
 	if (c->pp == 1)
 		st->first = st->last = st->middle = c->model.layers;
+}
+
+int
+cm_chunk_layers(const struct cm_config *c, int r, int chunk)
+{
+	int v = c->virtual_stages, pv = c->pp * v;
+	int size = (c->model.layers + pv - 1) / pv;
+	int missing = pv * size - c->model.layers, n = size;
+
+	if (c->pp == 1)
+		return chunk == 0 ? c->model.layers : 0;
+	if (r == c->pp - 1 && chunk == v - 1 && missing >= 1)
+		n--;
+	if (r == 0 && chunk == 0 && missing >= 2)
+		n--;
+	return n;
 }
 
 double
@@ -150,7 +178,9 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	if (c->schedule != PIPE_INTERLEAVED && c->virtual_stages != 1)
 		return _("virtual stages need the interleaved schedule");
 	pv = c->pp * c->virtual_stages;
-	if (pv > m->layers)
+	/* interleaved, up to two chunks may hold only the embedding or the
+	 * output layer ([LLAMA3] 3.3.2: 126 layers on 16 x 8 chunks) */
+	if (pv > m->layers + (c->virtual_stages > 1 ? 2 : 0))
 		return _("more pipeline stages than layers");
 	chunk = (m->layers + pv - 1) / pv;
 	if (c->pp > 1 && pv * chunk - m->layers > 2)
@@ -302,6 +332,7 @@ cm_evaluate_quick(const struct cm_config *c, struct cm_result *r)
 	r->params = cm_params(&c->model);
 	cm_memory(c, r);
 	cm_time(c, r);
+	cm_nic_share(c, r);
 	r->headroom = r->mem_gpu > 0 ? 1 - r->mem_total / r->mem_gpu : 0;
 	r->frameworks = fw_runs(c);
 }

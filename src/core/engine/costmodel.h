@@ -25,7 +25,34 @@ enum cm_recompute { CM_RECOMPUTE_NONE, CM_RECOMPUTE_SELECTIVE,
 	CM_RECOMPUTE_FULL };
 enum cm_optimizer { CM_OPT_ADAM, CM_OPT_SGD };
 enum cm_precision { CM_PREC_BF16, CM_PREC_FP32 };
-enum cm_attention { CM_ATTN_FLASH, CM_ATTN_PLAIN };
+/*
+ * Attention kernel: "flash" is the fastest fused kernel for the GPU
+ * (FlashAttention-2 on Ampere; FlashAttention-3 / cuDNN on Hopper, as
+ * Transformer Engine and recent PyTorch pick it), "flash2" is
+ * FlashAttention-2 everywhere (PyTorch's SDPA default on Hopper before its
+ * cuDNN backend became the default), "plain" materialises the scores.
+ */
+enum cm_attention { CM_ATTN_FLASH, CM_ATTN_PLAIN, CM_ATTN_FLASH2 };
+
+/*
+ * Which kernels the framework launches between the matrix products
+ * (costmodel_kernels.c): PyTorch eager (composite RMSNorm, rotary
+ * embedding and SwiGLU as several element-wise kernels, separate Q, K, V
+ * and gate/up products, GQA heads copied, fp32 cross-entropy, foreach
+ * AdamW), torch.compile (the element-wise chains fused, products and the
+ * optimizer as in eager), or fused (Megatron-Core / Transformer Engine:
+ * fused norms, rotary, bias-activation, merged QKV and gate/up products,
+ * fused cross-entropy, fused Adam).
+ */
+enum cm_kernels { CM_KERNELS_EAGER, CM_KERNELS_COMPILED, CM_KERNELS_FUSED };
+
+/*
+ * How ZeRO-3 gathers its weights: one collective per layer, prefetched
+ * behind the previous layer (PyTorch FSDP, DeepSpeed since PR 1188), or
+ * one synchronous collective per weight tensor with nothing in flight
+ * behind compute (DeepSpeed's ZeRO-3 as released in 2021).
+ */
+enum cm_gather { CM_GATHER_LAYER, CM_GATHER_PARAM };
 
 /*
  * Order in which ranks are numbered over the three axes, innermost first:
@@ -94,6 +121,8 @@ struct cm_config {
 						    * the GEMMs (Megatron-Core TP
 						    * overlap, PyTorch async TP) */
 	double			kernel_issue_s;	/* host time to issue 1 kernel, s */
+	enum cm_kernels		kernels;	/* what runs between the products */
+	enum cm_gather		weight_gather;	/* ZeRO-3 weight gathers */
 	double			headroom;	/* search: least free share of GPU
 						 * memory a ranked layout keeps,
 						 * 0..1 (default 0.10) */
@@ -112,7 +141,7 @@ struct cm_config {
 #define CM_KEEP_FSDP		(1u << 5)	/* reshard_after_forward, hsdp */
 
 /* Limits the search and the reasons use. */
-#define CM_MAX_REASONS		6
+#define CM_MAX_REASONS		7
 #define CM_REASON_LEN		200
 #define CM_SEARCH_MAX		32
 #define CM_TIE_TOL		0.03	/* step times within 3 % tie */
@@ -174,6 +203,11 @@ struct cm_result {
 	double			t_overhead;	/* host-bound kernel issue not
 						    * hidden by GPU work, s */
 	double			t_tp_exposed;	/* TP time on the critical path */
+	double			t_nic_shared;	/* step time added because groups
+						 * crossing nodes share the NICs
+						 * with DP/ZeRO traffic (part of
+						 * the tp/pp/dp exposed times and
+						 * the bubble), s */
 	double			dp_bytes;	/* DP/ZeRO bytes per GPU per step */
 	long			dp_collectives;	/* DP/ZeRO collectives per step */
 	double			tp_bw;		/* bus bandwidth of the TP group */
@@ -232,9 +266,11 @@ enum cm_exclusion {
  * tp-pp-dp, micro-batch 1, global batch from the model or 512, layout
  * 1x1x1, ZeRO 0, selective recompute, no SP, 1F1B, v = 1, Adam, bf16,
  * flash attention, DP overlap on, TP overlap off, ZeRO-3 resharding after
- * the forward, no HSDP, 10 us to issue a kernel, buffers 1 GB (context and
- * workspaces; NCCL's are added per communicator), reserve 5 %; the search
- * asks for 10 % free memory and a framework that runs the layout.
+ * the forward, per-layer ZeRO-3 gathers, no HSDP, 10 us to issue a kernel,
+ * PyTorch eager kernels (see costmodel_kernels.c for why), buffers 1 GB
+ * (context and workspaces; NCCL's are added per communicator), reserve
+ * 5 %; the search asks for 10 % free memory and a framework that runs the
+ * layout.
  */
 void	cm_config_default(struct cm_config *, const struct hw_model *,
 	    const struct hw_gpu *);
@@ -248,7 +284,10 @@ void	cm_config_realistic(struct cm_config *);
 /*
  * Layer-equivalents of activations stage r (0-based) of `layers` layers
  * holds at its peak with m micro-batches ([KOR22] 4.2.3): L on stage 0
- * under 1F1B, L (1 + (p-1)/(p v)) interleaved, m L/p under GPipe.
+ * under 1F1B, m L/p under GPipe; interleaved, the chunk forwards
+ * Megatron's schedule runs before the first backward, each with its own
+ * chunk's layers (layers is then taken from cfg), L (1 + (p-1)/(p v)) on
+ * stage 0 with equal chunks.
  */
 double	cm_inflight_layers(const struct cm_config *, int r, int layers,
 	    long m);
@@ -489,6 +528,8 @@ const char	*cm_optimizer_name(enum cm_optimizer);
 const char	*cm_precision_name(enum cm_precision);
 const char	*cm_attention_name(enum cm_attention);
 const char	*cm_rank_order_name(enum cm_rank_order);
+const char	*cm_kernels_name(enum cm_kernels);
+const char	*cm_gather_name(enum cm_gather);
 
 /* Word to enum; return 0, or -1 for an unknown word. */
 int	cm_recompute_parse(const char *, enum cm_recompute *);
@@ -496,6 +537,8 @@ int	cm_optimizer_parse(const char *, enum cm_optimizer *);
 int	cm_precision_parse(const char *, enum cm_precision *);
 int	cm_attention_parse(const char *, enum cm_attention *);
 int	cm_rank_order_parse(const char *, enum cm_rank_order *);
+int	cm_kernels_parse(const char *, enum cm_kernels *);
+int	cm_gather_parse(const char *, enum cm_gather *);
 int	cm_mlp_parse(const char *, enum hw_mlp *);
 
 #endif

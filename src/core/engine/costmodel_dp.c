@@ -44,6 +44,27 @@
  * pass and the last reduce-scatter stay exposed, plus whatever the
  * collectives need beyond the compute they hide behind. Without dp_overlap
  * every collective is on the critical path.
+ *
+ * ZeRO-3 as DeepSpeed released it in 2021 (weight_gather = param): its
+ * fetch_sub_module gathered each weight tensor of a module with its own
+ * all_gather, and _allgather_param called torch.cuda.synchronize() before
+ * each one (microsoft/DeepSpeed 599258f, March 2021,
+ * deepspeed/runtime/zero/partition_parameters.py and stage3.py), so the
+ * "prefetch" waited for the GPU to drain and no gather overlapped compute;
+ * PR 1188 (c0eeb69, October 2021) says so ("the async version is not async
+ * at all, because each all_gather calls torch.cuda.synchronize()") and
+ * coalesced the gathers. Each tensor's all-gather then pays the ring's
+ * full latency, n - 1 steps (costmodel_net.c), on the critical path: at
+ * 1536 ranks about 7 ms each, for the 12 tensors of each GPT layer, twice
+ * per micro-batch. On the host, each gather also touched every rank's
+ * chunk: _allgather_param built its list of n partitions with one narrow()
+ * per rank in Python, and torch.distributed.all_gather on a list copies
+ * each of the n chunks out after the NCCL call (PR 1188: "the
+ * torch.distributed.all_gather will do implicit memcpy at the end of each
+ * ncclAllgather"), so a gather costs n chunk operations of the host
+ * (kernel_issue_s each) on top of NCCL, with the GPU idle behind the
+ * synchronize. Gradients were still reduced in buckets on a side stream,
+ * as the per-layer reduce-scatter here.
  */
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
@@ -119,6 +140,30 @@ zero012(const struct dp_plan *p, struct cm_result *r, double wf, double wb)
 	r->t_dp_exposed = beyond(red, wb) + beyond(ag, wf);
 }
 
+/* One pass of weight gathers: per layer, or per weight tensor. */
+static double
+gather_pass_s(const struct dp_plan *p, struct cm_result *r)
+{
+	double el[16], sum = 0, t = 0;
+	int n, i;
+
+	if (p->c->weight_gather != CM_GATHER_PARAM)
+		return pass_s(p, CM_ALLGATHER, p->w, r);
+	n = cm_layer_tensors(p->c, el, 16);
+	for (i = 0; i < n; i++)
+		sum += el[i];
+	for (i = 0; i < n && sum > 0; i++) {
+		/* this layer's share of the weights, as the tensors split it */
+		double bytes = p->w * el[i] / sum;
+
+		r->dp_bytes += p->layers * sent(CM_ALLGATHER, p->grp.n, bytes);
+		t += p->layers * (cm_coll_s(p->c, CM_ALLGATHER, &p->grp, bytes) +
+		    p->grp.n * p->c->kernel_issue_s);
+	}
+	r->dp_collectives += (long)(p->layers * n);
+	return t;
+}
+
 /* ZeRO 3 / FSDP, per micro-batch, and the HSDP all-reduce. */
 static void
 zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
@@ -129,9 +174,9 @@ zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
 	double m = (double)r->microbatches, agf, agb = 0, rs, x, ar;
 	double ag1, rs1;
 
-	agf = pass_s(p, CM_ALLGATHER, p->w, r);
+	agf = gather_pass_s(p, r);
 	if (c->reshard_after_forward && c->pp == 1)
-		agb = pass_s(p, CM_ALLGATHER, p->w, r);
+		agb = gather_pass_s(p, r);
 	rs = pass_s(p, CM_REDUCESCATTER, p->g, r);
 	if (c->pp > 1)	/* once per step, see above */
 		m = 1;
@@ -139,7 +184,10 @@ zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
 	r->dp_collectives *= (long)m;
 	ag1 = cm_coll_s(c, CM_ALLGATHER, &p->grp, p->w);
 	rs1 = cm_coll_s(c, CM_REDUCESCATTER, &p->grp, p->g);
-	if (c->dp_overlap)	/* prefetch: one gather, one reduce exposed */
+	if (c->weight_gather == CM_GATHER_PARAM)	/* synchronous gathers */
+		x = agf + agb + (c->dp_overlap ? rs1 + beyond(rs - rs1, tb) :
+		    rs);
+	else if (c->dp_overlap)	/* prefetch: one gather, one reduce exposed */
 		x = ag1 + beyond(agf - ag1, tf) + rs1 +
 		    beyond(agb + rs - rs1, tb);
 	else

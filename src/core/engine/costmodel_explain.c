@@ -6,7 +6,7 @@
  * free, what dominates the step, which choices cost time, and whether the
  * search would rank it. Codes: fits, does_not_fit, dominant,
  * tp_inter_node, pipeline_unfilled, bubble_share, dp_comm_exposed,
- * tp_comm_share, search_excluded.
+ * tp_comm_share, tp_overlap, search_excluded.
  *
  * A ranked row (cm_explain_ranked): what it wins and loses against the
  * rows next to it (the row above, the row below; the best row, having
@@ -15,7 +15,13 @@
  * optimizer step, or free memory) and naming the settings that differ
  * where that part comes from. Codes: tie, compute_time, tp_comm_share,
  * pp_comm_share, dp_comm_exposed, bubble_share, optimizer_time, headroom,
- * dominant.
+ * tp_overlap, dominant.
+ *
+ * tp_overlap (issue 12 section 4): with TP overlap on, the layout is also
+ * evaluated without it; when that changes a verdict (communication-bound
+ * instead of compute-bound, fits or not, or a ranked row falling behind a
+ * row below it by more than the tie tolerance) a reason says how much TP
+ * all-reduce the overlap hides and what the verdict would be.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +29,7 @@
 
 #include "i18n.h"
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
 
 /* Differences smaller than this share of the step are not reasons. */
 #define MIN_SHARE	0.005
@@ -57,7 +64,7 @@ part_time(const struct cm_result *r, enum part k)
 {
 	switch (k) {
 	case P_COMPUTE: return r->t_compute;
-	case P_TP: return r->t_tp;
+	case P_TP: return r->t_tp_exposed;	/* overlap hides the rest */
 	case P_PP: return r->t_pp;
 	case P_DP: return r->t_dp_exposed;
 	case P_BUBBLE: return r->t_bubble;
@@ -79,23 +86,91 @@ explain_memory(struct cm_result *r)
 		    (r->mem_total - r->mem_usable) / 1e9);
 }
 
-static void
-explain_dominant(struct cm_result *r)
+static const char *const part_name[P_N] = { N_("compute"),
+    N_("TP communication"), N_("PP communication"),
+    N_("exposed DP communication"), N_("the pipeline bubble"),
+    N_("the optimizer step") };
+
+/* The largest part of r's step. */
+static enum part
+dominant_part(const struct cm_result *r)
 {
-	static const char *const name[P_N] = { N_("compute"),
-	    N_("TP communication"), N_("PP communication"),
-	    N_("exposed DP communication"), N_("the pipeline bubble"),
-	    N_("the optimizer step") };
 	int k, best = 0;
 
-	if (r->t_step <= 0)
-		return;
 	for (k = 1; k < P_N; k++)
 		if (part_time(r, (enum part)k) > part_time(r, (enum part)best))
 			best = k;
+	return (enum part)best;
+}
+
+static int
+is_comm(enum part k)
+{
+	return k == P_TP || k == P_PP || k == P_DP;
+}
+
+static void
+explain_dominant(struct cm_result *r)
+{
+	enum part best;
+
+	if (r->t_step <= 0)
+		return;
+	best = dominant_part(r);
 	add(r, "dominant", CM_NOTE, 0, _("%s dominates: %.0f%% of the "
-	    "%.3f s step"), _(name[best]), 100 * part_time(r,
-	    (enum part)best) / r->t_step, r->t_step);
+	    "%.3f s step"), _(part_name[best]), 100 * part_time(r, best) /
+	    r->t_step, r->t_step);
+}
+
+/*
+ * With TP overlap on and hiding a share of the step worth naming: r's
+ * layout evaluated without it into o. Returns 0 when there is nothing to
+ * compare.
+ */
+static int
+without_tp_overlap(const struct cm_result *r, struct cm_result *o)
+{
+	struct cm_config c = r->cfg;
+
+	if (!c.tp_overlap || r->t_tp - r->t_tp_exposed < MIN_SHARE * r->t_step)
+		return 0;
+	c.tp_overlap = 0;
+	cm_evaluate_quick(&c, o);
+	return 1;
+}
+
+/*
+ * The tp_overlap reason when a verdict changes without the overlap; behind
+ * is the last row of the n_listed rows of a ranking the layout would fall
+ * behind (0: none). Adds
+ * nothing when no verdict changes.
+ */
+static void
+add_tp_overlap(struct cm_result *r, const struct cm_result *o, int behind,
+    int n_listed)
+{
+	double hid = r->t_tp - r->t_tp_exposed;
+	enum part d = dominant_part(o);
+	char why[CM_REASON_LEN];
+
+	if (behind > 0 && behind == n_listed)
+		snprintf(why, sizeof why, _("without it its step would be "
+		    "%.3f s, behind all %d rows listed"), o->t_step, behind);
+	else if (behind > 0)
+		snprintf(why, sizeof why, _("without it its step would be "
+		    "%.3f s, behind #%d"), o->t_step, behind);
+	else if (r->fits != o->fits)
+		snprintf(why, sizeof why, "%s", o->fits ? _("without it this "
+		    "layout fits") : _("without it this layout does not fit"));
+	else if (is_comm(d) && !is_comm(dominant_part(r)))
+		snprintf(why, sizeof why, _("without it this layout is "
+		    "communication-bound (%s %.0f%% of a %.3f s step)"),
+		    _(part_name[d]), 100 * part_time(o, d) / o->t_step,
+		    o->t_step);
+	else
+		return;
+	add(r, "tp_overlap", CM_NOTE, behind, _("TP overlap hides %.2f s of "
+	    "TP all-reduce; %s"), hid, why);
 }
 
 void
@@ -103,6 +178,7 @@ cm_explain(struct cm_result *r)
 {
 	const struct cm_config *c = &r->cfg;
 	char why[CM_REASON_LEN];
+	struct cm_result o;
 
 	r->n_reasons = 0;
 	explain_memory(r);
@@ -128,9 +204,11 @@ cm_explain(struct cm_result *r)
 		add(r, "dp_comm_exposed", CM_NOTE, 0, _("%.0f ms of DP gradient "
 		    "reduction is not hidden behind the backward pass"),
 		    1e3 * r->t_dp_exposed);
-	if (r->t_tp > 0.15 * r->t_step && !r->tp_inter)
+	if (r->t_tp_exposed > 0.15 * r->t_step && !r->tp_inter)
 		add(r, "tp_comm_share", CM_NOTE, 0, _("TP all-reduces take "
-		    "%.0f%% of the step"), 100 * r->t_tp / r->t_step);
+		    "%.0f%% of the step"), 100 * r->t_tp_exposed / r->t_step);
+	if (without_tp_overlap(r, &o))
+		add_tp_overlap(r, &o, 0, 0);
 	if (r->fits && cm_search_excluded(r) != CM_EX_NONE)
 		add(r, "search_excluded", CM_NOTE, 0, _("the search does not "
 		    "rank it: %s"), cm_search_why_excluded(r, why,
@@ -370,6 +448,25 @@ explain_above(struct cm_result *r, const struct cm_result *up, int row_up)
 		add_part(r, up, row_up, (enum part)k, CM_WIN);
 }
 
+/*
+ * Row i against the listed rows if it lost its TP overlap (the others keep
+ * theirs, as the search keeps the setting): the last row below it that
+ * would then be faster beyond the tie tolerance.
+ */
+static void
+explain_overlap_ranked(struct cm_search *s, int i)
+{
+	struct cm_result *r = &s->top[i], o;
+	int j, behind = 0;
+
+	if (!without_tp_overlap(r, &o))
+		return;
+	for (j = i + 1; j < s->n_top; j++)
+		if (s->top[j].t_step * (1 + CM_TIE_TOL) < o.t_step)
+			behind = j + 1;
+	add_tp_overlap(r, &o, behind, s->n_top);
+}
+
 void
 cm_explain_ranked(struct cm_search *s)
 {
@@ -390,6 +487,7 @@ cm_explain_ranked(struct cm_search *s)
 		if (i == 0 && s->n_top > 1 &&
 		    (k = largest_part(r, &s->top[1], +1)) >= 0)
 			add_part(r, &s->top[1], 2, (enum part)k, CM_LOSS);
+		explain_overlap_ranked(s, i);
 		add(r, "headroom", CM_NOTE, 0, _("%.0f%% of GPU memory free "
 		    "(%.1f GB of %.1f GB used)"), 100 * r->headroom,
 		    r->mem_total / 1e9, r->mem_gpu / 1e9);

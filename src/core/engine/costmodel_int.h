@@ -25,6 +25,47 @@ struct cm_layer_t {
 /* Layers per stage, trimming first/last as Llama 3 did (see .c). */
 void	cm_stage_layers(const struct cm_config *, struct cm_stages *);
 
+/*
+ * Layers in model chunk `chunk` (0 .. v-1) of stage r: Llama 3's missing
+ * layers come out of the first chunk of the first stage and the last
+ * chunk of the last stage ([LLAMA3] 3.3.2; costmodel.c).
+ */
+int	cm_chunk_layers(const struct cm_config *, int r, int chunk);
+
+/* Element-wise work of one layer or of the loss, one micro-batch. */
+struct cm_elem {
+	double	fwd, bwd;	/* HBM bytes forward, backward */
+	int	kf, kb;		/* kernels launched forward, backward */
+};
+
+/* What cfg->kernels launches between the products (costmodel_kernels.c). */
+void	cm_layer_elem(const struct cm_config *, struct cm_elem *);
+
+/* Final norm and cross-entropy on the last stage, one micro-batch. */
+void	cm_loss_elem(const struct cm_config *, struct cm_elem *);
+
+/* 1 when Q, K, V (and gate, up) are separate products (PyTorch code). */
+int	cm_split_products(const struct cm_config *);
+
+/* HBM bytes of the optimizer step per parameter the GPU owns. */
+double	cm_optimizer_bytes(const struct cm_config *);
+
+/* Mixed-precision casts per parameter per micro-batch (autocast). */
+double	cm_amp_bytes(const struct cm_config *, double microbatches);
+
+/* Activations eager autograd saves beyond the fused set, one layer, B. */
+double	cm_act_extra_layer(const struct cm_config *);
+
+/* Bytes per logit the loss holds at its peak. */
+double	cm_loss_act_bytes(const struct cm_config *);
+
+/*
+ * Elements of each weight tensor of one layer on one TP rank, as the
+ * framework creates them (fused QKV or separate Q, K, V ...): up to max
+ * into elems; returns how many.
+ */
+int	cm_layer_tensors(const struct cm_config *, double *elems, int max);
+
 /* Element size of weights and activations, bytes (2 bf16, 4 fp32). */
 double	cm_elem_bytes(const struct cm_config *);
 
@@ -56,6 +97,12 @@ void	cm_dp_time(const struct cm_config *, struct cm_result *r);
  * under HSDP its ranks inside one node (costmodel_dp.c).
  */
 void	cm_shard_group(const struct cm_config *, struct cm_group *g);
+
+/*
+ * Slow down the traffic of groups that cross nodes on the same NICs while
+ * DP/ZeRO traffic runs behind compute (costmodel_net.c); after cm_time.
+ */
+void	cm_nic_share(const struct cm_config *, struct cm_result *r);
 
 /* cm_validate without formatting a message; returns 0 or -1. */
 int	cm_valid_quick(const struct cm_config *);

@@ -28,6 +28,9 @@ add_layout(cJSON *o, const struct cm_result *r)
 	    cm_rank_order_name(c->rank_order));
 	cJSON_AddStringToObject(l, "attention",
 	    cm_attention_name(c->attention));
+	cJSON_AddStringToObject(l, "kernels", cm_kernels_name(c->kernels));
+	cJSON_AddStringToObject(l, "weight_gather",
+	    cm_gather_name(c->weight_gather));
 	cJSON_AddBoolToObject(l, "reshard_after_forward",
 	    c->reshard_after_forward);
 	cJSON_AddBoolToObject(l, "hsdp", c->hsdp);
@@ -93,6 +96,7 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "pp_exposed", r->t_pp);
 	cJSON_AddNumberToObject(t, "dp_exposed", r->t_dp_exposed);
 	cJSON_AddNumberToObject(t, "exposed_comm", r->t_exposed_comm);
+	cJSON_AddNumberToObject(t, "nic_shared", r->t_nic_shared);
 	cJSON_AddNumberToObject(t, "bubble", r->t_bubble);
 	cJSON_AddNumberToObject(t, "optimizer", r->t_optimizer);
 	cJSON_AddNumberToObject(t, "step", r->t_step);

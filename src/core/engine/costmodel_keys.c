@@ -22,7 +22,9 @@
 static const char *const rc_w[] = { "none", "selective", "full", NULL };
 static const char *const opt_w[] = { "adam", "sgd", NULL };
 static const char *const prec_w[] = { "bf16", "fp32", NULL };
-static const char *const attn_w[] = { "flash", "plain", NULL };
+static const char *const attn_w[] = { "flash", "plain", "flash2", NULL };
+static const char *const kern_w[] = { "eager", "compiled", "fused", NULL };
+static const char *const gather_w[] = { "layer", "param", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
 static const char *const order_w[] = { "tp-pp-dp", "tp-dp-pp", "pp-tp-dp",
 	"pp-dp-tp", "dp-tp-pp", "dp-pp-tp", NULL };
@@ -68,6 +70,18 @@ cm_rank_order_name(enum cm_rank_order v)
 	return order_w[v];
 }
 
+const char *
+cm_kernels_name(enum cm_kernels v)
+{
+	return kern_w[v];
+}
+
+const char *
+cm_gather_name(enum cm_gather v)
+{
+	return gather_w[v];
+}
+
 #define PARSER(fn, type, words)					\
 int								\
 fn(const char *s, type *out)					\
@@ -85,12 +99,16 @@ PARSER(cm_precision_parse, enum cm_precision, prec_w)
 PARSER(cm_attention_parse, enum cm_attention, attn_w)
 PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
 PARSER(cm_rank_order_parse, enum cm_rank_order, order_w)
+PARSER(cm_kernels_parse, enum cm_kernels, kern_w)
+PARSER(cm_gather_parse, enum cm_gather, gather_w)
 
 /* WORD keys store their index in an enum field read as an int. */
 _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
     sizeof(enum pipe_schedule) == sizeof(int) &&
     sizeof(enum hw_mlp) == sizeof(int) &&
-    sizeof(enum cm_rank_order) == sizeof(int), "enum fields are int-sized");
+    sizeof(enum cm_rank_order) == sizeof(int) &&
+    sizeof(enum cm_kernels) == sizeof(int) &&
+    sizeof(enum cm_gather) == sizeof(int), "enum fields are int-sized");
 
 static void
 realistic_hook(struct cm_config *c, int on)
@@ -174,9 +192,13 @@ static const struct cm_key keys[] = {
 	WORD("optimizer", SETUP, optimizer, opt_w, N_("optimizer (adam)")),
 	WORD("precision", SETUP, precision, prec_w, N_("precision (bf16)")),
 	WORD("attention", SETUP, attention, attn_w,
-	    N_("attention kernel (flash)")),
+	    N_("attention kernel (flash; flash2: FlashAttention-2)")),
+	WORD("kernels", SETUP, kernels, kern_w,
+	    N_("kernels between the matmuls (eager; compiled, fused)")),
 	BOOL("reshard_after_forward", SETUP, reshard_after_forward,
 	    N_("ZeRO-3 gathers weights again for the backward (on)")),
+	WORD("weight_gather", SETUP, weight_gather, gather_w,
+	    N_("ZeRO-3 weight gathers: layer (prefetched) or param")),
 	BOOL("hsdp", SETUP, hsdp,
 	    N_("ZeRO-3 shards inside a node, replicates across (off)")),
 	BOOL("dp_overlap", SETUP, dp_overlap,

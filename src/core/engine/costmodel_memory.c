@@ -104,7 +104,8 @@ cm_act_layer_bytes(const struct cm_config *c)
 		else
 			a += 4.0 * m->heads * s * b / t;
 	}
-	return a * scale;
+	/* what eager autograd keeps besides (costmodel_kernels.c) */
+	return a * scale + cm_act_extra_layer(c);
 }
 
 /* One layer's full working set, for the layer being recomputed. */
@@ -120,22 +121,30 @@ act_layer_working(const struct cm_config *c)
 /*
  * Layer-equivalents of activations held on stage r at the peak ([KOR22]
  * 4.2.3; [NAR21] 2.2): 1F1B min(p - r, m) micro-batches of the stage's
- * layers, GPipe m, interleaved (p - r - 1) 2 + (v - 1) p + 1 chunks (as
- * Megatron's warm-up), which is L (1 + (p-1)/(p v)) on stage 0.
+ * layers, GPipe m. Interleaved: Megatron-Core's schedule runs (p - r - 1) 2
+ * + (v - 1) p warm-up forwards, then one more before the first backward
+ * (schedules.py, forward_backward_pipelining_with_interleaving), the k-th
+ * on chunk (k mod p v) / p (get_model_chunk_id); each holds its chunk's
+ * layers (cm_chunk_layers). With L/(p v) layers in every chunk this is
+ * L (1 + (p-1)/(p v)) on stage 0, [KOR22]'s interleaving penalty.
  */
 double
 cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 {
 	int p = c->pp, v = c->virtual_stages;
-	double chunks;
+	long k, n;
+	double sum = 0;
 
 	if (c->schedule == PIPE_GPIPE)
 		return (double)m * layers;
 	if (c->schedule == PIPE_INTERLEAVED) {
-		chunks = (p - r - 1) * 2.0 + (v - 1.0) * p + 1;
-		if (chunks > (double)m * v)
-			chunks = (double)m * v;
-		return chunks * layers / v;
+		n = (long)(p - r - 1) * 2 + (long)(v - 1) * p + 1;
+		if (n > m * v)
+			n = m * v;
+		for (k = 0; k < n; k++)
+			sum += cm_chunk_layers(c, r, (int)((k % ((long)p * v)) /
+			    p));
+		return sum;
 	}
 	return (double)(p - r < m ? p - r : m) * layers;
 }
@@ -164,8 +173,9 @@ stage_act(const struct cm_config *c, int r, int layers, long m)
 		a += act_layer_working(c);
 	if (r == 0 && mo->dropout)	/* embedding dropout mask, eq. 5 */
 		a += sbh * inflight_mb(c, m) / sp;
-	if (r == c->pp - 1)	/* final LN, output input, fp32 logits */
-		a += 4 * sbh / c->tp * (1 + (double)mo->vocab / mo->hidden);
+	if (r == c->pp - 1)	/* final LN, output input, the loss's logits */
+		a += 4 * sbh / c->tp + cm_loss_act_bytes(c) * sbh / c->tp *
+		    mo->vocab / mo->hidden;
 	return a;
 }
 

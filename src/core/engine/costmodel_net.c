@@ -141,3 +141,106 @@ cm_sendrecv_s(double bytes, double bw, double lat_s)
 {
 	return bytes / bw + lat_s;
 }
+
+/* Part of t not hidden behind a window. */
+static double
+beyond(double t, double window)
+{
+	return t > window ? t - window : 0;
+}
+
+/*
+ * Compute DP/ZeRO traffic may hide behind in one step, as costmodel_dp.c
+ * schedules it: gradient reductions behind backward passes (one, or every
+ * micro-batch's under ZeRO 2 and 3), weight gathers behind forward passes.
+ */
+static double
+dp_windows(const struct cm_config *c, const struct cm_result *r)
+{
+	double m = (double)r->microbatches, f = r->t_fwd_mb, b = r->t_bwd_mb;
+
+	if (!c->dp_overlap)
+		return 0;
+	switch (c->zero) {
+	case 0: return b;
+	case 1: return f + b;
+	case 2: return m * b + f;
+	default: return (c->pp > 1 ? 1 : m) * (f + b) + (c->hsdp ? b : 0);
+	}
+}
+
+/*
+ * One critical-path stream of `t` s a step, whose single transfer takes
+ * `alone` s with the NICs to itself and `shared` s on half of them, of
+ * which it then holds the NIC share `s`: the extra time it takes when
+ * `x` of it meets DP, and DP's lost NIC time into *deficit.
+ */
+static double
+stretch(double t, double frac, double alone, double shared, double s,
+    double *deficit)
+{
+	double x = t * frac, xs;
+
+	if (alone <= 0 || x <= 0)
+		return 0;
+	xs = x * shared / alone;
+	/* DP ran at the full NIC during x; now at 1 - s during xs. */
+	*deficit += beyond(x, (1 - s) * xs);
+	return xs - x;
+}
+
+void
+cm_nic_share(const struct cm_config *c, struct cm_result *r)
+{
+	struct cm_config half = *c;
+	double hidden = r->t_dp - r->t_dp_exposed, span, frac, S, s_tp;
+	double deficit = 0, x_tp = 0, x_pp = 0, add_tp, add_dp, add, bub, old;
+
+	r->t_nic_shared = 0;
+	span = r->t_compute + r->t_tp_exposed + r->t_pp;
+	if (!r->dp_inter || hidden <= 0 || span <= 0 ||
+	    (!(r->tp_inter && c->tp > 1) && !(r->pp_inter && c->pp > 1)))
+		return;
+	frac = hidden / span < 1 ? hidden / span : 1;
+	half.inter_bw = c->inter_bw / 2;
+	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
+	    c->model.hidden;
+	if (r->tp_inter && c->tp > 1) {
+		s_tp = cm_group_bw(&half, &r->tp_group) /
+		    (r->tp_group.per_node * c->inter_bw * c->inter_eff);
+		x_tp = stretch(r->t_tp, frac, cm_coll_s(c, CM_ALLREDUCE,
+		    &r->tp_group, S), cm_coll_s(&half, CM_ALLREDUCE,
+		    &r->tp_group, S), s_tp, &deficit);
+	}
+	if (r->pp_inter && c->pp > 1) {
+		if (c->pp_scatter_gather)
+			S /= c->tp;
+		x_pp = stretch(r->t_pp, frac, cm_coll_s(c, CM_SENDRECV,
+		    &r->pp_group, S), cm_coll_s(&half, CM_SENDRECV,
+		    &r->pp_group, S), 0.5, &deficit);
+	}
+	add_tp = c->tp_overlap ? beyond(r->t_tp + x_tp, r->t_gemm) -
+	    beyond(r->t_tp, r->t_gemm) : x_tp;
+	add_dp = beyond(deficit, beyond(dp_windows(c, r), hidden));
+	add = add_tp + x_pp + add_dp;
+	if (add <= 0)
+		return;
+	/* Every micro-batch slot of the bubble is as much slower. */
+	bub = r->t_bubble * (add_tp + x_pp) / span;
+	r->t_bubble += bub;
+	r->t_tp += x_tp;
+	r->t_tp_exposed += add_tp;
+	r->t_pp += x_pp;
+	r->t_dp += deficit;
+	r->t_dp_exposed += add_dp;
+	r->t_exposed_comm += add;
+	r->t_nic_shared = add + bub;
+	old = r->t_step;
+	r->t_step += r->t_nic_shared;
+	/* Throughput figures are per step time. */
+	r->tokens_per_s *= old / r->t_step;
+	r->tflops_per_gpu *= old / r->t_step;
+	r->hw_tflops_per_gpu *= old / r->t_step;
+	r->mfu *= old / r->t_step;
+	r->hfu *= old / r->t_step;
+}

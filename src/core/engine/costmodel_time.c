@@ -30,7 +30,8 @@
  *
  * Memory-bound work (reference/costmodel.md j.1): every such kernel reads
  * its inputs and writes its outputs once through HBM at HBM_EFF of the
- * catalog bandwidth; the byte counts per layer are in elem_bytes().
+ * catalog bandwidth; which kernels run, and how many bytes each moves,
+ * depends on the framework's kernels (cfg->kernels, costmodel_kernels.c).
  */
 #include <math.h>
 
@@ -92,26 +93,33 @@ hbm_s(const struct cm_config *c, double bytes)
  * and s x s x d_h through the GEMM rule, plus the score tensor through HBM:
  * fused scale-mask-softmax reads it and writes the probabilities (4 bytes
  * per score), and with dropout a second kernel reads them and writes the
- * dropped copy and a 1-byte mask (5 more) ([KOR22] 4.1).
+ * dropped copy and a 1-byte mask (5 more) ([KOR22] 4.1); eager PyTorch
+ * applies the causal mask as a kernel of its own (4 more).
  * Flash: causal kernels skip the masked half (reference j.2) and run at
  * FLASH_EFF of the large-GEMM efficiency (FlashAttention-2 reports 50-73 %
  * of A100 peak, FlashAttention-3 about 75 % of H100 peak forward; less
- * backward).
+ * backward). flash2 is FlashAttention-2 where a faster kernel exists: on
+ * Hopper it runs at the GPU's flash2_ratio of the best one (gpus.json).
  */
 static double
 attn_fwd_s(const struct cm_config *c)
 {
 	const struct hw_model *m = &c->model;
 	double s = m->seq, b = c->micro_batch, dh = (double)m->hidden / m->heads;
-	double heads = (double)m->heads / c->tp * b, fl, peak;
+	double heads = (double)m->heads / c->tp * b, fl, peak, t;
 	double per_score = m->dropout ? 9.0 : 4.0;
 
 	fl = 4 * b * s * s * (double)m->hidden / c->tp;
-	if (c->attention == CM_ATTN_FLASH) {
+	if (c->attention != CM_ATTN_PLAIN) {
 		peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 		    c->gpu.peak_flops;
-		return 0.5 * fl / (peak * c->gpu.gemm_eff * FLASH_EFF);
+		t = 0.5 * fl / (peak * c->gpu.gemm_eff * FLASH_EFF);
+		if (c->attention == CM_ATTN_FLASH2 && c->gpu.flash2_ratio > 0)
+			t /= c->gpu.flash2_ratio;
+		return t;
 	}
+	if (c->kernels == CM_KERNELS_EAGER)
+		per_score += 4.0;
 	return heads * (gemm_s(c, s, dh, s) + gemm_s(c, s, s, dh)) +
 	    hbm_s(c, per_score * heads * s * s * cm_elem_bytes(c) / 2);
 }
@@ -126,49 +134,18 @@ kv_width(const struct cm_config *c)
 	return dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / c->tp : 1.0);
 }
 
-/*
- * Element-wise HBM bytes of one layer, one micro-batch, forward (bwd = 0)
- * or backward (bwd = 1). Each kernel reads its inputs and writes its
- * outputs once (fused kernels as Megatron, Transformer Engine and
- * torch.compile emit them); e bytes per element:
- *   norms (2): fwd read x, write y (2e sbh); bwd read x, dy, write dx (3e);
- *   residual adds (2): read both, write the sum (3e sbh) either way;
- *   dropout (models trained with it): a 1-byte mask written, then read;
- *   activation: GeLU fwd 2e f, bwd 3e f; SwiGLU fwd 3e f, bwd 5e f (per
- *   token, split by TP);
- *   rotary embedding (models without learned positions): Q and K read and
- *   written, forward and backward.
- * The sbh terms sit outside the TP region and are split only by SP.
- */
-static double
-elem_bytes(const struct cm_config *c, int bwd)
-{
-	const struct hw_model *m = &c->model;
-	double sb = (double)m->seq * c->micro_batch, t = c->tp;
-	double e = cm_elem_bytes(c), sbh = sb * m->hidden /
-	    (c->seq_parallel ? t : 1), f = m->ffn * sb / t, by;
-	int swiglu = m->mlp == HW_MLP_SWIGLU;
-
-	by = 2 * (bwd ? 3 : 2) * e * sbh + 2 * 3 * e * sbh;
-	if (m->dropout)
-		by += 2 * sbh;
-	by += (swiglu ? (bwd ? 5 : 3) : (bwd ? 3 : 2)) * e * f;
-	if (!m->learned_pos)
-		by += 2 * e * sb * (m->hidden / t + kv_width(c));
-	return by;
-}
-
-/* Kernels one layer launches for one micro-batch (fwd, bwd). */
+/* Kernels of the products, the attention core and TP collectives. */
 static void
 layer_kernels(const struct cm_config *c, int *fwd, int *bwd)
 {
-	int rope = !c->model.learned_pos, tp = c->tp > 1 ? 2 : 0;
-	int flash = c->attention == CM_ATTN_FLASH;
+	int products = cm_split_products(c) ?
+	    (c->model.mlp == HW_MLP_SWIGLU ? 7 : 6) : 4;
+	int tp = c->tp > 1 ? 2 : 0, plain = c->attention == CM_ATTN_PLAIN;
 
-	/* 4 products, 2 norms, 2 adds, activation, rope, attention. */
-	*fwd = 4 + 2 + 2 + 1 + rope + (flash ? 1 : 3 + c->model.dropout) + tp;
-	/* dgrad + wgrad per product; flash backward ~2 kernels. */
-	*bwd = 8 + 2 + 2 + 1 + rope + (flash ? 2 : 5) + tp;
+	/* dgrad + wgrad per product; flash backward ~2 kernels */
+	*fwd = products + (plain ? 3 + c->model.dropout +
+	    (c->kernels == CM_KERNELS_EAGER) : 1) + tp;
+	*bwd = 2 * products + (plain ? 5 : 2) + tp;
 }
 
 /*
@@ -182,19 +159,34 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
 	const struct hw_model *m = &c->model;
 	double M = (double)m->seq * c->micro_batch, h = m->hidden, t = c->tp;
 	double up = (m->mlp == HW_MLP_SWIGLU ? 2.0 : 1.0) * m->ffn / t;
+	struct cm_elem el;
 
 	fw->gemm = bw->gemm = 0;
-	linear_s(c, M, h, h / t + 2 * kv_width(c), &fw->gemm, &bw->gemm);
+	if (cm_split_products(c)) {	/* wq, wk, wv; w1, w3 (PyTorch) */
+		linear_s(c, M, h, h / t, &fw->gemm, &bw->gemm);
+		linear_s(c, M, h, kv_width(c), &fw->gemm, &bw->gemm);
+		linear_s(c, M, h, kv_width(c), &fw->gemm, &bw->gemm);
+		if (m->mlp == HW_MLP_SWIGLU) {
+			linear_s(c, M, h, up / 2, &fw->gemm, &bw->gemm);
+			up /= 2;
+		}
+	} else {	/* fused QKV, fused gate and up (Megatron-Core) */
+		linear_s(c, M, h, h / t + 2 * kv_width(c), &fw->gemm,
+		    &bw->gemm);
+	}
 	linear_s(c, M, h / t, h, &fw->gemm, &bw->gemm);
 	linear_s(c, M, h, up, &fw->gemm, &bw->gemm);
 	linear_s(c, M, m->ffn / t, h, &fw->gemm, &bw->gemm);
 	fw->attn = attn_fwd_s(c);
-	fw->elem = hbm_s(c, elem_bytes(c, 0));
+	cm_layer_elem(c, &el);
+	fw->elem = hbm_s(c, el.fwd);
 	layer_kernels(c, &fw->kernels, &bw->kernels);
+	fw->kernels += el.kf;
+	bw->kernels += el.kb;
 	/* Backward: flash ~2.5x its forward (it recomputes the scores),
 	 * plain 2x. */
-	bw->attn = (c->attention == CM_ATTN_FLASH ? 2.5 : 2.0) * fw->attn;
-	bw->elem = hbm_s(c, elem_bytes(c, 1));
+	bw->attn = (c->attention != CM_ATTN_PLAIN ? 2.5 : 2.0) * fw->attn;
+	bw->elem = hbm_s(c, el.bwd);
 	if (c->recompute == CM_RECOMPUTE_FULL) {	/* [NAR21] eq. 3 */
 		bw->gemm += fw->gemm;
 		bw->attn += fw->attn;
@@ -266,28 +258,32 @@ struct stage_t {
 	double	kernels;		/* count */
 };
 
-/* Stage of `layers` layers (+ logits and loss when last). */
+/*
+ * Stage of `layers` layers (+ logits and loss when last) for one
+ * micro-batch of m; amp: autocast's casts over the stage's weights.
+ */
 static void
 stage_mb(const struct cm_config *c, int layers, int last,
     const struct cm_layer_t *fw, const struct cm_layer_t *bw, double tp_l,
-    struct stage_t *st)
+    double amp, struct stage_t *st)
 {
 	const struct hw_model *m = &c->model;
 	double M = (double)m->seq * c->micro_batch;
 
 	st->gemm = layers * (fw->gemm + bw->gemm);
 	st->attn = layers * (fw->attn + bw->attn);
-	st->elem = layers * (fw->elem + bw->elem);
+	st->elem = layers * (fw->elem + bw->elem) + hbm_s(c, amp);
 	st->tp = layers * tp_l;
 	st->kernels = layers * (double)(fw->kernels + bw->kernels);
-	if (last) {	/* logits: product fwd and bwd, fp32 cross-entropy
-			 * (cast, softmax, gradient: 16 bytes per logit) */
+	if (last) {	/* final norm, logits product fwd and bwd, loss */
 		double f = 0, b = 0;
+		struct cm_elem el;
 
 		linear_s(c, M, m->hidden, (double)m->vocab / c->tp, &f, &b);
+		cm_loss_elem(c, &el);
 		st->gemm += f + b;
-		st->elem += hbm_s(c, 16.0 * M * m->vocab / c->tp);
-		st->kernels += 8;
+		st->elem += hbm_s(c, el.fwd + el.bwd);
+		st->kernels += 2 + el.kf + el.kb;
 	}
 }
 
@@ -324,28 +320,21 @@ tp_exposed(const struct cm_config *c, const struct stage_t *st)
 
 /*
  * Optimizer step over the parameters this GPU owns (reference j.1), at
- * HBM speed. Mixed-precision Adam reads the fp32 master weight, both
- * moments and the fp32 gradient and writes the first three and the bf16
- * copy (16 + 14 bytes); SGD with momentum 12 + 10; fp32 training has no
- * copy (16 + 12, 8 + 8). Clipping reads the gradients once more for their
- * norm (4 bytes), and every step clears the gradient buffer the GPU holds.
+ * HBM speed, as the framework's optimizer runs it (costmodel_kernels.c);
+ * fused frameworks also clear the gradient buffer they keep, PyTorch sets
+ * the gradients to None.
  */
 static double
 optimizer_s(const struct cm_config *c, const struct cm_result *r)
 {
 	struct cm_group sh;
-	double own = r->params_gpu, rw, grad_clear;
-	int adam = c->optimizer == CM_OPT_ADAM;
+	double own = r->params_gpu;
 
 	cm_shard_group(c, &sh);
 	if (c->zero >= 1)
 		own /= sh.n;
-	if (c->precision == CM_PREC_FP32)
-		rw = adam ? 28 : 16;
-	else
-		rw = adam ? 30 : 22;
-	grad_clear = r->mem_grads;
-	return hbm_s(c, (rw + 4) * own + grad_clear);
+	return hbm_s(c, cm_optimizer_bytes(c) * own +
+	    (c->kernels == CM_KERNELS_FUSED ? r->mem_grads : 0));
 }
 
 /* The stage whose micro-batch takes longer on the GPU. */
@@ -366,7 +355,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_layer_t fw, bw;
 	struct stage_t sf, sm, sla;
 	const struct stage_t *w;
-	double tp_l, comp, ppmb, tmb, tpx, ovh;
+	double tp_l, comp, ppmb, tmb, tpx, ovh, amp;
 	double p = c->pp, m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
@@ -374,9 +363,10 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	cm_stage_layers(c, &sl);
 	layer_time(c, &fw, &bw);
 	tp_l = tp_layer_s(c, r);
-	stage_mb(c, sl.first, c->pp == 1, &fw, &bw, tp_l, &sf);
-	stage_mb(c, sl.last, 1, &fw, &bw, tp_l, &sla);
-	stage_mb(c, sl.middle, c->pp == 1, &fw, &bw, tp_l, &sm);
+	amp = cm_amp_bytes(c, m) * r->params_gpu;
+	stage_mb(c, sl.first, c->pp == 1, &fw, &bw, tp_l, amp, &sf);
+	stage_mb(c, sl.last, 1, &fw, &bw, tp_l, amp, &sla);
+	stage_mb(c, sl.middle, c->pp == 1, &fw, &bw, tp_l, amp, &sm);
 	/* The slowest stage sets the pace of the pipeline. */
 	w = slowest(c, slowest(c, &sm, &sf), &sla);
 	tpx = tp_exposed(c, w);

@@ -75,6 +75,10 @@ parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
 	if (pl_json_number(o, "gemm_efficiency", 1, 0.01, 1.0, &g->gemm_eff,
 	    file, path, err) != 0)
 		return -1;
+	g->flash2_ratio = 1.0;
+	if (pl_json_number(o, "flash2_ratio", 0, 0.01, 1.0, &g->flash2_ratio,
+	    file, path, err) != 0)
+		return -1;
 	return 0;
 }
 

@@ -28,6 +28,9 @@ struct hw_gpu {
 	double	inter_lat_s;		/* per ring step across nodes, s */
 	double	gemm_eff;		/* sustained large-GEMM fraction of
 					 * peak, 0..1 */
+	double	flash2_ratio;		/* FlashAttention-2's speed over the
+					 * fastest attention kernel of this
+					 * GPU, 0..1 (1 where FA2 is it) */
 };
 
 enum hw_mlp { HW_MLP_GELU, HW_MLP_SWIGLU };

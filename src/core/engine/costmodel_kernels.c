@@ -1,0 +1,315 @@
+/*
+ * costmodel_kernels.c - what a framework launches besides the matrix
+ * products, and what autograd keeps for the backward: element-wise HBM
+ * bytes and kernel counts of one layer, the loss, the optimizer step, the
+ * mixed-precision casts and the activations saved beyond the fused set,
+ * for the three kinds of kernels cfg->kernels names.
+ *
+ * Every element-wise kernel reads its inputs and writes its outputs once
+ * through HBM (reference/costmodel.md j.1); the counts below are bytes per
+ * element of the tensor the kernel walks. e is the activation element (2
+ * in bf16, 4 in fp32) and o = 4 the fp32 "opmath" type PyTorch upcasts
+ * bf16 to in norms, rotary embeddings and the loss.
+ *
+ * Fused (Megatron-Core with Transformer Engine, Apex): one kernel per norm
+ * (read x, write y: 2e; backward read x and dy, write dx: 3e), bias,
+ * dropout and residual add in one kernel (3e each way, a 1-byte mask),
+ * one activation kernel (GeLU 2e / 3e per f element; SwiGLU reads gate and
+ * up, writes their product: 3e / 5e), rotary embedding in place (2e each
+ * way over Q and K), QKV and gate/up as one product each, GQA handled in
+ * the attention kernel, fused cross-entropy and fused Adam.
+ *
+ * Eager (PyTorch as torchtitan's and Hugging Face's Llama code run it;
+ * pytorch/torchtitan torchtitan/models/llama3/model/model.py):
+ *   - RMSNorm is the composite at::rms_norm (aten/src/ATen/native/
+ *     layer_norm.cpp, up to PyTorch 2.7): x.to(fp32), pow, mean, add, rsqrt,
+ *     mul, type_as, mul(weight): 8 kernels, (e+o) + 2o + o + 2o + (o+e) + 2e
+ *     = 4e + 7o bytes forward; autograd runs each op's backward (mul by
+ *     the weight and its reduction 6e, cast e+o, mul by rsqrt 2o and its
+ *     row reduction 4o, mean o, pow 7o, the two branches summed 3o, cast
+ *     back o+e): 8e + 19o over 14 kernels. LayerNorm has a native fused
+ *     kernel in eager PyTorch, so it costs what a fused norm costs.
+ *   - SwiGLU is F.silu(w1(x)) * w3(x): silu 2e + mul 3e forward; mul's
+ *     backward 3e + 3e, silu's 3e: 5e / 9e per f element, 2 / 3 kernels;
+ *     w1 and w3 (and wq, wk, wv) are separate products.
+ *   - Rotary embedding: x.float(), complex multiply, type_as for Q and K
+ *     ((e+o) + 2o + (o+e) = 2e + 4o each way, 6 kernels); Hugging Face's
+ *     rotate_half form moves the same 10e.
+ *   - GQA: repeat_kv materialises K and V at the query width (read k, write
+ *     q, twice; the backward sums them back), and the attention output is
+ *     made contiguous again (.transpose(1, 2).contiguous()).
+ *   - Residual adds and dropout (F.dropout writes the output and a mask)
+ *     are separate kernels.
+ *   - The loss upcasts the logits: cross_entropy(pred.float()): cast e+o,
+ *     log_softmax 2o, NLL; backward: grad zeros o, log_softmax backward 3o,
+ *     cast back o+e: 2e + 8o per logit (torchtitan components/loss.py).
+ *   - torch.optim.AdamW's default foreach path (_multi_tensor_adam: mul_,
+ *     lerp_, mul_, addcmul_, sqrt, div_, add_, addcdiv_ over fp32 weights,
+ *     gradients and moments): 80 bytes per parameter; clip_grad_norm_'s
+ *     foreach norm and scale 12 more.
+ *   - Autocast casts each fp32 weight to bf16 every forward (read 4,
+ *     write 2 bytes per parameter) and the bf16 weight gradient back to
+ *     fp32 (6), then adds it into .grad after the first micro-batch (12).
+ * Compiled (torch.compile, Inductor): each chain of element-wise ops
+ * between two products becomes one kernel that reads the chain's inputs
+ * and writes its outputs once, so norms, activations and the rotary
+ * embedding cost what the fused kernels cost; the products stay separate
+ * (wq, wk, wv, w1, w3), repeat_kv and the layout copy still materialise,
+ * the loss becomes one reduction over the bf16 logits (2e) and one
+ * gradient kernel (2e), and the optimizer is the same foreach AdamW
+ * (torch.compile(model) does not compile optimizer.step()).
+ */
+#include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
+
+#define OPMATH	4.0	/* bytes of PyTorch's fp32 opmath type */
+
+/* Per-token widths on one GPU, elements. */
+struct widths {
+	double	hs;	/* h, divided by t under SP (outside the TP region) */
+	double	q;	/* query / attention output width, h / t */
+	double	k;	/* one of K, V: GQA width on this rank */
+	double	f;	/* MLP inner width, f / t */
+};
+
+static void
+widths_of(const struct cm_config *c, struct widths *w)
+{
+	const struct hw_model *m = &c->model;
+	double dh = (double)m->hidden / m->heads, t = c->tp;
+
+	w->hs = m->hidden / (c->seq_parallel ? t : 1.0);
+	w->q = m->hidden / t;
+	w->k = dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / t : 1.0);
+	w->f = m->ffn / t;
+}
+
+int
+cm_split_products(const struct cm_config *c)
+{
+	return c->kernels != CM_KERNELS_FUSED;
+}
+
+/* One norm over n elements per token, forward and backward. */
+static void
+norm(const struct cm_config *c, double n, struct cm_elem *x)
+{
+	double e = cm_elem_bytes(c), o = OPMATH;
+
+	if (c->kernels == CM_KERNELS_EAGER && c->model.norm == HW_NORM_RMS) {
+		x->fwd += (4 * e + 7 * o) * n;
+		x->bwd += (8 * e + 19 * o) * n;
+		x->kf += 8;
+		x->kb += 14;
+		return;
+	}
+	x->fwd += 2 * e * n;
+	x->bwd += 3 * e * n;
+	x->kf += 1;
+	x->kb += c->kernels == CM_KERNELS_FUSED ? 1 : 2;
+}
+
+void
+cm_layer_elem(const struct cm_config *c, struct cm_elem *x)
+{
+	const struct hw_model *m = &c->model;
+	struct widths w;
+	double e = cm_elem_bytes(c), o = OPMATH, rope = 0;
+	int eager = c->kernels == CM_KERNELS_EAGER;
+	int fused = c->kernels == CM_KERNELS_FUSED;
+	int swiglu = m->mlp == HW_MLP_SWIGLU;
+
+	widths_of(c, &w);
+	x->fwd = x->bwd = 0;
+	x->kf = x->kb = 0;
+	norm(c, w.hs, x);
+	norm(c, w.hs, x);
+	/* two residual adds; with dropout a 1-byte mask each, and in eager
+	 * F.dropout as its own kernel writing and reading a copy */
+	x->fwd += 2 * 3 * e * w.hs;
+	x->bwd += 2 * 3 * e * w.hs;
+	x->kf += 2;
+	x->kb += 2;
+	if (m->dropout) {
+		x->fwd += 2 * (1 + (eager ? 2 * e : 0)) * w.hs;
+		x->bwd += 2 * (1 + (eager ? 2 * e : 0)) * w.hs;
+		x->kf += eager ? 2 : 0;
+		x->kb += eager ? 2 : 0;
+	}
+	if (swiglu && eager) {
+		x->fwd += 5 * e * w.f;
+		x->bwd += 9 * e * w.f;
+		x->kf += 2;
+		x->kb += 3;
+	} else {
+		x->fwd += (swiglu ? 3 : 2) * e * w.f;
+		x->bwd += (swiglu ? 5 : 3) * e * w.f;
+		x->kf += 1;
+		x->kb += 1;
+	}
+	if (!m->learned_pos) {
+		rope = eager ? 2 * e + 4 * o : 2 * e;
+		x->fwd += rope * (w.q + w.k);
+		x->bwd += rope * (w.q + w.k);
+		x->kf += eager ? 6 : 1;
+		x->kb += eager ? 6 : 1;
+	}
+	if (!fused && w.k < w.q) {	/* repeat_kv: K and V at query width */
+		x->fwd += 2 * e * (w.k + w.q);
+		x->bwd += 2 * e * (w.k + w.q);
+		x->kf += 2;
+		x->kb += 2;
+	}
+	if (!fused) {	/* attention output made contiguous, its gradient */
+		x->fwd += 2 * e * w.q;
+		x->bwd += 2 * e * w.q;
+		x->kf += 1;
+		x->kb += 1;
+	}
+	x->fwd *= (double)m->seq * c->micro_batch;	/* per token so far */
+	x->bwd *= (double)m->seq * c->micro_batch;
+}
+
+void
+cm_loss_elem(const struct cm_config *c, struct cm_elem *x)
+{
+	double e = cm_elem_bytes(c), o = OPMATH;
+	double logits = (double)c->model.seq * c->micro_batch *
+	    c->model.vocab / c->tp;
+	double rows = (double)c->model.seq * c->micro_batch;
+	struct widths w;
+
+	widths_of(c, &w);
+	x->fwd = x->bwd = 0;
+	x->kf = x->kb = 0;
+	norm(c, w.hs * rows, x);	/* the final norm */
+	if (c->kernels == CM_KERNELS_EAGER) {
+		x->fwd += (e + 3 * o) * logits;
+		x->bwd += (e + 5 * o) * logits;
+		x->kf += 3;
+		x->kb += 4;
+	} else if (c->kernels == CM_KERNELS_COMPILED) {
+		x->fwd += 2 * e * logits;
+		x->bwd += 2 * e * logits;
+		x->kf += 1;
+		x->kb += 1;
+	} else {	/* fp32 cross-entropy: cast, softmax, gradient */
+		x->fwd += 8 * logits;
+		x->bwd += 8 * logits;
+		x->kf += 4;
+		x->kb += 4;
+	}
+}
+
+double
+cm_optimizer_bytes(const struct cm_config *c)
+{
+	int adam = c->optimizer == CM_OPT_ADAM;
+
+	if (c->kernels != CM_KERNELS_FUSED)	/* foreach + clipping */
+		return (adam ? 80 : 32) + 12;
+	/* Fused Adam reads the fp32 master weight, both moments and the fp32
+	 * gradient and writes the first three and the bf16 copy (16 + 14
+	 * bytes); SGD with momentum 12 + 10; fp32 training has no copy (16 +
+	 * 12, 8 + 8); clipping reads the gradients once more for their norm */
+	if (c->precision == CM_PREC_FP32)
+		return (adam ? 28 : 16) + 4;
+	return (adam ? 30 : 22) + 4;
+}
+
+double
+cm_amp_bytes(const struct cm_config *c, double m)
+{
+	if (c->kernels == CM_KERNELS_FUSED || c->precision == CM_PREC_FP32 ||
+	    c->zero >= 3 || m < 1)
+		return 0;
+	/* weight cast in, gradient cast out, added into .grad after the
+	 * first micro-batch; FSDP casts only its shard, so not under ZeRO-3 */
+	return 6 + 6 + 12 * (m - 1) / m;
+}
+
+double
+cm_act_extra_layer(const struct cm_config *c)
+{
+	const struct hw_model *m = &c->model;
+	struct widths w;
+	double e = cm_elem_bytes(c), sb = (double)m->seq * c->micro_batch;
+	double x = 0;
+
+	if (c->kernels != CM_KERNELS_EAGER ||
+	    c->recompute == CM_RECOMPUTE_FULL)
+		return 0;
+	widths_of(c, &w);
+	/* RMSNorm keeps its fp32 copy and the normalised input of the weight
+	 * multiply, where a fused norm keeps x alone */
+	if (m->norm == HW_NORM_RMS)
+		x += 2 * (e < OPMATH ? OPMATH : e) * w.hs;
+	if (!m->learned_pos)	/* complex multiply keeps its fp32 inputs */
+		x += OPMATH * (w.q + w.k);
+	if (w.k < w.q)		/* attention keeps the repeated K and V */
+		x += 2 * e * (w.q - w.k);
+	if (m->mlp == HW_MLP_SWIGLU)	/* mul keeps silu's output too */
+		x += e * w.f;
+	return x * sb;
+}
+
+double
+cm_loss_act_bytes(const struct cm_config *c)
+{
+	double e = cm_elem_bytes(c);
+
+	/* eager: bf16 logits, log_softmax's fp32 output, then in the
+	 * backward the fp32 gradients of both; compiled: the logits and
+	 * their gradient; fused: fp32 logits turned into their gradient in
+	 * place (Megatron's vocab-parallel cross-entropy) */
+	if (c->kernels == CM_KERNELS_EAGER)
+		return e + 3 * OPMATH;
+	if (c->kernels == CM_KERNELS_COMPILED)
+		return 2 * e;
+	return 4;
+}
+
+int
+cm_layer_tensors(const struct cm_config *c, double *elems, int max)
+{
+	const struct hw_model *m = &c->model;
+	struct widths w;
+	double h = m->hidden, b = m->biases;
+	double list[16];
+	int n = 0, i, split = cm_split_products(c);
+
+	widths_of(c, &w);
+	if (split) {
+		list[n++] = h * w.q;
+		list[n++] = h * w.k;
+		list[n++] = h * w.k;
+		if (b) {
+			list[n++] = w.q;
+			list[n++] = w.k;
+			list[n++] = w.k;
+		}
+	} else {
+		list[n++] = h * (w.q + 2 * w.k);
+		if (b)
+			list[n++] = w.q + 2 * w.k;
+	}
+	list[n++] = w.q * h;
+	if (b)
+		list[n++] = h;
+	if (m->mlp == HW_MLP_SWIGLU && split) {
+		list[n++] = h * w.f;
+		list[n++] = h * w.f;
+	} else {
+		list[n++] = h * w.f * (m->mlp == HW_MLP_SWIGLU ? 2 : 1);
+		if (b)
+			list[n++] = w.f;
+	}
+	list[n++] = w.f * h;
+	if (b)
+		list[n++] = h;
+	for (i = 0; i < (m->norm == HW_NORM_RMS ? 2 : 4); i++)
+		list[n++] = h;
+	for (i = 0; i < n && i < max; i++)
+		elems[i] = list[i];
+	return n < max ? n : max;
+}
