@@ -71,7 +71,7 @@ bench_check(const struct hw_catalog *cat, const char *srcdir)
 	t0 = now();
 	for (k = 0; k < n; k++) {
 		cm_search(&c, CM_SEARCH_MAX, best, &err);
-		scenario_grade(&sc, start, NULL, start, best, 0, g);
+		scenario_grade(&sc, start, NULL, start, best, 0, NULL, g);
 	}
 	printf("scenario open (search of %ld layouts) + check: %.2f ms\n",
 	    best->evaluated, (now() - t0) / n * 1e3);

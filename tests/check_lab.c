@@ -229,6 +229,10 @@ START_TEST(result_round_trip_is_deterministic)
 	lab_result_add(&b, 0, LAB_ITEM_QUESTION, "q1", 1);
 	lab_result_add(&b, 1, LAB_ITEM_SCENARIO, "oom-4000", 1);
 	lab_result_set(&b, 0, LAB_ITEM_QUESTION, "q2", 2, 0, 1);
+	ck_assert_int_eq(lab_result_set_tradeoff(&a, 1, "oom-4000",
+	    "flash attention first"), 0);
+	ck_assert_int_eq(lab_result_set_tradeoff(&b, 1, "oom-4000",
+	    "flash attention first"), 0);
 	sa = lab_result_to_json(&a);
 	sb = lab_result_to_json(&b);
 	ck_assert_str_eq(sa, sb);
@@ -240,6 +244,8 @@ START_TEST(result_round_trip_is_deterministic)
 	    "q2")->attempts, 2);
 	ck_assert_int_eq(lab_result_find(&c, 0, LAB_ITEM_QUESTION,
 	    "q2")->first_correct, 0);
+	ck_assert_str_eq(lab_result_find(&c, 1, LAB_ITEM_SCENARIO,
+	    "oom-4000")->tradeoff, "flash attention first");
 	ck_assert_int_eq(lab_result_add(&c, 0, LAB_ITEM_QUESTION, "../x", 1),
 	    -1);
 	free(sa);
@@ -268,6 +274,11 @@ START_TEST(result_hostile_input_refused)
 		" \"step_since\": 0, \"updated\": 0, \"answers\": [{\"step\": 0,"
 		" \"kind\": \"essay\", \"id\": \"q1\", \"attempts\": 1,"
 		" \"first_correct\": true, \"correct\": true}]}",
+		/* A trade-off belongs to a scenario only. */
+		"{\"user\": \"a\", \"profile\": \"p\", \"session\": \"s\", \"step\": 0,"
+		" \"step_since\": 0, \"updated\": 0, \"answers\": [{\"step\": 0,"
+		" \"kind\": \"question\", \"id\": \"q1\", \"attempts\": 1,"
+		" \"first_correct\": true, \"correct\": true, \"tradeoff\": \"t\"}]}",
 	};
 	struct lab_result r;
 	struct pl_err err;
@@ -317,14 +328,27 @@ START_TEST(class_table_and_most_missed)
 	ck_assert_int_ge(cl.most_missed, 0);
 	ck_assert_str_eq(cl.items[cl.most_missed].id, "q2");
 	lab_class_free(&cl);
+	/* A defense's trade-off goes with its scenario record (issue 14). */
+	ck_assert_int_eq(lab_result_set_tradeoff(&r[0], 3, "oom-4000", "x"),
+	    -1);
+	lab_result_add(&r[0], 3, LAB_ITEM_SCENARIO, "oom-4000", 1);
+	ck_assert_int_eq(lab_result_set_tradeoff(&r[0], 3, "oom-4000",
+	    "Selective recompute costs \"10%\"\x1b[31m"), 0);
+	ck_assert_str_eq(r[0].answers[r[0].n_answers - 1].tradeoff,
+	    "Selective recompute costs \"10%\"");
 	csv = lab_report_csv(ls, NULL, r, 4, "S");
+	ck_assert_ptr_nonnull(strstr(csv, ",status,tradeoff\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    "\"ada\",\"p\",2,\"questions drop-03\",question,q2,2,0,1,,,,right\n"));
+	    "\"ada\",\"p\",2,\"questions drop-03\",question,q2,2,0,1,,,,right,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    "\"bob\",\"p\",2,\"questions drop-03\",step,,,,,0,1,0,current\n"));
+	    "\"bob\",\"p\",2,\"questions drop-03\",step,,,,,0,1,0,current,\n"));
+	ck_assert_ptr_nonnull(strstr(csv, ",scenario,oom-4000,1,1,1,,,,right,"
+	    "\"Selective recompute costs \"\"10%\"\"\"\n"));
 	ck_assert_ptr_null(strstr(csv, "\"old\""));
 	json = lab_report_json(ls, NULL, r, 4, "S");
 	ck_assert_ptr_nonnull(strstr(json, "\"most_missed\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"tradeoff\":\t\"Selective "
+	    "recompute costs \\\"10%\\\"\""));
 	free(csv);
 	free(json);
 	for (k = 0; k < 4; k++)

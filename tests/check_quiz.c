@@ -167,6 +167,90 @@ START_TEST(reveal_needs_reveal_first)
 }
 END_TEST
 
+/*
+ * The forms a learner may type (issue 14): a percentage where a fraction
+ * is asked, a ratio, scientific notation, and the locale's decimal comma.
+ */
+START_TEST(numeric_forms)
+{
+	struct content_question q = question(CONTENT_Q_NUMERIC);
+	struct quiz_state st;
+
+	memset(&st, 0, sizeof st);
+	q.quantity = "bubble_fraction";
+	q.unit = "of the step";
+	q.tolerance = 0.02;
+	st.expected = 3.0 / 11;			/* 0.2727 */
+	ck_assert(quiz_wants_fraction(&q));
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "27%"), 1);
+	ck_assert_double_eq_tol(st.given, 0.27, 1e-12);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "27.3 %"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "3/11"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "2.727e-1"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "0.27"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "3/0"), -1);
+	/* 27 where a fraction is asked: wrong, and the hint says why. */
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "27"), 0);
+	ck_assert_int_eq(st.hint, QUIZ_HINT_PERCENT);
+	/* GB is not a fraction: 27% is read as 27. */
+	q = question(CONTENT_Q_NUMERIC);
+	q.quantity = "model_state_gb";
+	ck_assert(!quiz_wants_fraction(&q));
+	st.expected = 27;
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "27%"), 1);
+	st.expected = 107.8;
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "1.078E2"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "107,8"), -1);
+	if (setlocale(LC_NUMERIC, "de_DE.UTF-8") == NULL) {
+		ck_assert_msg(getenv("CI") == NULL || strcmp(getenv("CI"),
+		    "true") != 0, "de_DE.UTF-8 must exist under CI");
+		return;
+	}
+	/* German: the decimal comma, and '.' still works. */
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "107,8"), 1);
+	ck_assert_double_eq_tol(st.given, 107.8, 1e-9);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "107.8"), 1);
+	ck_assert_int_eq(quiz_submit_numeric(&q, &st, "10,78e1"), 1);
+	setlocale(LC_NUMERIC, "C");
+}
+END_TEST
+
+/* The diagnostic a first miss gets instead of the figure. */
+START_TEST(numeric_hints)
+{
+	double f;
+
+	ck_assert_int_eq(quiz_numeric_hint(35, 0.35, 1, 0, &f),
+	    QUIZ_HINT_PERCENT);
+	ck_assert_double_eq_tol(f, 100, 1e-9);
+	/* GB typed as MB, or bytes as GB. */
+	ck_assert_int_eq(quiz_numeric_hint(107800, 107.8, 0, 1, &f),
+	    QUIZ_HINT_UNITS);
+	ck_assert_int_eq(quiz_numeric_hint(107.8e-9, 107.8, 0, 1, &f),
+	    QUIZ_HINT_UNITS);
+	/* 2 bytes per parameter where 16 are needed: 1/8. */
+	ck_assert_int_eq(quiz_numeric_hint(13.48, 107.8, 0, 1, &f),
+	    QUIZ_HINT_BYTES);
+	ck_assert_double_eq_tol(f, 0.125, 1e-3);
+	/* 12/16 (Adam states without weights and grads), memory only. */
+	ck_assert_int_eq(quiz_numeric_hint(80.85, 107.8, 0, 1, &f),
+	    QUIZ_HINT_BYTES);
+	ck_assert_int_eq(quiz_numeric_hint(80.85, 107.8, 0, 0, &f),
+	    QUIZ_HINT_LOW);
+	/* A time off by two: counted once, happens twice. */
+	ck_assert_int_eq(quiz_numeric_hint(0.5, 1.0, 0, 0, &f),
+	    QUIZ_HINT_TWICE);
+	ck_assert_int_eq(quiz_numeric_hint(2.02, 1.0, 0, 0, &f),
+	    QUIZ_HINT_TWICE);
+	ck_assert_int_eq(quiz_numeric_hint(-1, 1.0, 0, 0, &f),
+	    QUIZ_HINT_SIGN);
+	ck_assert_int_eq(quiz_numeric_hint(3.1, 1.0, 0, 0, &f),
+	    QUIZ_HINT_HIGH);
+	ck_assert_int_eq(quiz_numeric_hint(0.3, 1.0, 0, 0, &f),
+	    QUIZ_HINT_LOW);
+}
+END_TEST
+
 static int
 has_line(const struct layout *lo, const char *text, enum layout_style style)
 {
@@ -249,6 +333,13 @@ START_TEST(layout_numeric_and_reveal)
 	quiz_submit_numeric(&b[0].question, &st[0], "12");
 	st[1].revealed = 1;
 	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
+	/* A first miss: a hint, not the figure. */
+	ck_assert(has_line(&lo, "Not yet: about 9.3 times too low.",
+	    LAYOUT_WRONG));
+	ck_assert(!has_line(&lo, "Not quite: the cost model gives 112 GB; you said 12.", LAYOUT_WRONG));
+	layout_free(&lo);
+	quiz_submit_numeric(&b[0].question, &st[0], "12");
+	ck_assert_int_eq(layout_drop(&d, st, 100, &lo), 0);
 	ck_assert(has_line(&lo, "Not quite: the cost model gives 112 GB; you said 12.", LAYOUT_WRONG));
 	ck_assert(has_line(&lo, "Because.", LAYOUT_EXPLAIN));
 	ck_assert(has_line(&lo, "How did you do? 1 missed it, 2 partly, 3 got it.", LAYOUT_NOTE));
@@ -323,6 +414,88 @@ START_TEST(engine_answer_for_a_lesson_config)
 }
 END_TEST
 
+/* Problems answer_check_giveaways finds for a question after text. */
+static size_t
+giveaways(const struct hw_catalog *cat, const char *text, const char *quantity,
+    const char *unit)
+{
+	struct content_problems p = { NULL, 0, 0 };
+	struct content_block b[3];
+	struct content_course c;
+	struct content_drop d;
+	size_t n;
+
+	memset(b, 0, sizeof b);
+	memset(&d, 0, sizeof d);
+	memset(&c, 0, sizeof c);
+	b[0].kind = CONTENT_TEXT;
+	b[0].text = (char *)text;
+	b[1].kind = CONTENT_QUESTION;
+	b[1].question = question(CONTENT_Q_SINGLE);
+	b[1].question.prompt = "Which axis?";
+	b[2].kind = CONTENT_QUESTION;
+	b[2].question = question(CONTENT_Q_NUMERIC);
+	b[2].question.prompt = "Llama 2 70B at TP 8: model state per GPU?";
+	b[2].question.quantity = (char *)quantity;
+	b[2].question.unit = (char *)unit;
+	b[2].question.engine = cJSON_Parse("{\"model\": \"llama2-70b\", "
+	    "\"gpu\": \"a100-80gb\", \"gpus\": 16, \"tp\": 8, \"pp\": 2, "
+	    "\"dp\": 1, \"global_batch\": 8}");
+	d.file = "x.json";
+	d.blocks = b;
+	d.n_blocks = 3;
+	c.drops = &d;
+	c.n_drops = 1;
+	answer_check_giveaways(cat, &c, &p);
+	n = p.n;
+	if (n > 0)
+		ck_assert_str_eq(p.items[0].file, "x.json");
+	cJSON_Delete(b[2].question.engine);
+	content_problems_free(&p);
+	return n;
+}
+
+/*
+ * A numeric question may not ask for a figure printed just above it
+ * (issue 14), even across a question asked before it; another unit, or a
+ * number of a range in another unit, is not the figure.
+ */
+START_TEST(giveaway_check)
+{
+	struct content_problems p = { NULL, 0, 0 };
+	struct content_course *c;
+	struct hw_catalog cat;
+	struct pl_err err;
+	char text[200];
+	double v;
+	cJSON *cfg;
+
+	ck_assert_int_eq(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err), 0);
+	cfg = cJSON_Parse("{\"model\": \"llama2-70b\", \"gpu\": "
+	    "\"a100-80gb\", \"gpus\": 16, \"tp\": 8, \"pp\": 2, \"dp\": 1, "
+	    "\"global_batch\": 8}");
+	ck_assert_int_eq(answer_engine(&cat, cfg, "model_state_gb", "x", "",
+	    &v, &err), 0);
+	cJSON_Delete(cfg);
+	snprintf(text, sizeof text, "Each GPU keeps about %.0f GB of state.",
+	    v);
+	ck_assert_uint_eq(giveaways(&cat, text, "model_state_gb", "GB"), 1);
+	snprintf(text, sizeof text, "A send of %.0f MB per micro-batch.", v);
+	ck_assert_uint_eq(giveaways(&cat, text, "model_state_gb", "GB"), 0);
+	snprintf(text, sizeof text, "NICs of %.0f or 400 Gb/s.", v);
+	ck_assert_uint_eq(giveaways(&cat, text, "model_state_gb", "GB"), 0);
+	snprintf(text, sizeof text, "Counted with 16 bytes: %.2f.", v * 1.2);
+	ck_assert_uint_eq(giveaways(&cat, text, "model_state_gb", "GB"), 0);
+	/* The shipped course asks for no figure it has just printed. */
+	c = content_load(TOP_SRCDIR, NULL);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(answer_check_giveaways(&cat, c, &p), 0);
+	content_problems_free(&p);
+	content_free(c);
+	hw_catalog_free(&cat);
+}
+END_TEST
+
 static Suite *
 quiz_suite(void)
 {
@@ -333,6 +506,8 @@ quiz_suite(void)
 	tcase_add_test(tc, multiple_choice_needs_exact_set);
 	tcase_add_test(tc, numeric_tolerance);
 	tcase_add_test(tc, numeric_tolerance_boundary);
+	tcase_add_test(tc, numeric_forms);
+	tcase_add_test(tc, numeric_hints);
 	tcase_add_test(tc, reveal_needs_reveal_first);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("feedback layout");
@@ -342,6 +517,7 @@ quiz_suite(void)
 	tc = tcase_create("numeric answers from the engine");
 	tcase_add_test(tc, shipped_numeric_answers_come_from_the_engine);
 	tcase_add_test(tc, engine_answer_for_a_lesson_config);
+	tcase_add_test(tc, giveaway_check);
 	suite_add_tcase(s, tc);
 	return s;
 }

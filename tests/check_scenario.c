@@ -90,16 +90,27 @@ close_scenario(struct fixture *f)
 	free(f);
 }
 
-/* Grade cfg; returns the pass flag. */
+/* A trade-off of SC_TRADEOFF_WORDS words, as a learner might write. */
+static const char tradeoff[] = "TP 4 costs some NVLink time but leaves "
+    "a third of memory free";
+
+/* Grade cfg with a trade-off written; returns the pass flag. */
 static int
-grade(struct fixture *f, const struct cm_config *cfg, unsigned asserted)
+grade_tradeoff(struct fixture *f, const struct cm_config *cfg,
+    unsigned asserted, const char *text)
 {
 	struct pl_err err;
 	int ok = cm_evaluate(cfg, &f->r, &err) == 0;
 
 	scenario_grade(&f->sc, ok ? &f->r : NULL, ok ? NULL : err.msg,
-	    &f->start, &f->best, asserted, &f->g);
+	    &f->start, &f->best, asserted, text, &f->g);
 	return f->g.pass;
+}
+
+static int
+grade(struct fixture *f, const struct cm_config *cfg, unsigned asserted)
+{
+	return grade_tradeoff(f, cfg, asserted, tradeoff);
 }
 
 START_TEST(drop10_oom)
@@ -188,6 +199,60 @@ START_TEST(drop12_bubble)
 }
 END_TEST
 
+/*
+ * The loophole of issue 14: TP 8 x PP 2 with the plain attention kernel
+ * fits, keeps TP in a node and cuts the bubble to 1/29, yet runs slower
+ * than the layout the incident opened on. The floor against the start
+ * fails it, and only it.
+ */
+START_TEST(drop12_regression_fails)
+{
+	struct fixture *f = open_scenario("drop-12");
+	struct cm_config c = f->start_cfg;
+	int i, floor = -1;
+
+	c.tp = 8;
+	c.pp = 2;
+	c.attention = CM_ATTN_PLAIN;
+	ck_assert(!grade(f, &c, 0));
+	for (i = 0; i < f->g.n_crit; i++) {
+		if (f->sc.goal[i].kind == SC_MIN_SHARE_START)
+			floor = i;
+		else
+			ck_assert_msg(f->g.crit[i].pass, "%s",
+			    f->g.crit[i].text);
+	}
+	ck_assert_int_ge(floor, 0);
+	ck_assert(!f->g.crit[floor].pass);
+	ck_assert(f->r.tokens_per_s < f->start.tokens_per_s);
+	ck_assert_double_eq_tol(f->r.bubble_fraction, 1.0 / 29, 1e-9);
+	/* The cluster is part of the incident: it cannot be changed. */
+	ck_assert((f->sc.locked & SC_LOCKED_ALWAYS) == SC_LOCKED_ALWAYS);
+	close_scenario(f);
+}
+END_TEST
+
+/* Every shipped incident locks its cluster and has a floor on the start. */
+START_TEST(every_incident_locks_and_floors)
+{
+	const char *drops[] = { "drop-10", "drop-11", "drop-12", "drop-13",
+	    "drop-14" };
+	size_t i;
+	int j, floor;
+
+	for (i = 0; i < sizeof drops / sizeof drops[0]; i++) {
+		struct fixture *f = open_scenario(drops[i]);
+
+		ck_assert_msg((f->sc.locked & SC_LOCKED_ALWAYS) ==
+		    SC_LOCKED_ALWAYS, "%s", drops[i]);
+		for (j = 0, floor = 0; j < f->sc.n_goal; j++)
+			floor |= f->sc.goal[j].kind == SC_MIN_SHARE_START;
+		ck_assert_msg(floor, "%s has no floor", drops[i]);
+		close_scenario(f);
+	}
+}
+END_TEST
+
 START_TEST(drop13_choose_30b)
 {
 	struct fixture *f = open_scenario("drop-13");
@@ -230,16 +295,28 @@ START_TEST(drop14_claims)
 	ck_assert(f->g.rank >= 1);
 	fprintf(stderr, "drop 14 solution: %.3f of best, rank %d, %s\n",
 	    f->g.share_best, f->g.rank, f->g.claims[4].text);
-	/* Asserting nothing about a layout where all hold: wrong claims. */
+	/* Asserting nothing about a layout where all hold: not a defense. */
 	ck_assert(!grade(f, &c, 0));
-	ck_assert(!f->g.claims[0].pass);
+	ck_assert(!f->g.claims[0].pass && f->g.claims[0].holds);
+	/* The written trade-off is required: none, or too short, fails. */
+	ck_assert(!grade_tradeoff(f, &c, all, NULL));
+	ck_assert(!f->g.tradeoff_ok);
+	ck_assert(!grade_tradeoff(f, &c, all, "it is fast"));
+	ck_assert_int_eq(f->g.tradeoff_words, 3);
+	ck_assert(grade_tradeoff(f, &c, all, tradeoff));
+	ck_assert(f->g.tradeoff_ok);
 	/* TP 8 x PP 8 x DP 1 fits, but its exposed comm fails the claim. */
 	c.tp = 8;
 	c.pp = 8;
 	c.dp = 1;
 	ck_assert(!grade(f, &c, all));
 	ck_assert(!f->g.claims[4].holds);
-	ck_assert(grade(f, &c, all & ~(1u << 4)));
+	/* Leaving out the claim the layout fails does not save it: every
+	 * claim is graded, asserted or not. */
+	ck_assert(!grade(f, &c, all & ~(1u << 4)));
+	ck_assert(!f->g.claims[4].pass);
+	for (i = 0; i < 4; i++)
+		ck_assert(f->g.claims[i].pass);
 	close_scenario(f);
 }
 END_TEST
@@ -281,25 +358,46 @@ parse_text(const char *json)
 	return rc;
 }
 
+/* The parts every scenario needs, around a test's own goal. */
+#define LOCKS	"\"locked\":[\"model\",\"gpu\",\"gpus\",\"gpus_per_node\"]"
+#define FLOOR	"\"min_tokens_share_of_start\":1"
+
 START_TEST(bad_input)
 {
-	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true},"
-	    "\"locked\":[\"gpus\",\"tp\"]}"), 0);
-	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true},"
+	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true," FLOOR "},"
+	    "\"locked\":[\"model\",\"gpu\",\"gpus\",\"gpus_per_node\","
+	    "\"tp\"]}"), 0);
+	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true," FLOOR "},"
 	    "\"locked\":[\"gpus\",\"warp\"]}"), -1);
 	ck_assert_str_eq(perr.path, "blocks[3].locked[1]");
-	ck_assert_int_eq(parse_text("{\"goal\":{\"max_bubble\":2}}"), -1);
-	ck_assert_str_eq(perr.path, "blocks[3].goal.max_bubble");
-	ck_assert_int_eq(parse_text("{\"goal\":{\"speed\":1}}"), -1);
-	ck_assert_str_eq(perr.path, "blocks[3].goal.speed");
-	ck_assert_int_eq(parse_text("{\"goal\":{}}"), -1);
-	ck_assert_int_eq(parse_text("{}"), -1);
+	/* An incident locks its model and cluster. */
+	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true," FLOOR "},"
+	    "\"locked\":[\"model\",\"gpu\",\"gpus\"]}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].locked");
+	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true," FLOOR
+	    "}}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].locked");
+	/* Its goal has a throughput floor against the start. */
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{\"fits\":true,"
+	    "\"max_bubble\":0.1}}"), -1);
 	ck_assert_str_eq(perr.path, "blocks[3].goal");
-	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true},\"claims\":"
-	    "[{\"id\":\"a\",\"text\":\"t\",\"check\":\"fast\"}]}"), -1);
+	ck_assert_ptr_nonnull(strstr(perr.msg, "min_tokens_share_of_start"));
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{\"max_bubble\":2}}"),
+	    -1);
+	ck_assert_str_eq(perr.path, "blocks[3].goal.max_bubble");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{\"speed\":1}}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].goal.speed");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{}}"), -1);
+	ck_assert_int_eq(parse_text("{" LOCKS "}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].goal");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "},"
+	    "\"claims\":[{\"id\":\"a\",\"text\":\"t\",\"check\":\"fast\"}]}"),
+	    -1);
 	ck_assert_str_eq(perr.path, "blocks[3].claims[0].check");
-	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true},\"claims\":"
-	    "[{\"id\":\"a\",\"check\":\"fits\"}]}"), -1);
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "},"
+	    "\"claims\":[{\"id\":\"a\",\"check\":\"fits\"}]}"), -1);
+	ck_assert_int_eq(scenario_count_words("  two\twords "), 2);
+	ck_assert_int_eq(scenario_count_words(NULL), 0);
 }
 END_TEST
 
@@ -314,6 +412,8 @@ scenario_suite(void)
 	tcase_add_test(tc, drop10_oom);
 	tcase_add_test(tc, drop11_tp_across_nodes);
 	tcase_add_test(tc, drop12_bubble);
+	tcase_add_test(tc, drop12_regression_fails);
+	tcase_add_test(tc, every_incident_locks_and_floors);
 	tcase_add_test(tc, drop13_choose_30b);
 	tcase_add_test(tc, drop14_claims);
 	tcase_add_test(tc, invalid_layout_fails);

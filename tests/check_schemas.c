@@ -244,6 +244,10 @@ refused(const char *schema_text, const char *doc_text, const char *want)
 }
 
 #define ONE_PHASE	"{\"phase\": 1, \"title\": \"P\", \"drops\": []}"
+#define A_SCORE	"\"score\": {\"fraction\": 1, \"items_earned\": 2, " \
+	"\"items\": 2, \"questions\": 2, \"questions_attempted\": 2, " \
+	"\"questions_first_try_right\": 2, \"incidents\": 0, " \
+	"\"incidents_passed\": 0}"
 
 START_TEST(the_validator_refuses)
 {
@@ -252,7 +256,10 @@ START_TEST(the_validator_refuses)
 	static const char ok[] = "{\"schema\": \"parlearn.list/1\", \"title\": "
 	    "\"T\", \"phases\": [{\"phase\": 1, \"title\": \"P\", \"drops\": "
 	    "[{\"id\": \"d\", \"number\": 1, \"title\": \"D\", \"minutes\": 5, "
-	    "\"status\": \"done\"}]}]}";
+	    "\"status\": \"done\", \"score\": {\"fraction\": 1, "
+	    "\"items_earned\": 2, \"items\": 2, \"questions\": 2, "
+	    "\"questions_attempted\": 2, \"questions_first_try_right\": 2, "
+	    "\"incidents\": 0, \"incidents_passed\": 0}}]}]}";
 	cJSON *s = cJSON_Parse(text), *d = cJSON_Parse(ok);
 	char err[512];
 
@@ -270,12 +277,12 @@ START_TEST(the_validator_refuses)
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
 	    "\"phases\": [{\"phase\": 1, \"title\": \"P\", \"drops\": [{\"id\": "
 	    "\"d\", \"number\": 1, \"title\": \"D\", \"minutes\": 5, "
-	    "\"status\": \"finished\"}]}]}",
+	    "\"status\": \"finished\", " A_SCORE "}]}]}",
 	    "phases[0].drops[0].status: \"finished\" is not one of the values");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
 	    "\"phases\": [{\"phase\": 1, \"title\": \"P\", \"drops\": [{\"id\": "
 	    "\"d\", \"number\": 1, \"title\": \"D\", \"minutes\": -5, "
-	    "\"status\": \"new\"}]}]}",
+	    "\"status\": \"new\", " A_SCORE "}]}]}",
 	    "phases[0].drops[0].minutes: -5 is less than the minimum 0");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
 	    "\"phases\": [{\"phase\": 1.5, \"title\": \"P\", \"drops\": []}]}",

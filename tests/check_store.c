@@ -471,7 +471,7 @@ START_TEST(test_rt_finish)
 	ck_assert_int_eq(store_drop_finish(st, a, "drop-01", 3000, &err), 0);
 	ck_assert_int_eq(store_drop_finish(st, a, "drop-01", 4000, &err), 0);
 	ck_assert_int_eq(store_drop_get(st, a, "drop-01", &p, &err), 0);
-	ck_assert_int_eq(p.status, CURRICULUM_DONE);
+	ck_assert_int_eq(p.status, CURRICULUM_READ);
 	ck_assert_int_eq(p.started, 1000);
 	ck_assert_int_eq(p.finished, 3000);
 	ck_assert_int_eq(p.seconds, 60);
@@ -479,7 +479,7 @@ START_TEST(test_rt_finish)
 	ck_assert_int_eq(store_drop_visit(st, a, "drop-01", 7, 5, 5000, &err),
 	    0);
 	ck_assert_int_eq(store_drop_get(st, a, "drop-01", &p, &err), 0);
-	ck_assert_int_eq(p.status, CURRICULUM_DONE);
+	ck_assert_int_eq(p.status, CURRICULUM_READ);
 	ck_assert_int_eq(p.finished, 3000);
 	ck_assert_int_eq(p.position, 7);
 	ck_assert_int_eq(p.seconds, 65);
@@ -487,7 +487,7 @@ START_TEST(test_rt_finish)
 	/* Finishing a drop never opened starts and finishes it at once. */
 	ck_assert_int_eq(store_drop_finish(st, a, "drop-02", 6000, &err), 0);
 	ck_assert_int_eq(store_drop_get(st, a, "drop-02", &p, &err), 0);
-	ck_assert_int_eq(p.status, CURRICULUM_DONE);
+	ck_assert_int_eq(p.status, CURRICULUM_READ);
 	ck_assert_int_eq(p.started, 6000);
 	ck_assert_int_eq(p.finished, 6000);
 	ck_assert(sqlite3_get_autocommit(st->db));
@@ -619,7 +619,7 @@ START_TEST(test_rt_course_status)
 	ck_assert_int_eq(store_drop_finish(st, a, "drop-01", 20, &err), 0);
 	ck_assert_int_eq(store_course_status(st, a, c, status, &last, &err),
 	    0);
-	ck_assert_int_eq(status[0], CURRICULUM_DONE);
+	ck_assert_int_eq(status[0], CURRICULUM_READ);
 	ck_assert_int_eq(status[1], CURRICULUM_STARTED);
 	ck_assert_int_eq(status[2], CURRICULUM_NEW);
 	ck_assert_int_eq(last, 1);	/* finishing is not a visit */

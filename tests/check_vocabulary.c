@@ -160,16 +160,24 @@ START_TEST(knobs_are_engine_keys)
 }
 END_TEST
 
-/* The values are the database's drop_progress.status: 0, 1, 2. */
+/*
+ * The stored values are the database's drop_progress.status: 0, 1, 2;
+ * done and mastered are computed from the answers, above them.
+ */
 START_TEST(one_drop_status)
 {
 	ck_assert_int_eq(CURRICULUM_NEW, 0);
 	ck_assert_int_eq(CURRICULUM_STARTED, 1);
-	ck_assert_int_eq(CURRICULUM_DONE, 2);
+	ck_assert_int_eq(CURRICULUM_READ, 2);
+	ck_assert_int_gt(CURRICULUM_DONE, CURRICULUM_READ);
+	ck_assert_int_gt(CURRICULUM_MASTERED, CURRICULUM_DONE);
 	ck_assert_str_eq(curriculum_status_word(CURRICULUM_NEW), "new");
 	ck_assert_str_eq(curriculum_status_word(CURRICULUM_STARTED),
 	    "started");
+	ck_assert_str_eq(curriculum_status_word(CURRICULUM_READ), "read");
 	ck_assert_str_eq(curriculum_status_word(CURRICULUM_DONE), "done");
+	ck_assert_str_eq(curriculum_status_word(CURRICULUM_MASTERED),
+	    "mastered");
 }
 END_TEST
 

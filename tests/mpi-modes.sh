@@ -109,7 +109,7 @@ grep -q 'a run of pp on 4 processes; the step asks for: dp' "$tmp/sub.err" ||
 grep -q '^step 2: dp on 4 processes on 1 host; .*: right$' "$tmp/sub.out" ||
 	fail "lab submit: $(cat "$tmp/sub.out")"
 "$PARLEARN" lab report "$lab" --format csv >"$tmp/report.csv" || fail "lab report"
-grep -q ',2,"Run data parallelism on 4 processes",run,run,1,1,1,,,,right$' \
+grep -q ',2,"Run data parallelism on 4 processes",run,run,1,1,1,,,,right,$' \
 	"$tmp/report.csv" || fail "lab report: $(cat "$tmp/report.csv")"
 
 # The library's own reduction order: equal to rounding, not to the bit.

@@ -159,6 +159,7 @@ check_numeric(const struct cli_ctx *ctx, const struct content_course *c,
 		return;
 	}
 	answer_check_course(&cat, c, probs);
+	answer_check_giveaways(&cat, c, probs);
 	check_scenarios(&cat, c, probs);
 	hw_catalog_free(&cat);
 }

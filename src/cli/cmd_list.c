@@ -16,6 +16,7 @@
 #include "cli/output.h"
 #include "cli/usage.h"
 #include "core/course/curriculum.h"
+#include "core/course/score.h"
 #include "store/progress.h"
 
 static void
@@ -28,9 +29,30 @@ usage(FILE *fp)
 	    "  -h, --help   show this help\n"));
 }
 
+/*
+ * A drop's score (core/course/score.h): items are its questions and
+ * incidents; earned is right within the first two answers, or passed.
+ */
+static void
+add_score(cJSON *d, const struct drop_score *sc)
+{
+	cJSON *o = cJSON_AddObjectToObject(d, "score");
+
+	cJSON_AddNumberToObject(o, "fraction", sc->score);
+	cJSON_AddNumberToObject(o, "items_earned", sc->earned);
+	cJSON_AddNumberToObject(o, "items", sc->items);
+	cJSON_AddNumberToObject(o, "questions", sc->questions);
+	cJSON_AddNumberToObject(o, "questions_attempted", sc->attempted);
+	cJSON_AddNumberToObject(o, "questions_first_try_right",
+	    sc->first_right);
+	cJSON_AddNumberToObject(o, "incidents", sc->incidents);
+	cJSON_AddNumberToObject(o, "incidents_passed", sc->incidents_passed);
+}
+
 /* The course as the document parlearn.list/1 (cli/jsonout.h). */
 static int
-print_json(const struct content_course *c, const enum curriculum_status *st)
+print_json(const struct content_course *c, const enum curriculum_status *st,
+    const struct drop_score *sc)
 {
 	cJSON *root = cli_json_doc(CLI_SCHEMA("list")), *phases, *ph, *drops, *d;
 	size_t p, i;
@@ -56,6 +78,7 @@ print_json(const struct content_course *c, const enum curriculum_status *st)
 			/* The contract's status words are not translated. */
 			cJSON_AddStringToObject(d, "status",
 			    curriculum_status_word(st[i]));
+			add_score(d, &sc[i]);
 			cJSON_AddItemToArray(drops, d);
 		}
 		cJSON_AddItemToArray(phases, ph);
@@ -64,7 +87,8 @@ print_json(const struct content_course *c, const enum curriculum_status *st)
 }
 
 static void
-print_text(const struct content_course *c, const enum curriculum_status *st)
+print_text(const struct content_course *c, const enum curriculum_status *st,
+    const struct drop_score *sc)
 {
 	struct curriculum_phase_progress pr;
 	size_t p, i;
@@ -78,9 +102,10 @@ print_text(const struct content_course *c, const enum curriculum_status *st)
 		for (i = 0; i < c->n_drops; i++) {
 			if (c->drops[i].phase != c->phases[p].number)
 				continue;
-			cli_printf(stdout, _("  %2d  %-62s %2d min  %s\n"),
+			cli_printf(stdout, _("  %2d  %-62s %2d min  %-8s %3.0f%%\n"),
 			    c->drops[i].number, c->drops[i].title,
-			    c->drops[i].minutes, curriculum_status_name(st[i]));
+			    c->drops[i].minutes, curriculum_status_name(st[i]),
+			    100 * sc[i].score);
 		}
 	}
 }
@@ -114,8 +139,8 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 	rc = cli_session_open(ctx, &s, 1);
 	if (rc != 0)
 		return rc;
-	rc = json ? print_json(s.course, s.status) :
-	    (print_text(s.course, s.status), 0);
+	rc = json ? print_json(s.course, s.status, s.scores) :
+	    (print_text(s.course, s.status, s.scores), 0);
 	cli_session_close(&s);
 	return rc;
 }

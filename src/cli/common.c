@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "store/progress_score.h"
 
 void
 cli_print_err(const struct pl_err *err)
@@ -53,12 +54,13 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 	s->problems = (int)probs.n;
 	content_problems_free(&probs);
 	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);
+	s->scores = calloc(s->course->n_drops + 1, sizeof *s->scores);
 	s->store = store_open(ctx->db_path, &err);
-	if (s->status == NULL || s->store == NULL ||
+	if (s->status == NULL || s->scores == NULL || s->store == NULL ||
 	    store_profile(s->store, ctx->profile, (int64_t)time(NULL),
 	    &s->profile, &err) != 0 ||
-	    store_course_status(s->store, s->profile, s->course, s->status,
-	    &s->last_drop, &err) != 0) {
+	    store_course_progress(s->store, s->profile, s->course, s->status,
+	    s->scores, &s->last_drop, &err) != 0) {
 		cli_print_err(&err);
 		cli_session_close(s);
 		return 2;
@@ -91,5 +93,6 @@ cli_session_close(struct cli_session *s)
 	if (s->have_catalog)
 		hw_catalog_free(&s->catalog);
 	free(s->status);
+	free(s->scores);
 	memset(s, 0, sizeof *s);
 }

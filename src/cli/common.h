@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/course/content.h"
 #include "core/course/curriculum.h"
+#include "core/course/score.h"
 #include "core/engine/hardware.h"
 #include "store/progress.h"
 #include "tui/tui.h"
@@ -19,6 +20,7 @@ struct cli_session {
 	struct store		*store;
 	int64_t			 profile;
 	enum curriculum_status	*status;	/* per drop */
+	struct drop_score	*scores;	/* per drop */
 	int			 last_drop;	/* index or -1 */
 	int			 problems;	/* content files skipped */
 	struct hw_catalog	 catalog;	/* GPUs and model presets */

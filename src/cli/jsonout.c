@@ -6,6 +6,7 @@
 
 #include "i18n.h"
 #include "cli/jsonout.h"
+#include "cli/output.h"
 #include "cli/usage.h"
 
 cJSON *
@@ -41,15 +42,18 @@ int
 cli_json_emit(cJSON *doc)
 {
 	char *text = doc != NULL ? cJSON_Print(doc) : NULL;
+	int rc;
 
 	cJSON_Delete(doc);
 	if (text == NULL) {
 		cli_error("%s", _("out of memory"));
 		return 2;
 	}
-	printf("%s\n", text);
+	/* Larger than stdio's buffer: a failed write is told as it
+	 * happens, with its reason. */
+	rc = cli_write_text(NULL, text);
 	free(text);
-	return 0;
+	return rc;
 }
 
 void

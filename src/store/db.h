@@ -20,7 +20,7 @@ struct store {
 };
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION	4
+#define STORE_SCHEMA_VERSION	5
 
 /*
  * Open (creating file and parent directories if needed) and migrate.

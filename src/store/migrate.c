@@ -126,6 +126,13 @@ static const char *const migrations[] = {
 	/* 3 -> 4: the tags of an imported note (deck import keeps them and
 	 * deck export writes them back), space-separated; NULL for none. */
 	"ALTER TABLE user_cards ADD COLUMN tags TEXT;",
+	/* 4 -> 5: the trade-off a learner writes with a defense (drop 14),
+	 * one row per scenario attempt that had one
+	 * (store/scenario_tradeoff.h). */
+	"CREATE TABLE scenario_tradeoffs ("
+	"  answer_id INTEGER PRIMARY KEY"
+	"    REFERENCES answers(id) ON DELETE CASCADE,"
+	"  text TEXT NOT NULL);",
 };
 
 #define N_MIGRATIONS	((int)(sizeof migrations / sizeof migrations[0]))

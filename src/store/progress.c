@@ -121,7 +121,7 @@ store_drop_finish(struct store *st, int64_t profile, const char *drop_id,
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, now);
-	sqlite3_bind_int(s, 4, CURRICULUM_DONE);
+	sqlite3_bind_int(s, 4, CURRICULUM_READ);
 	return store_end(st, store_step_done(st, s, err), err);
 }
 

@@ -44,7 +44,10 @@ int	store_drop_get(struct store *, int64_t profile, const char *drop_id,
 int	store_drop_visit(struct store *, int64_t profile, const char *drop_id,
 	    int position, int64_t add_seconds, int64_t now, struct pl_err *err);
 
-/* Mark done (keeps the first finish time if already done). */
+/*
+ * Mark read to the end, CURRICULUM_READ (keeps the first finish time if
+ * already read). Done and mastered are computed: store/progress_score.h.
+ */
 int	store_drop_finish(struct store *, int64_t profile, const char *drop_id,
 	    int64_t now, struct pl_err *err);
 

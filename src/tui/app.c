@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "i18n.h"
+#include "store/progress_score.h"
 #include "tui/app.h"
 #include "tui/ui.h"
 
@@ -13,8 +14,8 @@ app_refresh(struct app *a)
 {
 	struct pl_err err;
 
-	if (store_course_status(a->store, a->profile, a->course, a->status,
-	    &a->last_drop, &err) != 0) {
+	if (store_course_progress(a->store, a->profile, a->course, a->status,
+	    a->scores, &a->last_drop, &err) != 0) {
 		app_store_error(&err);
 		return -1;
 	}

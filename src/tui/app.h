@@ -10,6 +10,7 @@
 
 #include "core/course/content.h"
 #include "core/course/curriculum.h"
+#include "core/course/score.h"
 #include "core/engine/hardware.h"
 #include "core/sim/sim_json.h"
 #include "store/progress.h"
@@ -21,6 +22,7 @@ struct app {
 	const char		*profile_name;
 	int			 problems;	/* content files skipped */
 	enum curriculum_status	*status;	/* per drop, owned */
+	struct drop_score	*scores;	/* per drop, owned */
 	int			 last_drop;	/* index, or -1 */
 	const struct hw_catalog	*catalog;	/* borrowed; NULL if not loaded */
 	const char		*lab_dir;	/* lab mode: the lab directory */
@@ -28,7 +30,10 @@ struct app {
 						   big figures, fewer lines) */
 };
 
-/* Reload app->status and app->last_drop from the store (0 or -1). */
+/*
+ * Reload app->status, app->scores and app->last_drop from the store (0 or
+ * -1).
+ */
 int	app_refresh(struct app *);
 
 /* Report a store failure on the status line; the session goes on. */
@@ -80,5 +85,10 @@ struct ui_screen	*ui_lab_student_new(struct app *);
 struct ui_screen	*ui_review_new(struct app *, int cram, const char *deck);
 /* Flashcard statistics: forecast, heatmap, retention, counts by state. */
 struct ui_screen	*ui_stats_new(struct app *);
+/*
+ * The end-of-course summary: drops done and mastered, scores, incidents,
+ * each drop's status, the weakest drop, time spent (scr_summary.c).
+ */
+struct ui_screen	*ui_summary_new(struct app *);
 
 #endif

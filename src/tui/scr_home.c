@@ -1,6 +1,7 @@
 /*
- * scr_home.c - the home screen: continue, the phases and their drops,
- * flashcard review, the cost-model playground.
+ * scr_home.c - the home screen: continue, the phases and their drops
+ * (each with its status, new / started / read / done / mastered, and its
+ * score), flashcard review, the cost-model playground, the course summary.
  *
  * On a wide terminal the list keeps to HOME_MAX_COLS, so a drop's status
  * stays next to its title; a title that does not fit ends with an
@@ -53,6 +54,7 @@ static const struct ui_key_help home_help[] = {
 	{ N_("Home/End, g/G"), N_("first / last entry") },
 	{ N_("Enter, l"), N_("open") },
 	{ N_("c"), N_("continue where you left off") },
+	{ N_("S"), N_("course summary: drops done, mastered, scores") },
 	{ N_("B"), N_("browse, search and suspend flashcards") },
 	{ N_("L"), N_("back to the lab (lab mode)") },
 	{ N_("q"), N_("quit") },
@@ -110,7 +112,7 @@ draw_continue(struct home *h, WINDOW *w, int y, int cols, int attr)
 
 	if (next < 0)
 		snprintf(line, sizeof line, "%s",
-		    _("Course complete. Open any drop to read it again."));
+		    _("Course complete. Enter shows the summary."));
 	else
 		snprintf(line, sizeof line, a->last_drop < 0 ?
 		    _("Start: %d. %s") : _("Continue where I left off: %d. %s"),
@@ -143,19 +145,25 @@ draw_drop(struct home *h, WINDOW *w, int y, int cols, int idx, int attr)
 {
 	const struct content_drop *d = &h->app->course->drops[idx];
 	enum curriculum_status s = h->app->status[idx];
-	char num[16], mins[32];
-	int sattr = s == CURRICULUM_DONE ? ui_attr(UI_C_DONE) :
-	    s == CURRICULUM_STARTED ? ui_attr(UI_C_STARTED) : ui_attr(UI_C_DIM);
-	int right = 22;
+	const struct drop_score *sc = &h->app->scores[idx];
+	char num[16], mins[32], score[16];
+	int sattr = curriculum_is_done(s) ? ui_attr(UI_C_DONE) :
+	    s != CURRICULUM_NEW ? ui_attr(UI_C_STARTED) : ui_attr(UI_C_DIM);
+	int right = 26;
 
 	snprintf(num, sizeof num, "%2d", d->number);
 	ui_put(w, y, 4, num, 3, attr);
 	ui_put_cut(w, y, 8, d->title, cols - 8 - right - 1, attr);
 	snprintf(mins, sizeof mins, _("%d min"), d->minutes);
-	ui_put(w, y, cols - right + 1, mins, 8, attr | ui_attr(UI_C_DIM));
-	ui_put(w, y, cols - 12, curriculum_status_name(s), 8,
+	ui_put(w, y, cols - right + 1, mins, 6, attr | ui_attr(UI_C_DIM));
+	ui_put(w, y, cols - 18, curriculum_status_name(s), 9,
 	    attr ? attr : sattr);
-	if (s == CURRICULUM_DONE)
+	/* The score once something has been answered (core/course/score). */
+	if (sc->attempted > 0 || sc->incidents_passed > 0) {
+		snprintf(score, sizeof score, "%3.0f%%", 100 * sc->score);
+		ui_put(w, y, cols - 8, score, 4, attr ? attr : sattr);
+	}
+	if (curriculum_is_done(s))
 		ui_put(w, y, cols - 3, ui_glyph_check(), 1, sattr);
 }
 
@@ -265,7 +273,7 @@ open_item(struct home *h, const struct item *it)
 	switch (it->kind) {
 	case ITEM_CONTINUE:
 		next = curriculum_continue(a->course, a->status, a->last_drop);
-		ui_push(ui_reader_new(a, next >= 0 ? next : 0));
+		ui_push(next >= 0 ? ui_reader_new(a, next) : ui_summary_new(a));
 		break;
 	case ITEM_DROP:
 		ui_push(ui_reader_new(a, it->index));
@@ -319,6 +327,10 @@ home_key(struct ui_screen *s, int ch)
 	case 'c':
 		if (h->app->course->n_drops > 0)
 			open_item(h, &h->items[0]);
+		break;
+	case 'S':
+		if (h->app->course->n_drops > 0)
+			ui_push(ui_summary_new(h->app));
 		break;
 	case 'B':
 		ui_push(ui_browse_new(h->app));

@@ -19,6 +19,7 @@
 #include "i18n.h"
 #include "store/export.h"
 #include "store/labdir.h"
+#include "store/scenario_tradeoff.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/term.h"
@@ -94,7 +95,7 @@ sync_answers(struct student *st)
 	const char *ids[MAX_ITEMS];
 	enum lab_item_kind kinds[MAX_ITEMS];
 	struct pl_err err;
-	char q[LAB_ID_MAX + 16];
+	char q[LAB_ID_MAX + 16], text[LAB_TRADEOFF_MAX];
 	size_t s, i, n;
 	int att, first, corr;
 
@@ -114,6 +115,12 @@ sync_answers(struct student *st)
 			if (att > 0)
 				lab_result_set(&st->res, (int)s, kinds[i],
 				    ids[i], att, first, corr);
+			if (att > 0 && kinds[i] == LAB_ITEM_SCENARIO &&
+			    store_scenario_tradeoff(st->app->store,
+			    st->app->profile, ls->drop, ids[i], text,
+			    sizeof text, &err) == 1)
+				lab_result_set_tradeoff(&st->res, (int)s,
+				    ids[i], text);
 		}
 	}
 }

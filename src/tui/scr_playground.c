@@ -9,7 +9,10 @@
  * current layout, saves the attempt (store/scenario_store) and, on a
  * failure, unlocks the next hint; after two failures 'w' shows the worked
  * solution. Failures and passes are read back from the store on opening,
- * so hints stay unlocked and a passed scenario shows as passed.
+ * so hints stay unlocked and a passed scenario shows as passed. A defense
+ * (a scenario with claims) also takes a written trade-off: 't' starts
+ * typing it, Enter or Esc ends; it is saved with each attempt
+ * (store/scenario_tradeoff.h) and read back on opening.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 
 #include "i18n.h"
 #include "store/scenario_store.h"
+#include "store/scenario_tradeoff.h"
 #include "tui/app.h"
 #include "tui/scr_playground.h"
 #include "tui/ui.h"
@@ -36,6 +40,7 @@ static const struct ui_key_help playground_help[] = {
 	{ N_("Tab, i"), N_("scenario: incident brief, goal, verdict, hints") },
 	{ N_("c"), N_("scenario: check the layout against the goal") },
 	{ N_("1-8"), N_("scenario: assert or withdraw a claim") },
+	{ N_("t"), N_("defense: write the trade-off; Enter ends") },
 	{ N_("w"), N_("scenario: worked solution (after two failed checks)") },
 	{ N_("q, Esc"), N_("close the ranking; back") },
 	{ NULL, NULL }
@@ -98,9 +103,10 @@ save_attempt(struct pgs *p)
 	time_t now = time(NULL);
 
 	pg_layout_text(&p->pg.cfg, layout, sizeof layout);
-	if (store_scenario_add(p->app->store, p->app->profile, p->drop_id,
-	    p->sc->id, p->grade.pass, layout, difftime(now, p->opened),
-	    (int64_t)now, &err) != 0)
+	if (store_scenario_add_tradeoff(p->app->store, p->app->profile,
+	    p->drop_id, p->sc->id, p->grade.pass, layout,
+	    p->rules.n_claims > 0 ? p->tradeoff : NULL,
+	    difftime(now, p->opened), (int64_t)now, &err) != 0)
 		app_store_error(&err);
 	p->opened = now;
 	if (p->grade.pass) {
@@ -123,7 +129,8 @@ check(struct pgs *p)
 	if (cm_search(&p->pg.cfg, CM_SEARCH_MAX, p->best, &err) != 0)
 		p->best->n_top = 0;
 	scenario_grade(&p->rules, p->pg.cur_valid ? &p->pg.cur : NULL,
-	    p->pg.why, &p->start, p->best, p->asserted, &p->grade);
+	    p->pg.why, &p->start, p->best, p->asserted, p->tradeoff,
+	    &p->grade);
 	p->graded = 1;
 	save_attempt(p);
 	p->panel = PGS_INCIDENT;
@@ -175,12 +182,46 @@ incident_key(struct pgs *p, int ch)
 	    p->info_rows - 1 : 1, p->info_lines);
 }
 
+/* Typing the trade-off: text, Backspace, Enter or Esc to end. */
+static void
+tradeoff_key(struct pgs *p, int ch)
+{
+	size_t n = strlen(p->tradeoff);
+
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27) {
+		p->typing = 0;
+		return;
+	}
+	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		/* Back over a whole UTF-8 character. */
+		while (n > 0 && ((unsigned char)p->tradeoff[--n] & 0xC0) ==
+		    0x80)
+			;
+		p->tradeoff[n] = '\0';
+	} else if (((ch >= 32 && ch < 127) || (ch >= 128 && ch < 256)) &&
+	    n + 1 < sizeof p->tradeoff) {
+		p->tradeoff[n] = (char)ch;
+		p->tradeoff[n + 1] = '\0';
+	} else
+		return;
+	p->graded = 0;
+}
+
 /* Keys only a scenario has; 1 if used. */
 static int
 scenario_key(struct pgs *p, int ch)
 {
 	if (p->sc == NULL)
 		return 0;
+	if (p->typing) {
+		tradeoff_key(p, ch);
+		return 1;
+	}
+	if (ch == 't' && p->rules.n_claims > 0) {
+		p->typing = 1;
+		p->panel = PGS_INCIDENT;
+		return 1;
+	}
 	if (ch == 'c') {
 		check(p);
 		return 1;
@@ -270,6 +311,12 @@ playground_key(struct ui_screen *s, int ch)
 	return UI_HANDLED;
 }
 
+static int
+playground_typing(struct ui_screen *s)
+{
+	return ((struct pgs *)s->state)->typing;
+}
+
 static void
 playground_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 {
@@ -310,6 +357,10 @@ load_scenario(struct pgs *p, struct cm_config *cfg)
 		app_store_error(&err);
 	p->failed = st.failed;
 	p->passed = st.passed;
+	if (p->rules.n_claims > 0 && store_scenario_tradeoff(p->app->store,
+	    p->app->profile, p->drop_id, p->sc->id, p->tradeoff,
+	    sizeof p->tradeoff, &err) < 0)
+		app_store_error(&err);
 	snprintf(p->passed_layout, sizeof p->passed_layout, "%s", st.layout);
 	p->panel = PGS_INCIDENT;
 	return 0;
@@ -355,6 +406,7 @@ ui_playground_new(struct app *a, const struct content_scenario *sc,
 	s->help = playground_help;
 	s->draw = playground_draw;
 	s->key = playground_key;
+	s->typing = playground_typing;
 	s->free = playground_free;
 	s->state = p;
 	return s;

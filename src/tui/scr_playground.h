@@ -48,6 +48,9 @@ struct pgs {
 	struct sc_grade			 grade;
 	int				 graded;	/* grade is for this cfg */
 	unsigned			 asserted;	/* claims asserted, bits */
+	char				 tradeoff[SC_TRADEOFF_LEN]; /* written
+							 * with a defense */
+	int				 typing;	/* keys go to tradeoff */
 	int				 show_solution;
 	int				 info_top;	/* scroll of the incident */
 	int				 info_lines;	/* its length, last draw */

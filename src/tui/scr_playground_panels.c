@@ -23,7 +23,7 @@ mark(int ok)
 static void
 incident_goal(const struct pgs *p, struct pgs_flow *f)
 {
-	char line[300], g[200];
+	char line[SC_TRADEOFF_LEN + 100], g[200];
 	int i;
 
 	pgs_flow_text(f, _("Goal (all must hold):"), 0, ui_attr(UI_C_HEADING));
@@ -45,6 +45,14 @@ incident_goal(const struct pgs *p, struct pgs_flow *f)
 		pgs_flow_text(f, line, 2, (p->asserted >> i) & 1u ?
 		    ui_attr(UI_C_ACCENT) : (int)A_NORMAL);
 	}
+	if (p->typing)
+		snprintf(line, sizeof line, _("Trade-off (Enter ends): %s_"),
+		    p->tradeoff);
+	else
+		snprintf(line, sizeof line, _("Trade-off (t to write, at least "
+		    "%d words): %s"), SC_TRADEOFF_WORDS, p->tradeoff);
+	pgs_flow_text(f, line, 0, p->typing ? ui_attr(UI_C_ACCENT) :
+	    ui_attr(UI_C_HEADING));
 }
 
 static void
@@ -90,13 +98,26 @@ incident_verdict(const struct pgs *p, struct pgs_flow *f)
 		pgs_flow_text(f, line, 2, ui_attr(g->crit[i].pass ? UI_C_DONE :
 		    UI_C_WARN));
 	}
+	/* Every claim is graded, asserted or not. */
 	for (i = 0; i < g->n_claims && g->valid; i++) {
-		snprintf(line, sizeof line, _("%s claim %d: %s, you %s it (%s)"),
+		snprintf(line, sizeof line, _("%s claim %d: %s, %s (%s)"),
 		    mark(g->claims[i].pass), i + 1, g->claims[i].holds ?
-		    _("true") : _("false"), g->claims[i].asserted ?
-		    _("asserted") : _("did not assert"), g->claims[i].text);
+		    _("holds") : _("fails on this layout"),
+		    g->claims[i].asserted ? _("asserted") :
+		    _("not asserted"), g->claims[i].text);
 		pgs_flow_text(f, line, 2, ui_attr(g->claims[i].pass ?
 		    UI_C_DONE : UI_C_WARN));
+	}
+	if (g->n_claims > 0) {
+		if (g->tradeoff_ok)
+			snprintf(line, sizeof line, _("%s trade-off written (%d "
+			    "words)"), mark(1), g->tradeoff_words);
+		else
+			snprintf(line, sizeof line, _("%s trade-off: %d words; "
+			    "write at least %d (press t)"), mark(0),
+			    g->tradeoff_words, SC_TRADEOFF_WORDS);
+		pgs_flow_text(f, line, 2, ui_attr(g->tradeoff_ok ? UI_C_DONE :
+		    UI_C_WARN));
 	}
 	incident_rank(p, f);
 }

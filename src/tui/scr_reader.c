@@ -2,13 +2,18 @@
  * scr_reader.c - the lesson reader: a drop's blocks, wrapped and paged;
  * its keys and what it records.
  *
- * Opening a drop marks it started; once its last line has been on a page
- * it is marked done (from the key handler or the tick that follows a
- * draw, never from the draw). The position saved is the block at the top
- * of the page, so it survives a resize or a different terminal width next
- * time. Which block a key acts on is core/course/reader's decision; this
- * file forwards keys to it. The reference document is the same screen
- * with its reference flag set: same paging, nothing recorded.
+ * Opening a drop marks it started, shows the answers saved on earlier
+ * visits and returns to the block read last; once its last line has been
+ * on a page it is marked read (from the key handler or the tick that
+ * follows a draw, never from the draw). Read is not done: a drop is done
+ * when every question has an answer and every incident has passed
+ * (core/course/score.h), which rs_progress() checks after each answer and
+ * each return from an incident, and says so. The position saved is the
+ * block at the top of the page, so it survives a resize or a different
+ * terminal width next time. Which block a key acts on is
+ * core/course/reader's decision; this file forwards keys to it. The
+ * reference document is the same screen with its reference flag set: same
+ * paging, nothing recorded.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +21,7 @@
 
 #include "i18n.h"
 #include "store/progress.h"
+#include "store/progress_score.h"
 #include "tui/scr_reader.h"
 #include "tui/term.h"
 #include "tui/ui.h"
@@ -31,7 +37,7 @@ static const struct ui_key_help reader_help[] = {
 	{ N_("n / p"), N_("next / previous drop") },
 	{ N_("Tab, Shift-Tab"), N_("next / previous question; stops at the ends") },
 	{ N_("1-9"), N_("choose an option of the marked question") },
-	{ N_("0-9 . - e"), N_("type a number; Backspace erases") },
+	{ N_("0-9 . , e / %"), N_("type a number (1.5e3, 31/50, 62%); Backspace erases") },
 	{ N_("Enter"), N_("check the answer, or open the animation") },
 	{ N_("r"), N_("reveal the model answer on the page") },
 	{ N_("a"), N_("answer again (a right answer is locked)") },
@@ -71,21 +77,96 @@ save(struct reader_scr *r)
 		r->seconds = 0;
 }
 
-/* Record the drop done once its end has been on a page. */
+/* What is left to make the drop done, into r->note (one short line). */
 static void
-record_done(struct reader_scr *r)
+note_left(struct reader_scr *r, const struct drop_score *sc)
 {
+	int q = sc->questions - sc->attempted;
+	int inc = sc->incidents - sc->incidents_passed;
+
+	if (q > 0 && inc > 0)
+		snprintf(r->note, sizeof r->note, P_("End of the drop, not done: "
+		    "%d question unanswered, incident not passed.", "End of the "
+		    "drop, not done: %d questions unanswered, incident not "
+		    "passed.", q), q);
+	else if (q > 0)
+		snprintf(r->note, sizeof r->note, P_("End of the drop, not done: "
+		    "%d question unanswered. Shift-Tab goes back.", "End of the "
+		    "drop, not done: %d questions unanswered. Shift-Tab goes "
+		    "back.", q), q);
+	else if (inc > 0)
+		snprintf(r->note, sizeof r->note, "%s", _("End of the drop, not "
+		    "done: the incident has not passed yet."));
+}
+
+void
+rs_progress(struct reader_scr *r, int at_end)
+{
+	struct drop_score sc;
+	enum curriculum_status st;
 	struct pl_err err;
 
-	if (r->reference || r->finished || !r->rd.end_seen)
+	if (r->reference)
 		return;
-	r->finished = 1;
-	if (store_drop_finish(r->app->store, r->app->profile, drop_of(r)->id,
-	    (int64_t)time(NULL), &err) != 0) {
+	if (store_drop_score(r->app->store, r->app->profile, drop_of(r), &sc,
+	    &st, &err) != 0) {
 		app_store_error(&err);
 		return;
 	}
-	ui_flash(_("Drop complete. Press n for the next drop, q for the home screen."));
+	if (curriculum_is_done(st) && (!r->was_done || at_end))
+		snprintf(r->note, sizeof r->note, st == CURRICULUM_MASTERED ?
+		    _("Drop mastered, score %.0f%%. n: next drop, q: home "
+		    "screen.") : _("Drop complete, score %.0f%%. n: next drop, "
+		    "q: home screen."), 100 * sc.score);
+	else if (!curriculum_is_done(st) && at_end)
+		note_left(r, &sc);
+	r->was_done = curriculum_is_done(st);
+}
+
+/* Record the drop read once its end has been on a page; 1 if just now. */
+static int
+record_read(struct reader_scr *r)
+{
+	struct pl_err err;
+
+	if (r->reference || r->read_saved || !r->rd.end_seen)
+		return 0;
+	r->read_saved = 1;
+	if (store_drop_finish(r->app->store, r->app->profile, drop_of(r)->id,
+	    (int64_t)time(NULL), &err) != 0)
+		app_store_error(&err);
+	return 1;
+}
+
+/* 1 while the drop's last line is on the page. */
+static int
+end_on_page(const struct reader_scr *r)
+{
+	return r->rd.lo.n > 0 && r->rd.top + r->rd.page >= (int)r->rd.lo.n;
+}
+
+/* The answers of earlier visits, shown again; whether it is done. */
+static void
+restore_answers(struct reader_scr *r)
+{
+	struct score_record *recs;
+	struct drop_score sc;
+	enum curriculum_status st;
+	struct pl_err err;
+	size_t n;
+
+	if (r->reference)
+		return;
+	if (store_drop_records(r->app->store, r->app->profile, drop_of(r)->id,
+	    &recs, &n, &err) != 0) {
+		app_store_error(&err);
+		return;
+	}
+	reader_restore(&r->rd, recs, n);
+	free(recs);
+	if (store_drop_score(r->app->store, r->app->profile, drop_of(r), &sc,
+	    &st, &err) == 0)
+		r->was_done = curriculum_is_done(st);
 }
 
 static void
@@ -114,22 +195,41 @@ start_drop(struct reader_scr *r, int index, int block)
 	r->rd.resume_block = block;
 	r->rd.now = (int64_t)time(NULL);
 	r->drop = index;
-	r->finished = 0;
+	r->read_saved = 0;
+	r->was_done = 0;
+	restore_answers(r);
 	snprintf(val, sizeof val, "reader:%s", d->id);
 	set_resume(r, val);
 	save(r);
 	return 0;
 }
 
-/* Switch to another drop in place (n/p), saving this one first. */
+/*
+ * Switch to another drop in place (n/p), saving this one first; it opens
+ * where the learner was last reading it.
+ */
 static void
 goto_drop(struct reader_scr *r, int index)
 {
-	if (r->reference || index < 0 ||
-	    (size_t)index >= r->app->course->n_drops)
+	struct store_drop_progress p;
+	struct pl_err err;
+
+	if (r->reference)
 		return;
+	if (index < 0) {
+		ui_flash(_("This is the first drop; there is none before it."));
+		return;
+	}
+	if ((size_t)index >= r->app->course->n_drops) {
+		ui_flash(_("This is the last drop of the course; q goes back to "
+		    "the home screen."));
+		return;
+	}
 	save(r);
-	start_drop(r, index, 0);
+	if (store_drop_get(r->app->store, r->app->profile,
+	    r->app->course->drops[index].id, &p, &err) != 0)
+		p.position = 0;
+	start_drop(r, index, p.position);
 }
 
 /* Keys for the questions; READER_NONE leaves the key to the page. */
@@ -149,7 +249,8 @@ answer_key(struct reader_scr *r, int ch)
 		return reader_reveal(&r->rd);
 	case 'a':
 		return reader_retry(&r->rd);
-	case '.': case '-': case 'e':
+	case '.': case ',': case '-': case '+': case 'e': case 'E':
+	case '/': case '%':
 		return reader_type(&r->rd, ch);
 	default:
 		if (ch >= '0' && ch <= '9')
@@ -221,17 +322,23 @@ reader_key(struct ui_screen *s, int ch)
 	struct reader_scr *r = s->state;
 	enum reader_effect e;
 	enum ui_result res = UI_HANDLED;
+	int was_end = end_on_page(r);
 
 	count_time(r);
 	r->rd.now = (int64_t)time(NULL);
-	record_done(r);
+	r->note[0] = '\0';
+	if (record_read(r))
+		rs_progress(r, 1);
 	e = answer_key(r, ch);
 	if (e != READER_NONE)
 		rs_effect(r, e);
 	else if (!(r->app->projector && projector_key(r, ch)))
 		res = page_key(r, ch);
-	if (res != UI_BACK)
-		record_done(r);
+	if (res == UI_BACK)
+		return res;
+	/* Each time the end comes onto the page: done, or what is left. */
+	if ((record_read(r) || !was_end) && end_on_page(r))
+		rs_progress(r, 1);
 	return res;
 }
 
@@ -241,19 +348,27 @@ reader_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	rs_draw(s->state, w, rows, cols);
 }
 
-/* After a draw: record "done" at once if the page reached the end. */
+/* After a draw: record "read" at once if the page reached the end. */
 static int
 reader_next_tick(struct ui_screen *s)
 {
 	struct reader_scr *r = s->state;
 
-	return !r->reference && !r->finished && r->rd.end_seen ? 0 : -1;
+	return !r->reference && !r->read_saved && r->rd.end_seen ? 0 : -1;
 }
 
 static void
 reader_tick(struct ui_screen *s)
 {
-	record_done(s->state);
+	if (record_read(s->state))
+		rs_progress(s->state, 1);
+}
+
+/* Back from an incident or an animation: it may have made the drop done. */
+static void
+reader_resume(struct ui_screen *s)
+{
+	rs_progress(s->state, 0);
 }
 
 static void
@@ -284,9 +399,9 @@ reader_open(struct app *a, int index)
 	r->app = a;
 	r->reference = index < 0;
 	r->last_key = time(NULL);
+	/* Where the learner was reading, done or not. */
 	if (!r->reference && store_drop_get(a->store, a->profile,
-	    a->course->drops[index].id, &p, &err) == 0 &&
-	    p.status != CURRICULUM_DONE)
+	    a->course->drops[index].id, &p, &err) == 0)
 		block = p.position;
 	if (start_drop(r, index, block) != 0)
 		goto fail;
@@ -296,6 +411,7 @@ reader_open(struct app *a, int index)
 	s->key = reader_key;
 	s->next_tick_ms = reader_next_tick;
 	s->tick = reader_tick;
+	s->resume = reader_resume;
 	s->free = reader_free_screen;
 	s->state = r;
 	return s;

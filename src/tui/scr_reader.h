@@ -24,8 +24,18 @@ struct reader_scr {
 	struct reader	 rd;
 	time_t		 last_key;
 	int64_t		 seconds;	/* reading time not yet saved */
-	int		 finished;	/* done was recorded this visit */
+	int		 read_saved;	/* "read" was recorded this visit */
+	int		 was_done;	/* the drop was done at the last look */
+	char		 note[300];	/* the reader's message above the
+					 * status line, until the next key */
 };
+
+/*
+ * Score the drop again from the store (scr_reader.c). When it has just
+ * become done, the note says so; at_end (the end was just reached) and
+ * not done, the note says what is left.
+ */
+void	rs_progress(struct reader_scr *, int at_end);
 
 /* Draw the page (scr_reader_draw.c); writes nothing to the store. */
 void	rs_draw(struct reader_scr *, WINDOW *, int rows, int cols);

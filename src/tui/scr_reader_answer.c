@@ -51,6 +51,7 @@ rs_effect(struct reader_scr *r, enum reader_effect e)
 	switch (e) {
 	case READER_ANSWERED:
 		save_answer(r, r->rd.acted);
+		rs_progress(r, 0);
 		break;
 	case READER_OPEN:
 		open_block(r, r->rd.acted);
@@ -59,7 +60,7 @@ rs_effect(struct reader_scr *r, enum reader_effect e)
 		ui_flash(_("You answered this one right. Press a to answer it again."));
 		break;
 	case READER_NOT_NUMBER:
-		ui_flash(_("Type a number, such as 112 or 1.5e3."));
+		ui_flash(_("Type a number, such as 112, 1.5e3, 31/50 or 62%."));
 		break;
 	case READER_NO_FIGURE:
 		ui_flash(_("The cost model is not available for this question yet."));

@@ -81,10 +81,23 @@ draw_position(const struct reader_scr *r, WINDOW *w, int rows, int cols)
 	int block = lo->n > 0 ? lo->lines[top].block + 1 : 0;
 	char pos[200];
 
+	/* With the end of the drop on the page, the last block is read. */
+	if (lo->n > 0 && last >= (int)lo->n)
+		block = (int)drop_of(r)->n_blocks;
+
 	snprintf(pos, sizeof pos, _("lines %d-%d of %zu (%d%%)  block %d/%zu  "
 	    "? keys"), lo->n > 0 ? top + 1 : 0, last, lo->n, pct, block,
 	    drop_of(r)->n_blocks);
 	ui_status(w, rows, cols, pos, ui_attr(UI_C_DIM));
+}
+
+/* The reader's note, on the row above the status line. */
+static void
+draw_note(const struct reader_scr *r, WINDOW *w, int rows, int cols)
+{
+	if (r->note[0] != '\0')
+		ui_put(w, rows - 2, 1, r->note, cols - 2, ui_attr(UI_C_ACCENT) |
+		    A_BOLD);
 }
 
 /* Projector: one block per page, double-spaced when it fits. */
@@ -107,6 +120,7 @@ projector_draw(struct reader_scr *r, WINDOW *w, int rows, int cols)
 	snprintf(pos, sizeof pos, _("block %d/%zu  %s %s step  q back"), b + 1,
 	    drop_of(r)->n_blocks, ui_glyph_left(), ui_glyph_right());
 	ui_status(w, rows, cols, pos, ui_attr(UI_C_DIM));
+	draw_note(r, w, rows, cols);
 }
 
 void
@@ -130,4 +144,5 @@ rs_draw(struct reader_scr *r, WINDOW *w, int rows, int cols)
 		    line == mark);
 	}
 	draw_position(r, w, rows, cols);
+	draw_note(r, w, rows, cols);
 }

@@ -94,8 +94,12 @@ app_init(struct app *a, const struct tui_start *st)
 	if (a->course == NULL)
 		return 0;
 	a->status = calloc(a->course->n_drops + 1, sizeof *a->status);
-	if (a->status == NULL)
+	a->scores = calloc(a->course->n_drops + 1, sizeof *a->scores);
+	if (a->status == NULL || a->scores == NULL) {
+		free(a->status);
+		free(a->scores);
 		return -1;
+	}
 	if (a->store != NULL)
 		app_refresh(a);
 	return 0;
@@ -117,6 +121,7 @@ tui_run(const struct tui_start *st)
 		fprintf(stderr, "parlearn: %s\n", why != NULL ? why :
 		    _(no_terminal[st->first]));
 		free(a.status);
+		free(a.scores);
 		return 2;
 	}
 	if (a.course != NULL && a.course->reference != NULL)
@@ -134,5 +139,6 @@ tui_run(const struct tui_start *st)
 	else if (rc != 0)
 		fprintf(stderr, "parlearn: %s\n", _("out of memory"));
 	free(a.status);
+	free(a.scores);
 	return rc;
 }

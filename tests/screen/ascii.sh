@@ -33,7 +33,7 @@ screen_keys j j j j j j j j j Enter
 screen_wait "Drop 9: Counting bytes per GPU"
 : >"$SCREEN_TMP/all"
 pages=0
-while ! grep -qF "Drop complete" "$SCREEN_TMP/page"; do
+while ! grep -qF "(100%)" "$SCREEN_TMP/page"; do
 	check_page
 	pages=$((pages + 1))
 	[ $pages -lt 40 ] || fail "drop 9 never reached its end"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# '?' shows the keys of the current screen; a resize below the minimum shows
-# a message instead of a broken screen, and growing back restores it.
+# '?' shows the keys of the current screen, wrapped to the window; a
+# resize below the minimum shows a message instead of a broken screen, and
+# growing back restores it.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 screen_start 100 30
@@ -19,6 +20,23 @@ screen_keys '?'
 screen_wait "next / previous drop"
 screen_keys x
 screen_wait_gone "Keys on this screen"
+
+# In a narrow window the help wraps a long explanation instead of cutting
+# it (issue 16): its second line is there, under the first.
+screen_resize 60 30
+screen_wait "lines 1-"
+screen_keys '?'
+screen_wait "Keys on this screen"
+screen_capture | grep -q "│ Tab, Shift-Tab   next / previous question; stops at  │" ||
+	fail "the Tab line should be wrapped at the box"
+screen_capture | grep -q "│                  the ends  *│" ||
+	fail "the Tab line's end should be on the next row"
+screen_has "Backspace erases"
+screen_has "Press any key to close this help."
+screen_keys x
+screen_wait_gone "Keys on this screen"
+screen_resize 100 30
+screen_wait "lines 1-"
 
 # C opens the cheatsheet from anywhere, and closes it again.
 screen_keys C

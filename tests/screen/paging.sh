@@ -18,8 +18,8 @@ run() {
 # --- home at 80x24: ellipsis, pages, ends --------------------------------
 screen_start 80 24
 screen_wait "Phase 1"
-screen_has "Your throughput dropped 40% after moving to a bi…"
-screen_has "Your pipeline has a 35% bubble and you can't inc…"
+screen_has "Your throughput dropped 40% after moving to …"
+screen_has "Your pipeline has a 35% bubble and you can't…"
 screen_lacks "Animations: the toy model"
 for key in f Space NPage; do
 	screen_keys "$key"

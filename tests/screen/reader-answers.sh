@@ -5,7 +5,8 @@
 # answer. The digits go to the question on the screen; the first answer
 # stays right, and the database holds two right answers and no mistake
 # card. Then Shift-Tab marks the first question again: it is locked, a
-# digit is refused with a hint, and nothing more is saved.
+# digit is refused with a hint, and nothing more is saved. Both right the
+# first time: the drop is mastered; reopened, it shows the answers again.
 #
 # The course is tests/data/reader-course: one drop with two numeric
 # questions whose figures come from the cost model (107.8 GB, 13.48 GB).
@@ -46,8 +47,21 @@ screen_keys 7
 screen_wait "You answered this one right. Press a to answer it again."
 screen_has "Your answer: 108_ GB"
 screen_has "Right: the cost model gives 107.8 GB (you said 108)."
+# Both questions right the first time: the drop is mastered.
 screen_keys q
-screen_wait "Continue where I left off: 1."
+screen_wait "Course complete. Enter shows the summary."
+screen_capture | grep "Two sums of model state" | grep -q "mastered  100%" ||
+	fail "the drop should be mastered at 100%"
+
+# Reopened, the drop shows both answers again, locked (issue 14).
+screen_keys g j Enter
+screen_wait "Drop 1: Two sums of model state"
+screen_wait "Your answer: 108_ GB"
+screen_has "Right: the cost model gives 107.8 GB (you said 108)."
+screen_keys 9
+screen_wait "You answered this one right. Press a to answer it again."
+screen_keys q
+screen_wait "Course complete."
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 

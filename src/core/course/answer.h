@@ -32,4 +32,14 @@ int	answer_engine(const struct hw_catalog *, const cJSON *config,
 int	answer_check_course(const struct hw_catalog *,
 	    const struct content_course *, struct content_problems *probs);
 
+/*
+ * No numeric question may ask for a figure printed just above it: in its
+ * prompt or in the text blocks right before it (back to the previous
+ * interactive block). Each one that does adds a problem naming the
+ * question's block. Questions whose answer cannot be computed are left to
+ * answer_check_course. Returns the number of problems added.
+ */
+int	answer_check_giveaways(const struct hw_catalog *,
+	    const struct content_course *, struct content_problems *probs);
+
 #endif

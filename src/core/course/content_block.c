@@ -142,7 +142,8 @@ parse_numeric(const cJSON *q, struct content_question *qu, const char *path,
 	    ctx->file, path, ctx->err) != 0)
 		return -1;
 	qu->engine = cJSON_Duplicate(eng, 1);
-	return content_take_string(q, "unit", 0, path, ctx, &qu->unit);
+	/* The unit is always shown with the answer box (issue 14). */
+	return content_take_string(q, "unit", 1, path, ctx, &qu->unit);
 }
 
 static int

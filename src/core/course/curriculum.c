@@ -11,17 +11,25 @@ curriculum_phase(const struct content_course *c,
 {
 	size_t i;
 
-	out->done = out->started = out->total = 0;
+	out->done = out->mastered = out->started = out->total = 0;
 	for (i = 0; i < c->n_drops; i++) {
 		if (c->drops[i].phase != phase)
 			continue;
 		out->total++;
-		if (status[i] == CURRICULUM_DONE)
+		if (curriculum_is_done(status[i]))
 			out->done++;
-		else if (status[i] == CURRICULUM_STARTED)
+		else if (status[i] != CURRICULUM_NEW)
 			out->started++;
+		if (status[i] == CURRICULUM_MASTERED)
+			out->mastered++;
 	}
 	out->fraction = out->total > 0 ? (double)out->done / out->total : 0.0;
+}
+
+int
+curriculum_is_done(enum curriculum_status s)
+{
+	return s == CURRICULUM_DONE || s == CURRICULUM_MASTERED;
 }
 
 int
@@ -31,14 +39,14 @@ curriculum_continue(const struct content_course *c,
 	size_t i;
 
 	if (last_index >= 0 && (size_t)last_index < c->n_drops) {
-		if (status[last_index] != CURRICULUM_DONE)
+		if (!curriculum_is_done(status[last_index]))
 			return last_index;
 		for (i = (size_t)last_index + 1; i < c->n_drops; i++)
-			if (status[i] != CURRICULUM_DONE)
+			if (!curriculum_is_done(status[i]))
 				return (int)i;
 	}
 	for (i = 0; i < c->n_drops; i++)
-		if (status[i] != CURRICULUM_DONE)
+		if (!curriculum_is_done(status[i]))
 			return (int)i;
 	return -1;
 }
@@ -49,8 +57,12 @@ curriculum_status_word(enum curriculum_status s)
 	switch (s) {
 	case CURRICULUM_STARTED:
 		return N_("started");
+	case CURRICULUM_READ:
+		return N_("read");
 	case CURRICULUM_DONE:
 		return N_("done");
+	case CURRICULUM_MASTERED:
+		return N_("mastered");
 	case CURRICULUM_NEW:
 		break;
 	}

@@ -10,19 +10,28 @@
 #include "core/course/content.h"
 
 /*
- * A drop's status, the one enum for core, the store and the screens. The
- * values are what the database keeps in drop_progress.status: never
- * renumber them.
+ * A drop's status, the one enum for core, the store and the screens.
+ * NEW, STARTED and READ are what the database keeps in
+ * drop_progress.status (never renumber them); DONE and MASTERED are
+ * computed from the answers (core/course/score.h) and never stored:
+ * reading a drop to its end does not make it done.
  */
 enum curriculum_status {
-	CURRICULUM_NEW = 0,
-	CURRICULUM_STARTED = 1,
-	CURRICULUM_DONE = 2
+	CURRICULUM_NEW = 0,		/* never opened */
+	CURRICULUM_STARTED = 1,		/* opened */
+	CURRICULUM_READ = 2,		/* its last line has been on a page */
+	CURRICULUM_DONE = 3,		/* every question attempted, every
+					 * incident passed */
+	CURRICULUM_MASTERED = 4		/* done, and every item earned */
 };
 
+/* 1 for DONE and MASTERED: the drop counts as finished. */
+int	curriculum_is_done(enum curriculum_status);
+
 struct curriculum_phase_progress {
-	int	done;		/* drops done */
-	int	started;	/* drops started, not done */
+	int	done;		/* drops done or mastered */
+	int	mastered;	/* of those, mastered */
+	int	started;	/* drops started or read, not done */
 	int	total;		/* drops in the phase */
 	double	fraction;	/* done / total, 0 when total is 0 */
 };
@@ -41,7 +50,10 @@ void	curriculum_phase(const struct content_course *,
 int	curriculum_continue(const struct content_course *,
 	    const enum curriculum_status *status, int last_index);
 
-/* One-word name of a status: "new", "started", "done" (for JSON). */
+/*
+ * One-word name of a status: "new", "started", "read", "done",
+ * "mastered" (for JSON).
+ */
 const char	*curriculum_status_word(enum curriculum_status);
 
 /* The same word, translated (for screens). */

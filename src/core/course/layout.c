@@ -178,6 +178,71 @@ verdict(struct layout *lo, const struct quiz_state *st, const char *right,
 	    LAYOUT_WRONG, 0, block);
 }
 
+/* The hint after a first wrong numeric answer (quiz_numeric_hint). */
+static int
+hint_text(const struct content_question *q, const struct quiz_state *st,
+    char **out)
+{
+	const char *unit = q->unit != NULL ? q->unit : "";
+	double f = st->factor, inv = f != 0 ? 1 / f : 0;
+
+	switch (st->hint) {
+	case QUIZ_HINT_PERCENT:
+		return asprintf(out, "%s", _("Not yet: that looks like a "
+		    "percentage. The answer is a fraction of 1: 0.27 or 27% "
+		    "both mean 27 percent.")) < 0 ? -1 : 0;
+	case QUIZ_HINT_UNITS:
+		return asprintf(out, f > 1 ? _("Not yet: about %.0f times too "
+		    "high. Check the unit prefix: the answer is in %s.") :
+		    _("Not yet: about %.0f times too low. Check the unit "
+		    "prefix: the answer is in %s."), f > 1 ? f : inv,
+		    unit) < 0 ? -1 : 0;
+	case QUIZ_HINT_BYTES:
+		return asprintf(out, _("Not yet: your figure is %.3g times the "
+		    "answer, a ratio of two bytes-per-parameter counts. How "
+		    "many bytes does each parameter take here (2 for bf16 "
+		    "weights, 4 for fp32, 16 with mixed-precision Adam), and "
+		    "what is sharded?"), f) < 0 ? -1 : 0;
+	case QUIZ_HINT_TWICE:
+		return asprintf(out, "%s", f > 1 ? _("Not yet: about twice the "
+		    "answer. Did you count something twice?") :
+		    _("Not yet: about half the answer. Did you count once "
+		    "something that happens twice (forward and backward, send "
+		    "and receive)?")) < 0 ? -1 : 0;
+	case QUIZ_HINT_SIGN:
+		return asprintf(out, "%s", _("Not yet: the sign is wrong.")) <
+		    0 ? -1 : 0;
+	case QUIZ_HINT_HIGH:
+		return asprintf(out, _("Not yet: about %.2g times too high."),
+		    f) < 0 ? -1 : 0;
+	case QUIZ_HINT_LOW:
+	case QUIZ_HINT_NONE:
+		break;
+	}
+	return asprintf(out, _("Not yet: about %.2g times too low."), inv) <
+	    0 ? -1 : 0;
+}
+
+/* The verdict with the cost model's figure (as a percentage too for a
+ * fraction). */
+static int
+figure_text(const struct content_question *q, const struct quiz_state *st,
+    char **out)
+{
+	const char *unit = q->unit != NULL ? q->unit : "";
+
+	if (quiz_wants_fraction(q))
+		return asprintf(out, st->correct ?
+		    _("Right: the cost model gives %.4g %s, %.1f%% (you said "
+		    "%.4g).") : _("Not quite: the cost model gives %.4g %s, "
+		    "%.1f%%; you said %.4g."), st->expected, unit,
+		    100 * st->expected, st->given) < 0 ? -1 : 0;
+	return asprintf(out, st->correct ?
+	    _("Right: the cost model gives %.4g %s (you said %.4g).") :
+	    _("Not quite: the cost model gives %.4g %s; you said %.4g."),
+	    st->expected, unit, st->given) < 0 ? -1 : 0;
+}
+
 static int
 numeric_lines(struct layout *lo, const struct content_question *q,
     const struct quiz_state *st, int block)
@@ -190,16 +255,23 @@ numeric_lines(struct layout *lo, const struct content_question *q,
 		return -1;
 	rc = para(lo, s, LAYOUT_INPUT, LAYOUT_INPUT, 2, block);
 	free(s);
+	if (rc == 0 && quiz_wants_fraction(q) && (st == NULL || !st->correct))
+		/* The example is no answer of the course: it must not hint. */
+		/* xgettext:no-c-format */
+		rc = para(lo, _("A fraction of 1: 0.62, 62% and 31/50 are all "
+		    "accepted."), LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
 	if (rc != 0 || st == NULL || !st->answered)
 		return rc;
-	if (asprintf(&s, st->correct ?
-	    _("Right: the cost model gives %.4g %s (you said %.4g).") :
-	    _("Not quite: the cost model gives %.4g %s; you said %.4g."),
-	    st->expected, q->unit != NULL ? q->unit : "", st->given) < 0)
+	if ((quiz_figure_shown(st) ? figure_text(q, st, &s) :
+	    hint_text(q, st, &s)) != 0)
 		return -1;
 	rc = para(lo, s, st->correct ? LAYOUT_RIGHT : LAYOUT_WRONG,
 	    st->correct ? LAYOUT_RIGHT : LAYOUT_WRONG, 0, block);
 	free(s);
+	if (rc == 0 && !quiz_figure_shown(st))
+		rc = para(lo, _("Change your answer and press Enter; a second "
+		    "miss shows the figure."), LAYOUT_NOTE, LAYOUT_NOTE, 2,
+		    block);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/course/quiz.h"
+#include "core/number.h"
 
 int
 quiz_choose(const struct content_question *q, struct quiz_state *st, int i)
@@ -49,24 +50,102 @@ quiz_within(double x, double want, double tolerance)
 }
 
 int
+quiz_wants_fraction(const struct content_question *q)
+{
+	return q->quantity != NULL && (strcmp(q->quantity,
+	    "bubble_fraction") == 0 || strcmp(q->quantity, "mfu") == 0);
+}
+
+/* A memory figure: the quantities named "..._gb". */
+static int
+wants_memory(const struct content_question *q)
+{
+	size_t n = q->quantity != NULL ? strlen(q->quantity) : 0;
+
+	return n > 3 && strcmp(q->quantity + n - 3, "_gb") == 0;
+}
+
+/* 1 if x is within 3 % of want (how close a ratio must be to name it). */
+static int
+near(double x, double want)
+{
+	return fabs(x - want) <= 0.03 * want;
+}
+
+/*
+ * Bytes per parameter a learner may use or forget: bf16 weights (2),
+ * fp32 weights or bf16 weights + gradients (4), 6, 8, mixed-precision
+ * Adam's fp32 copy and moments (12), the 16-byte rule, Megatron's 18
+ * (reference/costmodel.md, "Memory").
+ */
+static const double bytes_per_param[] = { 2, 4, 6, 8, 12, 16, 18 };
+#define N_BPP	(sizeof bytes_per_param / sizeof bytes_per_param[0])
+
+static int
+bytes_ratio(double r)
+{
+	size_t i, j;
+
+	for (i = 0; i < N_BPP; i++)
+		for (j = 0; j < N_BPP; j++)
+			if (i != j && near(r, bytes_per_param[i] /
+			    bytes_per_param[j]))
+				return 1;
+	return 0;
+}
+
+enum quiz_hint
+quiz_numeric_hint(double given, double expected, int fraction, int memory,
+    double *factor)
+{
+	double r, a;
+	int k;
+
+	*factor = expected != 0 ? given / expected : 0;
+	if (!isfinite(given) || !isfinite(expected) || expected == 0)
+		return given > expected ? QUIZ_HINT_HIGH : QUIZ_HINT_LOW;
+	r = *factor;
+	if (fraction && given > 1 && near(r, 100))
+		return QUIZ_HINT_PERCENT;
+	if (r < 0)
+		return QUIZ_HINT_SIGN;
+	a = r >= 1 ? r : 1 / r;
+	for (k = 1; k <= 3; k++)
+		if (near(a, pow(1000, k)))
+			return QUIZ_HINT_UNITS;
+	if (memory && bytes_ratio(r))
+		return QUIZ_HINT_BYTES;
+	if (near(a, 2))
+		return QUIZ_HINT_TWICE;
+	return r > 1 ? QUIZ_HINT_HIGH : QUIZ_HINT_LOW;
+}
+
+int
 quiz_submit_numeric(const struct content_question *q, struct quiz_state *st,
     const char *text)
 {
-	char *end;
+	unsigned flags = PL_NUM_LOCALE | PL_NUM_RATIO;
 	double v;
 
 	if (!isfinite(st->expected))
 		return -1;
-	v = strtod(text, &end);
-	while (*end == ' ')
-		end++;
-	if (end == text || *end != '\0' || !isfinite(v))
+	if (quiz_wants_fraction(q))
+		flags |= PL_NUM_FRACTION;
+	if (pl_parse_double(text, flags, &v) != 0)
 		return -1;
 	st->given = v;
 	st->correct = quiz_within(v, st->expected, q->tolerance);
+	st->hint = st->correct ? QUIZ_HINT_NONE : quiz_numeric_hint(v,
+	    st->expected, quiz_wants_fraction(q), wants_memory(q), &st->factor);
 	st->answered = 1;
 	st->attempts++;
 	return st->correct;
+}
+
+int
+quiz_figure_shown(const struct quiz_state *st)
+{
+	return st->answered && (st->correct || st->attempts >= 2);
 }
 
 int
@@ -97,11 +176,74 @@ quiz_response(const struct content_question *q, const struct quiz_state *st,
 				    n > 0 ? "," : "", i + 1);
 		break;
 	case CONTENT_Q_NUMERIC:
-		snprintf(buf, size, "%.6g", st->given);
+		pl_num_c(buf, size, st->given, 'g', 6);
 		break;
 	case CONTENT_Q_REVEAL:
 		snprintf(buf, size, "%s", st->self == QUIZ_SELF_GOT ? "got" :
 		    st->self == QUIZ_SELF_PARTLY ? "partly" : "missed");
 		break;
 	}
+}
+
+/* Options "1,3" into a bit set; -1 if one is not an option of q. */
+static int
+parse_options(const struct content_question *q, const char *s,
+    unsigned *bits)
+{
+	char *end;
+	long i;
+
+	*bits = 0;
+	while (*s != '\0') {
+		i = strtol(s, &end, 10);
+		if (end == s || i < 1 || (size_t)i > q->n_options ||
+		    i > QUIZ_MAX_OPTIONS)
+			return -1;
+		*bits |= 1u << (i - 1);
+		s = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != '\0')
+			return -1;
+	}
+	return *bits != 0 ? 0 : -1;
+}
+
+int
+quiz_restore(const struct content_question *q, struct quiz_state *st,
+    const char *response, int correct, int attempts)
+{
+	double v;
+	unsigned bits;
+
+	switch (q->type) {
+	case CONTENT_Q_SINGLE:
+	case CONTENT_Q_MULTIPLE:
+		if (parse_options(q, response, &bits) != 0)
+			return -1;
+		st->selected = bits;
+		break;
+	case CONTENT_Q_NUMERIC:
+		if (pl_parse_double(response, PL_NUM_LOCALE, &v) != 0)
+			return -1;
+		st->given = v;
+		snprintf(st->input, sizeof st->input, "%s", response);
+		st->hint = correct || !isfinite(st->expected) ? QUIZ_HINT_NONE :
+		    quiz_numeric_hint(v, st->expected, quiz_wants_fraction(q),
+		    wants_memory(q), &st->factor);
+		break;
+	case CONTENT_Q_REVEAL:
+		if (strcmp(response, "got") == 0)
+			st->self = QUIZ_SELF_GOT;
+		else if (strcmp(response, "partly") == 0)
+			st->self = QUIZ_SELF_PARTLY;
+		else if (strcmp(response, "missed") == 0)
+			st->self = QUIZ_SELF_MISSED;
+		else
+			return -1;
+		st->revealed = 1;
+		break;
+	}
+	st->answered = 1;
+	st->correct = correct != 0;
+	st->attempts = attempts > 0 ? attempts : 1;
+	return 0;
 }

@@ -37,6 +37,7 @@
 #include "core/course/content.h"
 #include "core/course/layout.h"
 #include "core/course/quiz.h"
+#include "core/course/score.h"
 #include "core/engine/hardware.h"
 
 /* What a key did. */
@@ -104,7 +105,8 @@ enum reader_effect	reader_tab(struct reader *, int dir);
 
 /*
  * An answer key: '1'..'9' choose an option or grade a revealed answer
- * (1 missed, 2 partly, 3 got it); '0'..'9', '.', '-', 'e' type a number.
+ * (1 missed, 2 partly, 3 got it); '0'..'9' and ". , - + e E / %" type a
+ * number.
  */
 enum reader_effect	reader_type(struct reader *, int ch);
 /* Backspace: erase the last character of a numeric answer. */
@@ -115,6 +117,17 @@ enum reader_effect	reader_enter(struct reader *);
 enum reader_effect	reader_reveal(struct reader *);
 /* Open the marked question, answered right, for a new answer. */
 enum reader_effect	reader_retry(struct reader *);
+
+/*
+ * Show the answers saved on an earlier visit: recs (n of them, from the
+ * store; core/course/score.h) hold each question's latest answer, which
+ * its question shows as if just given, locked when right. Records of
+ * incidents, of questions the drop no longer has, or that do not fit
+ * their question are skipped. Call after reader_init, before the first
+ * view.
+ */
+void	reader_restore(struct reader *, const struct score_record *recs,
+	    size_t n);
 
 /* Line to draw the marker on (index in r->lo), or -1 for none. */
 int	reader_marker_line(const struct reader *);

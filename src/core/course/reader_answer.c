@@ -43,10 +43,13 @@ graded(struct reader *r, int b)
 	return READER_ANSWERED;
 }
 
+/* Characters of a number pl_parse_double reads: "1.5e3", "107,8" (a
+ * decimal comma), "3/11", "27%". */
 static int
 numeric_char(int ch)
 {
-	return (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' || ch == 'e';
+	return (ch >= '0' && ch <= '9') || (ch != '\0' &&
+	    strchr(".,-+eE/%", ch) != NULL);
 }
 
 static enum reader_effect
@@ -189,4 +192,24 @@ reader_retry(struct reader *r)
 	r->show = b;
 	rd_mark(r, b);
 	return READER_CHANGED;
+}
+
+void
+reader_restore(struct reader *r, const struct score_record *recs, size_t n)
+{
+	size_t i, b;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].scenario || recs[i].attempts == 0)
+			continue;
+		for (b = 0; b < r->drop->n_blocks; b++)
+			if (rd_is_question(r, (int)b) && strcmp(r->drop->blocks[b].
+			    question.id, recs[i].id) == 0)
+				break;
+		if (b == r->drop->n_blocks)
+			continue;
+		quiz_restore(&r->drop->blocks[b].question, &r->quiz[b],
+		    recs[i].response, recs[i].last_right, recs[i].attempts);
+	}
+	r->dirty = 1;
 }

@@ -50,9 +50,12 @@ parse_locked(struct scenario *sc, const cJSON *b, const char *file,
 	char p[256], q[256];
 	int i = 0;
 
-	if (arr == NULL)
-		return 0;
 	pl_json_path_key(p, sizeof p, path, "locked");
+	if (arr == NULL) {
+		pl_err_set_path(err, file, p, "%s", _("is missing: an incident "
+		    "locks at least model, gpu, gpus and gpus_per_node"));
+		return -1;
+	}
 	if (!cJSON_IsArray(arr)) {
 		pl_err_set_path(err, file, p, "%s", _("must be an array of knob "
 		    "names"));
@@ -70,6 +73,14 @@ parse_locked(struct scenario *sc, const cJSON *b, const char *file,
 			return -1;
 		}
 		sc->locked |= 1u << k;
+	}
+	/* The brief fixes the model and the cluster: a layout that changes
+	 * them answers another incident. */
+	if ((sc->locked & SC_LOCKED_ALWAYS) != SC_LOCKED_ALWAYS) {
+		pl_err_set_path(err, file, p, "%s", _("must lock model, gpu, "
+		    "gpus and gpus_per_node: the brief fixes the model and the "
+		    "cluster"));
+		return -1;
 	}
 	return 0;
 }
@@ -135,7 +146,15 @@ parse_goal(struct scenario *sc, const cJSON *b, const char *file,
 		    "criterion"));
 		return -1;
 	}
-	return 0;
+	for (i = 0; i < (size_t)sc->n_goal; i++)
+		if (sc->goal[i].kind == SC_MIN_SHARE_START)
+			return 0;
+	/* Without a floor against the start, a slower layout that meets
+	 * the other criteria would pass. */
+	pl_err_set_path(err, file, p, "%s", _("must hold "
+	    "min_tokens_share_of_start, a throughput floor against the "
+	    "starting layout"));
+	return -1;
 }
 
 static int
@@ -352,13 +371,31 @@ grade_claim(const struct sc_claim *c, const struct cm_result *r,
 		    "%.1f%% of the step"), 100 * comm);
 		break;
 	}
-	v->pass = v->holds == v->asserted;
+	/* Graded whether asserted or not: the defense must hold. */
+	v->pass = v->holds && v->asserted;
+}
+
+int
+scenario_count_words(const char *text)
+{
+	int n = 0, in = 0;
+
+	for (; text != NULL && *text != '\0'; text++) {
+		if (*text == ' ' || *text == '\t' || *text == '\n')
+			in = 0;
+		else if (!in) {
+			in = 1;
+			n++;
+		}
+	}
+	return n;
 }
 
 void
 scenario_grade(const struct scenario *sc, const struct cm_result *r,
     const char *why, const struct cm_result *start,
-    const struct cm_search *best, unsigned asserted, struct sc_grade *g)
+    const struct cm_search *best, unsigned asserted, const char *tradeoff,
+    struct sc_grade *g)
 {
 	int i;
 
@@ -368,7 +405,10 @@ scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	g->n_claims = sc->n_claims;
 	g->rank = -1;
 	g->listed = best != NULL ? best->n_top : 0;
-	g->pass = g->valid;
+	g->tradeoff_words = scenario_count_words(tradeoff);
+	g->tradeoff_ok = sc->n_claims == 0 ||
+	    g->tradeoff_words >= SC_TRADEOFF_WORDS;
+	g->pass = g->valid && g->tradeoff_ok;
 	for (i = 0; i < sc->n_claims; i++)
 		g->claims[i].asserted = (asserted >> i) & 1u;
 	if (!g->valid) {

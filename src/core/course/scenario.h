@@ -9,6 +9,14 @@
  * configuration with the catalog; scenario_grade() checks a result
  * against the goal and the claims using only the cost model's numbers, so
  * every learner gets the same verdict for the same layout.
+ *
+ * What an incident must hold so that no loophole passes it (issue 14):
+ * the model and the cluster its brief describes are locked (model, gpu,
+ * gpus, gpus_per_node), and its goal has a throughput floor against the
+ * starting layout (min_tokens_share_of_start), so a layout slower than
+ * the one the incident opens on cannot pass. A defense (a scenario with
+ * claims) passes only when every claim holds and is asserted, and the
+ * learner has written the trade-off it makes (SC_TRADEOFF_WORDS words).
  */
 #ifndef PARLEARN_CORE_SCENARIO_H
 #define PARLEARN_CORE_SCENARIO_H
@@ -18,10 +26,13 @@
 #include "core/engine/costmodel.h"
 #include "core/err.h"
 #include "core/engine/hardware.h"
+#include "core/course/playground.h"
 
 #define SC_MAX_CLAIMS	8
 #define SC_MAX_CRIT	8
 #define SC_TEXT_LEN	200
+#define SC_TRADEOFF_WORDS	8	/* words a written trade-off needs */
+#define SC_TRADEOFF_LEN		600	/* bytes it may have, with NUL */
 
 enum sc_crit_kind {
 	SC_FITS,		/* bool */
@@ -61,9 +72,14 @@ struct scenario {
 	int			n_claims;
 };
 
+/* Knobs every incident locks: its model and its cluster. */
+#define SC_LOCKED_ALWAYS	((1u << PG_MODEL) | (1u << PG_GPU) | \
+				 (1u << PG_GPUS) | (1u << PG_GPN))
+
 /* One criterion or claim as graded. */
 struct sc_verdict {
-	int	pass;			/* bool: criterion holds / claim right */
+	int	pass;			/* bool: criterion holds / claim holds
+					 * and is asserted */
 	int	holds;			/* claims: the statement is true */
 	int	asserted;		/* claims: the learner asserted it */
 	double	measured;		/* the engine's number (unit by kind) */
@@ -81,13 +97,17 @@ struct sc_grade {
 	int			listed;		/* layouts in the ranking */
 	double			share_best;	/* tokens/s / best's, 0 if none */
 	double			share_start;	/* tokens/s / start's */
+	int			tradeoff_words;	/* words of the trade-off */
+	int			tradeoff_ok;	/* bool: none needed, or written */
 };
 
 /*
  * Read locked, goal and claims of a scenario block. file and path locate
  * errors ("FILE: blocks[7].goal.max_bubble: ..."). Unknown knob names,
- * goal keys and claim checks are errors. Returns 0, or -1 with err set
- * (sc is then empty). Free with scenario_free.
+ * goal keys and claim checks are errors, and so are a locked list
+ * without SC_LOCKED_ALWAYS and a goal without min_tokens_share_of_start.
+ * Returns 0, or -1 with err set (sc is then empty). Free with
+ * scenario_free.
  */
 int	scenario_parse(struct scenario *sc, const cJSON *block,
 	    const char *file, const char *path, struct pl_err *err);
@@ -103,14 +123,21 @@ int	scenario_start(const cJSON *block, const struct hw_catalog *cat,
  * against sc. start is the start's result; best the search over the
  * start's model and cluster (may be NULL when the goal does not need it
  * and there are no claims); asserted has bit i set when the learner
- * asserts claim i. A claim is right when asserted equals the truth; the
- * grade passes when every goal criterion holds and every claim is right.
- * An invalid layout fails with one criterion that gives why, once.
+ * asserts claim i; tradeoff is the learner's written trade-off (may be
+ * NULL). Every claim is graded whether asserted or not: it passes when it
+ * holds and is asserted, so a defense that leaves out the claim its
+ * layout fails, fails. With claims, the trade-off must have
+ * SC_TRADEOFF_WORDS words. The grade passes when every goal criterion
+ * holds, every claim passes and the trade-off is written. An invalid
+ * layout fails with one criterion that gives why, once.
  */
 void	scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	    const char *why, const struct cm_result *start,
 	    const struct cm_search *best, unsigned asserted,
-	    struct sc_grade *g);
+	    const char *tradeoff, struct sc_grade *g);
+
+/* Words in text: runs of characters other than spaces. */
+int	scenario_count_words(const char *text);
 
 /* The criterion in words, before any check ("bubble at most 15.0%"). */
 void	scenario_goal_text(const struct sc_goal_item *it, char *buf,

@@ -92,6 +92,7 @@ enum lab_item_kind {
 
 #define LAB_ID_MAX	64		/* question/scenario id bytes, with NUL */
 #define LAB_MAX_ANSWERS	1024		/* answers one result may hold */
+#define LAB_TRADEOFF_MAX	600		/* bytes of a trade-off, with NUL */
 
 struct lab_answer {
 	int			step;		/* 0-based step */
@@ -100,6 +101,8 @@ struct lab_answer {
 	int			attempts;	/* >= 1 */
 	int			first_correct;	/* first attempt was right */
 	int			correct;	/* latest attempt is right */
+	char			*tradeoff;	/* a defense's written trade-off
+						 * (latest), or NULL; owned */
 };
 
 /* One student's results (DIR/results/USER@PROFILE.json). */
@@ -190,6 +193,15 @@ int	lab_result_add(struct lab_result *, int step, enum lab_item_kind,
 	    const char *id, int correct);
 int	lab_result_set(struct lab_result *, int step, enum lab_item_kind,
 	    const char *id, int attempts, int first_correct, int correct);
+/*
+ * Attach the trade-off written with a defense (drop 14) to the scenario
+ * record (step, id), which must exist: a copy with control characters
+ * removed, replacing any earlier one. 0, or -1 when there is no such
+ * record, text is longer than LAB_TRADEOFF_MAX or not UTF-8, or memory
+ * ran out.
+ */
+int	lab_result_set_tradeoff(struct lab_result *, int step, const char *id,
+	    const char *text);
 /* The record for (step, kind, id), or NULL. Borrowed. */
 const struct lab_answer	*lab_result_find(const struct lab_result *, int step,
 			    enum lab_item_kind, const char *id);

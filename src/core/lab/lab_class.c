@@ -175,6 +175,7 @@ csv_student(struct csv *b, const struct lab_script *ls,
 		csv_int(b, wrong);
 		csv_int(b, solved);
 		csv_word(b, (size_t)r->step == s ? "current" : NULL);
+		csv_empty(b);
 		csv_end(b);
 		for (k = 0; k < cl->n_items; k++) {
 			if ((size_t)cl->items[k].step != s)
@@ -192,6 +193,11 @@ csv_student(struct csv *b, const struct lab_script *ls,
 			csv_empty(b);
 			csv_word(b, a == NULL ? "unanswered" : a->correct ?
 			    "right" : "wrong");
+			/* A defense's written trade-off (drop 14). */
+			if (a != NULL && a->tradeoff != NULL)
+				csv_text(b, a->tradeoff);
+			else
+				csv_empty(b);
 			csv_end(b);
 		}
 	}
@@ -203,7 +209,8 @@ lab_report_csv(const struct lab_script *ls, const struct content_course *c,
 {
 	static const char *const head[] = { "user", "profile", "step",
 	    "step_title", "row", "item", "attempts", "first_correct",
-	    "correct", "right", "wrong", "scenarios_solved", "status", NULL };
+	    "correct", "right", "wrong", "scenarios_solved", "status", "tradeoff",
+	    NULL };
 	struct lab_class cl;
 	struct csv b = { NULL, 0, 0, 0, 0 };
 	size_t i;
@@ -275,6 +282,9 @@ json_answers(cJSON *students, const struct lab_result *res, size_t n,
 			cJSON_AddBoolToObject(a, "first_correct",
 			    x->first_correct);
 			cJSON_AddBoolToObject(a, "correct", x->correct);
+			if (x->tradeoff != NULL)
+				cJSON_AddStringToObject(a, "tradeoff",
+				    x->tradeoff);
 			cJSON_AddItemToArray(arr, a);
 		}
 		st = st->next;

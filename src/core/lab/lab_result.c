@@ -117,11 +117,30 @@ lab_result_set(struct lab_result *r, int step, enum lab_item_kind k,
 	return 0;
 }
 
+int
+lab_result_set_tradeoff(struct lab_result *r, int step, const char *id,
+    const char *text)
+{
+	long i = search(r, step, LAB_ITEM_SCENARIO, id);
+	char *t;
+
+	if (i < 0 || strlen(text) >= LAB_TRADEOFF_MAX ||
+	    (t = content_sanitize(text, NULL)) == NULL)
+		return -1;
+	free(r->answers[i].tradeoff);
+	r->answers[i].tradeoff = t;
+	return 0;
+}
+
 void
 lab_result_free(struct lab_result *r)
 {
+	size_t i;
+
 	if (r == NULL)
 		return;
+	for (i = 0; i < r->n_answers; i++)
+		free(r->answers[i].tradeoff);
 	free(r->answers);
 	r->answers = NULL;
 	r->n_answers = 0;
@@ -156,6 +175,8 @@ lab_result_to_json(const struct lab_result *r)
 		cJSON_AddNumberToObject(a, "attempts", x->attempts);
 		cJSON_AddBoolToObject(a, "first_correct", x->first_correct);
 		cJSON_AddBoolToObject(a, "correct", x->correct);
+		if (x->tradeoff != NULL)
+			cJSON_AddStringToObject(a, "tradeoff", x->tradeoff);
 		cJSON_AddItemToArray(arr, a);
 	}
 	s = cJSON_PrintUnformatted(o);
@@ -189,7 +210,7 @@ static int
 parse_answer(const cJSON *a, struct lab_result *r, const char *file,
     const char *path, struct pl_err *err)
 {
-	const char *kind = NULL, *id = NULL;
+	const char *kind = NULL, *id = NULL, *tradeoff = NULL;
 	long step = 0, att = 0;
 	int first = 0, corr = 0;
 	enum lab_item_kind k;
@@ -204,6 +225,7 @@ parse_answer(const cJSON *a, struct lab_result *r, const char *file,
 	    pl_json_int(a, "attempts", 1, 1, 1000000, &att, file, path,
 	    err) != 0 || pl_json_bool(a, "first_correct", 1, &first, file,
 	    path, err) != 0 || pl_json_bool(a, "correct", 1, &corr, file, path,
+	    err) != 0 || pl_json_string(a, "tradeoff", 0, &tradeoff, file, path,
 	    err) != 0)
 		return -1;
 	if (strcmp(kind, "question") == 0)
@@ -221,6 +243,12 @@ parse_answer(const cJSON *a, struct lab_result *r, const char *file,
 	    lab_result_set(r, (int)step, k, id, (int)att, first, corr) != 0) {
 		pl_err_set_path(err, file, path, "%s",
 		    _("a bad or repeated id, or too many answers"));
+		return -1;
+	}
+	if (tradeoff != NULL && (k != LAB_ITEM_SCENARIO ||
+	    lab_result_set_tradeoff(r, (int)step, id, tradeoff) != 0)) {
+		pl_err_set_path(err, file, path, "%s", _("tradeoff must be a "
+		    "scenario's text of at most 599 bytes"));
 		return -1;
 	}
 	return 0;

@@ -355,21 +355,47 @@ append(char **buf, size_t *len, const char *sep, const char *s)
 	return 0;
 }
 
+/* Append s to buf with no separator. */
+static int
+append_raw(char **buf, size_t *len, const char *s)
+{
+	char *nb = realloc(*buf, *len + strlen(s) + 1);
+
+	if (nb == NULL)
+		return -1;
+	strcpy(nb + *len, s);
+	*len += strlen(s);
+	*buf = nb;
+	return 0;
+}
+
 int
 review_question_card(const struct content_question *q, double expected,
     char **front, char **back)
 {
 	char num[96];
-	size_t len = 0, i;
+	size_t len = 0, flen, i;
 	int rc = 0;
 
 	*back = NULL;
 	*front = strdup(q->prompt != NULL ? q->prompt : "");
 	if (*front == NULL)
 		return -1;
+	/* A choice question's card shows its options, numbered as in the
+	 * lesson, and its back names the right ones by number. */
+	for (i = 0, flen = strlen(*front); i < q->n_options && rc == 0; i++) {
+		snprintf(num, sizeof num, "%zu) ", i + 1);
+		rc = append(front, &flen, i == 0 ? "\n\n" : "\n", num);
+		if (rc == 0)
+			rc = append_raw(front, &flen, q->options[i].text);
+	}
 	for (i = 0; i < q->n_options && rc == 0; i++)
-		if (q->options[i].correct)
-			rc = append(back, &len, "\n", q->options[i].text);
+		if (q->options[i].correct) {
+			snprintf(num, sizeof num, "%zu) ", i + 1);
+			rc = append(back, &len, "\n", num);
+			if (rc == 0)
+				rc = append_raw(back, &len, q->options[i].text);
+		}
 	if (q->type == CONTENT_Q_REVEAL && q->answer != NULL && rc == 0)
 		rc = append(back, &len, "\n", q->answer);
 	if (q->type == CONTENT_Q_NUMERIC && isfinite(expected) && rc == 0) {

@@ -194,8 +194,10 @@ char	*review_card_back(const struct content_card *k,
 
 /*
  * Front and back of the card made from a self-check question answered
- * wrongly: the prompt; the correct answer(s) (options, the model answer,
- * or expected for a numeric question, with its unit) and the explanation.
+ * wrongly: the prompt, then a choice question's options numbered "1) "
+ * as in the lesson; the correct answer(s) (options with their numbers,
+ * the model answer, or expected for a numeric question, with its unit)
+ * and the explanation.
  * Allocated; 0, or -1 when out of memory.
  */
 int	review_question_card(const struct content_question *q, double expected,
