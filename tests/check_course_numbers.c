@@ -4,7 +4,9 @@
  * loader refuses typed answers); these are numbers a lesson has to write
  * in its text, issue 14's corrections among them: drop 2's 16-H200
  * all-reduce, drop 5's 64-H200 reduction that hides, drop 6's ratios for
- * TP 16 across two nodes, drop 11's 40% and drop 14's (2, 8, 4) headroom.
+ * TP 16 across two nodes, drop 11's 40% and drop 14's (2, 8, 4) headroom;
+ * then a table (figures[]) of every engine figure in the prose of drops 8
+ * and 10 to 14 and their cards, and what the incident briefs claim.
  *
  * Each check names a drop, a unit of it (a question id or a text block's
  * title), the words around the number, and the engine figure it must match
@@ -809,6 +811,44 @@ START_TEST(prose_figures)
 }
 END_TEST
 
+/*
+ * What the incident briefs and solutions state without a number: drop 10's
+ * start does not fit, drop 11's old 64-GPU job outran the start, drop 12's
+ * TP 8 x PP 2 meets the goal too, drop 13's draft fits, drop 14's does not.
+ */
+START_TEST(incident_briefs)
+{
+	struct cm_result *r = calloc(1, sizeof *r), *s = calloc(1, sizeof *s);
+	const cJSON *st;
+
+	st = cJSON_GetObjectItemCaseSensitive(unit_of("drop-10",
+	    "oom-4000")->scenario.raw, "start");
+	run(st, NULL, r);
+	ck_assert(!r->fits);
+	st = cJSON_GetObjectItemCaseSensitive(unit_of("drop-11",
+	    "tp-across-nodes")->scenario.raw, "start");
+	run(st, NULL, r);
+	run(st, OLD64, s);
+	ck_assert(s->tokens_per_s > r->tokens_per_s);
+	st = cJSON_GetObjectItemCaseSensitive(unit_of("drop-12",
+	    "bubble-35")->scenario.raw, "start");
+	run(st, NULL, r);
+	run(st, "{\"tp\": 8, \"pp\": 2}", s);
+	ck_assert(s->fits && s->bubble_fraction <= 0.15);
+	ck_assert(s->tokens_per_s >= r->tokens_per_s);
+	st = cJSON_GetObjectItemCaseSensitive(unit_of("drop-13",
+	    "choose-30b")->scenario.raw, "start");
+	run(st, NULL, r);
+	ck_assert(r->fits);
+	st = cJSON_GetObjectItemCaseSensitive(unit_of("drop-14",
+	    "defend-70b")->scenario.raw, "start");
+	run(st, NULL, r);
+	ck_assert(!r->fits);
+	free(r);
+	free(s);
+}
+END_TEST
+
 static Suite *
 numbers_suite(void)
 {
@@ -821,6 +861,7 @@ numbers_suite(void)
 	tcase_add_test(tc, drop06_ratios);
 	tcase_add_test(tc, drop11_forty_percent);
 	tcase_add_test(tc, drop14_headroom);
+	tcase_add_test(tc, incident_briefs);
 	tcase_add_loop_test(tc, prose_figures, 0, (int)(sizeof figures /
 	    sizeof figures[0]));
 	suite_add_tcase(s, tc);
