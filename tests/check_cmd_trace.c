@@ -87,7 +87,7 @@ parse(const struct capture *c)
 		ck_assert(num(e, "layer") >= 0 && num(e, "layer") <= 4);
 		ck_assert(num(e, "microbatch") >= -1);
 		ck_assert(num(e, "shard") >= -1 && num(e, "chunk") >= -1);
-		ck_assert(num(e, "end") >= num(e, "start"));
+		ck_assert(num(e, "end_s") >= num(e, "start_s"));
 		k = cJSON_GetObjectItemCaseSensitive(e, "kind");
 		/* Ring steps detail their collective: not counted again. */
 		if (strcmp(k->valuestring, "receive") != 0 &&
@@ -348,10 +348,10 @@ START_TEST(dp_all_reduce_during_backward)
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(a, "events")) {
 		const char *k = cJSON_GetObjectItem(e, "kind")->valuestring;
 
-		if (strcmp(k, "backward") == 0 && num(e, "end") > last_bwd)
-			last_bwd = num(e, "end");
-		if (strcmp(k, "all-reduce") == 0 && num(e, "start") < first_ar) {
-			first_ar = num(e, "start");
+		if (strcmp(k, "backward") == 0 && num(e, "end_s") > last_bwd)
+			last_bwd = num(e, "end_s");
+		if (strcmp(k, "all-reduce") == 0 && num(e, "start_s") < first_ar) {
+			first_ar = num(e, "start_s");
 			ck_assert_str_eq(cJSON_GetObjectItem(e,
 			    "carries")->valuestring, "weight-grads");
 			ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(e,
@@ -430,7 +430,7 @@ static void
 same_run(const struct content_animation *an, const cJSON *root)
 {
 	static const char *const fields[] = { "device", "layer", "microbatch",
-	    "shard", "chunk", "start", "end", "bytes", "peer", "collective" };
+	    "shard", "chunk", "start_s", "end_s", "bytes", "peer", "collective" };
 	static struct sim_result r;
 	struct sim_config cfg;
 	struct pl_err err;
@@ -453,7 +453,7 @@ same_run(const struct content_animation *an, const cJSON *root)
 	ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(root,
 	    "compute_only")), cfg.compute_only);
 	ck_assert_double_eq(num(root, "bytes_moved"), (double)r.bytes_moved);
-	ck_assert_double_eq_tol(num(root, "step_time"), r.step_time, 1e-13);
+	ck_assert_double_eq_tol(num(root, "step_time_s"), r.step_time, 1e-13);
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root,
 	    "events")), (int)r.tl.n_ev);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "events")) {
@@ -713,6 +713,113 @@ START_TEST(docs_list_every_option)
 }
 END_TEST
 
+/* The members issue 17 gave a unit, each with the name it had before. */
+static const char *const renamed[][2] = {
+	{ "step_time_s", "step_time" },
+	{ "bubble_formula_fraction", "bubble_formula" },
+	{ "start_s", "start" }, { "end_s", "end" }, { "t_s", "t" },
+	{ "params_bytes", "params" }, { "grads_bytes", "grads" },
+	{ "optimizer_bytes", "optimizer" },
+	{ "activations_bytes", "activations" },
+	{ "gathered_bytes", "gathered" },
+};
+#define N_RENAMED	(sizeof renamed / sizeof renamed[0])
+
+/* Give every renamed member of o its old name; how many it had. */
+static int
+to_old_names(cJSON *o)
+{
+	cJSON *v;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < N_RENAMED; i++)
+		if ((v = cJSON_DetachItemFromObjectCaseSensitive(o,
+		    renamed[i][0])) != NULL) {
+			cJSON_AddItemToObject(o, renamed[i][1], v);
+			n++;
+		}
+	return n;
+}
+
+/* `trace --from FILE --json` on text written to dir/name. */
+static void
+replay(struct capture *c, const char *dir, const char *name, char *text)
+{
+	char path[4096];
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(test_write(dir, name, text), 0);
+	free(text);
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	trace(c, "--from", path, "--json", NULL);
+}
+
+/*
+ * Times are "_s" and sizes "_bytes" in the document, and --from reads a
+ * file with those names and one with the names before them alike.
+ */
+START_TEST(json_units_and_old_names)
+{
+	char *dir = test_tmpdir();
+	struct capture c, back, old;
+	cJSON *root, *e, *mem;
+	int n = 0, mems = 0;
+	size_t i;
+
+	ck_assert_ptr_nonnull(dir);
+	trace(&c, "--mode", "fsdp", "--json", NULL);
+	root = parse(&c);
+	ck_assert(num(root, "step_time_s") > 0);
+	ck_assert_double_eq(num(root, "bubble_formula_fraction"), 0);
+	mem = cJSON_GetObjectItemCaseSensitive(root, "memory");
+	cJSON_ArrayForEach(e, mem) {
+		ck_assert(num(e, "t_s") >= 0 && num(e, "t_s") <=
+		    num(root, "step_time_s"));
+		for (i = 5; i < N_RENAMED; i++)
+			ck_assert(num(e, renamed[i][0]) >= 0);
+		mems += num(e, "gathered_bytes") > 0;
+	}
+	ck_assert_int_gt(mems, 0);	/* ZeRO-3 gathers weights */
+	for (i = 0; i < N_RENAMED; i++)
+		ck_assert_msg(strstr(c.out, renamed[i][1]) == NULL ||
+		    strstr(c.out, renamed[i][0]) != NULL, "%s", renamed[i][1]);
+
+	/* A replay splits a sample that changes several kinds: compare
+	 * replays with each other, and with the run only the events. */
+	replay(&back, dir, "new.json", cJSON_Print(root));
+	ck_assert_int_eq(back.rc, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "\"memory\""));
+	ck_assert(strncmp(back.out, c.out, (size_t)(strstr(c.out,
+	    "\"memory\"") - c.out)) == 0);
+
+	n += to_old_names(root);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "events"))
+		n += to_old_names(e);
+	cJSON_ArrayForEach(e, mem)
+		n += to_old_names(e);
+	ck_assert_int_gt(n, 2);
+	replay(&old, dir, "old.json", cJSON_Print(root));
+	ck_assert_int_eq(old.rc, 0);
+	ck_assert(strcmp(old.out, back.out) == 0);
+	capture_free(&old);
+
+	/* Neither name: the error names the new one. */
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetArrayItem(
+	    cJSON_GetObjectItemCaseSensitive(root, "events"), 0), "start");
+	replay(&old, dir, "none.json", cJSON_Print(root));
+	ck_assert_int_eq(old.rc, 2);
+	ck_assert_msg(strstr(old.err, "none.json") != NULL &&
+	    strstr(old.err, "events[0].start_s") != NULL, "%s", old.err);
+	capture_free(&old);
+	capture_free(&back);
+	capture_free(&c);
+	cJSON_Delete(root);
+	test_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *
 cmd_trace_suite(void)
 {
@@ -723,6 +830,7 @@ cmd_trace_suite(void)
 	tcase_add_test(tc, json_every_mode);
 	tcase_add_test(tc, json_bubble);
 	tcase_add_test(tc, json_dp_bytes);
+	tcase_add_test(tc, json_units_and_old_names);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("the toy's figures");
 	tcase_add_test(tc, tp_sixteen_all_reduces);

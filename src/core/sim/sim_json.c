@@ -6,6 +6,10 @@
  * than trusting the file: idle events in the file are skipped and the
  * timeline is finished again, so a file edited by hand cannot claim a
  * bubble its busy events do not leave.
+ *
+ * Names carry their unit (issue 17): times are "_s", sizes "_bytes".
+ * Files written before that ("start", "end", "t", "params", ...) are
+ * still read: each such member falls back to its old name.
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,8 +36,8 @@ json_event(const struct sim_event *ev)
 	cJSON_AddNumberToObject(e, "microbatch", ev->microbatch);
 	cJSON_AddNumberToObject(e, "shard", ev->shard);
 	cJSON_AddNumberToObject(e, "chunk", ev->chunk);
-	cJSON_AddNumberToObject(e, "start", ev->start);
-	cJSON_AddNumberToObject(e, "end", ev->end);
+	cJSON_AddNumberToObject(e, "start_s", ev->start);
+	cJSON_AddNumberToObject(e, "end_s", ev->end);
 	cJSON_AddNumberToObject(e, "bytes", (double)ev->bytes);
 	cJSON_AddNumberToObject(e, "peer", ev->peer);
 	cJSON_AddNumberToObject(e, "collective", ev->collective);
@@ -57,11 +61,19 @@ json_events(const struct sim_timeline *tl)
 	return a;
 }
 
+/* A memory sample's member for kind k: "params_bytes", ... */
+static const char *
+mem_key(int k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_bytes", sim_mem_kind_name((enum sim_mem_kind)k));
+	return buf;
+}
+
 static cJSON *
 json_memory(const struct sim_timeline *tl)
 {
 	cJSON *a = cJSON_CreateArray(), *e;
-	char name[16];
+	char name[16], key[32];
 	size_t i;
 	int k;
 
@@ -70,9 +82,9 @@ json_memory(const struct sim_timeline *tl)
 		cJSON_AddNumberToObject(e, "device", tl->mem[i].device);
 		cJSON_AddStringToObject(e, "gpu", sim_device_name(
 		    tl->mem[i].device, name, sizeof name));
-		cJSON_AddNumberToObject(e, "t", tl->mem[i].t);
+		cJSON_AddNumberToObject(e, "t_s", tl->mem[i].t);
 		for (k = 0; k < SIM_NMEM; k++)
-			cJSON_AddNumberToObject(e, sim_mem_kind_name(k),
+			cJSON_AddNumberToObject(e, mem_key(k, key, sizeof key),
 			    (double)tl->mem[i].bytes[k]);
 		cJSON_AddItemToArray(a, e);
 	}
@@ -163,9 +175,10 @@ sim_result_json(const struct sim_config *cfg, const struct sim_result *r,
 	cJSON_AddNumberToObject(root, "max_grad_error", r->max_grad_error);
 	cJSON_AddNumberToObject(root, "max_param_error", r->max_param_error);
 	cJSON_AddNumberToObject(root, "bubble_fraction", r->bubble);
-	cJSON_AddNumberToObject(root, "bubble_formula", r->bubble_formula);
+	cJSON_AddNumberToObject(root, "bubble_formula_fraction",
+	    r->bubble_formula);
 	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
-	cJSON_AddNumberToObject(root, "step_time", r->step_time);
+	cJSON_AddNumberToObject(root, "step_time_s", r->step_time);
 	cJSON_AddItemToObject(root, "devices", json_devices(r));
 	cJSON_AddItemToObject(root, "events", json_events(&r->tl));
 	cJSON_AddItemToObject(root, "memory", json_memory(&r->tl));
@@ -228,12 +241,20 @@ get_int(const struct rd *rd, const cJSON *o, const char *key, long lo,
 	return 0;
 }
 
-static int
-get_time(const struct rd *rd, const cJSON *o, const char *key, double *out,
-    const char *path)
+/* key, or old (its name before issue 17) when only that is present. */
+static const char *
+key_or_old(const cJSON *o, const char *key, const char *old)
 {
-	return pl_json_number(o, key, 1, -1e9, 1e9, out, rd->file, path,
-	    rd->err);
+	return cJSON_GetObjectItemCaseSensitive(o, key) == NULL &&
+	    cJSON_GetObjectItemCaseSensitive(o, old) != NULL ? old : key;
+}
+
+static int
+get_time(const struct rd *rd, const cJSON *o, const char *key,
+    const char *old, double *out, const char *path)
+{
+	return pl_json_number(o, key_or_old(o, key, old), 1, -1e9, 1e9, out,
+	    rd->file, path, rd->err);
 }
 
 static int
@@ -262,8 +283,8 @@ read_event(const struct rd *rd, const cJSON *o, const char *path,
 	    path) != 0 ||
 	    get_int(rd, o, "ring_steps", 0, 2 * SIM_MAX_GPUS, &ev.ring_steps,
 	    path) != 0 ||
-	    get_time(rd, o, "start", &ev.start, path) != 0 ||
-	    get_time(rd, o, "end", &ev.end, path) != 0 ||
+	    get_time(rd, o, "start_s", "start", &ev.start, path) != 0 ||
+	    get_time(rd, o, "end_s", "end", &ev.end, path) != 0 ||
 	    pl_json_number(o, "bytes", 1, 0, 1e15, &bytes, rd->file, path,
 	    rd->err) != 0 ||
 	    pl_json_bool(o, "overlap", 1, &ev.overlap, rd->file, path,
@@ -311,13 +332,15 @@ read_memory(const struct rd *rd, const cJSON *o, const char *path,
 	double t, v;
 	int dev, k;
 	size_t *cur;
+	char key[32];
 
 	if (get_int(rd, o, "device", 0, tl->n_devices - 1, &dev, path) != 0 ||
-	    get_time(rd, o, "t", &t, path) != 0)
+	    get_time(rd, o, "t_s", "t", &t, path) != 0)
 		return -1;
 	cur = tl->cur + (size_t)dev * SIM_NMEM;
 	for (k = 0; k < SIM_NMEM; k++) {
-		if (pl_json_number(o, sim_mem_kind_name(k), 1, 0, 1e15, &v,
+		if (pl_json_number(o, key_or_old(o, mem_key(k, key, sizeof key),
+		    sim_mem_kind_name((enum sim_mem_kind)k)), 1, 0, 1e15, &v,
 		    rd->file, path, rd->err) != 0)
 			return -1;
 		if ((size_t)v != cur[k] && sim_timeline_mem(tl, dev, t, k,
