@@ -116,7 +116,7 @@ START_TEST(test_pyfsrs_vector)
 		ck_assert_str_eq(str(st, "rating"), i == 6 || i == 7 ? "again" :
 		    "good");
 		ck_assert_int_eq((int)num(st, "interval_days"), ivl[i]);
-		ck_assert_double_eq_tol(num(st, "stability"), s[i], TOL);
+		ck_assert_double_eq_tol(num(st, "stability_days"), s[i], TOL);
 		ck_assert_double_eq_tol(num(st, "difficulty"), d[i], TOL);
 		ck_assert_str_eq(str(st, "state"), state[i]);
 		ck_assert_str_eq(str(st, "due"), due[i]);
@@ -124,7 +124,7 @@ START_TEST(test_pyfsrs_vector)
 	st = cJSON_GetArrayItem(arr, 0);
 	ck_assert_str_eq(str(st, "reviewed"), "2022-11-29T12:30:00Z");
 	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(st, "retrievability")));
-	ck_assert_int_eq((int)num(st, "interval_seconds"), 600);
+	ck_assert_int_eq((int)num(st, "interval_s"), 600);
 	/* Reviewed on its due date, 11 days on: R(11, 10.971048). */
 	ck_assert_double_eq_tol(num(cJSON_GetArrayItem(arr, 3),
 	    "retrievability"), 0.8998188, 1e-6);
@@ -171,7 +171,7 @@ START_TEST(test_elapsed_days)
 	arr = steps(&c, &root, 4);
 	for (i = 0; i < 4; i++) {
 		st = cJSON_GetArrayItem(arr, i);
-		ck_assert_double_eq_tol(num(st, "stability"), s[i], TOL);
+		ck_assert_double_eq_tol(num(st, "stability_days"), s[i], TOL);
 		ck_assert_double_eq_tol(num(st, "difficulty"), d[i], TOL);
 		ck_assert_int_eq((int)num(st, "interval_days"), ivl[i]);
 		ck_assert_str_eq(str(st, "reviewed"), when[i]);
@@ -225,7 +225,7 @@ START_TEST(test_options_change_schedule)
 	    "30s", "--start", "2024-01-01", "--no-fuzz", "--json", NULL);
 	arr = steps(&c, &root, 2);
 	ck_assert_int_eq((int)num(cJSON_GetArrayItem(arr, 1),
-	    "interval_seconds"), 30);
+	    "interval_s"), 30);
 	ck_assert_str_eq(str(cJSON_GetArrayItem(arr, 1), "state"),
 	    "relearning");
 	cJSON_Delete(root);
@@ -246,8 +246,8 @@ START_TEST(test_params)
 	    "0.0912", NULL);
 	arr = steps(&c, &root, 2);
 	/* w19 = 0: same-day Good multiplies S by e^(0.5425 * 0.0912). */
-	ck_assert_double_eq_tol(num(cJSON_GetArrayItem(arr, 1), "stability"),
-	    2.4234865, 1e-6);
+	ck_assert_double_eq_tol(num(cJSON_GetArrayItem(arr, 1),
+	    "stability_days"), 2.4234865, 1e-6);
 	cJSON_Delete(root);
 	capture_free(&c);
 }

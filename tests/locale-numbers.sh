@@ -34,7 +34,7 @@ out=$(run srs replay --ratings good,good --retention 0.85 \
 echo "$out" | grep -q "0,85" || fail "text output should use the locale's comma: $out"
 json=$(run srs replay --ratings good --retention 0.85 --start 2024-01-01 \
 	--no-fuzz --json) || fail "--json failed"
-echo "$json" | grep -Eq '"stability":[[:space:]]*[0-9]+\.[0-9]+,' ||
+echo "$json" | grep -Eq '"stability_days":[[:space:]]*[0-9]+\.[0-9]+,' ||
 	fail "JSON numbers need '.': $json"
 echo "$json" | grep -Eq '[0-9],[0-9]' && fail "a decimal comma in JSON: $json"
 run srs replay --ratings good --retention 0,85 >/dev/null 2>&1 &&

@@ -535,9 +535,10 @@ print_json(const struct srs_opts *o, const struct srs_row *rows)
 		cJSON_AddNumberToObject(s, "step", rows[i].card.step);
 		cJSON_AddNumberToObject(s, "interval_days",
 		    rows[i].log.scheduled_days);
-		cJSON_AddNumberToObject(s, "interval_seconds",
+		cJSON_AddNumberToObject(s, "interval_s",
 		    (double)rows[i].log.scheduled_s);
-		cJSON_AddNumberToObject(s, "stability", rows[i].card.stability);
+		cJSON_AddNumberToObject(s, "stability_days",
+		    rows[i].card.stability);
 		cJSON_AddNumberToObject(s, "difficulty",
 		    rows[i].card.difficulty);
 		cJSON_AddStringToObject(s, "due",
