@@ -73,7 +73,8 @@ START_TEST(json_single_layout)
 	ck_assert_double_eq_tol(num(o, "tokens_per_s", NULL),
 	    1536 * 2048 / num(o, "time_s", "step"), 1e-6);
 	ck_assert(num(o, "tflops_per_gpu", NULL) > 0);
-	ck_assert(num(o, "mfu", NULL) > 0 && num(o, "mfu", NULL) < 1);
+	ck_assert(num(o, "mfu_fraction", NULL) > 0 &&
+	    num(o, "mfu_fraction", NULL) < 1);
 	num(o, "time_s", "tp_comm");
 	num(o, "time_s", "pp_comm");
 	num(o, "time_s", "dp_comm");
@@ -122,8 +123,9 @@ START_TEST(json_search)
 	ck_assert(cJSON_IsString(cJSON_GetObjectItem(cJSON_GetArrayItem(
 	    cJSON_GetObjectItem(cJSON_GetArrayItem(cand, 1), "reasons"), 0),
 	    "code")));
-	ck_assert(num(cJSON_GetArrayItem(cand, 0), "headroom", NULL) >= 0.10);
-	ck_assert_double_eq(num(o, "headroom", NULL), 0.10);
+	ck_assert(num(cJSON_GetArrayItem(cand, 0), "headroom_fraction",
+	    NULL) >= 0.10);
+	ck_assert_double_eq(num(o, "headroom_fraction", NULL), 0.10);
 	ck_assert(num(o, "excluded_framework", NULL) > 0);
 	cJSON_Delete(o);
 	capture_free(&c);
@@ -161,7 +163,7 @@ START_TEST(search_options)
 	double base = ranked(6, a0, "ranked");
 
 	ck_assert(ranked(8, a1, "ranked") > base);
-	ck_assert_double_eq(ranked(8, a1, "headroom"), 0.05);
+	ck_assert_double_eq(ranked(8, a1, "headroom_fraction"), 0.05);
 	ck_assert(ranked(7, a2, "ranked") > base);
 	ck_assert_double_eq(ranked(7, a2, "excluded_framework"), 0);
 	expect_rc(7, a3, 1, "--headroom");

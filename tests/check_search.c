@@ -485,8 +485,8 @@ START_TEST(reasons_json)
 		n++;
 	}
 	ck_assert_int_gt(n, 0);
-	ck_assert_double_eq(cJSON_GetObjectItem(o, "headroom")->valuedouble,
-	    0.10);
+	ck_assert_double_eq(cJSON_GetObjectItem(o,
+	    "headroom_fraction")->valuedouble, 0.10);
 	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(o, "any_framework")));
 	cJSON_Delete(o);
 }

@@ -67,7 +67,7 @@ num() {
 mem=$(awk -v t="$(num total)" -v u="$(num usable_memory_bytes)" \
 	'BEGIN { printf "%.1f/%.1f", t / 1e9, u / 1e9 }')
 step=$(awk -v s="$(num step)" 'BEGIN { printf "%.2f", s }')
-mfu=$(awk -v m="$(num mfu)" 'BEGIN { printf "%.0f%%", 100 * m }')
+mfu=$(awk -v m="$(num mfu_fraction)" 'BEGIN { printf "%.0f%%", 100 * m }')
 [ -n "$mem" ] && [ "$mem" != "0.0/0.0" ] || fail "no memory figure in: $plan"
 
 screen_start 80 24 --projector

@@ -517,8 +517,8 @@ cJSON	*cm_result_json(const struct cm_result *);
 
 /*
  * A whole search: candidates (cm_result_json each), evaluated, fitting,
- * excluded counts, headroom, any_framework, tie tolerance, and the closest
- * layout when none is ranked. New object, or NULL.
+ * excluded counts, headroom_fraction, any_framework, tie_tolerance_fraction
+ * and the closest layout when none is ranked. New object, or NULL.
  */
 cJSON	*cm_search_json(const struct cm_search *);
 

@@ -153,8 +153,8 @@ cm_result_json(const struct cm_result *r)
 	cJSON_AddNumberToObject(o, "tokens_per_s", r->tokens_per_s);
 	cJSON_AddNumberToObject(o, "tflops_per_gpu", r->tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "hw_tflops_per_gpu", r->hw_tflops_per_gpu);
-	cJSON_AddNumberToObject(o, "mfu", r->mfu);
-	cJSON_AddNumberToObject(o, "headroom", r->headroom);
+	cJSON_AddNumberToObject(o, "mfu_fraction", r->mfu);
+	cJSON_AddNumberToObject(o, "headroom_fraction", r->headroom);
 	add_frameworks(o, r);
 	if (r->rank > 0) {
 		cJSON_AddNumberToObject(o, "rank", r->rank);
@@ -185,10 +185,10 @@ cm_search_json(const struct cm_search *s)
 	    (double)s->no_framework);
 	cJSON_AddNumberToObject(o, "ranked", (double)s->eligible);
 	if (s->n_top > 0 || s->have_closest) {
-		cJSON_AddNumberToObject(o, "headroom", c->headroom);
+		cJSON_AddNumberToObject(o, "headroom_fraction", c->headroom);
 		cJSON_AddBoolToObject(o, "any_framework", c->any_framework);
 	}
-	cJSON_AddNumberToObject(o, "tie_tolerance", CM_TIE_TOL);
+	cJSON_AddNumberToObject(o, "tie_tolerance_fraction", CM_TIE_TOL);
 	if (s->n_top == 0 && s->have_closest)
 		cJSON_AddItemToObject(o, "closest",
 		    cm_result_json(&s->closest));
