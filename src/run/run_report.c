@@ -18,25 +18,13 @@ struct diff {
 	double	 loss, grads, params;
 };
 
-static double
-max_diff(const double *a, const double *b, size_t n)
-{
-	double m = 0.0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (fabs(a[i] - b[i]) > m)
-			m = fabs(a[i] - b[i]);
-	return m;
-}
-
 static void
 compare(const struct sim_result *a, const struct sim_result *b,
     struct diff *d)
 {
 	d->loss = fabs(a->loss - b->loss);
-	d->grads = max_diff(a->grads, b->grads, SIM_NPARAMS);
-	d->params = max_diff(a->params, b->params, SIM_NPARAMS);
+	d->grads = sim_max_diff(a->grads, b->grads, SIM_NPARAMS);
+	d->params = sim_max_diff(a->params, b->params, SIM_NPARAMS);
 }
 
 static double
