@@ -105,6 +105,16 @@ grep -q 'profile.name' "$T/im.err" || fail "import refusal names no path: $(cat 
 [ $? -ne 0 ] || fail "import --as took a name with escapes"
 clean "$T/im2.err" "import --as" hidden
 
+# A measured step's library, from a file replayed with trace --from.
+"$PARLEARN" trace --json --gpus 2 --mode pp >"$T/t.json" || fail "trace --json"
+sed 's/"schema":.*/&\
+"measured": {"processes": 2, "hosts": 1, "library": "x\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[6n"},/' \
+	"$T/t.json" >"$T/th.json"
+grep -q '"library"' "$T/th.json" || fail "the hostile trace was not made"
+"$PARLEARN" trace --from "$T/th.json" </dev/null >"$T/tf.out" 2>"$T/tf.err" ||
+	fail "trace --from: $(cat "$T/tf.err")"
+clean "$T/tf.out" "trace --from measured library"
+
 # ... and text that is in a database already (written by an older
 # parlearn) is shown safely by deck list and export --format csv.
 if command -v sqlite3 >/dev/null 2>&1; then

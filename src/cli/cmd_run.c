@@ -28,6 +28,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "run/run_opts.h"
 
 #ifndef PL_PKGLIBEXECDIR
@@ -236,7 +237,7 @@ report_failure(FILE *log, const char *log_path, int status)
 	const char *p;
 
 	if (log_line(log, "parlearn: run: ", line, sizeof line)) {
-		fprintf(stderr, _("%s (mpirun's messages: %s)\n"), line,
+		cli_printf(stderr, _("%s (mpirun's messages: %s)\n"), line,
 		    log_path);
 		return;
 	}
@@ -244,17 +245,18 @@ report_failure(FILE *log, const char *log_path, int status)
 	    sscanf(line, "process rank %d", &rank) == 1 &&
 	    (p = strstr(line, "signal ")) != NULL &&
 	    sscanf(p, "signal %d", &sig) == 1) {
-		fprintf(stderr, _("parlearn: run: rank %d died on signal %d "
+		cli_printf(stderr, _("parlearn: run: rank %d died on signal %d "
 		    "(%s) in the middle of the step; mpirun stopped the others "
 		    "(its messages: %s)\n"), rank, sig, strsignal(sig),
 		    log_path);
 		return;
 	}
 	if (WIFSIGNALED(status))
-		fprintf(stderr, _("parlearn: run: mpirun ended on signal %d "
+		cli_printf(stderr, _("parlearn: run: mpirun ended on signal %d "
 		    "(its messages: %s)\n"), WTERMSIG(status), log_path);
 	else
-		fprintf(stderr, _("parlearn: run: the MPI job failed, mpirun "
+		cli_printf(stderr,
+		    _("parlearn: run: the MPI job failed, mpirun "
 		    "exited with status %d (its messages: %s)\n"),
 		    WEXITSTATUS(status), log_path);
 }
@@ -322,7 +324,7 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	snprintf(log_path, sizeof log_path, "%s/parlearn-run.XXXXXX",
 	    tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
 	if ((fd = mkstemp(log_path)) < 0 || (log = fdopen(fd, "w+")) == NULL) {
-		fprintf(stderr, _("parlearn: run: %s: %s\n"), log_path,
+		cli_printf(stderr, _("parlearn: run: %s: %s\n"), log_path,
 		    strerror(errno));
 		return 2;
 	}
@@ -349,7 +351,7 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 		return 0;
 	}
 	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		fprintf(stderr, _("parlearn: run: could not start %s (its "
+		cli_printf(stderr, _("parlearn: run: could not start %s (its "
 		    "messages: %s)\n"), mpirun, log_path);
 	else
 		report_failure(log, log_path, status);
@@ -372,7 +374,8 @@ join(const char *helper, int argc, char **argv)
 	av[argc] = NULL;
 	fflush(stdout);
 	execv(helper, av);
-	fprintf(stderr, _("parlearn: run: %s: %s\n"), helper, strerror(errno));
+	cli_printf(stderr,
+	    _("parlearn: run: %s: %s\n"), helper, strerror(errno));
 	free(av);
 	return 2;
 }

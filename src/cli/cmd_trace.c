@@ -20,6 +20,7 @@
 
 #include "i18n.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "cli/common.h"
 #include "cli/jsonout.h"
 #include "cli/usage.h"
@@ -213,7 +214,7 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 	int d, c;
 
 	if (origin != NULL && origin->measured)
-		printf(P_("measured on %d process with %s%s\n",
+		cli_printf(stdout, P_("measured on %d process with %s%s\n",
 		    "measured on %d processes with %s%s\n", origin->processes),
 		    origin->processes, origin->library, origin->hosts == 1 ?
 		    _("; CPU times on one machine") : "");

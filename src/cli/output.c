@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,44 +14,24 @@
 #include "i18n.h"
 #include "cli/output.h"
 #include "cli/usage.h"
-#include "core/safetext.h"
+#include "core/safeprint.h"
 
 int
 cli_safe_flags(void)
 {
-	const char *cs = nl_langinfo(CODESET);
-
-	return cs != NULL && strcmp(cs, "UTF-8") == 0 ? SAFETEXT_UTF8 : 0;
-}
-
-static int
-put_safe(FILE *fp, const char *text, int flags)
-{
-	char *safe = safetext_dup(text, cli_safe_flags() | flags);
-	int rc;
-
-	if (safe == NULL)
-		return -1;
-	rc = fputs(safe, fp) < 0 ? -1 : 0;
-	free(safe);
-	return rc;
+	return safeprint_flags();
 }
 
 int
 cli_printf(FILE *fp, const char *fmt, ...)
 {
 	va_list ap;
-	char *text;
-	int n;
+	int rc;
 
 	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
+	rc = safeprint_vprintf(fp, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return -1;
-	n = put_safe(fp, text, SAFETEXT_NEWLINE);
-	free(text);
-	return n;
+	return rc;
 }
 
 void
@@ -65,7 +44,7 @@ cli_print_problem(const char *prefix, const struct pl_err *err)
 		fprintf(stderr, "%s: ", cli_command());
 	if (prefix != NULL)
 		fputs(prefix, stderr);
-	put_safe(stderr, pl_err_format(err, buf, sizeof buf), 0);
+	safeprint_puts(stderr, pl_err_format(err, buf, sizeof buf), 0);
 	fputc('\n', stderr);
 }
 

@@ -19,6 +19,7 @@
 #include "i18n.h"
 #include "run/run_exec.h"
 #include "run/run_report.h"
+#include "core/safeprint.h"
 
 #ifndef LOCALEDIR
 #define LOCALEDIR	"/usr/local/share/locale"
@@ -46,7 +47,8 @@ check_request(const struct run_proc *p, int argc, char **argv,
 	}
 	if (run_opts_config(o, p->size, cfg, &err) != 0) {
 		if (p->rank == 0)
-			fprintf(stderr, _("parlearn: run: %s\n"), err.msg);
+			safeprint_printf(stderr,
+			    _("parlearn: run: %s\n"), err.msg);
 		return 2;
 	}
 	return -1;

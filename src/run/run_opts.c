@@ -11,6 +11,7 @@
 
 #include "i18n.h"
 #include "run/run_opts.h"
+#include "core/safeprint.h"
 
 void
 run_opts_usage(FILE *fp)
@@ -73,7 +74,8 @@ bad_option(int ch, char **argv, int argc, int before)
 	if (quiet)
 		return;
 	if (strncmp(w, "--", 2) == 0)
-		fprintf(stderr, ch == ':' ? _("parlearn: run: option '%.*s' "
+		safeprint_printf(stderr,
+		    ch == ':' ? _("parlearn: run: option '%.*s' "
 		    "requires an argument (try 'parlearn run --help')\n") :
 		    optopt != 0 ? _("parlearn: run: option '%.*s' does not take "
 		    "an argument (try 'parlearn run --help')\n") :
@@ -97,8 +99,9 @@ parse_count(const char *opt, const char *s)
 		v = v * 10 + (*p - '0');
 	if (p == s || *p != '\0' || v < 1 || v > INT_MAX) {
 		if (!quiet)
-			fprintf(stderr, _("parlearn: run: %s needs a whole number of at "
-		    "least 1, not '%s'\n"), opt, s);
+			safeprint_printf(stderr,
+			    _("parlearn: run: %s needs a whole number of at "
+			    "least 1, not '%s'\n"), opt, s);
 		return -1;
 	}
 	return (int)v;
@@ -119,8 +122,9 @@ parse_seconds(const char *s)
 			v += (*p - '0') * (scale /= 10);
 	if (digits == 0 || *p != '\0' || v <= 0 || v > 86400) {
 		if (!quiet)
-			fprintf(stderr, _("parlearn: run: --timeout needs seconds "
-		    "between 0 and 86400, such as 2.5, not '%s'\n"), s);
+			safeprint_printf(stderr,
+			    _("parlearn: run: --timeout needs seconds "
+			    "between 0 and 86400, such as 2.5, not '%s'\n"), s);
 		return -1;
 	}
 	return v;
@@ -135,8 +139,9 @@ parse_reduce(const char *s, enum run_reduce *r)
 		*r = RUN_REDUCE_MPI;
 	else {
 		if (!quiet)
-			fprintf(stderr, _("parlearn: run: --reduce is ordered or mpi, "
-		    "not '%s'\n"), s);
+			safeprint_printf(stderr,
+			    _("parlearn: run: --reduce is ordered or mpi, "
+			    "not '%s'\n"), s);
 		return -1;
 	}
 	return 0;
@@ -226,7 +231,8 @@ run_opts_parse(int argc, char **argv, struct run_opts *o, int silent)
 	}
 	if (optind < argc) {
 		if (!quiet)
-			fprintf(stderr, _("parlearn: run: unexpected argument "
+			safeprint_printf(stderr,
+			    _("parlearn: run: unexpected argument "
 			    "'%s' (try 'parlearn run --help')\n"), argv[optind]);
 		return 1;
 	}

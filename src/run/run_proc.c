@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "run/run_proc.h"
 #include "run/run_wait.h"
+#include "core/safeprint.h"
 
 #define CLOCK_PROBES	8	/* ping-pongs per rank; the fastest counts */
 
@@ -60,7 +61,8 @@ run_fail(const struct run_proc *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, _("parlearn: run: rank %d: %s\n"), p->rank, msg);
+	safeprint_printf(stderr, _("parlearn: run: rank %d: %s\n"), p->rank,
+	    msg);
 	fflush(stderr);
 	/* If the runtime itself is stuck, MPI_Abort may not return either. */
 	snprintf(guard_msg, sizeof guard_msg, "%s", "");

@@ -11,31 +11,20 @@
 #include "i18n.h"
 #include "run/run_gather.h"
 #include "run/run_report.h"
+#include "core/safeprint.h"
 
 /* Largest differences of one run from another. */
 struct diff {
 	double	 loss, grads, params;
 };
 
-static double
-max_diff(const double *a, const double *b, size_t n)
-{
-	double m = 0.0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (fabs(a[i] - b[i]) > m)
-			m = fabs(a[i] - b[i]);
-	return m;
-}
-
 static void
 compare(const struct sim_result *a, const struct sim_result *b,
     struct diff *d)
 {
 	d->loss = fabs(a->loss - b->loss);
-	d->grads = max_diff(a->grads, b->grads, SIM_NPARAMS);
-	d->params = max_diff(a->params, b->params, SIM_NPARAMS);
+	d->grads = sim_max_diff(a->grads, b->grads, SIM_NPARAMS);
+	d->params = sim_max_diff(a->params, b->params, SIM_NPARAMS);
 }
 
 static double
@@ -92,7 +81,8 @@ write_json(const char *path, const cJSON *root)
 		printf("%s\n", text);
 	} else if ((fp = fopen(path, "w")) == NULL ||
 	    fprintf(fp, "%s\n", text) < 0 || fclose(fp) != 0) {
-		fprintf(stderr, _("parlearn: run: %s: cannot write the timeline\n"),
+		safeprint_printf(stderr,
+		    _("parlearn: run: %s: cannot write the timeline\n"),
 		    path);
 		rc = -1;
 	}
@@ -135,7 +125,8 @@ print_text(const struct run_opts *o, const struct sim_config *cfg,
 	    "%zu bytes moved\n"), r->step_time * 1e3, r->bubble * 100,
 	    r->bubble_formula * 100, r->bytes_moved);
 	if (o->out != NULL)
-		printf(_("timeline written to %s (replay: parlearn trace --from "
+		safeprint_printf(stdout,
+		    _("timeline written to %s (replay: parlearn trace --from "
 		    "%s)\n"), o->out, o->out);
 }
 

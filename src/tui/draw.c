@@ -59,6 +59,24 @@ ui_rule(WINDOW *w, int y, int x, int width)
 }
 
 void
+ui_text_line(const char *s, size_t n, void *arg)
+{
+	struct ui_text_draw *d = arg;
+	char line[1024];
+
+	d->total++;
+	if (d->skip > 0) {
+		d->skip--;
+		return;
+	}
+	if (d->y > d->maxy || n >= sizeof line)
+		return;
+	memcpy(line, s, n);
+	line[n] = '\0';
+	ui_put(d->w, d->y++, d->x, line, d->width, d->attr);
+}
+
+void
 ui_box(WINDOW *w, int y, int x, int h, int wd)
 {
 	const char *tl = "+", *tr = "+", *bl = "+", *br = "+", *v = "|";

@@ -34,6 +34,20 @@ void	ui_bar(WINDOW *, int y, int x, int width, double fraction);
 /* A horizontal rule. */
 void	ui_rule(WINDOW *, int y, int x, int width);
 
+/*
+ * Wrapped lines (core/wrap.h's callback) drawn from row y to maxy at
+ * column x, after skip lines scrolled off; total counts every line, shown
+ * or not, so a scrolling screen knows where its end is.
+ */
+struct ui_text_draw {
+	WINDOW	*w;
+	int	 y, x, maxy, width, attr;
+	int	 skip;		/* lines still to scroll off */
+	int	 total;		/* lines emitted, shown or not */
+};
+/* wrap_paragraph's emit: arg is a struct ui_text_draw. */
+void	ui_text_line(const char *s, size_t n, void *arg);
+
 /* Rows and columns of a big number drawn by ui_big_number. */
 #define UI_BIG_ROWS	5
 int	ui_big_width(const char *s);

@@ -21,16 +21,6 @@ struct info {
 	int			 rows;		/* rows it had */
 };
 
-/* Lines drawn from row y up to row maxy after skip lines scrolled off. */
-struct wrap_draw {
-	WINDOW	*w;
-	int	 y;
-	int	 maxy;
-	int	 width;
-	int	 skip;
-	int	 total;		/* lines, shown or not */
-};
-
 static const struct ui_key_help info_help[] = {
 	{ N_("Up/Down, j/k"), N_("scroll") },
 	{ N_("PgDn, f, Space"), N_("scroll a page down") },
@@ -41,29 +31,11 @@ static const struct ui_key_help info_help[] = {
 };
 
 static void
-emit(const char *s, size_t n, void *arg)
-{
-	struct wrap_draw *d = arg;
-	char line[512];
-
-	d->total++;
-	if (d->skip > 0) {
-		d->skip--;
-		return;
-	}
-	if (d->y > d->maxy || n >= sizeof line)
-		return;
-	memcpy(line, s, n);
-	line[n] = '\0';
-	ui_put(d->w, d->y++, 2, line, d->width, A_NORMAL);
-}
-
-static void
 info_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 {
 	struct info *in = s->state;
-	struct wrap_draw d = { w, 2, rows - 3, cols - 4 > 90 ? 90 : cols - 4,
-	    0, 0 };
+	struct ui_text_draw d = { w, 2, 2, rows - 3,
+	    cols - 4 > 90 ? 90 : cols - 4, A_NORMAL, 0, 0 };
 	size_t i;
 
 	in->rows = rows - 4;
@@ -75,8 +47,8 @@ info_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	ui_title(w, cols, _(in->title), NULL);
 	for (i = 0; in->body[i] != NULL; i++) {
 		if (i > 0)
-			emit("", 0, &d);
-		wrap_paragraph(_(in->body[i]), d.width, emit, &d);
+			ui_text_line("", 0, &d);
+		wrap_paragraph(_(in->body[i]), d.width, ui_text_line, &d);
 	}
 	in->lines = d.total;
 	ui_status(w, rows, cols, in->lines > in->rows ?

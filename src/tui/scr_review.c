@@ -66,35 +66,9 @@ next_card(struct review_scr *v)
 	v->shown_at = (int64_t)time(NULL);
 }
 
-/* Lines drawn from row y to maxy, after skip lines scrolled off. */
-struct text_draw {
-	WINDOW	*w;
-	int	 y, x, maxy, width, attr;
-	int	 skip;		/* lines still to scroll off */
-	int	 total;		/* lines emitted, shown or not */
-};
-
-static void
-emit_line(const char *s, size_t n, void *arg)
-{
-	struct text_draw *d = arg;
-	char line[1024];
-
-	d->total++;
-	if (d->skip > 0) {
-		d->skip--;
-		return;
-	}
-	if (d->y > d->maxy || n >= sizeof line)
-		return;
-	memcpy(line, s, n);
-	line[n] = '\0';
-	ui_put(d->w, d->y++, d->x, line, d->width, d->attr);
-}
-
 /* A rule between front and back, as one line of the text. */
 static void
-emit_rule(struct text_draw *d)
+emit_rule(struct ui_text_draw *d)
 {
 	d->total++;
 	if (d->skip > 0)
@@ -105,7 +79,7 @@ emit_rule(struct text_draw *d)
 
 /* Draw text (paragraphs split at newlines) wrapped; returns the next row. */
 static int
-draw_text(struct text_draw *d, const char *text)
+draw_text(struct ui_text_draw *d, const char *text)
 {
 	const char *p = text, *nl;
 	char para[2048];
@@ -118,7 +92,7 @@ draw_text(struct text_draw *d, const char *text)
 			n = sizeof para - 1;
 		memcpy(para, p, n);
 		para[n] = '\0';
-		wrap_paragraph(para, d->width, emit_line, d);
+		wrap_paragraph(para, d->width, ui_text_line, d);
 		if (nl == NULL)
 			break;
 		p = nl + 1;
@@ -145,7 +119,7 @@ static int
 draw_backlog(struct review_scr *v, WINDOW *w, int y, int cols)
 {
 	const struct review_queue *q = &v->r.queue;
-	struct text_draw d = { w, y, 2, y + 1, cols - 4, 0, 0, 0 };
+	struct ui_text_draw d = { w, y, 2, y + 1, cols - 4, 0, 0, 0 };
 	char line[400];
 
 	if (q->backlog <= 0)
@@ -191,7 +165,7 @@ draw_card(struct review_scr *v, WINDOW *w, int rows, int cols)
 {
 	struct store_card *k = store_review_current(&v->r, NULL);
 	int width = cols - 4 > 100 ? 100 : cols - 4;
-	struct text_draw d = { w, 2, 2, rows - 3, width, 0, 0, 0 };
+	struct ui_text_draw d = { w, 2, 2, rows - 3, width, 0, 0, 0 };
 
 	d.y = draw_backlog(v, w, 2, cols);
 	v->card_rows = d.maxy - d.y + 1;
@@ -202,12 +176,12 @@ draw_card(struct review_scr *v, WINDOW *w, int rows, int cols)
 	d.skip = v->scroll;
 	if (!v->app->projector) {	/* projector: the card, nothing else */
 		d.attr = ui_attr(UI_C_DIM);
-		emit_line(k->deck, strlen(k->deck), &d);
+		ui_text_line(k->deck, strlen(k->deck), &d);
 	}
 	d.attr = A_BOLD;
 	draw_text(&d, k->front);
 	if (v->revealed) {
-		emit_line("", 0, &d);
+		ui_text_line("", 0, &d);
 		emit_rule(&d);
 		d.attr = A_NORMAL;
 		draw_text(&d, k->back);
@@ -223,7 +197,7 @@ static void
 draw_end(struct review_scr *v, WINDOW *w, int rows, int cols)
 {
 	const struct review_figures *f = &v->r.figures;
-	struct text_draw d = { w, 2, 2, rows - 3, cols - 4, 0, 0, 0 };
+	struct ui_text_draw d = { w, 2, 2, rows - 3, cols - 4, 0, 0, 0 };
 	char line[300], in[32];
 	int64_t now = (int64_t)time(NULL);
 

@@ -39,6 +39,7 @@ struct summary {
 	int			 n, cap;
 	int			 top;		/* first row shown */
 	int			 page;		/* rows shown at the last draw */
+	int			 rows;		/* wrapped rows at the last draw */
 };
 
 static const struct ui_key_help summary_help[] = {
@@ -231,6 +232,7 @@ summary_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 	r.skip = INT_MAX;
 	for (i = 0; i < m->n; i++)
 		line_rows(&m->lines[i], width, &r);
+	m->rows = r.total;
 	if (m->top > r.total - m->page)
 		m->top = r.total - m->page;
 	if (m->top < 0)
@@ -252,31 +254,12 @@ summary_key(struct ui_screen *s, int ch)
 	struct summary *m = s->state;
 	int page = m->page > 1 ? m->page - 1 : 1;
 
-	switch (ch) {
-	case KEY_UP: case 'k':
-		m->top--;
-		break;
-	case KEY_DOWN: case 'j':
-		m->top++;
-		break;
-	case KEY_NPAGE: case 'f': case ' ':
-		m->top += page;
-		break;
-	case KEY_PPAGE: case 'b':
-		m->top -= page;
-		break;
-	case KEY_HOME: case 'g':
-		m->top = 0;
-		break;
-	case KEY_END: case 'G':
-		m->top = m->n;
-		break;
-	case 'q': case 'Q': case 27: case 'h': case KEY_LEFT:
+	/* The end is m->rows: drawing clamps it to the last full page. */
+	if (ui_scroll_key(ch, &m->top, page, m->rows))
+		return UI_HANDLED;
+	if (ch == 'q' || ch == 'Q' || ch == 27 || ch == 'h' || ch == KEY_LEFT)
 		return UI_BACK;
-	default:
-		return UI_IGNORED;
-	}
-	return UI_HANDLED;
+	return UI_IGNORED;
 }
 
 static void

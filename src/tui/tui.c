@@ -12,6 +12,7 @@
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
+#include "core/safeprint.h"
 
 /* Why the interactive program cannot start without a terminal, and what
  * to run instead, by first screen. */
@@ -134,7 +135,8 @@ tui_run(const struct tui_start *st)
 	ui_set_global_key(0, NULL, NULL, NULL);
 	ui_term_stop();
 	if (rc != 0 && st->first == TUI_LAB_HOST)
-		fprintf(stderr, _("parlearn: %s: cannot read the lab\n"),
+		safeprint_printf(stderr,
+		    _("parlearn: %s: cannot read the lab\n"),
 		    st->lab_dir);
 	else if (rc != 0)
 		fprintf(stderr, "parlearn: %s\n", _("out of memory"));

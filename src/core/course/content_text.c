@@ -11,40 +11,7 @@
 
 #include "core/course/content.h"
 #include "core/engine/costmodel.h"
-
-/* Length of the UTF-8 sequence starting at s, or 0 if it is invalid. */
-static size_t
-utf8_len(const unsigned char *s, unsigned int *cp)
-{
-	unsigned int c = s[0], v;
-	size_t n, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xC2 && c <= 0xDF) {
-		n = 2;
-		v = c & 0x1F;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3;
-		v = c & 0x0F;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4;
-		v = c & 0x07;
-	} else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3F);
-	}
-	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 ||
-	    v > 0x10FFFF)) || (v >= 0xD800 && v <= 0xDFFF))
-		return 0;
-	*cp = v;
-	return n;
-}
+#include "core/safetext.h"
 
 /* Bytes of an escape sequence starting at the ESC at s (at least 1). */
 static size_t
@@ -85,7 +52,7 @@ content_sanitize(const char *str, size_t *bad_off)
 	if (out == NULL)
 		return NULL;
 	while (i < len) {
-		n = utf8_len(s + i, &cp);
+		n = safetext_utf8(str + i, &cp);
 		if (n == 0) {
 			if (bad_off != NULL)
 				*bad_off = i;

@@ -120,8 +120,8 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 	lay->b = lay->m > 0 ? SIM_BATCH / (lay->d * lay->m) : 0;
 }
 
-static double
-max_diff(const double *a, const double *b, size_t n)
+double
+sim_max_diff(const double *a, const double *b, size_t n)
 {
 	double m = 0.0;
 	size_t i;
@@ -177,8 +177,8 @@ sim_run(const struct sim_config *cfg, struct sim_result *res,
 	res->pp = lay.p;
 	res->v = lay.v;
 	res->max_loss_error = fabs(res->loss - ref_loss);
-	res->max_grad_error = max_diff(res->grads, ref_g, SIM_NPARAMS);
-	res->max_param_error = max_diff(res->params, ref_p, SIM_NPARAMS);
+	res->max_grad_error = sim_max_diff(res->grads, ref_g, SIM_NPARAMS);
+	res->max_param_error = sim_max_diff(res->params, ref_p, SIM_NPARAMS);
 	res->bubble = sim_timeline_bubble(&res->tl);
 	res->bubble_formula = lay.p > 1 ?
 	    pipe_bubble_fraction(lay.p, lay.m, lay.v) : 0.0;

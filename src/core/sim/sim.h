@@ -175,6 +175,8 @@ struct sim_cost	sim_config_cost(const struct sim_config *);
 int	sim_run(const struct sim_config *, struct sim_result *,
 	    struct pl_err *);
 void	sim_result_free(struct sim_result *);
+/* The largest |a[i] - b[i]| of n values: how far two runs' numbers differ. */
+double	sim_max_diff(const double *a, const double *b, size_t n);
 
 /*
  * Where a device sits in a run (sim_place.c): its data-parallel replica,
