@@ -398,6 +398,11 @@ START_TEST(bad_input)
 	    "\"claims\":[{\"id\":\"a\",\"check\":\"fits\"}]}"), -1);
 	ck_assert_int_eq(scenario_count_words("  two\twords "), 2);
 	ck_assert_int_eq(scenario_count_words(NULL), 0);
+	/* Filler is not a trade-off: one-letter words and repeats. */
+	ck_assert_int_eq(scenario_count_words("a a a a a a a a"), 0);
+	ck_assert_int_eq(scenario_count_words("ok ok OK ok Ok ok ok ok"), 1);
+	ck_assert_int_eq(scenario_count_words("1 2 3 4 5 6 7 8 9 10"), 0);
+	ck_assert_int_eq(scenario_count_words(tradeoff), 11);
 }
 END_TEST
 

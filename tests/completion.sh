@@ -58,6 +58,10 @@ expect "full none selective" plan --recompute ""
 expect "--no-seq-parallel" plan --no-seq
 expect "--json" trace --js
 expect "3d dp fsdp pp single tp" trace --mode ""
+expect "3d dp fsdp pp single tp" run --mode ""
+expect "1f1b gpipe interleaved" trace --schedule ""
+expect "1f1b gpipe interleaved" run --np 4 --schedule ""
+expect "mpi ordered" run --reduce ""
 expect "host join report reset status step submit" lab ""
 expect "--help --no-dashboard --script" lab host "$tmp" --
 expect "csv json" lab report "$tmp" --format ""

@@ -22,6 +22,7 @@
 #include "cli/helpopts.h"
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
+#include "core/pipeline.h"
 #include "core/safetext.h"
 #include "core/sim/sim.h"
 #include "store/cards_anki.h"
@@ -125,9 +126,15 @@ put_value(struct comp *c, const char *cmd, const struct helpopt *o)
 		put_catalog(c, 1);
 	else if (strcmp(o->name, "--deck") == 0)
 		put_decks(c);
-	else if (strcmp(cmd, "trace") == 0 && strcmp(o->name, "--mode") == 0)
+	else if ((strcmp(cmd, "trace") == 0 || strcmp(cmd, "run") == 0) &&
+	    strcmp(o->name, "--mode") == 0)
 		for (m = SIM_SINGLE; m <= SIM_3D; m++)
 			put(sim_mode_name((enum sim_mode)m), c);
+	else if (strcmp(o->name, "--schedule") == 0)	/* trace, run: "S" */
+		for (m = 0; pipe_schedule_names[m] != NULL; m++)
+			put(pipe_schedule_names[m], c);
+	else if (strcmp(cmd, "run") == 0 && strcmp(o->name, "--reduce") == 0)
+		put_words(c, "ordered|mpi");
 	else if (strcmp(o->name, "--ratings") == 0)
 		put_words(c, "again|hard|good|easy");
 	else if (strchr(o->arg, '|') != NULL)

@@ -207,9 +207,14 @@ draw_table(struct host *h, WINDOW *w, int rows, int cols, int y)
 			continue;
 		draw_student(h, w, y++, cols, &h->scan.results[i]);
 	}
-	if (h->scan.n == 0)
-		ui_put(w, y, 2, _("No student has joined yet: parlearn lab join DIR"),
-		    cols - 4, ui_attr(UI_C_DIM));
+	if (h->scan.n == 0) {
+		char line[600];
+
+		/* The command to give the room, with this lab's directory. */
+		snprintf(line, sizeof line, _("No student has joined yet: "
+		    "parlearn lab join %s"), h->dir);
+		ui_put_cut(w, y, 2, line, cols - 4, ui_attr(UI_C_DIM));
+	}
 }
 
 static void

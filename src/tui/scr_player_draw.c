@@ -115,18 +115,35 @@ pscr_draw_settings(struct pscr *ps, WINDOW *w, int y, int cols)
 struct cap_draw {
 	WINDOW	*w;
 	int	 y, end;
+	int	 lines;		/* of the whole caption */
+	int	 width;
 };
 
+static void
+cap_count(const char *s, size_t n, void *arg)
+{
+	(void)s;
+	(void)n;
+	((struct cap_draw *)arg)->lines++;
+}
+
+/* One line of the caption; the last one that fits ends in an ellipsis
+ * when more of the caption does not fit. */
 static void
 cap_emit(const char *s, size_t n, void *arg)
 {
 	struct cap_draw *d = arg;
-	char line[512];
+	char line[520];
 
-	if (d->y >= d->end || n >= sizeof line)
+	if (d->y >= d->end || n + 5 >= sizeof line)
 		return;
 	memcpy(line, s, n);
 	line[n] = '\0';
+	if (d->y == d->end - 1 && d->lines > 0) {
+		strcat(line, " \u2026");
+		ui_put_cut(d->w, d->y++, 2, line, d->width, A_NORMAL);
+		return;
+	}
 	ui_put(d->w, d->y++, 2, line, 1000, A_NORMAL);
 }
 
@@ -134,10 +151,16 @@ void
 pscr_draw_caption(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
     int cols)
 {
-	struct cap_draw cd = { w, pl->cap_y, pl->cap_y + pl->cap_n };
+	struct cap_draw cd = { w, pl->cap_y, pl->cap_y + pl->cap_n, 0,
+	    cols - 4 };
+	const char *cap;
 
-	if (pl->cap_n > 0 && pscr_caption(ps) != NULL)
-		wrap_paragraph(_(pscr_caption(ps)), cols - 4, cap_emit, &cd);
+	if (pl->cap_n <= 0 || (cap = pscr_caption(ps)) == NULL)
+		return;
+	wrap_paragraph(_(cap), cols - 4, cap_count, &cd);
+	/* lines now counts what does not fit: 0 when all of it does. */
+	cd.lines = cd.lines > pl->cap_n ? 1 : 0;
+	wrap_paragraph(_(cap), cols - 4, cap_emit, &cd);
 }
 
 /* Memory by kind, one line each, below the bar. */
@@ -366,8 +389,10 @@ pscr_draw_links(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
 	x = 2 + ui_put(w, y, 2, _("bytes per link:"), cols - 4,
 	    ui_attr(UI_C_HEADING));
 	if (ps->pl.n_links == 0)
-		ui_put(w, y, x + 1, _("none (one device, nothing to send)"),
-		    cols - x - 2, ui_attr(UI_C_DIM));
+		ui_put_cut(w, y, x + 1, player_devices(&ps->pl) > 1 ?
+		    _("none recorded; the total moved is below") :
+		    _("none (one device, nothing to send)"), cols - x - 2,
+		    ui_attr(UI_C_DIM));
 	for (i = 0; i < ps->pl.n_links; i++) {
 		pscr_fmt_bytes(l[i].bytes, b, sizeof b);
 		snprintf(item, sizeof item, "%s-%s %s", sim_device_name(l[i].a,

@@ -50,7 +50,7 @@ incident_goal(const struct pgs *p, struct pgs_flow *f)
 		    p->tradeoff);
 	else
 		snprintf(line, sizeof line, _("Trade-off (t to write, at least "
-		    "%d words): %s"), SC_TRADEOFF_WORDS, p->tradeoff);
+		    "%d different words): %s"), SC_TRADEOFF_WORDS, p->tradeoff);
 	pgs_flow_text(f, line, 0, p->typing ? ui_attr(UI_C_ACCENT) :
 	    ui_attr(UI_C_HEADING));
 }
@@ -111,10 +111,10 @@ incident_verdict(const struct pgs *p, struct pgs_flow *f)
 	if (g->n_claims > 0) {
 		if (g->tradeoff_ok)
 			snprintf(line, sizeof line, _("%s trade-off written (%d "
-			    "words)"), mark(1), g->tradeoff_words);
+			    "different words)"), mark(1), g->tradeoff_words);
 		else
-			snprintf(line, sizeof line, _("%s trade-off: %d words; "
-			    "write at least %d (press t)"), mark(0),
+			snprintf(line, sizeof line, _("%s trade-off: %d different "
+			    "words; write at least %d (press t)"), mark(0),
 			    g->tradeoff_words, SC_TRADEOFF_WORDS);
 		pgs_flow_text(f, line, 2, ui_attr(g->tradeoff_ok ? UI_C_DONE :
 		    UI_C_WARN));

@@ -91,7 +91,7 @@ screen_keys j Right
 wait_until 10 knob "ZeRO stage" 1 || fail "ZeRO should be 1"
 screen_keys c
 screen_wait "Check: not yet"
-screen_has "trade-off: 0 words; write at least 8 (press t)"
+screen_has "trade-off: 0 different words; write at least 8 (press t)"
 screen_capture | grep "claim 5" | grep -q "holds, asserted" ||
 	fail "claim 5 should hold on (4, 4, 4)"
 screen_keys t
@@ -99,16 +99,16 @@ screen_wait "Trade-off (Enter ends): _"
 screen_keys -l "TP 4 costs NVLink time; we keep a third of memory free"
 screen_wait "we keep a third of memory free_"
 screen_keys Enter
-screen_wait "Trade-off (t to write, at least 8 words): TP 4 costs"
+screen_wait "Trade-off (t to write, at least 8 different words): TP 4 costs"
 screen_keys c
 screen_wait "Check: PASSED"
-screen_has "trade-off written (12 words)"
+screen_has "trade-off written (10 different words)"
 screen_keys q
 screen_wait "Drop 14:"
 # Reopened: the trade-off is read back.
 screen_keys Enter
 screen_wait "Goal (all must hold)"
-screen_wait "Trade-off (t to write, at least 8 words): TP 4 costs NVLink"
+screen_wait "Trade-off (t to write, at least 8 different words): TP 4 costs NVLink"
 screen_keys q
 screen_wait "Drop 14:"
 screen_keys q

@@ -28,7 +28,7 @@ student_wait() {
 
 screen_start 80 24 lab host "$LAB" --script "$script"
 screen_wait "Step 1 of 8: Three meanings of 'parallel'"
-screen_wait "No student has joined yet"
+screen_wait "No student has joined yet: parlearn lab join $LAB"
 screen_wait "Ask the room which of the three"
 
 # The student joins from another terminal (same machine, own profile),

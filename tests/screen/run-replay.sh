@@ -32,6 +32,22 @@ screen_has "measured on 4 processes: step"
 screen_keys x q
 [ "$(screen_exit_status)" = 0 ] || fail "trace --from did not exit 0"
 
+# At 80x24 the caption gets two lines: the cut one ends in an ellipsis,
+# and a run measured without per-link bytes does not claim one device.
+tp=$SCREEN_TMP/tp.json
+timeout 60 "$PARLEARN" run --mode tp --np 4 --timeout 20 -o "$tp" \
+	>"$SCREEN_TMP/run.out" 2>&1 </dev/null ||
+	fail "parlearn run tp: $(cat "$SCREEN_TMP/run.out")"
+screen_start 80 24 trace --from "$tp"
+screen_wait "Measured on 4 processes: tp"
+screen_keys Space
+screen_wait "paused 1x"
+screen_capture | grep -q "x puts the…$" ||
+	fail "the cut caption should end in an ellipsis"
+screen_has "bytes per link: none recorded; the total moved is below"
+screen_lacks "one device, nothing to send"
+screen_keys q
+
 # A lab's run step, on the student's screen.
 lab=$SCREEN_TMP/lab
 "$PARLEARN" --profile tester lab host "$lab" --script \

@@ -8,9 +8,11 @@
  * (capacity minus its reserve). "Best" is the fastest fitting layout of
  * cm_search over the start's model, cluster and batch. GB = 1e9 bytes.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "i18n.h"
 #include "core/course/content.h"
@@ -375,18 +377,52 @@ grade_claim(const struct sc_claim *c, const struct cm_result *r,
 	v->pass = v->holds && v->asserted;
 }
 
+/* A word counts when it has two or more bytes and a letter in it. */
+static int
+word_counts(const char *w, size_t n)
+{
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (isalpha((unsigned char)w[i]) || (unsigned char)w[i] >= 0x80)
+			return 1;
+	return 0;
+}
+
+/* The word at w (n bytes) already appears, as a word, in text before w. */
+static int
+word_seen(const char *text, const char *w, size_t n)
+{
+	const char *p = text;
+	size_t len;
+
+	while (p < w) {
+		p += strspn(p, " \t\n");
+		len = strcspn(p, " \t\n");
+		if (p >= w)
+			break;
+		if (len == n && strncasecmp(p, w, n) == 0)
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
 int
 scenario_count_words(const char *text)
 {
-	int n = 0, in = 0;
+	const char *p = text;
+	size_t len;
+	int n = 0;
 
-	for (; text != NULL && *text != '\0'; text++) {
-		if (*text == ' ' || *text == '\t' || *text == '\n')
-			in = 0;
-		else if (!in) {
-			in = 1;
+	while (p != NULL && *p != '\0') {
+		p += strspn(p, " \t\n");
+		len = strcspn(p, " \t\n");
+		if (len > 0 && word_counts(p, len) && !word_seen(text, p, len))
 			n++;
-		}
+		p += len;
 	}
 	return n;
 }

@@ -136,7 +136,11 @@ void	scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	    const struct cm_search *best, unsigned asserted,
 	    const char *tradeoff, struct sc_grade *g);
 
-/* Words in text: runs of characters other than spaces. */
+/*
+ * Words in text that say something: different runs of characters other
+ * than spaces (case aside), each of two or more bytes with a letter, so
+ * "a a a a a a a a" or one word repeated is not a written trade-off.
+ */
 int	scenario_count_words(const char *text);
 
 /* The criterion in words, before any check ("bubble at most 15.0%"). */
