@@ -5,8 +5,9 @@
  * in its text, issue 14's corrections among them: drop 2's 16-H200
  * all-reduce, drop 3's TP 16 premise that runs, drop 5's 64-H200
  * reduction that hides, drop 6's ratios for TP 16 across two nodes,
- * drop 11's 40% and drop 14's (2, 8, 4) headroom; then a table (figures[]) of every engine figure in the prose of drops 8
- * and 10 to 14 and their cards, and what the incident briefs claim.
+ * drop 11's 40% and drop 14's (2, 8, 4) headroom; then a table
+ * (figures[]) of every engine figure in the prose of drops 8 and 10 to 14
+ * and their cards, and what the incident briefs claim.
  *
  * Each check names a drop, a unit of it (a question id or a text block's
  * title), the words around the number, and the engine figure it must match
