@@ -62,8 +62,12 @@ static const struct rule rules[] = {
 	    "t = 8|tp 8|tp = 8", NULL }, "overlap" },
 	{ "interleaving's divisibility rules are the 2021 Megatron-LM "
 	  "implementation's", { "megatron", "multiple of p", NULL }, "2021" },
-	{ "one GPU naming: G0, G1, ...", { "gpu0|gpu1|gpu2|gpu3", NULL },
-	  NULL },
+	{ "one GPU naming: G0, G1, ...", { "gpu0|gpu1|gpu2|gpu3|gpu 0|"
+	  "gpu #", NULL }, NULL },
+	{ "micro-batches count from 0, as the player labels them (mb 0)",
+	  { "micro-batches 1 to|micro-batches 1-|micro-batch 1 to g|"
+	    "hands micro-batch 1 |finishes micro-batch 1 |"
+	    "starts micro-batch 2|starts on micro-batch 2", NULL }, NULL },
 	{ "Llama 2 keeps no dropout masks: an OOM cannot rest on them",
 	  { "llama 2", "dropout mask", NULL },
 	  "no dropout|without dropout|trains without|trained without" },
@@ -242,6 +246,13 @@ START_TEST(rules_catch_the_old_claims)
 		{ "Megatron wants m to be a multiple of p.", 1 },
 		{ "Megatron's 2021 code wants m a multiple of p.", 0 },
 		{ "GPU0 holds L1.", 1 },
+		{ "GPU 0 holds L1.", 1 },
+		{ "Letters A to H are micro-batches 1 to 8.", 1 },
+		{ "G0 finishes micro-batch 1 and starts micro-batch 2.", 1 },
+		{ "Letters A to H are micro-batches 0 to 7.", 0 },
+		{ "G0 hands micro-batch 0 to G1 and starts on micro-batch 1.",
+		  0 },
+		{ "Llama 2 13B at micro-batch 1 to cut activations.", 0 },
 		{ "Plain DP on 8 GPUs.", 0 },
 	};
 	struct unit u;

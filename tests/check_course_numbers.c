@@ -3,10 +3,11 @@
  * the engine. Numeric questions are answered by the engine already (the
  * loader refuses typed answers); these are numbers a lesson has to write
  * in its text, issue 14's corrections among them: drop 2's 16-H200
- * all-reduce, drop 5's 64-H200 reduction that hides, drop 6's ratios for
- * TP 16 across two nodes, drop 11's 40% and drop 14's (2, 8, 4) headroom;
- * then a table (figures[]) of every engine figure in the prose of drops 8
- * and 10 to 14 and their cards, and what the incident briefs claim.
+ * all-reduce, drop 3's TP 16 premise that runs, drop 5's 64-H200
+ * reduction that hides, drop 6's ratios for TP 16 across two nodes,
+ * drop 11's 40% and drop 14's (2, 8, 4) headroom; then a table
+ * (figures[]) of every engine figure in the prose of drops 8 and 10 to 14
+ * and their cards, and what the incident briefs claim.
  *
  * Each check names a drop, a unit of it (a question id or a text block's
  * title), the words around the number, and the engine figure it must match
@@ -188,6 +189,66 @@ START_TEST(drop02_two_nodes)
 	run(q->question.engine, "{\"gpus_per_node\": 1}", r);
 	ck_assert(r->t_dp > 0.4 && r->t_dp < 0.6);
 	free(r);
+}
+END_TEST
+
+/*
+ * Drop 3 q5: Megatron-LM's 39.1B at TP 16 over two A100 nodes runs (64
+ * heads split 16 ways, TP 8 x DP 2 does not fit) and makes about 30 %
+ * fewer tokens than the paper's TP 8 x PP 2; most of its threefold TP
+ * time would remain inside one 16-GPU NVLink domain.
+ */
+START_TEST(drop03_tp16_runs)
+{
+	char *q = prose(unit_of("drop-03", "q5"));
+	struct cm_result *r = calloc(1, sizeof *r), *s = calloc(1, sizeof *s);
+	struct cm_config c;
+	struct pl_err err;
+	cJSON *base = cJSON_Parse("{\"model\": \"megatron-39.1b\", \"gpu\": "
+	    "\"a100-80gb\", \"gpus\": 16, \"gpus_per_node\": 8, "
+	    "\"kernels\": \"fused\"}");
+
+	ck_assert_ptr_nonnull(base);
+	run(base, "{\"dp\": 2, \"tp\": 8, \"pp\": 1}", r);
+	ck_assert(!r->fits);
+	NEAR(number_in(q, "DP 2 would need about ", " GB"), r->mem_total / 1e9,
+	    0.02);
+	run(base, "{\"dp\": 1, \"tp\": 8, \"pp\": 2}", s);
+	run(base, "{\"dp\": 1, \"tp\": 16, \"pp\": 1}", r);
+	ck_assert(r->valid && r->fits && r->tp_inter &&
+	    r->tp_group.per_node == 8);
+	ck_assert(s->fits && !s->tp_inter);
+	NEAR(number_in(q, "gives about ", " GB per GPU"), r->mem_total / 1e9,
+	    0.02);
+	NEAR(number_in(q, "GB per GPU and about ", " tokens/s"),
+	    r->tokens_per_s, 0.02);
+	NEAR(number_in(q, "against about ", " for TP 8"), s->tokens_per_s,
+	    0.02);
+	NEAR(number_in(q, "makes about ", " % fewer"), 100 * (1 -
+	    r->tokens_per_s / s->tokens_per_s), 0.05);
+	NEAR(number_in(q, "takes about ", " s of each step"), r->t_tp, 0.02);
+	NEAR(number_in(q, "instead of about ", " s."), s->t_tp, 0.02);
+	NEAR(number_in(q, "gets about ", " GB/s per GPU"), r->tp_bw / 1e9,
+	    0.02);
+	NEAR(number_in(q, "GB/s per GPU against ", " on NVLink"), s->tp_bw / 1e9,
+	    0.02);
+	ck_assert(r->t_tp / s->t_tp > 2.7 && r->t_tp / s->t_tp < 3.3);
+	/* The same TP 16 in one 16-GPU NVLink domain. */
+	run(base, "{\"dp\": 1, \"tp\": 16, \"pp\": 1, \"gpus_per_node\": 16}",
+	    r);
+	NEAR(number_in(q, "would still spend about ", " s"), r->t_tp, 0.02);
+	/* OPT-30B, the old premise, cannot split its 56 heads 16 ways. */
+	cJSON_Delete(base);
+	base = cJSON_Parse("{\"model\": \"30b\", \"gpus\": 16, \"dp\": 1, "
+	    "\"tp\": 16, \"pp\": 1}");
+	ck_assert_ptr_nonnull(base);
+	ck_assert(cm_config_from_json(&c, base, &cat, "test", "", &err) != 0 ||
+	    cm_evaluate(&c, r, &err) != 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "56 heads"));
+	cJSON_Delete(base);
+	free(q);
+	free(r);
+	free(s);
 }
 END_TEST
 
@@ -857,6 +918,7 @@ numbers_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, drop02_two_nodes);
+	tcase_add_test(tc, drop03_tp16_runs);
 	tcase_add_test(tc, drop05_hides);
 	tcase_add_test(tc, drop06_ratios);
 	tcase_add_test(tc, drop11_forty_percent);

@@ -12,9 +12,11 @@
 #include <cjson/cJSON.h>
 
 #include "core/course/content.h"
+#include "core/course/scenario.h"
 #include "store/db.h"
 #include "store/export.h"
 #include "store/progress.h"
+#include "store/scenario_tradeoff.h"
 #include "capture.h"
 
 static char *tmp;
@@ -489,6 +491,222 @@ START_TEST(unknown_drops_and_questions_are_kept_and_told)
 }
 END_TEST
 
+/*
+ * Drop 14's defense: three attempts, the first and third with a written
+ * trade-off (quotes, a comma and non-ASCII text in it).
+ */
+static const char trade1[] = "TP 8 x PP 2 fits, but the bubble of 1/9 "
+    "costs more than the \"free\" NVLink saves";
+static const char trade3[] = "ZeRO-2 keeps 15 % free, paid for by a "
+    "reduce-scatter per micro-batch \xe2\x80\x94 worth it here";
+
+static void
+fill_defense(struct store *st)
+{
+	struct pl_err err;
+
+	ck_assert_int_eq(store_scenario_add_tradeoff(st, 1, "drop-14",
+	    "defend-70b", 0, "tp 8 pp 2 dp 4", trade1, 50, 1400, &err), 0);
+	ck_assert_int_eq(store_scenario_add_tradeoff(st, 1, "drop-14",
+	    "defend-70b", 0, "tp 8 pp 1 dp 8", NULL, 20, 1410, &err), 0);
+	ck_assert_int_eq(store_scenario_add_tradeoff(st, 1, "drop-14",
+	    "defend-70b", 1, "tp 2 pp 8 dp 4", trade3, 70, 1420, &err), 0);
+}
+
+/* The trade-offs in db, each as "profile|attempt|text", in one string. */
+static char *
+tradeoff_rows(struct store *st)
+{
+	static char buf[4096];
+	sqlite3_stmt *s;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	ck_assert_int_eq(sqlite3_prepare_v2(st->db, "SELECT p.name, a.attempt,"
+	    " t.text FROM scenario_tradeoffs t JOIN answers a ON a.id ="
+	    " t.answer_id JOIN profiles p ON p.id = a.profile_id WHERE"
+	    " a.question_id = 'scenario:defend-70b' ORDER BY p.name,"
+	    " a.attempt", -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW && n < sizeof buf)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s|%d|%s\n",
+		    (const char *)sqlite3_column_text(s, 0),
+		    sqlite3_column_int(s, 1), (const char *)
+		    sqlite3_column_text(s, 2));
+	sqlite3_finalize(s);
+	return buf;
+}
+
+START_TEST(tradeoffs_round_trip)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct pl_err err;
+	char *a, *b, want[2048], got[700], *csv;
+	cJSON *root, *rows;
+	int added;
+
+	fill(st);
+	fill_defense(st);
+	a = export_profile_json(st, "ada", NULL, &err);
+	ck_assert_ptr_nonnull(a);
+	root = cJSON_Parse(a);
+	rows = cJSON_GetObjectItem(root, "tradeoffs");
+	ck_assert_int_eq(cJSON_GetArraySize(rows), 2);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0),
+	    "question")->valuestring, "scenario:defend-70b");
+	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1),
+	    "attempt")->valueint, 3);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1),
+	    "text")->valuestring, trade3);
+	cJSON_Delete(root);
+	snprintf(want, sizeof want, "ada|1|%s\nada|3|%s\n", trade1, trade3);
+	ck_assert_str_eq(tradeoff_rows(st), want);
+	/* Into an empty database: the same rows, the same export. */
+	ck_assert_int_eq(export_import_json(st2, a, "t.json", NULL, NULL,
+	    &added, NULL, &err), 0);
+	ck_assert_str_eq(tradeoff_rows(st2), want);
+	ck_assert_int_eq(store_scenario_tradeoff(st2, 1, "drop-14",
+	    "defend-70b", got, sizeof got, &err), 1);
+	ck_assert_str_eq(got, trade3);
+	b = export_profile_json(st2, "ada", NULL, &err);
+	ck_assert_str_eq(a, b);
+	free(b);
+	/* Again: none duplicated. */
+	ck_assert_int_eq(export_import_json(st2, a, "t.json", NULL, NULL,
+	    &added, NULL, &err), 0);
+	ck_assert_str_eq(tradeoff_rows(st2), want);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 7);
+	/* Under another name: the copy's trade-offs hang on its own answers. */
+	ck_assert_int_eq(export_import_json(st2, a, "t.json", "bea", NULL,
+	    &added, NULL, &err), 0);
+	snprintf(want, sizeof want, "ada|1|%s\nada|3|%s\nbea|1|%s\n"
+	    "bea|3|%s\n", trade1, trade3, trade1, trade3);
+	ck_assert_str_eq(tradeoff_rows(st2), want);
+	/* CSV carries them as rows of their own. */
+	csv = export_profile_csv(st, "ada", &err);
+	ck_assert_ptr_nonnull(csv);
+	ck_assert_ptr_nonnull(strstr(csv, "\ntradeoff,\"drop-14\","
+	    "\"scenario:defend-70b\",3,,,,,,\"ZeRO-2 keeps"));
+	free(csv);
+	free(a);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
+/* A file written before trade-offs were exported still imports. */
+START_TEST(tradeoffs_absent_in_older_files)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct mutation m = { "tradeoffs", NULL, "" };
+	struct pl_err err;
+	char *a, *old;
+
+	fill(st);
+	fill_defense(st);
+	a = export_profile_json(st, "ada", NULL, &err);
+	old = mutate(a, &m);
+	ck_assert_ptr_null(strstr(old, "tradeoffs"));
+	ck_assert_int_eq(export_import_json(st2, old, "o.json", NULL, NULL,
+	    NULL, NULL, &err), 0);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 7);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM scenario_tradeoffs"),
+	    0);
+	/* The full file then adds just the trade-offs, to those answers. */
+	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL,
+	    NULL, NULL, &err), 0);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers"), 7);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM scenario_tradeoffs"),
+	    2);
+	free(old);
+	free(a);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
+static const struct mutation trade_mutations[] = {
+	{ "tradeoffs.0.text", "\"\"", "tradeoffs[0].text" },
+	{ "tradeoffs.0.text", "\"cut\\u001b[2J\"", "tradeoffs[0].text" },
+	{ "tradeoffs.0.text", "\"line\\nbreak\"", "tradeoffs[0].text" },
+	{ "tradeoffs.0.text", "42", "tradeoffs[0].text" },
+	{ "tradeoffs.0.text", NULL, "tradeoffs[0].text" },
+	{ "tradeoffs.0.attempt", "0", "tradeoffs[0].attempt" },
+	{ "tradeoffs.0.attempt", "2.5", "tradeoffs[0].attempt" },
+	{ "tradeoffs.0.drop", "null", "tradeoffs[0].drop" },
+	{ "tradeoffs.0.question", "\"\"", "tradeoffs[0].question" },
+	/* Well formed, but no attempt of the file has that key. */
+	{ "tradeoffs.0.attempt", "9", "tradeoffs[0]" },
+	{ "tradeoffs.0.drop", "\"drop-13\"", "tradeoffs[0]" },
+	/* A trade-off belongs to a scenario attempt, not a question's. */
+	{ "tradeoffs.0.question", "\"q1\"", "tradeoffs[0]" },
+	{ "tradeoffs.0", "\"text\"", "tradeoffs[0]" },
+	{ "tradeoffs", "{}", "tradeoffs" },
+	{ "tradeoffs", "null", "tradeoffs" },
+};
+
+START_TEST(tradeoffs_checked_like_every_field)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct pl_err err;
+	char *good, *bad, big[SC_TRADEOFF_LEN + 8];
+	struct mutation m = { "tradeoffs.0.text", big, "tradeoffs[0].text" };
+	cJSON *root, *arr;
+	size_t i;
+	int added;
+
+	fill(st);
+	fill_defense(st);
+	good = export_profile_json(st, "ada", NULL, &err);
+	ck_assert_ptr_nonnull(good);
+	for (i = 0; i <= sizeof trade_mutations / sizeof trade_mutations[0];
+	    i++) {
+		const struct mutation *mu = i < sizeof trade_mutations /
+		    sizeof trade_mutations[0] ? &trade_mutations[i] : &m;
+
+		/* Last: one byte more than the playground lets a learner
+		 * type (SC_TRADEOFF_LEN counts the NUL). */
+		big[0] = '"';
+		memset(big + 1, 'w', SC_TRADEOFF_LEN);
+		snprintf(big + 1 + SC_TRADEOFF_LEN, sizeof big - 1 -
+		    SC_TRADEOFF_LEN, "\"");
+		bad = mutate(good, mu);
+		pl_err_clear(&err);
+		added = 9;
+		ck_assert_msg(export_import_json(st2, bad, "m.json", NULL, NULL,
+		    &added, NULL, &err) == -1, "accepted %s = %.40s", mu->where,
+		    mu->value);
+		ck_assert_msg(strcmp(err.path, mu->path) == 0, "%s = %.40s: "
+		    "refused at \"%s\" (%s), not at %s", mu->where, mu->value,
+		    err.path, err.msg, mu->path);
+		ck_assert_int_eq(added, 0);
+		free(bad);
+	}
+	/* SC_TRADEOFF_LEN - 1 bytes is still fine. */
+	big[SC_TRADEOFF_LEN] = '"';
+	big[SC_TRADEOFF_LEN + 1] = '\0';
+	bad = mutate(good, &m);
+	ck_assert_int_eq(export_import_json(st2, bad, "m.json", NULL, NULL,
+	    NULL, NULL, &err), 0);
+	free(bad);
+	/* A repeated key names both rows. */
+	root = cJSON_Parse(good);
+	arr = cJSON_GetObjectItem(root, "tradeoffs");
+	cJSON_AddItemToArray(arr, cJSON_Duplicate(cJSON_GetArrayItem(arr, 0),
+	    1));
+	bad = cJSON_Print(root);
+	cJSON_Delete(root);
+	ck_assert_int_eq(export_import_json(st2, bad, "d.json", "cy", NULL,
+	    NULL, NULL, &err), -1);
+	ck_assert_str_eq(err.path, "tradeoffs[2]");
+	ck_assert_ptr_nonnull(strstr(err.msg, "tradeoffs[0]"));
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM profiles"), 1);
+	free(bad);
+	free(good);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
 static Suite *
 export_suite(void)
 {
@@ -506,6 +724,9 @@ export_suite(void)
 	tcase_add_test(tc, import_says_what_is_wrong_with_the_whole);
 	tcase_add_test(tc, seeds_round_trip_exactly);
 	tcase_add_test(tc, unknown_drops_and_questions_are_kept_and_told);
+	tcase_add_test(tc, tradeoffs_round_trip);
+	tcase_add_test(tc, tradeoffs_absent_in_older_files);
+	tcase_add_test(tc, tradeoffs_checked_like_every_field);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,6 +18,7 @@
 #include "core/json.h"
 #include "store/cards.h"
 #include "store/progress.h"
+#include "store/scenario_tradeoff.h"
 #include "capture.h"
 #include "jsonschema.h"
 
@@ -145,6 +146,9 @@ make_activity(void)
 	    now, &attempt, &err), 0);
 	ck_assert_int_eq(store_answer_add(st, id, "drop-12",
 	    "scenario:bubble-35", 1, "ok", 30, now, &attempt, &err), 0);
+	ck_assert_int_eq(store_scenario_add_tradeoff(st, id, "drop-14",
+	    "defend-70b", 1, "tp 2 pp 8 dp 4", "ZeRO-2 buys headroom at the "
+	    "price of a reduce-scatter per micro-batch", 40, now, &err), 0);
 	ck_assert_int_eq(store_review_open(st, id, c, NULL, NULL, 0, now, &r,
 	    &err), 0);
 	for (i = 0; i < 6 && store_review_current(&r, NULL) != NULL; i++)
@@ -205,7 +209,9 @@ START_TEST(every_command_matches_its_schema)
 	ck_assert_int_ge(cJSON_GetArraySize(cJSON_GetObjectItem(
 	    cJSON_GetObjectItem(doc, "review"), "review_log")), 6);
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc,
-	    "scenarios")), 1);
+	    "scenarios")), 2);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc,
+	    "tradeoffs")), 1);
 	cJSON_Delete(doc);
 	free(out);
 	/* A lab with one student's answer. */

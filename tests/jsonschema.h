@@ -1,6 +1,6 @@
 /*
  * jsonschema.h - a JSON Schema validator for the subset parlearn's schemas
- * (schema/*.json) use, so that the tests need no Python.
+ * (schema/KIND.json) use, so that the tests need no Python.
  *
  * Keywords: type (a name or a list of names; "integer" is a number with no
  * fraction), const, enum, required, properties, additionalProperties

@@ -28,6 +28,12 @@ static const char sql_answers[] =
     "SELECT drop_id AS \"drop\", question_id AS question, attempt, correct,"
     " response, seconds, answered FROM answers WHERE profile_id = ?"
     " ORDER BY drop_id, question_id, attempt, id";
+/* A defense's written trade-off, keyed by the attempt it came with. */
+static const char sql_tradeoffs[] =
+    "SELECT a.drop_id AS \"drop\", a.question_id AS question, a.attempt,"
+    " t.text FROM scenario_tradeoffs t JOIN answers a ON a.id = t.answer_id"
+    " WHERE a.profile_id = ? ORDER BY a.drop_id, a.question_id, a.attempt,"
+    " a.id";
 static const char sql_settings[] =
     "SELECT key, value FROM settings WHERE profile_id = ? ORDER BY key";
 
@@ -242,6 +248,11 @@ profile_tree(struct store *st, const char *name,
 		return NULL;
 	}
 	cJSON_AddItemToObject(o, "answers", answers);
+	if (rows_json(st, sql_tradeoffs, id, cJSON_AddArrayToObject(o,
+	    "tradeoffs"), err) != 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	cJSON_AddItemToObject(o, "scenarios", scenarios_json(answers, c));
 	cJSON_AddItemToObject(o, "review", export_review_stats(st, id, err));
 	if (err != NULL && err->msg[0] != '\0') {
@@ -306,6 +317,8 @@ export_profile_csv(struct store *st, const char *name, struct pl_err *err)
 	    "correct", "", "seconds", "answered", "", "response", NULL };
 	static const char *const set_keys[] = { "", "key", "", "", "", "",
 	    "", "", "value", NULL };
+	static const char *const trade_keys[] = { "drop", "question",
+	    "attempt", "", "", "", "", "", "text", NULL };
 	cJSON *o = profile_tree(st, name, NULL, err);
 	struct csv c = { NULL, 0, 0, 0, 0 };
 	char *text;
@@ -315,6 +328,8 @@ export_profile_csv(struct store *st, const char *name, struct pl_err *err)
 	csv_header(&c, head);
 	csv_rows(&c, "drop", cJSON_GetObjectItem(o, "drops"), drop_keys);
 	csv_rows(&c, "answer", cJSON_GetObjectItem(o, "answers"), ans_keys);
+	csv_rows(&c, "tradeoff", cJSON_GetObjectItem(o, "tradeoffs"),
+	    trade_keys);
 	csv_rows(&c, "setting", cJSON_GetObjectItem(o, "settings"), set_keys);
 	cJSON_Delete(o);
 	if ((text = csv_take(&c)) == NULL)

@@ -60,6 +60,11 @@ char	*export_profile_csv(struct store *, const char *name,
  *   answers[] { drop, question, attempt 1.., correct 0|1, response,
  *               seconds, answered }                    key: drop, question,
  *                                                           attempt
+ *   tradeoffs[] { drop, question, attempt, text }      key: drop, question,
+ *               the trade-off written with a scenario       attempt
+ *               attempt (drop 14's defense): the answers[] row of the
+ *               same key; text 1..SC_TRADEOFF_LEN - 1 bytes. Files
+ *               written before it have no tradeoffs[].
  *   settings[] { key, value }                          key: key
  *   scenarios[] derived from answers; ignored by import
  *   review    null, or { cards[], user_cards[], review_log[] }, each row

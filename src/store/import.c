@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "i18n.h"
+#include "core/course/scenario.h"
 #include "core/json.h"
 #include "core/safetext.h"
 #include "store/cards.h"
@@ -36,6 +37,7 @@ enum ftype {
 	F_ID,		/* text, 1..ID_MAX_BYTES, no control character */
 	F_TEXT,		/* text, 0..TEXT_MAX_BYTES, no control character */
 	F_FACE,		/* card text, newlines allowed */
+	F_TRADEOFF,	/* text, 1..SC_TRADEOFF_LEN - 1, no control char */
 	F_DECK,		/* a deck name (safetext_name_ok) */
 	F_INT,		/* an integer from lo to hi */
 	F_INT64,	/* any int64; a string of digits beyond 2^53 */
@@ -61,6 +63,10 @@ struct section {
 	const char		*existing;	/* SELECT of the key columns of
 						 * the profile's rows, or NULL
 						 * when the verb handles them */
+	int			 optional;	/* may be absent (older files) */
+	const char		*insert;	/* the INSERT, ?1 the profile and
+						 * ?2... the fields; NULL: made
+						 * from verb, table, fields */
 };
 
 static const struct field drop_fields[] = {
@@ -80,6 +86,13 @@ static const struct field answer_fields[] = {
 	{ "response", F_TEXT, 0, 0, 0 },
 	{ "seconds", F_REAL, 0, 0, 1e7 },
 	{ "answered", F_TIME, 0, 0, 0 },
+};
+/* Keyed by the answers row (a scenario attempt) it belongs to. */
+static const struct field tradeoff_fields[] = {
+	{ "drop", F_ID, 0, 0, 0 },
+	{ "question", F_ID, 0, 0, 0 },
+	{ "attempt", F_INT, 0, 1, 1e6 },
+	{ "text", F_TRADEOFF, 0, 0, 0 },
 };
 static const struct field setting_fields[] = {
 	{ "key", F_ID, 0, 0, 0 },
@@ -124,22 +137,33 @@ static const struct field log_fields[] = {
 
 #define N(a)	(sizeof (a) / sizeof (a)[0])
 
-/* In this order: user cards before the card rows that name them. */
+/*
+ * In this order: answers before the trade-offs that name them, user cards
+ * before the card rows that name them. A trade-off goes to the profile's
+ * answer of its key, whether the file brought it or the database had it;
+ * one already there is kept (the answer id is its key).
+ */
 static const struct section sections[] = {
 	{ "drops", 0, "drop_progress", "INSERT OR REPLACE", drop_fields,
-	    N(drop_fields), 1, NULL },
+	    N(drop_fields), 1, NULL, 0, NULL },
 	{ "answers", 0, "answers", "INSERT", answer_fields, N(answer_fields),
 	    3, "SELECT drop_id, question_id, attempt FROM answers"
-	    " WHERE profile_id = ?1" },
+	    " WHERE profile_id = ?1", 0, NULL },
+	{ "tradeoffs", 0, "scenario_tradeoffs", NULL, tradeoff_fields,
+	    N(tradeoff_fields), 3, NULL, 1,
+	    "INSERT OR IGNORE INTO scenario_tradeoffs (answer_id, text)"
+	    " SELECT id, ?5 FROM answers WHERE profile_id = ?1"
+	    " AND drop_id = ?2 AND question_id = ?3 AND attempt = ?4"
+	    " ORDER BY id LIMIT 1" },
 	{ "settings", 0, "settings", "INSERT OR REPLACE", setting_fields,
-	    N(setting_fields), 1, NULL },
+	    N(setting_fields), 1, NULL, 0, NULL },
 	{ "user_cards", 1, "user_cards", "INSERT OR IGNORE", user_card_fields,
-	    N(user_card_fields), 1, NULL },
+	    N(user_card_fields), 1, NULL, 0, NULL },
 	{ "cards", 1, "cards", "INSERT OR IGNORE", card_fields,
-	    N(card_fields), 1, NULL },
+	    N(card_fields), 1, NULL, 0, NULL },
 	{ "review_log", 1, "review_log", "INSERT", log_fields, N(log_fields),
 	    2, "SELECT card_id, reviewed FROM review_log"
-	    " WHERE profile_id = ?1" },
+	    " WHERE profile_id = ?1", 0, NULL },
 };
 
 /* Column names in the export differ from the table's for two keys. */
@@ -291,6 +315,14 @@ check_field(struct import *im, const cJSON *row, const struct field *f,
 		    f->type == F_ID ? ID_MAX_BYTES : f->type == F_TEXT ?
 		    TEXT_MAX_BYTES : FACE_MAX_BYTES);
 		return -1;
+	case F_TRADEOFF:
+		if (cJSON_IsString(v) && v->valuestring[0] != '\0' &&
+		    text_ok(v->valuestring, SC_TRADEOFF_LEN - 1, 0))
+			return 0;
+		pl_err_set_path(im->err, im->file, path, _("must be text of "
+		    "1 to %d bytes without control characters"),
+		    SC_TRADEOFF_LEN - 1);
+		return -1;
 	case F_DECK:
 		if (cJSON_IsString(v) && safetext_name_ok(v->valuestring,
 		    STORE_DECK_MAX_CHARS))
@@ -400,6 +432,72 @@ check_section(struct import *im, const struct section *sec,
 		pl_err_set_path(im->err, im->file, rowpath,
 		    _("repeats the key of %s[%d]"), where, atoi(a + 1));
 		rc = -1;
+	}
+	keyset_free(&ks);
+	return rc;
+}
+
+/* The key of an answers or tradeoffs row, already checked, into key. */
+static void
+row_key(const cJSON *row, const struct field *f, char *key, size_t size)
+{
+	const cJSON *v;
+	size_t k, len = 0;
+	int64_t iv;
+
+	for (k = 0; k < 3; k++) {
+		v = cJSON_GetObjectItemCaseSensitive(row, f[k].key);
+		iv = 0;
+		int_value(v, f[k].type, &iv);
+		key_part(key, size, &len, v, &f[k], iv);
+	}
+}
+
+/*
+ * Every trade-off belongs to a scenario attempt the file holds: its key
+ * names a "scenario:ID" row of answers[].
+ */
+static int
+check_tradeoffs(struct import *im, const cJSON *root)
+{
+	struct keyset ks = { NULL, 0, 0 };
+	const cJSON *row;
+	char key[3 * ID_MAX_BYTES + 64], path[96];
+	const char *q;
+	int r = 0, rc = 0;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root,
+	    "answers")) {
+		row_key(row, answer_fields, key, sizeof key);
+		if (keyset_add(&ks, strdup(key)) != 0) {
+			pl_err_set(im->err, im->file, 0, 0, "%s",
+			    _("out of memory"));
+			keyset_free(&ks);
+			return -1;
+		}
+	}
+	if (ks.n > 1)
+		qsort(ks.keys, ks.n, sizeof *ks.keys, cmp_key);
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root,
+	    "tradeoffs")) {
+		pl_json_path_index(path, sizeof path, "tradeoffs", r++);
+		q = cJSON_GetObjectItemCaseSensitive(row,
+		    "question")->valuestring;
+		row_key(row, tradeoff_fields, key, sizeof key);
+		if (strncmp(q, EXPORT_SCENARIO_PREFIX,
+		    strlen(EXPORT_SCENARIO_PREFIX)) != 0) {
+			pl_err_set_path(im->err, im->file, path, _("a trade-off "
+			    "belongs to a scenario attempt (\"%sID\"), not to "
+			    "\"%s\""), EXPORT_SCENARIO_PREFIX, q);
+			rc = -1;
+		} else if (!keyset_has(&ks, key)) {
+			pl_err_set_path(im->err, im->file, path, "%s",
+			    _("names no attempt in answers (same drop, "
+			    "question and attempt)"));
+			rc = -1;
+		}
+		if (rc != 0)
+			break;
 	}
 	keyset_free(&ks);
 	return rc;
@@ -570,7 +668,8 @@ check_header(struct import *im, const cJSON *o, const char **name)
 		arr = section_array(o, &sections[i]);
 		snprintf(where, sizeof where, "%s%s", sections[i].in_review ?
 		    "review." : "", sections[i].json);
-		if ((arr == NULL && sections[i].in_review) || cJSON_IsArray(arr))
+		if ((arr == NULL && (sections[i].in_review ||
+		    sections[i].optional)) || cJSON_IsArray(arr))
 			continue;
 		pl_err_set_path(im->err, im->file, where, "%s",
 		    _("must be an array"));
@@ -603,6 +702,8 @@ check_all(struct import *im, const cJSON *o, const char *name)
 		    &sections[i]), where) != 0)
 			return -1;
 	}
+	if (check_tradeoffs(im, o) != 0)
+		return -1;
 	check_course(im, o);
 	return 0;
 }
@@ -663,6 +764,8 @@ insert_sql(const struct section *sec)
 	char *sql, *p;
 	size_t k, n = 256;
 
+	if (sec->insert != NULL)
+		return strdup(sec->insert);
 	for (k = 0; k < sec->n_fields; k++)
 		n += strlen(column(sec, sec->fields[k].key)) + 8;
 	if ((sql = malloc(n)) == NULL)
