@@ -460,6 +460,60 @@ START_TEST(seeds_round_trip_exactly)
 }
 END_TEST
 
+/* A suspended card stays suspended through export and import; a file
+ * written before suspension existed imports its cards active. */
+START_TEST(suspended_round_trips)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db"),
+	    *st3 = open_db("c.db");
+	struct pl_err err;
+	char *a, *b, *old;
+	cJSON *doc, *cards, *k;
+	sqlite3_stmt *s;
+
+	fill(st);
+	ck_assert(fill_review(st));
+	ck_assert_int_eq(sqlite3_exec(st->db, "UPDATE cards SET suspended = 1",
+	    NULL, NULL, NULL), SQLITE_OK);
+	a = export_profile_json(st, "ada", NULL, &err);
+	doc = cJSON_Parse(a);
+	cards = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "review"),
+	    "cards");
+	ck_assert_int_gt(cJSON_GetArraySize(cards), 0);
+	cJSON_ArrayForEach(k, cards)
+		ck_assert_int_eq(cJSON_GetObjectItem(k, "suspended")->valueint,
+		    1);
+	ck_assert_int_eq(export_import_json(st2, a, "s.json", NULL, NULL, NULL,
+	    NULL, &err), 0);
+	ck_assert_int_eq(sqlite3_prepare_v2(st2->db, "SELECT COUNT(*) FROM "
+	    "cards WHERE suspended = 1", -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(s, 0), cJSON_GetArraySize(cards));
+	sqlite3_finalize(s);
+	b = export_profile_json(st2, "ada", NULL, &err);
+	ck_assert_str_eq(a, b);
+	/* The same file without the field: imported, and active. */
+	cJSON_ArrayForEach(k, cards)
+		cJSON_DeleteItemFromObject(k, "suspended");
+	old = cJSON_Print(doc);
+	ck_assert_int_eq(export_import_json(st3, old, "o.json", NULL, NULL,
+	    NULL, NULL, &err), 0);
+	ck_assert_int_eq(sqlite3_prepare_v2(st3->db, "SELECT COUNT(*), "
+	    "SUM(suspended) FROM cards", -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(s, 0), cJSON_GetArraySize(cards));
+	ck_assert_int_eq(sqlite3_column_int(s, 1), 0);
+	sqlite3_finalize(s);
+	cJSON_Delete(doc);
+	free(old);
+	free(a);
+	free(b);
+	store_close(st);
+	store_close(st2);
+	store_close(st3);
+}
+END_TEST
+
 START_TEST(unknown_drops_and_questions_are_kept_and_told)
 {
 	struct content_problems notes = { NULL, 0, 0 };
@@ -723,6 +777,7 @@ export_suite(void)
 	tcase_add_test(tc, import_refuses_repeated_keys);
 	tcase_add_test(tc, import_says_what_is_wrong_with_the_whole);
 	tcase_add_test(tc, seeds_round_trip_exactly);
+	tcase_add_test(tc, suspended_round_trips);
 	tcase_add_test(tc, unknown_drops_and_questions_are_kept_and_told);
 	tcase_add_test(tc, tradeoffs_round_trip);
 	tcase_add_test(tc, tradeoffs_absent_in_older_files);

@@ -110,6 +110,7 @@ static const struct field card_fields[] = {
 	{ "reps", F_INT, 0, 0, 1e7 },
 	{ "lapses", F_INT, 0, 0, 1e7 },
 	{ "added", F_TIME, 0, 0, 0 },
+	{ "suspended", F_INT, 1, 0, 1 },	/* absent in older files */
 };
 static const struct field user_card_fields[] = {
 	{ "card_id", F_ID, 0, 0, 0 },
@@ -159,8 +160,12 @@ static const struct section sections[] = {
 	    N(setting_fields), 1, NULL, 0, NULL },
 	{ "user_cards", 1, "user_cards", "INSERT OR IGNORE", user_card_fields,
 	    N(user_card_fields), 1, NULL, 0, NULL },
-	{ "cards", 1, "cards", "INSERT OR IGNORE", card_fields,
-	    N(card_fields), 1, NULL, 0, NULL },
+	{ "cards", 1, "cards", NULL, card_fields,
+	    N(card_fields), 1, NULL, 0,
+	    "INSERT OR IGNORE INTO cards (profile_id, card_id, seed, state,"
+	    " step, stability, difficulty, due, last_review, reps, lapses,"
+	    " added, suspended) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+	    " ?10, ?11, ?12, COALESCE(?13, 0))" },
 	{ "review_log", 1, "review_log", "INSERT", log_fields, N(log_fields),
 	    2, "SELECT card_id, reviewed FROM review_log"
 	    " WHERE profile_id = ?1", 0, NULL },
