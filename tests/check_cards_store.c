@@ -255,6 +255,12 @@ START_TEST(test_today_and_settings)
 	ck_assert_int_eq(s.rollover_hour, 2);
 	s.rollover_hour = 30;
 	ck_assert_int_eq(store_review_settings_save(st, prof, &s, &err), -1);
+	/* A damaged value ("7x", not 7) falls back to the default. */
+	ck_assert_int_eq(store_setting_set(st, prof, "review.new_per_day", "7x",
+	    &err), 0);
+	ck_assert_int_eq(store_review_settings(st, prof, &s, &err), 0);
+	ck_assert_int_eq(s.new_per_day, 20);
+	ck_assert_int_eq(s.rollover_hour, 2);
 }
 END_TEST
 

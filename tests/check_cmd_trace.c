@@ -262,7 +262,8 @@ START_TEST(errors)
 	trace(&c, "--mode", "pp", "--gpus", "3", NULL);
 	expect_usage_error(&c, "layers");
 	trace(&c, "--mode", "pp", "--microbatches", "0", NULL);
-	expect_usage_error(&c, "at least 1");
+	expect_usage_error(&c, "parlearn: trace: --microbatches: '0' is not a "
+	    "whole number from 1 to 2147483647 (try 'parlearn trace --help')");
 	trace(&c, "--mode", "zero", NULL);
 	expect_usage_error(&c, "unknown mode 'zero'");
 	trace(&c, "--mode", "3d", "--gpus", "4", NULL);
@@ -272,7 +273,14 @@ START_TEST(errors)
 	trace(&c, "--mode", "dp", "--sequence-parallel", NULL);
 	expect_usage_error(&c, "sequence parallelism");
 	trace(&c, "--gpus", "four", NULL);
-	expect_usage_error(&c, "whole number");
+	expect_usage_error(&c, "--gpus: 'four' is not a whole number");
+	/* Trailing junk after digits is refused, not read as 4. */
+	trace(&c, "--gpus", "4x", NULL);
+	expect_usage_error(&c, "parlearn: trace: --gpus: '4x' is not a whole "
+	    "number from 1 to 2147483647 (try 'parlearn trace --help')");
+	trace(&c, "--virtual-stages", "99999999999999999999", NULL);
+	expect_usage_error(&c, "--virtual-stages: '99999999999999999999' is not "
+	    "a whole number");
 	trace(&c, "--schedule", "zigzag", NULL);
 	expect_usage_error(&c, "unknown schedule");
 	trace(&c, "stray", NULL);

@@ -8,6 +8,7 @@
  * machine without it skips that case (exit 77 after the others pass).
  */
 #include <check.h>
+#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +37,77 @@ refused(const char *s, unsigned flags)
 	    "\"%s\" accepted as %g", s, v);
 	ck_assert(v == -12345);
 }
+
+static long
+whole(const char *s, long min, long max)
+{
+	long v = -12345;
+
+	ck_assert_msg(pl_parse_long(s, min, max, &v) == 0, "\"%s\" refused", s);
+	return v;
+}
+
+static void
+not_whole(const char *s, long min, long max)
+{
+	long v = -12345;
+
+	ck_assert_msg(pl_parse_long(s, min, max, &v) == -1,
+	    "\"%s\" accepted as %ld", s, v);
+	ck_assert(v == -12345);
+}
+
+START_TEST(whole_numbers)
+{
+	ck_assert(whole("4", 1, 8) == 4);
+	ck_assert(whole("  12 ", 0, 100) == 12);
+	ck_assert(whole("+7", 0, 100) == 7);
+	ck_assert(whole("-3", -5, 5) == -3);
+	ck_assert(whole("-0", 0, 0) == 0);
+	ck_assert(whole("007", 0, 10) == 7);
+	/* Sign: a negative number where only positive ones are asked. */
+	not_whole("-1", 0, 10);
+	/* Trailing junk, and forms strtod or strtol would take. */
+	not_whole("4x", 1, 8);
+	not_whole("4 x", 1, 8);
+	not_whole("1e3", 0, 10000);
+	not_whole("1.0", 0, 10);
+	not_whole("0x10", 0, 100);
+	not_whole("1,000", 0, 10000);
+	not_whole("1 000", 0, 10000);
+	/* Empty, spaces or a sign alone. */
+	not_whole("", 0, 10);
+	not_whole("   ", 0, 10);
+	not_whole("-", -10, 10);
+	not_whole("+ 1", 0, 10);
+	ck_assert(pl_parse_long(NULL, 0, 10, &(long){ 0 }) == -1);
+}
+END_TEST
+
+START_TEST(whole_bounds)
+{
+	char b[64];
+
+	ck_assert(whole("1", 1, 8) == 1);
+	ck_assert(whole("8", 1, 8) == 8);
+	not_whole("0", 1, 8);
+	not_whole("9", 1, 8);
+	not_whole("5", 6, 4);	/* an empty range */
+	/* The ends of long itself, and one past them. */
+	snprintf(b, sizeof b, "%ld", LONG_MAX);
+	ck_assert(whole(b, LONG_MIN, LONG_MAX) == LONG_MAX);
+	snprintf(b, sizeof b, "%ld", LONG_MIN);
+	ck_assert(whole(b, LONG_MIN, LONG_MAX) == LONG_MIN);
+	snprintf(b, sizeof b, "%lu", (unsigned long)LONG_MAX + 1);
+	not_whole(b, LONG_MIN, LONG_MAX);
+	snprintf(b, sizeof b, "-%lu", (unsigned long)LONG_MAX + 2);
+	not_whole(b, LONG_MIN, LONG_MAX);
+	not_whole("99999999999999999999999999", LONG_MIN, LONG_MAX);
+	/* Beyond int, as --gpus bounds it. */
+	not_whole("2147483648", 1, INT_MAX);
+	ck_assert(whole("2147483647", 1, INT_MAX) == INT_MAX);
+}
+END_TEST
 
 START_TEST(plain_numbers)
 {
@@ -143,6 +215,10 @@ START_TEST(decimal_comma)
 	ck_assert(parsed("2,5/10", PL_NUM_LOCALE | PL_NUM_RATIO) == 0.25);
 	ck_assert(parsed("27,5%", PL_NUM_LOCALE | PL_NUM_FRACTION) == 0.275);
 	refused("107,8", 0);
+	/* Whole numbers: no grouping, whatever the locale's. */
+	ck_assert(whole("1078", 0, 10000) == 1078);
+	not_whole("1.078", 0, 10000);
+	not_whole("1,078", 0, 10000);
 	/* A '.' is a decimal point, never a thousands separator. */
 	ck_assert(parsed("1.078", PL_NUM_LOCALE) == 1.078);
 	refused("1.078,5", PL_NUM_LOCALE);
@@ -169,6 +245,8 @@ number_suite(void)
 	tcase_add_test(tc, plain_numbers);
 	tcase_add_test(tc, scientific);
 	tcase_add_test(tc, garbage);
+	tcase_add_test(tc, whole_numbers);
+	tcase_add_test(tc, whole_bounds);
 	tcase_add_test(tc, percent);
 	tcase_add_test(tc, ratio);
 	tcase_add_test(tc, c_locale_comma);

@@ -18,6 +18,7 @@
 #include "core/course/content.h"
 #include "core/course/scenario.h"
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
 
@@ -578,6 +579,52 @@ START_TEST(start_never_beats_best_scenarios)
 }
 END_TEST
 
+/* cm_grid's walk as "TPxPPxDP ..." for gpus, GPUs per node and layers. */
+static void
+grid_text(int gpus, int gpn, int layers, char *buf, size_t size)
+{
+	struct cm_config c;
+	struct cm_grid g;
+	size_t len;
+
+	memset(&c, 0, sizeof c);
+	c.gpus = gpus;
+	c.gpus_per_node = gpn;
+	c.model.layers = layers;
+	buf[0] = '\0';
+	cm_grid_start(&g, &c);
+	while (cm_grid_next(&g)) {
+		ck_assert_int_eq(g.tp * g.pp * g.dp, gpus);
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%dx%dx%d", len ? " " : "",
+		    g.tp, g.pp, g.dp);
+	}
+}
+
+/*
+ * The grid cm_search and cm_search_why_empty both walk: TP powers of two
+ * while they divide the GPUs, up to 8 nodes' worth; PP the divisors of
+ * GPUs / TP up to the layers.
+ */
+START_TEST(layout_grid)
+{
+	char b[512];
+
+	grid_text(16, 8, 4, b, sizeof b);
+	ck_assert_str_eq(b, "1x1x16 1x2x8 1x4x4 2x1x8 2x2x4 2x4x2 4x1x4 "
+	    "4x2x2 4x4x1 8x1x2 8x2x1 16x1x1");
+	/* TP 8 does not divide 12: the walk ends at TP 4. */
+	grid_text(12, 8, 12, b, sizeof b);
+	ck_assert_str_eq(b, "1x1x12 1x2x6 1x3x4 1x4x3 1x6x2 1x12x1 2x1x6 "
+	    "2x2x3 2x3x2 2x6x1 4x1x3 4x3x1");
+	/* One GPU a node: TP stops at 8. */
+	grid_text(16, 1, 1, b, sizeof b);
+	ck_assert_str_eq(b, "1x1x16 2x1x8 4x1x4 8x1x2");
+	grid_text(7, 8, 0, b, sizeof b);
+	ck_assert_str_eq(b, "");
+}
+END_TEST
+
 /* Layouts outside the search's grid: GPipe, micro-batch 16, v = 5. */
 START_TEST(start_never_beats_best_outside_grid)
 {
@@ -847,6 +894,7 @@ search_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, ties_within_three_percent);
 	tcase_add_test(tc, rank_of_an_outside_layout);
+	tcase_add_test(tc, layout_grid);
 	suite_add_tcase(su, tc);
 	tc = tcase_create("reasons");
 	tcase_add_checked_fixture(tc, setup, teardown);

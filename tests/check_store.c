@@ -591,6 +591,38 @@ START_TEST(test_rt_settings)
 }
 END_TEST
 
+/* store_step_text: one text column, NULL as "", no row, a bad step. */
+START_TEST(test_step_text)
+{
+	struct pl_err err;
+	struct store *st;
+	sqlite3_stmt *s;
+	char buf[8];
+
+	st = open_ok(dbpath);
+	ck_assert_int_eq(store_prepare(st, "SELECT 'pipeline';", &s, &err), 0);
+	ck_assert_int_eq(store_step_text(st, s, buf, sizeof buf, &err), 1);
+	ck_assert_str_eq(buf, "pipelin");	/* cut to the buffer */
+	strcpy(buf, "old");
+	ck_assert_int_eq(store_prepare(st, "SELECT NULL;", &s, &err), 0);
+	ck_assert_int_eq(store_step_text(st, s, buf, sizeof buf, &err), 1);
+	ck_assert_str_eq(buf, "");
+	strcpy(buf, "old");
+	ck_assert_int_eq(store_prepare(st, "SELECT 'x' WHERE 0;", &s, &err),
+	    0);
+	ck_assert_int_eq(store_step_text(st, s, buf, sizeof buf, &err), 0);
+	ck_assert_str_eq(buf, "");
+	/* A step that fails (an integer overflow in SQL) sets err. */
+	pl_err_clear(&err);
+	ck_assert_int_eq(store_prepare(st, "SELECT abs(-9223372036854775807 "
+	    "- 1);", &s, &err), 0);
+	ck_assert_int_eq(store_step_text(st, s, buf, sizeof buf, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "overflow"));
+	ck_assert(sqlite3_get_autocommit(st->db));
+	store_close(st);
+}
+END_TEST
+
 START_TEST(test_rt_course_status)
 {
 	static const char *const ids[] = { "drop-01", "drop-02", "drop-03" };
@@ -968,6 +1000,7 @@ store_suite(void)
 	tcase_add_test(tc, test_rt_last_drop);
 	tcase_add_test(tc, test_rt_answers);
 	tcase_add_test(tc, test_rt_settings);
+	tcase_add_test(tc, test_step_text);
 	tcase_add_test(tc, test_rt_course_status);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("concurrency");

@@ -74,6 +74,33 @@ expect 2 "$PARLEARN" lab join "$tmp/lab"
 grep -q "^parlearn: standard input and output must be a terminal$" "$tmp/err" ||
 	fail "lab join without a terminal: $(cat "$tmp/err")"
 
+# Whole-number options: the whole argument is the number (core's
+# pl_parse_long), refused in one line that gives the range. Before, lab
+# submit read "--step 1x" as step 1 and "--step abc" as no step at all.
+# whole CMD... -- OPT ARG MIN MAX: exit 1 and exactly that one-line error.
+whole() {
+	cmd=$1 opt=$2 arg=$3 lo=$4 hi=$5
+	shift 5
+	expect 1 "$PARLEARN" "$@"
+	want="parlearn: $cmd: $opt: '$arg' is not a whole number from $lo to $hi (try 'parlearn $cmd --help')"
+	[ "$(cat "$tmp/err")" = "$want" ] ||
+		fail "$*: want \"$want\", got: $(cat "$tmp/err")"
+}
+whole "lab submit" --step abc 1 2147483647 \
+	lab submit "$tmp/lab" --step abc --question q1 --correct 1
+whole "lab submit" --step 1x 1 2147483647 \
+	lab submit "$tmp/lab" --step 1x --question q1 --correct 1
+whole trace --gpus 4x 1 2147483647 trace --gpus 4x
+whole trace --microbatches 99999999999999999999 1 2147483647 \
+	trace --microbatches 99999999999999999999
+whole stats --width 80.0 40 200 stats --width 80.0
+whole review --rollover 24 0 23 review --rollover 24
+whole srs --max-interval 1e3 1 36500 srs replay --ratings good --max-interval 1e3
+whole srs --card-id -1 0 1000000000 srs replay --ratings good --card-id -1
+expect 1 "$PARLEARN" lab step "$tmp/lab" 1x
+grep -q "a step from 1 to [0-9]*, 'next' or 'prev'" "$tmp/err" ||
+	fail "lab step 1x: $(cat "$tmp/err")"
+
 # A database from a newer parlearn is refused and left alone.
 expect 0 "$PARLEARN" --db "$tmp/new.db" list
 if part_needs sqlite3 "newer database refused"; then

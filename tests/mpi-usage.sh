@@ -47,6 +47,10 @@ one_line 'do not divide the batch of 16 sequences'
 
 # Usage errors are exit 1.
 expect 1 "$PARLEARN" run --np 0
+one_line "^parlearn: run: --np: '0' is not a whole number from 1 to 2147483647$"
+# Trailing junk is refused, not read as 4.
+expect 1 "$PARLEARN" run --np 4x
+one_line "^parlearn: run: --np: '4x' is not a whole number from 1 to 2147483647$"
 expect 1 "$PARLEARN" run --reduce fast
 expect 1 "$PARLEARN" run --timeout 1,5
 expect 1 "$PARLEARN" run --mode dp extra

@@ -3,13 +3,13 @@
  * another step (the host's command; students follow state.json).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "i18n.h"
 #include "cli/cmd_lab.h"
 #include "cli/usage.h"
+#include "core/number.h"
 #include "store/labdir.h"
 
 int
@@ -19,8 +19,7 @@ cli_lab_step(const struct cli_ctx *ctx, int argc, char **argv)
 	struct lab_state st;
 	struct pl_err err;
 	const char *arg;
-	char *end = NULL;
-	long n;
+	long n = 0;
 	int rc, word;
 
 	(void)ctx;
@@ -34,10 +33,8 @@ cli_lab_step(const struct cli_ctx *ctx, int argc, char **argv)
 		n = st.step + 2;
 	else if (strcmp(arg, "prev") == 0)
 		n = st.step;
-	else
-		n = strtol(arg, &end, 10);
-	if ((!word && (end == arg || *end != '\0')) || n < 1 ||
-	    n > (long)ls->n_steps) {
+	if ((!word && pl_parse_long(arg, 1, (long)ls->n_steps, &n) != 0) ||
+	    n < 1 || n > (long)ls->n_steps) {
 		cli_usage_error(_("a step from 1 to %zu, 'next' or 'prev'"),
 		    ls->n_steps);
 		lab_script_free(ls);

@@ -5,6 +5,7 @@
  * asks for (parlearn run -o FILE), checked against the step.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,9 +81,11 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	int ch, rc;
 
 	while ((ch = cli_getopt(argc, argv, "", opts)) != -1) {
-		if (ch == 's')
-			step = strtol(optarg, NULL, 10);
-		else if (ch == 'q' || ch == 'S') {
+		if (ch == 's') {
+			if (cli_whole_number("--step", optarg, 1, INT_MAX,
+			    &step) != 0)
+				return 1;
+		} else if (ch == 'q' || ch == 'S') {
 			id = optarg;
 			kind = ch == 'S' ? LAB_ITEM_SCENARIO : LAB_ITEM_QUESTION;
 		} else if (ch == 'r') {

@@ -56,13 +56,10 @@ usage(FILE *fp)
 static int
 parse_int(const char *opt, const char *s, int max, int *out)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
+	long v;
 
-	if (end == s || *end != '\0' || v < 0 || v > max) {
-		return cli_usage_error(_("%s: '%s' is not a whole number from "
-		    "0 to %d"), opt, s, max);
-	}
+	if (cli_whole_number(opt, s, 0, max, &v) != 0)
+		return 1;
 	*out = (int)v;
 	return 0;
 }

@@ -300,16 +300,6 @@ opt_steps(const char *opt, const char *arg, int64_t *steps, int *n_steps)
 	return rc;
 }
 
-/* A whole number in [lo, hi]. */
-static int
-parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-
-	*out = strtol(s, &end, 10);
-	return end == s || *end != '\0' || *out < lo || *out > hi ? -1 : 0;
-}
-
 /* The forms of --start, each with its shape ('9' is any digit). */
 static const struct {
 	const char	*fmt;		/* for strptime */
@@ -397,15 +387,13 @@ opt_scalar(struct srs_opts *o, int ch, const char *arg)
 			return bad("--retention", err.msg);
 		return 0;
 	case 'm':
-		if (parse_long(arg, 1, 36500, &n) != 0)
-			return bad("--max-interval",
-			    _("expected whole days from 1 to 36500"));
+		if (cli_whole_number("--max-interval", arg, 1, 36500, &n) != 0)
+			return 1;
 		o->p.maximum_interval = (int)n;
 		return 0;
 	case 'c':
-		if (parse_long(arg, 0, 1000000000L, &n) != 0)
-			return bad("--card-id",
-			    _("expected a whole number from 0 to 1000000000"));
+		if (cli_whole_number("--card-id", arg, 0, 1000000000L, &n) != 0)
+			return 1;
 		o->card_id = n;
 		return 0;
 	case 's':

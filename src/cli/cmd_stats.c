@@ -115,17 +115,15 @@ cli_stats_main(const struct cli_ctx *ctx, int argc, char **argv)
 	struct pl_err err;
 	int64_t now = (int64_t)time(NULL);
 	int ch, rc, width = 80, utf8, json = 0;
-	char *end;
+	long n;
 
 	optind = 0;
 	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
 		switch (ch) {
 		case 'w':
-			width = (int)strtol(optarg, &end, 10);
-			if (*end != '\0' || width < 40 || width > 200) {
-				return cli_usage_error("--width: %s",
-				    _("a whole number from 40 to 200 is needed"));
-			}
+			if (cli_whole_number("--width", optarg, 40, 200, &n) != 0)
+				return 1;
+			width = (int)n;
 			break;
 		case 'j':
 			json = 1;

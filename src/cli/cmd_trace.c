@@ -7,7 +7,6 @@
  * animation block goes through too. --from replays a saved step, such as
  * one `parlearn run` measured on real processes.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -82,29 +81,12 @@ usage(FILE *fp)
 	    "  -h, --help            show this help\n"));
 }
 
-/* A whole number in [1, INT_MAX], or -1 after printing an error. */
-static int
-parse_count(const char *opt, const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < 1 || v > INT_MAX) {
-		cli_usage_error(_("%s needs a whole number of at least 1, not "
-		    "'%s'"), opt, s);
-		return -1;
-	}
-	return (int)v;
-}
-
 static int
 parse_opt(struct trace_opts *o, int ch, char *arg)
 {
 	const char *name = ch == 'g' ? "--gpus" : ch == 'b' ?
 	    "--microbatches" : "--virtual-stages";
-	int n;
+	long n;
 
 	if (ch == 'F') {
 		o->from = arg;
@@ -132,14 +114,14 @@ parse_opt(struct trace_opts *o, int ch, char *arg)
 		o->req.no_overlap = 1;
 		return 0;
 	}
-	if ((n = parse_count(name, arg)) < 0)
+	if (cli_whole_number(name, arg, 1, INT_MAX, &n) != 0)
 		return -1;
 	if (ch == 'g')
-		o->req.gpus = n;
+		o->req.gpus = (int)n;
 	else if (ch == 'b')
-		o->req.microbatches = n;
+		o->req.microbatches = (int)n;
 	else
-		o->req.vstages = n;
+		o->req.vstages = (int)n;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "i18n.h"
 #include "cli/output.h"
 #include "cli/usage.h"
+#include "core/number.h"
 
 static const char *command;	/* set once by main.c */
 
@@ -68,6 +69,17 @@ int
 cli_extra_argument(const char *arg)
 {
 	return cli_usage_error(_("unexpected argument '%s'"), arg);
+}
+
+int
+cli_whole_number(const char *opt, const char *arg, long min, long max,
+    long *out)
+{
+	if (pl_parse_long(arg, min, max, out) == 0)
+		return 0;
+	/* parlearn-run (run/run_opts.c) prints the same message. */
+	return cli_usage_error(_("%s: '%s' is not a whole number from %ld to "
+	    "%ld"), opt, arg, min, max);
 }
 
 /* The option word "--name=value" up to any '=', for a message. */

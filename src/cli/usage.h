@@ -41,6 +41,14 @@ int	cli_usage_error(const char *fmt, ...)
 int	cli_getopt(int argc, char **argv, const char *shortopts,
 	    const struct option *longopts);
 
+/*
+ * arg as a whole number from min to max (core's pl_parse_long) in *out:
+ * 0, or 1 after the usage error "OPT: 'x' is not a whole number from MIN
+ * to MAX".
+ */
+int	cli_whole_number(const char *opt, const char *arg, long min, long max,
+	    long *out);
+
 /* "unexpected argument 'x'" as a usage error; returns 1. */
 int	cli_extra_argument(const char *arg);
 

@@ -8,6 +8,7 @@
  * not.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -140,6 +141,45 @@ pl_parse_double(const char *s, unsigned flags, double *out)
 	if (pct && (flags & PL_NUM_FRACTION))
 		x /= 100;
 	*out = x;
+	return 0;
+}
+
+int
+pl_parse_long(const char *s, long min, long max, long *out)
+{
+	const char *p;
+	unsigned long v = 0, limit;
+	int neg = 0, digits = 0;
+
+	if (s == NULL)
+		return -1;
+	p = skip_space(s);
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	/* -LONG_MIN does not fit in long, but does in unsigned long. */
+	limit = neg ? (unsigned long)LONG_MAX + 1 : (unsigned long)LONG_MAX;
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (limit - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	p = skip_space(p);
+	if (digits == 0 || *p != '\0')
+		return -1;
+	if (neg) {
+		/* -(v - 1) - 1 stays in range when v is LONG_MAX + 1. */
+		long x = v == 0 ? 0 : -(long)(v - 1) - 1;
+
+		if (x < min || x > max)
+			return -1;
+		*out = x;
+	} else {
+		if ((long)v < min || (long)v > max)
+			return -1;
+		*out = (long)v;
+	}
 	return 0;
 }
 

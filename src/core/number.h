@@ -37,6 +37,15 @@ enum pl_num_flags {
 int	pl_parse_double(const char *s, unsigned flags, double *out);
 
 /*
+ * Parse the whole of s as a whole number from min to max: optional
+ * spaces, an optional sign, the digits 0-9, optional spaces; nothing
+ * else ("4x", "1e3", "1.0", "", a thousands separator or a value beyond
+ * long are refused). The same in every locale. Returns 0 with *out set,
+ * or -1 (and *out untouched) if s is not such a number.
+ */
+int	pl_parse_long(const char *s, long min, long max, long *out);
+
+/*
  * Format v with printf's "%.*g" (conv 'g'), "%.*f" (conv 'f') or "%.*e"
  * (conv 'e') and digits as the precision, into buf of size n. pl_num_c
  * always writes '.' as the decimal point (JSON, CSV, files);

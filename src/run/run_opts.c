@@ -11,6 +11,7 @@
 
 #include "i18n.h"
 #include "run/run_opts.h"
+#include "core/number.h"
 #include "core/safeprint.h"
 
 void
@@ -88,23 +89,25 @@ bad_option(int ch, char **argv, int argc, int before)
 		    "run --help')\n"), optopt > ' ' && optopt < 127 ? optopt : '?');
 }
 
-/* A whole number in [1, INT_MAX], or -1 after printing an error. */
+/*
+ * A whole number in [1, INT_MAX], or -1 after printing an error; the
+ * message is cli_whole_number's (cli/usage.c), which this program does
+ * not link.
+ */
 static int
 parse_count(const char *opt, const char *s)
 {
-	long v = 0;
-	const char *p = s;
+	long v;
 
-	for (; *p >= '0' && *p <= '9' && v <= INT_MAX; p++)
-		v = v * 10 + (*p - '0');
-	if (p == s || *p != '\0' || v < 1 || v > INT_MAX) {
-		if (!quiet)
-			safeprint_printf(stderr,
-			    _("parlearn: run: %s needs a whole number of at "
-			    "least 1, not '%s'\n"), opt, s);
-		return -1;
+	if (pl_parse_long(s, 1, INT_MAX, &v) == 0)
+		return (int)v;
+	if (!quiet) {
+		safeprint_printf(stderr, "parlearn: run: ");
+		safeprint_printf(stderr, _("%s: '%s' is not a whole number "
+		    "from %ld to %ld"), opt, s, 1L, (long)INT_MAX);
+		safeprint_printf(stderr, "\n");
 	}
-	return (int)v;
+	return -1;
 }
 
 /* Seconds as digits[.digits] in any locale, 0 < s <= 86400; -1 if not. */

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "core/number.h"
 #include "store/cards.h"
 #include "store/progress.h"
 
@@ -304,7 +305,7 @@ store_review_settings(struct store *st, int64_t profile,
 {
 	int *field[3] = { &out->new_per_day, &out->reviews_per_day,
 	    &out->rollover_hour };
-	char buf[32], *end;
+	char buf[32];
 	long v;
 	int i, rc;
 
@@ -314,9 +315,8 @@ store_review_settings(struct store *st, int64_t profile,
 		    sizeof buf, err);
 		if (rc < 0)
 			return -1;
-		v = rc == 1 ? strtol(buf, &end, 10) : -1;
 		/* A damaged value falls back to the default. */
-		if (rc == 1 && *end == '\0' && v >= 0 && v <= REVIEW_MAX_LIMIT)
+		if (rc == 1 && pl_parse_long(buf, 0, REVIEW_MAX_LIMIT, &v) == 0)
 			*field[i] = (int)v;
 	}
 	if (out->rollover_hour > 23)

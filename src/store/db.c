@@ -63,6 +63,23 @@ store_step_done(struct store *st, sqlite3_stmt *s, struct pl_err *err)
 }
 
 int
+store_step_text(struct store *st, sqlite3_stmt *s, char *buf, size_t size,
+    struct pl_err *err)
+{
+	const unsigned char *t;
+	int rc = sqlite3_step(s);
+
+	if (size > 0)
+		buf[0] = '\0';
+	if (rc == SQLITE_ROW && (t = sqlite3_column_text(s, 0)) != NULL)
+		snprintf(buf, size, "%s", (const char *)t);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(st, err);
+	return rc == SQLITE_ROW;
+}
+
+int
 store_end(struct store *st, int rc, struct pl_err *err)
 {
 	if (rc != 0) {

@@ -52,6 +52,14 @@ int	store_prepare(struct store *, const char *sql, sqlite3_stmt **s,
 int	store_step_done(struct store *, sqlite3_stmt *s, struct pl_err *err);
 
 /*
+ * Step s, which returns at most one row, copy that row's first column as
+ * text into buf (truncated to size; "" for SQL NULL or no row) and
+ * finalize s. Returns 1 for a row, 0 for none, -1 with err set.
+ */
+int	store_step_text(struct store *, sqlite3_stmt *s, char *buf,
+	    size_t size, struct pl_err *err);
+
+/*
  * End the transaction store_begin() opened: commit when rc is 0, else roll
  * back. Returns 0 after a commit, -1 otherwise.
  */

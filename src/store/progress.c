@@ -213,23 +213,13 @@ store_setting_get(struct store *st, int64_t profile, const char *key,
     char *buf, size_t size, struct pl_err *err)
 {
 	sqlite3_stmt *s;
-	int rc, found = 0;
 
 	if (store_prepare(st, "SELECT value FROM settings WHERE profile_id = ?1 "
 	    "AND key = ?2;", &s, err) != 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(s,
-		    0));
-		found = 1;
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail(st, err);
-	return found;
+	return store_step_text(st, s, buf, size, err);
 }
 
 int

@@ -53,7 +53,6 @@ store_scenario_tradeoff(struct store *st, int64_t profile,
 {
 	sqlite3_stmt *s;
 	char q[160];
-	int rc, found = 0;
 
 	buf[0] = '\0';
 	snprintf(q, sizeof q, "%s%s", EXPORT_SCENARIO_PREFIX, scenario_id);
@@ -65,14 +64,5 @@ store_scenario_tradeoff(struct store *st, int64_t profile,
 	sqlite3_bind_int64(s, 1, profile);
 	sqlite3_bind_text(s, 2, drop_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, q, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(s,
-		    0));
-		found = 1;
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail(st, err);
-	return found;
+	return store_step_text(st, s, buf, size, err);
 }

@@ -110,4 +110,19 @@ int	cm_valid_quick(const struct cm_config *);
 /* Evaluate a validated cfg without reasons (search inner loop). */
 void	cm_evaluate_quick(const struct cm_config *, struct cm_result *r);
 
+/*
+ * cm_search's grid of layouts (layout_grid.c): TP each power of two up to
+ * 8 x GPUs per node while it divides the GPUs, and for each TP, PP every
+ * divisor of GPUs / TP up to the layers, in that order; DP the rest.
+ * Heads, batch and memory are not looked at here. Walk it with
+ *	cm_grid_start(&g, c); while (cm_grid_next(&g)) use g.tp, g.pp, g.dp;
+ */
+struct cm_grid {
+	int	gpus, tp_cap, layers;	/* from the config */
+	int	tp, pp, dp;		/* the current layout */
+};
+
+void	cm_grid_start(struct cm_grid *, const struct cm_config *);
+int	cm_grid_next(struct cm_grid *);	/* 1 with a layout, 0 at the end */
+
 #endif

@@ -289,21 +289,19 @@ in_list(const int *v, int n, int x)
 	return 0;
 }
 
-/* Whether the loops of cm_search reach c's layout (mirrors them). */
+/* Whether cm_search's walk reaches c's layout (the same grid). */
 static int
 enumerated(const struct cm_config *c)
 {
 	const unsigned k = c->search_keep;
 	struct cm_group g;
-	int t;
+	struct cm_grid grid;
+	int on = 0;
 
-	for (t = 1; t <= 8 * c->gpus_per_node && t <= c->gpus; t *= 2) {
-		if (c->gpus % t != 0)
-			break;
-		if (t == c->tp)
-			break;
-	}
-	if (t != c->tp || c->pp > c->model.layers)
+	cm_grid_start(&grid, c);
+	while (!on && cm_grid_next(&grid))
+		on = grid.tp == c->tp && grid.pp == c->pp;
+	if (!on)
 		return 0;
 	if (!(k & CM_KEEP_MICRO_BATCH) &&
 	    !in_list(search_mbs, N_MBS, c->micro_batch))
@@ -394,7 +392,7 @@ cm_search(const struct cm_config *base, int max, struct cm_search *s,
 {
 	struct cm_config c = *base;
 	struct cm_result scratch;
-	int t, p;
+	struct cm_grid g;
 
 	memset(s, 0, sizeof *s);
 	if (max < 1 || max > CM_SEARCH_MAX)
@@ -412,17 +410,12 @@ cm_search(const struct cm_config *base, int max, struct cm_search *s,
 		return -1;
 	if (hw_model_check(&c.model, err) != 0)
 		return -1;
-	for (t = 1; t <= 8 * c.gpus_per_node && t <= c.gpus; t *= 2) {
-		if (c.gpus % t != 0)
-			break;
-		for (p = 1; p <= c.gpus / t && p <= c.model.layers; p++) {
-			if ((c.gpus / t) % p != 0)
-				continue;
-			c.tp = t;
-			c.pp = p;
-			c.dp = c.gpus / (t * p);
-			try_schedules(s, max, &c, base, &scratch);
-		}
+	cm_grid_start(&g, &c);
+	while (cm_grid_next(&g)) {
+		c.tp = g.tp;
+		c.pp = g.pp;
+		c.dp = g.dp;
+		try_schedules(s, max, &c, base, &scratch);
 	}
 	if (!enumerated(base))
 		try_one(s, max, base, &scratch);

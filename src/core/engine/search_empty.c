@@ -81,46 +81,43 @@ list_text(const struct seen *s, char *buf, size_t size)
 }
 
 /*
- * Walk cm_search's grid of (TP, PP, DP). With seen NULL, return 1 at the
- * first valid layout; else note why each is invalid and return whether
- * one was valid. *tp_max gets the largest TP tried.
+ * Walk cm_search's grid of (TP, PP, DP), cm_grid. With seen NULL, return
+ * 1 at the first valid layout; else note why each is invalid and return
+ * whether one was valid. *tp_max gets the largest TP tried.
  */
 static int
 walk(const struct cm_config *base, struct seen *seen, int *tp_max)
 {
 	struct cm_config c = *base, big;
-	int t, p, found = 0, batch;
+	struct cm_grid g;
+	int found = 0, batch;
 
+	/* Every TP on the grid has PP 1 (layers >= 1, checked by callers). */
 	*tp_max = 0;
-	for (t = 1; t <= 8 * c.gpus_per_node && t <= c.gpus; t *= 2) {
-		if (c.gpus % t != 0)
-			break;
-		*tp_max = t;
-		for (p = 1; p <= c.gpus / t && p <= c.model.layers; p++) {
-			if ((c.gpus / t) % p != 0)
-				continue;
-			c.tp = t;
-			c.pp = p;
-			c.dp = c.gpus / (t * p);
-			if (any_valid(&c)) {
-				found = 1;
-				if (seen == NULL)
-					return 1;
-				continue;
-			}
+	cm_grid_start(&g, &c);
+	while (cm_grid_next(&g)) {
+		*tp_max = g.tp;
+		c.tp = g.tp;
+		c.pp = g.pp;
+		c.dp = g.dp;
+		if (any_valid(&c)) {
+			found = 1;
 			if (seen == NULL)
-				continue;
-			if (!heads_ok(&c.model, t)) {
-				note(&seen[WHY_HEADS], t);
-				continue;
-			}
-			/* Valid with a batch every micro-batch x DP divides (and
-			 * m a multiple of PP)? Then the batch was the obstacle. */
-			big = c;
-			big.global_batch = (long)c.dp * c.pp * 8 * 8;
-			batch = any_valid(&big);
-			note(&seen[batch ? WHY_BATCH : WHY_LAYERS], batch ? c.dp : p);
+				return 1;
+			continue;
 		}
+		if (seen == NULL)
+			continue;
+		if (!heads_ok(&c.model, c.tp)) {
+			note(&seen[WHY_HEADS], c.tp);
+			continue;
+		}
+		/* Valid with a batch every micro-batch x DP divides (and m a
+		 * multiple of PP)? Then the batch was the obstacle. */
+		big = c;
+		big.global_batch = (long)c.dp * c.pp * 8 * 8;
+		batch = any_valid(&big);
+		note(&seen[batch ? WHY_BATCH : WHY_LAYERS], batch ? c.dp : c.pp);
 	}
 	return found;
 }
