@@ -121,8 +121,8 @@ static const char *const migrations[] = {
 	"END;",
 	/* 2 -> 3: suspended cards (the card browser, store/cards_browse.h):
 	 * kept with their state and log, left out of every queue. */
-	"ALTER TABLE cards ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0"
-	"  CHECK (suspended IN (0, 1));",
+	("ALTER TABLE cards ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0"
+	"  CHECK (suspended IN (0, 1));"),
 };
 
 #define N_MIGRATIONS	((int)(sizeof migrations / sizeof migrations[0]))
