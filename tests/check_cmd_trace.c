@@ -23,7 +23,8 @@
 #include "core/sim/sim_knob.h"
 #include "capture.h"
 
-static struct cli_ctx ctx = { NULL, NULL, "/nonexistent/progress.db", "t" };
+static struct cli_ctx ctx = { .db_path = "/nonexistent/progress.db",
+	.profile = "t" };
 
 /* Run `trace ARGS...` (NULL-terminated) and capture it. */
 static void
@@ -689,7 +690,8 @@ START_TEST(docs_list_every_option)
 		    "lacks %s", want);
 		if (strcmp(opts[i], "help") == 0)
 			continue;
-		snprintf(want, sizeof want, "`--%s", opts[i]);
+		ck_assert_int_lt(snprintf(want, sizeof want, "`--%s", opts[i]),
+		    (int)sizeof want);
 		ck_assert_msg(strstr(readme, want) != NULL, "README.md lacks "
 		    "%s`", want);
 	}

@@ -24,8 +24,8 @@
 #define TOP_SRCDIR "."
 #endif
 
-static struct cli_ctx ctx = { NULL, TOP_SRCDIR "/data", "/nonexistent",
-	"ada" };
+static struct cli_ctx ctx = { .data_dir = TOP_SRCDIR "/data",
+	.db_path = "/nonexistent", .profile = "ada" };
 static struct hw_catalog cat;
 
 static void

@@ -6,6 +6,7 @@
  * with one device.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -121,18 +121,18 @@ static const char *const migrations[] = {
 	"END;",
 	/* 2 -> 3: suspended cards (the card browser, store/cards_browse.h):
 	 * kept with their state and log, left out of every queue. */
-	"ALTER TABLE cards ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0"
-	"  CHECK (suspended IN (0, 1));",
+	("ALTER TABLE cards ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0"
+	"  CHECK (suspended IN (0, 1));"),
 	/* 3 -> 4: the tags of an imported note (deck import keeps them and
 	 * deck export writes them back), space-separated; NULL for none. */
 	"ALTER TABLE user_cards ADD COLUMN tags TEXT;",
 	/* 4 -> 5: the trade-off a learner writes with a defense (drop 14),
 	 * one row per scenario attempt that had one
 	 * (store/scenario_tradeoff.h). */
-	"CREATE TABLE scenario_tradeoffs ("
+	("CREATE TABLE scenario_tradeoffs ("
 	"  answer_id INTEGER PRIMARY KEY"
 	"    REFERENCES answers(id) ON DELETE CASCADE,"
-	"  text TEXT NOT NULL);",
+	"  text TEXT NOT NULL);"),
 };
 
 #define N_MIGRATIONS	((int)(sizeof migrations / sizeof migrations[0]))

@@ -149,9 +149,11 @@ load(struct stats_scr *v)
 	    store_review_settings(v->app->store, v->app->profile, &set,
 	    &err) == 0 && store_review_stats(v->app->store, v->app->profile,
 	    now, store_local_offset(now), set.rollover_hour, &v->st, &err) == 0;
-	v->set = set;
-	if (!v->ok)
+	if (!v->ok) {
 		app_store_error(&err);
+		return;
+	}
+	v->set = set;
 }
 
 static void

@@ -37,6 +37,13 @@ screen_wait "Scenario: $title"
 
 # --- 60 columns: the footer and the status line end with "…" ------------
 screen_resize 60 20
+# "Goal (all must hold):" is on the 80-column screen too: wait for the
+# redraw at 60 columns (its footer ends with the ellipsis), then look.
+footer_cut() {
+	case "$(screen_capture | tail -n 2 | head -n 1)" in *…) return 0 ;; esac
+	return 1
+}
+wait_until 10 footer_cut
 screen_wait "Goal (all must hold):"
 foot=$(screen_capture | tail -n 2 | head -n 1)
 case "$foot" in

@@ -36,6 +36,9 @@
 /* Free memory must differ by this much (share of the GPU) to count. */
 #define MIN_HEADROOM	0.03
 
+static void add(struct cm_result *r, const char *code, enum cm_effect effect,
+    int vs, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 static void
 add(struct cm_result *r, const char *code, enum cm_effect effect, int vs,
     const char *fmt, ...)
