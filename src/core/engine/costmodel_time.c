@@ -41,6 +41,15 @@
 #define GEMM_TILE_C	256.0	/* fitted on reference/h100-gemm.md */
 #define HBM_EFF		0.9	/* [CALC] A100 file: HBM efficiency 0.9 */
 #define FLASH_EFF	0.75	/* flash kernels vs large GEMMs, see below */
+/*
+ * Rate of a flash backward over its forward. FlashAttention-2 (arXiv
+ * 2307.08691, 1 and 4.1) reaches up to 73 % of A100 peak forward and up to
+ * 63 % backward; on H100 (FlashAttention-3, arXiv 2407.08608, figures 5
+ * and 6, head dim 128, 16k tokens) FlashAttention-2 runs 370 TFLOP/s
+ * forward and 322 backward, cuDNN 595 and 516, FlashAttention-3 648 and
+ * 561: the backward runs at 0.86-0.87 of the forward rate in every kernel.
+ */
+#define FLASH_BWD_RATE	(63.0 / 73.0)
 
 double
 cm_gemm_eta(const struct hw_gpu *g, double m, double k, double n)
@@ -183,9 +192,11 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
 	layer_kernels(c, &fw->kernels, &bw->kernels);
 	fw->kernels += el.kf;
 	bw->kernels += el.kb;
-	/* Backward: flash ~2.5x its forward (it recomputes the scores),
-	 * plain 2x. */
-	bw->attn = (c->attention != CM_ATTN_PLAIN ? 2.5 : 2.0) * fw->attn;
+	/* Backward: flash does 2.5x the forward's FLOPs (5 products for 2,
+	 * the scores recomputed; FlashAttention-3 4.1) at FLASH_BWD_RATE of
+	 * the forward's rate, plain 2x. */
+	bw->attn = c->attention != CM_ATTN_PLAIN ?
+	    2.5 / FLASH_BWD_RATE * fw->attn : 2.0 * fw->attn;
 	bw->elem = hbm_s(c, el.bwd);
 	if (c->recompute == CM_RECOMPUTE_FULL) {	/* [NAR21] eq. 3 */
 		bw->gemm += fw->gemm;
