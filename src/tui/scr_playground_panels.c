@@ -64,14 +64,15 @@ incident_rank(const struct pgs *p, struct pgs_flow *f)
 	if (!g->valid || g->listed == 0)
 		return;
 	if (g->rank > 0)
-		snprintf(line, sizeof line, _("Rank %d among the %d best ranked "
-		    "layouts the engine found (within 3%% counts as a tie); "
-		    "%.2f of the best layout's tokens/s."), g->rank, g->listed,
+		snprintf(line, sizeof line, _("Ranked %d of the %ld layouts "
+		    "the engine ranked (within 3%% counts as a tie); %.2f of "
+		    "the best layout's tokens/s."), g->rank, g->ranked,
 		    g->share_best);
 	else if (g->rank == 0)
-		snprintf(line, sizeof line, _("Slower than all %d best valid "
-		    "layouts the engine lists; %.2f of the best layout's "
-		    "tokens/s."), g->listed, g->share_best);
+		snprintf(line, sizeof line, _("Not among the %d fastest "
+		    "layouts the engine keeps (of %ld ranked); %.2f of the "
+		    "best layout's tokens/s."), g->listed, g->ranked,
+		    g->share_best);
 	else
 		snprintf(line, sizeof line, _("Not ranked: %s."),
 		    cm_search_why_excluded(&p->pg.cur, why, sizeof why));
@@ -232,12 +233,13 @@ search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	    p->pg.cfg.model.name, p->pg.cfg.gpus, p->pg.cfg.gpu.name);
 	ui_put_cut(w, b->y, b->x, line, b->w, ui_attr(UI_C_HEADING));
 	if (p->rank > 0)
-		snprintf(line, sizeof line, _("Your layout ranks %d%s of the %d "
-		    "best (marked with the arrow when listed)."), p->rank,
-		    p->rank_tied ? "=" : "", s->n_top);
+		snprintf(line, sizeof line, _("Your layout ranks %d%s of %ld "
+		    "(marked with the arrow when shown)."), p->rank,
+		    p->rank_tied ? "=" : "", s->eligible);
 	else if (p->rank == 0)
-		snprintf(line, sizeof line, _("Your layout is slower than the "
-		    "%d best listed."), s->n_top);
+		snprintf(line, sizeof line, _("Your layout is not among the %d "
+		    "fastest the engine keeps (of %ld ranked)."), s->n_top,
+		    s->eligible);
 	else if (p->pg.cur_valid)
 		snprintf(line, sizeof line, _("Your layout is not ranked: %s."),
 		    cm_search_why_excluded(&p->pg.cur, why, sizeof why));

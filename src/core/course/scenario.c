@@ -441,6 +441,7 @@ scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	g->n_claims = sc->n_claims;
 	g->rank = -1;
 	g->listed = best != NULL ? best->n_top : 0;
+	g->ranked = best != NULL ? best->eligible : 0;
 	g->tradeoff_words = scenario_count_words(tradeoff);
 	g->tradeoff_ok = sc->n_claims == 0 ||
 	    g->tradeoff_words >= SC_TRADEOFF_WORDS;
