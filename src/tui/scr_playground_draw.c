@@ -443,8 +443,8 @@ status_text(const struct pgs *p)
 		return _("j/k select  Enter apply  s/q close  ? keys");
 	if (p->panel == PGS_INCIDENT)
 		return p->rules.n_claims > 0 ?
-		    _("c check  1-5 claims  j/k scroll  w solution  Tab "
-		    "figures  q back") :
+		    _("c check  1-5 claims  t trade-off  j/k scroll  "
+		    "w solution  Tab figures  q back") :
 		    _("c check  j/k scroll  w solution  Tab figures  "
 		    "q back  ? keys");
 	if (p->sc != NULL)

@@ -135,7 +135,7 @@ incident_help(const struct pgs *p, struct pgs_flow *f)
 		snprintf(line, sizeof line, "%d. %s", i + 1, p->sc->hints[i]);
 		pgs_flow_text(f, line, 2, (int)A_NORMAL);
 	}
-	if (open < (int)p->sc->n_hints)
+	if (open < (int)p->sc->n_hints && !p->passed)
 		pgs_flow_text(f, _("A hint opens after each failed check."), 0,
 		    ui_attr(UI_C_DIM));
 	if (p->show_solution) {
