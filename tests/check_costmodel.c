@@ -203,6 +203,33 @@ START_TEST(activation_stage0)
 }
 END_TEST
 
+START_TEST(gpipe_one_stage)
+{
+	/* With one stage there is no pipeline: gradient accumulation runs
+	 * each micro-batch's forward and backward in turn, so one
+	 * micro-batch's activations are live whatever the schedule says. */
+	struct cm_config c;
+	struct cm_result f, g;
+
+	cfg_for(&c, "llama2-7b", "h100-80gb");
+	layout(&c, 8, 1, 1);
+	c.micro_batch = 1;
+	c.global_batch = 256;
+	c.schedule = PIPE_1F1B;
+	eval(&c, &f);
+	ck_assert_int_eq(f.microbatches, 32);
+	c.schedule = PIPE_GPIPE;
+	eval(&c, &g);
+	ck_assert_double_eq_tol(g.mem_act, f.mem_act, 1);
+	ck_assert_double_eq(cm_inflight_layers(&c, 0, 32, 32), 32);
+	/* with stages, GPipe still holds all m */
+	layout(&c, 4, 1, 2);
+	c.global_batch = 128;
+	eval(&c, &g);
+	ck_assert_double_eq(cm_inflight_layers(&c, 0, 16, 32), 32.0 * 16);
+}
+END_TEST
+
 START_TEST(bubble_examples)
 {
 	ck_assert_double_eq_tol(pipe_bubble_fraction(8, 64, 1), 0.098592, 1e-6);
@@ -808,6 +835,7 @@ costmodel_suite(void)
 	tcase_add_test(tc, megatron_flops);
 	tcase_add_test(tc, activation_per_layer);
 	tcase_add_test(tc, activation_stage0);
+	tcase_add_test(tc, gpipe_one_stage);
 	tcase_add_test(tc, bubble_examples);
 	tcase_add_test(tc, collective_times);
 	tcase_add_test(tc, step_consistency);

@@ -316,7 +316,8 @@ static const struct want_line want30[] = {
 	{ "gradients?", LAYOUT_PROMPT, 0, 1 },
 	{ "( ) 1) all-reduce", LAYOUT_OPTION, 2, 1 },
 	{ "( ) 2) all-gather then a", LAYOUT_OPTION, 2, 1 },
-	{ "broadcast of every shard", LAYOUT_OPTION, 2, 1 },
+	{ "broadcast of every", LAYOUT_OPTION, 9, 1 },	/* under the text */
+	{ "shard", LAYOUT_OPTION, 9, 1 },
 	{ "Press a number to choose,", LAYOUT_NOTE, 2, 1 },
 	{ "then Enter to check.", LAYOUT_NOTE, 2, 1 },
 	{ "", LAYOUT_BLANK, 0, 2 },
@@ -406,13 +407,13 @@ START_TEST(test_layout_line_of_block)
 	ck_assert_int_eq(layout_drop(&drop, NULL, 30, &lo), 0);
 	/*
 	 * The blank separating two blocks carries the index of the block
-	 * after it (line 17), unless the text before already ended with a
+	 * after it (line 18), unless the text before already ended with a
 	 * blank line of its own (line 9, block 0): block 1 starts at its
 	 * prompt.
 	 */
 	ck_assert_uint_eq(layout_line_of_block(&lo, 0), 0);
 	ck_assert_uint_eq(layout_line_of_block(&lo, 1), 10);
-	ck_assert_uint_eq(layout_line_of_block(&lo, 2), 17);
+	ck_assert_uint_eq(layout_line_of_block(&lo, 2), 18);
 	/* Past the last block: the last line. */
 	ck_assert_uint_eq(layout_line_of_block(&lo, 7), lo.n - 1);
 	layout_free(&lo);
@@ -448,6 +449,42 @@ START_TEST(test_layout_relayout)
 	    "Each GPU keeps a full copy of the model.");
 	layout_free(&a);
 	layout_free(&b);
+}
+END_TEST
+
+START_TEST(test_layout_explain_hangs)
+{
+	/* An explanation's continuation lines start under its text, not
+	 * under its number. */
+	static struct content_option opts[] = {
+		{ "all-reduce", 1, "it sums the gradients of every rank and "
+		    "leaves the sum on all of them" },
+		{ "broadcast", 0, "one rank's copy only" },
+	};
+	struct quiz_state st[3];
+	struct layout lo;
+	size_t i, first = 0;
+
+	make_drop();
+	blocks[1].question.options = opts;
+	memset(st, 0, sizeof st);
+	st[1].selected = 1;
+	st[1].answered = 1;
+	st[1].correct = 1;
+	st[1].attempts = 1;
+	ck_assert_int_eq(layout_drop(&drop, st, 30, &lo), 0);
+	for (i = 0; i < lo.n; i++)
+		if (strcmp(lo.lines[i].text, "1) it sums the gradients of") ==
+		    0)
+			first = i;
+	ck_assert_uint_gt(first, 0);
+	ck_assert_int_eq(lo.lines[first].style, LAYOUT_EXPLAIN);
+	ck_assert_int_eq(lo.lines[first].indent, 2);
+	ck_assert_str_eq(lo.lines[first + 1].text, "every rank and leaves the");
+	ck_assert_int_eq(lo.lines[first + 1].indent, 5);
+	ck_assert_str_eq(lo.lines[first + 2].text, "sum on all of them");
+	ck_assert_int_eq(lo.lines[first + 2].indent, 5);
+	layout_free(&lo);
 }
 END_TEST
 
@@ -509,6 +546,7 @@ layout_suite(void)
 	tcase_add_test(tc, test_layout_fits_width);
 	tcase_add_test(tc, test_layout_line_of_block);
 	tcase_add_test(tc, test_layout_relayout);
+	tcase_add_test(tc, test_layout_explain_hangs);
 	tcase_add_test(tc, test_layout_edges);
 	suite_add_tcase(s, tc);
 	return s;

@@ -531,6 +531,41 @@ START_TEST(interleaved_chunks)
 }
 END_TEST
 
+/*
+ * DP with overlap: after the last backward each device waits for the last
+ * bucket's all-reduce. That wait is outside the compute window, so the
+ * bubble figure is 0; the row draws it as waiting, never as bubble.
+ */
+START_TEST(gantt_wait_not_bubble)
+{
+	struct player_cell c[400];
+	struct player p;
+	double col, lo, hi, t;
+	int d, i, wait = 0;
+
+	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
+	ck_assert_double_eq(p.res.bubble, 0.0);
+	ck_assert(sim_timeline_compute_window(&p.res.tl, &lo, &hi));
+	col = p.res.step_time / 400;
+	for (d = 0; d < 4; d++) {
+		player_gantt_row(&p, d, 400, 0.0, c);
+		for (i = 0; i < 400; i++) {
+			t = (i + 0.5) * col;
+			ck_assert_msg(c[i].kind != PLAYER_CELL_BUBBLE,
+			    "dev %d col %d (t %g, window %g..%g) drawn as "
+			    "bubble", d, i, t, lo, hi);
+			if (c[i].kind == PLAYER_CELL_WAIT) {
+				ck_assert_ptr_null(player_busy(&p, d, t));
+				ck_assert(t > hi || t < lo);
+				wait++;
+			}
+		}
+	}
+	ck_assert_int_gt(wait, 0);
+	player_free(&p);
+}
+END_TEST
+
 /* DP's buckets show in the transfer lane while backward still runs. */
 START_TEST(transfer_lane)
 {
@@ -673,6 +708,7 @@ player_suite(void)
 	tcase_add_test(tc, labels_per_replica);
 	tcase_add_test(tc, interleaved_chunks);
 	tcase_add_test(tc, transfer_lane);
+	tcase_add_test(tc, gantt_wait_not_bubble);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,6 +3,8 @@
  * (a letter per slice of the batch, upper case forward, lower case
  * backward, underlined for an interleaved device's later chunks), the
  * transfer lane of what runs beside compute, the cursor and the legend.
+ * Idle inside the compute window is the bubble the figure counts; idle
+ * outside it (the wait for the last all-reduce) has its own glyph.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,10 @@ cell_glyph(const struct player_cell *c, char *g, int *attr)
 		return;
 	case PLAYER_CELL_BUBBLE:
 		snprintf(g, 8, "%s", ui_glyph_bubble());
+		*attr = ui_attr(UI_C_DIM);
+		return;
+	case PLAYER_CELL_WAIT:
+		snprintf(g, 8, "%s", ui_glyph_wait());
 		*attr = ui_attr(UI_C_DIM);
 		return;
 	default:
@@ -138,14 +144,14 @@ pscr_draw_gantt(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl,
 	    pl->lane_n, cur, gw, ps->pl.res.step_time);
 }
 
-/* The legend of the kinds of cell the rows show, hint first. */
+/* The legend of the kinds of cell the rows show (seen), hint first. */
 static int
 legend_compose(const int *seen, int hint, int chunks, char *buf, size_t n)
 {
 	static const char *const what[PLAYER_NCELLS] = {
 		NULL, N_("A-Z forward, a-z backward"), NULL,
 		N_("= all-reduce"), N_("< all-gather"), N_("> reduce-scatter"),
-		N_("* optimizer"), N_("~ send")
+		N_("* optimizer"), N_("~ send"), NULL
 	};
 	int i, len = 0;
 
@@ -162,9 +168,12 @@ legend_compose(const int *seen, int hint, int chunks, char *buf, size_t n)
 	if (chunks && !hint && len >= 0 && (size_t)len < n)
 		len += snprintf(buf + len, n - (size_t)len, "%s",
 		    _(", underlined: 2nd chunk"));
-	if (len >= 0 && (size_t)len < n)
+	if (seen[PLAYER_CELL_BUBBLE] && len >= 0 && (size_t)len < n)
 		len += snprintf(buf + len, n - (size_t)len, _(", %s bubble"),
 		    ui_glyph_bubble());
+	if (seen[PLAYER_CELL_WAIT] && len >= 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - (size_t)len,
+		    _(", %s waiting for a transfer"), ui_glyph_wait());
 	return wrap_width(buf, strlen(buf));
 }
 
@@ -176,10 +185,12 @@ pscr_draw_legend(struct pscr *ps, WINDOW *w, int y, int cols)
 	int seen[PLAYER_NCELLS] = { 0 }, i;
 	char buf[320];
 
+	/* The lane's blank cells are no bubble: device rows only for it. */
 	for (i = 0; c != NULL && i < (n + 1) * gw; i++)
-		seen[c[i].kind] = 1;
+		if (c[i].kind != PLAYER_CELL_BUBBLE || i < n * gw)
+			seen[c[i].kind] = 1;
 	seen[PLAYER_CELL_FORWARD] = 1;
 	if (legend_compose(seen, 1, ps->pl.v > 1, buf, sizeof buf) > cols - 2)
 		legend_compose(seen, 0, ps->pl.v > 1, buf, sizeof buf);
-	ui_put(w, y, 1, buf, cols - 2, ui_attr(UI_C_DIM));
+	ui_put_cut(w, y, 1, buf, cols - 2, ui_attr(UI_C_DIM));
 }

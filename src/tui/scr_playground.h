@@ -73,11 +73,17 @@ struct pgs_flow {
 	int		 attr;
 	int		 more;		/* bool: a line did not fit */
 	int		 total;		/* lines produced, shown or not */
+	const char	*prefix;	/* before the first line only */
+	int		 hang;		/* then added to indent */
 };
 
 /* Wrap text into f at indent with attr (scr_playground_draw.c). */
 void	pgs_flow_text(struct pgs_flow *f, const char *text, int indent,
 	    int attr);
+
+/* The same after prefix ("1. ", "- "), continuation lines under text. */
+void	pgs_flow_hang(struct pgs_flow *f, const char *prefix,
+	    const char *text, int indent, int attr);
 
 /*
  * The incident and ranking panels (scr_playground_panels.c). The incident

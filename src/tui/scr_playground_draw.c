@@ -155,8 +155,19 @@ flow_emit(const char *s, size_t n, void *arg)
 {
 	struct pgs_flow *f = arg;
 	char line[1024];
+	int indent = f->indent;
 
 	f->total++;
+	if (f->prefix != NULL) {
+		snprintf(line, sizeof line, "%s%.*s", f->prefix, (int)n, s);
+		f->prefix = NULL;
+		f->indent += f->hang;
+	} else {
+		if (n >= sizeof line)
+			n = sizeof line - 1;
+		memcpy(line, s, n);
+		line[n] = '\0';
+	}
 	if (f->skip > 0) {
 		f->skip--;
 		return;
@@ -165,11 +176,7 @@ flow_emit(const char *s, size_t n, void *arg)
 		f->more = 1;
 		return;
 	}
-	if (n >= sizeof line)
-		n = sizeof line - 1;
-	memcpy(line, s, n);
-	line[n] = '\0';
-	ui_put_cut(f->w, f->y++, f->b.x + f->indent, line, f->b.w - f->indent,
+	ui_put_cut(f->w, f->y++, f->b.x + indent, line, f->b.w - indent,
 	    f->attr);
 }
 
@@ -178,14 +185,38 @@ pgs_flow_text(struct pgs_flow *f, const char *text, int indent, int attr)
 {
 	f->indent = indent;
 	f->attr = attr;
+	f->prefix = NULL;
 	wrap_paragraph(text, f->b.w - indent, flow_emit, f);
+}
+
+/* Narrowest text column worth a hanging indent; below it, no hang. */
+#define HANG_MIN_TEXT	12
+
+void
+pgs_flow_hang(struct pgs_flow *f, const char *prefix, const char *text,
+    int indent, int attr)
+{
+	char line[2200];
+	int hang = wrap_width(prefix, strlen(prefix));
+
+	if (f->b.w - indent - hang < HANG_MIN_TEXT) {
+		snprintf(line, sizeof line, "%s%s", prefix, text);
+		pgs_flow_text(f, line, indent, attr);
+		return;
+	}
+	f->indent = indent;
+	f->attr = attr;
+	f->prefix = prefix;
+	f->hang = hang;
+	wrap_paragraph(text, f->b.w - indent - hang, flow_emit, f);
+	f->prefix = NULL;
 }
 
 static void
 draw_reasons(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y)
 {
 	struct pgs_flow f = { w, { y, b->x, b->y + b->h - y, b->w }, y, 0, 0, 0,
-	    0, 0 };
+	    0, 0, NULL, 0 };
 	char line[CM_REASON_LEN + 8];
 	int i;
 
@@ -202,7 +233,7 @@ draw_reasons(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y)
 static void
 draw_invalid(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
-	struct pgs_flow f = { w, *b, b->y, 0, 0, 0, 0, 0 };
+	struct pgs_flow f = { w, *b, b->y, 0, 0, 0, 0, 0, NULL, 0 };
 	char line[200];
 	const struct cm_config *c = &p->pg.cfg;
 	long prod = (long)c->dp * c->tp * c->pp;
@@ -443,8 +474,8 @@ status_text(const struct pgs *p)
 		return _("j/k select  Enter apply  s/q close  ? keys");
 	if (p->panel == PGS_INCIDENT)
 		return p->rules.n_claims > 0 ?
-		    _("c check  1-5 claims  j/k scroll  w solution  Tab "
-		    "figures  q back") :
+		    _("c check  1-5 claims  t trade-off  j/k scroll  "
+		    "w solution  Tab figures  q back") :
 		    _("c check  j/k scroll  w solution  Tab figures  "
 		    "q back  ? keys");
 	if (p->sc != NULL)

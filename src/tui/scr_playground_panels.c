@@ -23,14 +23,13 @@ mark(int ok)
 static void
 incident_goal(const struct pgs *p, struct pgs_flow *f)
 {
-	char line[SC_TRADEOFF_LEN + 100], g[200];
+	char line[SC_TRADEOFF_LEN + 100], g[200], pre[16];
 	int i;
 
 	pgs_flow_text(f, _("Goal (all must hold):"), 0, ui_attr(UI_C_HEADING));
 	for (i = 0; i < p->rules.n_goal; i++) {
 		scenario_goal_text(&p->rules.goal[i], g, sizeof g);
-		snprintf(line, sizeof line, "- %s", g);
-		pgs_flow_text(f, line, 2, (int)A_NORMAL);
+		pgs_flow_hang(f, "- ", g, 2, (int)A_NORMAL);
 	}
 	if (p->rules.n_claims == 0)
 		return;
@@ -39,10 +38,10 @@ incident_goal(const struct pgs *p, struct pgs_flow *f)
 	    "engine:"), p->rules.n_claims);
 	pgs_flow_text(f, line, 0, ui_attr(UI_C_HEADING));
 	for (i = 0; i < p->rules.n_claims; i++) {
-		snprintf(line, sizeof line, "[%s] %d. %s",
-		    (p->asserted >> i) & 1u ? "x" : " ", i + 1,
-		    p->rules.claims[i].text);
-		pgs_flow_text(f, line, 2, (p->asserted >> i) & 1u ?
+		snprintf(pre, sizeof pre, "[%s] %d. ",
+		    (p->asserted >> i) & 1u ? "x" : " ", i + 1);
+		pgs_flow_hang(f, pre, p->rules.claims[i].text, 2,
+		    (p->asserted >> i) & 1u ?
 		    ui_attr(UI_C_ACCENT) : (int)A_NORMAL);
 	}
 	if (p->typing)
@@ -64,14 +63,15 @@ incident_rank(const struct pgs *p, struct pgs_flow *f)
 	if (!g->valid || g->listed == 0)
 		return;
 	if (g->rank > 0)
-		snprintf(line, sizeof line, _("Rank %d among the %d best ranked "
-		    "layouts the engine found (within 3%% counts as a tie); "
-		    "%.2f of the best layout's tokens/s."), g->rank, g->listed,
+		snprintf(line, sizeof line, _("Ranked %d of the %ld layouts "
+		    "the engine ranked (within 3%% counts as a tie); %.2f of "
+		    "the best layout's tokens/s."), g->rank, g->ranked,
 		    g->share_best);
 	else if (g->rank == 0)
-		snprintf(line, sizeof line, _("Slower than all %d best valid "
-		    "layouts the engine lists; %.2f of the best layout's "
-		    "tokens/s."), g->listed, g->share_best);
+		snprintf(line, sizeof line, _("Not among the %d fastest "
+		    "layouts the engine keeps (of %ld ranked); %.2f of the "
+		    "best layout's tokens/s."), g->listed, g->ranked,
+		    g->share_best);
 	else
 		snprintf(line, sizeof line, _("Not ranked: %s."),
 		    cm_search_why_excluded(&p->pg.cur, why, sizeof why));
@@ -93,10 +93,9 @@ incident_verdict(const struct pgs *p, struct pgs_flow *f)
 	pgs_flow_text(f, g->pass ? _("Check: PASSED") : _("Check: not yet"),
 	    0, ui_attr(g->pass ? UI_C_DONE : UI_C_WARN) | A_BOLD);
 	for (i = 0; i < g->n_crit; i++) {
-		snprintf(line, sizeof line, "%s %s", mark(g->crit[i].pass),
-		    g->crit[i].text);
-		pgs_flow_text(f, line, 2, ui_attr(g->crit[i].pass ? UI_C_DONE :
-		    UI_C_WARN));
+		snprintf(line, sizeof line, "%s ", mark(g->crit[i].pass));
+		pgs_flow_hang(f, line, g->crit[i].text, 2,
+		    ui_attr(g->crit[i].pass ? UI_C_DONE : UI_C_WARN));
 	}
 	/* Every claim is graded, asserted or not. */
 	for (i = 0; i < g->n_claims && g->valid; i++) {
@@ -131,10 +130,10 @@ incident_help(const struct pgs *p, struct pgs_flow *f)
 	if (open > 0)
 		pgs_flow_text(f, _("Hints:"), 0, ui_attr(UI_C_HEADING));
 	for (i = 0; i < open; i++) {
-		snprintf(line, sizeof line, "%d. %s", i + 1, p->sc->hints[i]);
-		pgs_flow_text(f, line, 2, (int)A_NORMAL);
+		snprintf(line, sizeof line, "%d. ", i + 1);
+		pgs_flow_hang(f, line, p->sc->hints[i], 2, (int)A_NORMAL);
 	}
-	if (open < (int)p->sc->n_hints)
+	if (open < (int)p->sc->n_hints && !p->passed)
 		pgs_flow_text(f, _("A hint opens after each failed check."), 0,
 		    ui_attr(UI_C_DIM));
 	if (p->show_solution) {
@@ -156,7 +155,7 @@ pgs_draw_incident(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
 	/* The last row is kept for the "more" mark. */
 	struct pgs_flow f = { w, { b->y, b->x, b->h - 1, b->w }, b->y,
-	    p->info_top, 0, 0, 0, 0 };
+	    p->info_top, 0, 0, 0, 0, NULL, 0 };
 
 	if (p->load_err[0] != '\0') {
 		pgs_flow_text(&f, _("This scenario cannot be run:"), 0,
@@ -232,12 +231,13 @@ search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	    p->pg.cfg.model.name, p->pg.cfg.gpus, p->pg.cfg.gpu.name);
 	ui_put_cut(w, b->y, b->x, line, b->w, ui_attr(UI_C_HEADING));
 	if (p->rank > 0)
-		snprintf(line, sizeof line, _("Your layout ranks %d%s of the %d "
-		    "best (marked with the arrow when listed)."), p->rank,
-		    p->rank_tied ? "=" : "", s->n_top);
+		snprintf(line, sizeof line, _("Your layout ranks %d%s of %ld "
+		    "(marked with the arrow when shown)."), p->rank,
+		    p->rank_tied ? "=" : "", s->eligible);
 	else if (p->rank == 0)
-		snprintf(line, sizeof line, _("Your layout is slower than the "
-		    "%d best listed."), s->n_top);
+		snprintf(line, sizeof line, _("Your layout is not among the %d "
+		    "fastest the engine keeps (of %ld ranked)."), s->n_top,
+		    s->eligible);
 	else if (p->pg.cur_valid)
 		snprintf(line, sizeof line, _("Your layout is not ranked: %s."),
 		    cm_search_why_excluded(&p->pg.cur, why, sizeof why));
@@ -279,7 +279,7 @@ pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	if (y + 1 >= b->y + b->h)
 		return;
 	f = (struct pgs_flow){ w, { y + 1, b->x, b->y + b->h - y - 1, b->w },
-	    y + 1, 0, 0, 0, 0, 0 };
+	    y + 1, 0, 0, 0, 0, 0, NULL, 0 };
 	r = &s->top[p->search_sel];
 	snprintf(line, sizeof line, _("= a tie within %.0f%%; ranked when it "
 	    "fits with %.0f%% free and a framework runs it"),

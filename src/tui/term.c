@@ -299,6 +299,12 @@ ui_glyph_bubble(void)
 }
 
 const char *
+ui_glyph_wait(void)
+{
+	return ui_term.utf8 ? "\u00b7" : ":";
+}
+
+const char *
 ui_glyph_right(void)
 {
 	return ui_term.utf8 ? "\u2192" : ">";

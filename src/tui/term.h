@@ -67,6 +67,7 @@ const char	*ui_glyph_dot(void);
 const char	*ui_glyph_arrow(void);
 /* The player: idle time in a Gantt row, data moving right, left, both. */
 const char	*ui_glyph_bubble(void);
+const char	*ui_glyph_wait(void);	/* waiting for a transfer */
 const char	*ui_glyph_right(void);
 const char	*ui_glyph_left(void);
 const char	*ui_glyph_both(void);

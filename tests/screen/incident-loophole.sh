@@ -78,6 +78,15 @@ screen_wait "Phase 3"
 
 # Drop 14: (4, 4, 4), ZeRO-1 (the draft is TP 8 x PP 1 x DP 8, ZeRO 0).
 open_incident 14 "Defend a tuple for Llama 2 70B"
+# The brief says "press t": the footer lists t, whole at 80 columns.
+screen_resize 80 40
+screen_wait "Goal (all must hold)"
+status=$(screen_capture | tail -n 1)
+case "$status" in
+*" t trade-off "*"q back") ;;
+*) fail "the defense's footer should list t, uncut: '$status'" ;;
+esac
+screen_resize 100 40
 screen_keys 1 2 3 4 5
 screen_wait "[x] 5."
 screen_keys Tab
@@ -103,6 +112,11 @@ screen_wait "Trade-off (t to write, at least 8 different words): TP 4 costs"
 screen_keys c
 screen_wait "Check: PASSED"
 screen_has "trade-off written (10 different words)"
+# Passed: no promise of hints after failed checks.
+screen_keys G
+screen_wait "Passed with:"
+screen_has "Press w for the worked solution."
+screen_lacks "A hint opens after each failed check."
 screen_keys q
 screen_wait "Drop 14:"
 # Reopened: the trade-off is read back.

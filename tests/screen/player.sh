@@ -127,6 +127,13 @@ screen_has "seqs 4-7"
 screen_capture | grep '^G1 ' | grep -q 'BBB' || fail "G1 does not work on slice B"
 screen_capture | grep '^G3 ' | grep -q 'DDD' || fail "G3 does not work on slice D"
 screen_capture | grep '^net ' | grep -q '=' || fail "no gradient buckets in the lane"
+# The wait for the last bucket is outside the compute window, so no bubble
+# (the figure says 0.0%): it has its own glyph and legend entry.
+screen_has "bubble: 0.0% measured"
+screen_capture | grep '^G0 ' | grep -q '·\*' || fail "G0 does not wait before the optimizer"
+screen_capture | grep '^G[0-9] ' | grep -q '▒' && fail "a DP row draws the wait as bubble"
+screen_has "· waiting for a transfer"
+screen_lacks "▒ bubble"
 screen_keys x
 screen_wait "overlap off: step"
 screen_has "overlap on: step"

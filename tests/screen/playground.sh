@@ -64,6 +64,22 @@ screen_wait "Phase 1"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
+# A layout slower than every one the search keeps says so in true words:
+# the engine keeps the 32 fastest and the table shows 10 of them.
+screen_start 100 30
+screen_wait "Phase 1"
+screen_keys G k Enter
+screen_wait "Memory/GPU, GB (1e9 B)"
+screen_keys j j j Right
+screen_wait "Recompute         full"
+screen_keys j j j j Right
+screen_wait "Attention         plain"
+screen_keys s
+screen_wait "Your layout is not among the 32 fastest the engine keeps (of "
+screen_lacks "listed"
+screen_keys q q q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+
 # The change column: since the previous setting, or (d) since the start;
 # the header says which. TP 2 -> 4 -> 8 quarters the weights per GPU: the
 # parameters row changes by the last step against the previous setting and

@@ -98,6 +98,16 @@ screen_has "not a valid layout, so no goal was checked: PP (times"
 	fail "the check should give the reason once, not per criterion"
 [ "$(count "no goal was checked")" -eq 1 ] || fail "one verdict line"
 screen_lacks "not evaluated"
+# The failed check opened hint 1; its wrapped lines start under its text
+# (column 6), not under its number (column 3).
+screen_wait "Hints:"
+hint=$(screen_capture | awk '/^ Hints:$/ { on = 1; next }
+	on && /^   / { print; next } { on = 0 }')
+[ "$(echo "$hint" | wc -l)" -gt 1 ] || fail "hint 1 should wrap: $hint"
+echo "$hint" | head -n 1 | grep -q '^   1\. [^ ]' ||
+	fail "hint 1 should start at column 3: $hint"
+echo "$hint" | sed 1d | grep -qv '^      [^ ]' &&
+	fail "hint 1's continuation lines should start at column 6: $hint"
 screen_keys q
 screen_wait "Drop 12:"
 screen_keys q

@@ -3,7 +3,9 @@
  *
  * Text blocks: paragraphs separated by blank lines are wrapped; "- " lines
  * become bullets with a hanging indent; lines starting with two spaces are
- * kept as they are (clipped, never wrapped) so diagrams survive.
+ * kept as they are (clipped, never wrapped) so diagrams survive. Numbered
+ * options and explanations hang: continuation lines start under the text,
+ * not under the number.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,12 @@ struct emit_ctx {
 	int			 indent;
 	int			 block;
 	int			 failed;
+	const char		*prefix;	/* put before the first line */
+	int			 hang;		/* then added to indent */
 };
+
+/* Narrowest text column worth a hanging indent; below it, no hang. */
+#define HANG_MIN_TEXT	12
 
 static int
 push(struct layout *lo, const char *s, size_t n, enum layout_style style,
@@ -54,9 +61,23 @@ static void
 emit_line(const char *s, size_t n, void *arg)
 {
 	struct emit_ctx *e = arg;
+	char *buf = NULL;
 
+	if (e->prefix != NULL) {
+		if (asprintf(&buf, "%s%.*s", e->prefix, (int)n, s) < 0) {
+			e->failed = 1;
+			return;
+		}
+		s = buf;
+		n = strlen(buf);
+	}
 	if (push(e->lo, s, n, e->style, e->indent, e->block) != 0)
 		e->failed = 1;
+	free(buf);
+	if (e->prefix != NULL) {
+		e->prefix = NULL;
+		e->indent += e->hang;
+	}
 	e->style = e->next_style;
 }
 
@@ -65,9 +86,31 @@ static int
 para(struct layout *lo, const char *s, enum layout_style first,
     enum layout_style rest, int indent, int block)
 {
-	struct emit_ctx e = { lo, first, rest, indent, block, 0 };
+	struct emit_ctx e = { lo, first, rest, indent, block, 0, NULL, 0 };
 
 	wrap_paragraph(s, lo->width - indent, emit_line, &e);
+	return e.failed ? -1 : 0;
+}
+
+/* prefix ("( ) 1) ", "2) ") then text, continuation lines under the text;
+ * on a layout too narrow for that, wrapped as one paragraph. */
+static int
+hanging(struct layout *lo, const char *prefix, const char *text,
+    enum layout_style style, int indent, int block)
+{
+	struct emit_ctx e = { lo, style, style, indent, block, 0, prefix,
+	    wrap_width(prefix, strlen(prefix)) };
+	char *s;
+	int rc;
+
+	if (lo->width - indent - e.hang < HANG_MIN_TEXT) {
+		if (asprintf(&s, "%s%s", prefix, text) < 0)
+			return -1;
+		rc = para(lo, s, style, style, indent, block);
+		free(s);
+		return rc;
+	}
+	wrap_paragraph(text, lo->width - indent - e.hang, emit_line, &e);
 	return e.failed ? -1 : 0;
 }
 
@@ -122,25 +165,18 @@ option_lines(struct layout *lo, const struct content_question *q,
 {
 	const char *mark;
 	size_t i;
-	char *s;
+	char pre[32];
 	int rc = 0, on;
 
 	for (i = 0; rc == 0 && i < q->n_options; i++) {
-		struct emit_ctx e = { lo, LAYOUT_OPTION, LAYOUT_OPTION, 8,
-		    block, 0 };
-
 		on = st != NULL && (st->selected & (1u << i)) != 0;
 		if (q->type == CONTENT_Q_SINGLE)
 			mark = on ? "(*)" : "( )";
 		else
 			mark = on ? "[x]" : "[ ]";
-		if (asprintf(&s, "%s %zu) %s", mark, i + 1,
-		    q->options[i].text) < 0)
-			return -1;
-		e.indent = 2;
-		wrap_paragraph(s, lo->width - 2, emit_line, &e);
-		free(s);
-		rc = e.failed ? -1 : 0;
+		snprintf(pre, sizeof pre, "%s %zu) ", mark, i + 1);
+		rc = hanging(lo, pre, q->options[i].text, LAYOUT_OPTION, 2,
+		    block);
 	}
 	return rc;
 }
@@ -150,7 +186,7 @@ static int
 choice_feedback(struct layout *lo, const struct content_question *q,
     const struct quiz_state *st, int block)
 {
-	char *s;
+	char pre[32];
 	size_t i;
 	int rc = 0, chosen;
 
@@ -161,10 +197,9 @@ choice_feedback(struct layout *lo, const struct content_question *q,
 		if (!chosen && !(q->options[i].correct && (st->correct ||
 		    st->attempts >= 2)))
 			continue;
-		if (asprintf(&s, "%zu) %s", i + 1, q->options[i].explain) < 0)
-			return -1;
-		rc = para(lo, s, LAYOUT_EXPLAIN, LAYOUT_EXPLAIN, 2, block);
-		free(s);
+		snprintf(pre, sizeof pre, "%zu) ", i + 1);
+		rc = hanging(lo, pre, q->options[i].explain, LAYOUT_EXPLAIN, 2,
+		    block);
 	}
 	return rc;
 }

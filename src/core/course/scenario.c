@@ -351,8 +351,13 @@ grade_claim(const struct sc_claim *c, const struct cm_result *r,
 	case SC_CLAIM_HEADROOM:
 		v->measured = free_frac;
 		v->holds = free_frac >= 0.10 - 1e-12;
-		snprintf(v->text, sizeof v->text, _("%.1f%% of %.1f GB free"),
-		    100 * free_frac, GB(r->mem_gpu));
+		if (r->fits)
+			snprintf(v->text, sizeof v->text, _("%.1f%% of %.1f GB "
+			    "free"), 100 * free_frac, GB(r->mem_gpu));
+		else	/* no free share to speak of */
+			snprintf(v->text, sizeof v->text, _("needs %.1f GB more "
+			    "than the %.1f GB usable"), GB(r->mem_total -
+			    r->mem_usable), GB(r->mem_usable));
 		break;
 	case SC_CLAIM_TP_NODE:
 		v->measured = r->cfg.tp;
@@ -441,6 +446,7 @@ scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	g->n_claims = sc->n_claims;
 	g->rank = -1;
 	g->listed = best != NULL ? best->n_top : 0;
+	g->ranked = best != NULL ? best->eligible : 0;
 	g->tradeoff_words = scenario_count_words(tradeoff);
 	g->tradeoff_ok = sc->n_claims == 0 ||
 	    g->tradeoff_words >= SC_TRADEOFF_WORDS;

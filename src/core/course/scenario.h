@@ -94,7 +94,8 @@ struct sc_grade {
 	struct sc_verdict	claims[SC_MAX_CLAIMS];
 	int			n_claims;
 	int			rank;		/* pg_rank, see playground.h */
-	int			listed;		/* layouts in the ranking */
+	int			listed;		/* fastest layouts the search keeps */
+	long			ranked;		/* layouts the search ranked */
 	double			share_best;	/* tokens/s / best's, 0 if none */
 	double			share_start;	/* tokens/s / start's */
 	int			tradeoff_words;	/* words of the trade-off */

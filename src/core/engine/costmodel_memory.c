@@ -118,6 +118,15 @@ act_layer_working(const struct cm_config *c)
 	return cm_act_layer_bytes(&w);
 }
 
+/* GPipe's all-forwards-then-all-backwards needs a pipeline; with one stage
+ * gradient accumulation runs each micro-batch's forward and backward in
+ * turn, so one micro-batch is live whatever the schedule. */
+static int
+holds_all_microbatches(const struct cm_config *c)
+{
+	return c->schedule == PIPE_GPIPE && c->pp > 1;
+}
+
 /*
  * Layer-equivalents of activations held on stage r at the peak ([KOR22]
  * 4.2.3; [NAR21] 2.2): 1F1B min(p - r, m) micro-batches of the stage's
@@ -135,7 +144,7 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 	long k, n;
 	double sum = 0;
 
-	if (c->schedule == PIPE_GPIPE)
+	if (holds_all_microbatches(c))
 		return (double)m * layers;
 	if (c->schedule == PIPE_INTERLEAVED) {
 		n = (long)(p - r - 1) * 2 + (long)(v - 1) * p + 1;
@@ -153,7 +162,7 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 static double
 inflight_mb(const struct cm_config *c, long m)
 {
-	double n = c->schedule == PIPE_GPIPE ? (double)m : c->pp;
+	double n = holds_all_microbatches(c) ? (double)m : c->pp;
 
 	if (c->schedule == PIPE_INTERLEAVED)
 		n = c->pp * (1.0 + (c->pp - 1.0) / (c->pp * c->virtual_stages));

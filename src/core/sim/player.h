@@ -39,9 +39,11 @@ enum player_cell_kind {
 	PLAYER_CELL_ALL_GATHER,
 	PLAYER_CELL_REDUCE_SCATTER,
 	PLAYER_CELL_OPTIMIZER,
-	PLAYER_CELL_SEND	/* transfer lane only: a pipeline send */
+	PLAYER_CELL_SEND,	/* transfer lane only: a pipeline send */
+	PLAYER_CELL_WAIT	/* idle outside the compute window: waiting
+				   for a transfer, not bubble */
 };
-#define PLAYER_NCELLS	(PLAYER_CELL_SEND + 1)
+#define PLAYER_NCELLS	(PLAYER_CELL_WAIT + 1)
 
 struct player_cell {
 	unsigned char	 kind;		/* enum player_cell_kind */
@@ -179,8 +181,11 @@ size_t	player_mem(const struct player *, int dev, double t,
 /*
  * The Gantt row of dev over width columns spanning span seconds (0 or
  * less: the step time). Column c covers [c, c+1) * span/width and shows
- * what the device does at its middle, compute over communication, idle
- * (and after the step's end) as PLAYER_CELL_BUBBLE.
+ * what the device does at its middle, compute over communication. Idle
+ * inside the compute window (sim_timeline_compute_window), what the bubble
+ * figure counts, is PLAYER_CELL_BUBBLE; idle outside it, waiting for a
+ * transfer such as the last bucket's all-reduce, is PLAYER_CELL_WAIT;
+ * after the step's end, PLAYER_CELL_BUBBLE.
  */
 void	player_gantt_row(const struct player *, int dev, int width,
 	    double span, struct player_cell *cells);

@@ -85,13 +85,21 @@ player_gantt_row(const struct player *p, int dev, int width, double span,
     struct player_cell *cells)
 {
 	const struct sim_timeline *tl = &p->res.tl;
-	double col = col_of(p, width, span);
+	double col = col_of(p, width, span), wlo, whi, t;
 	int c, lo, hi, pass;
 	size_t i;
 
 	clear(cells, width);
 	if (width <= 0 || col <= 0.0)
 		return;
+	/* Idle outside the compute window is no bubble (sim_timeline_bubble)
+	 * but a wait for a transfer; compute and the rest are drawn over. */
+	if (sim_timeline_compute_window(tl, &wlo, &whi))
+		for (c = 0; c < width; c++) {
+			t = (c + 0.5) * col;
+			if ((t < wlo || t > whi) && t < tl->t_end)
+				cells[c].kind = PLAYER_CELL_WAIT;
+		}
 	/* Communication first, so compute is drawn over it. */
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < tl->n_ev; i++) {

@@ -219,23 +219,37 @@ sim_timeline_finish(struct sim_timeline *tl)
 	return 0;
 }
 
-double
-sim_timeline_bubble(const struct sim_timeline *tl)
+int
+sim_timeline_compute_window(const struct sim_timeline *tl, double *lo,
+    double *hi)
 {
-	double lo = 0, hi = 0, idle = 0, a, b;
+	double a = 0, b = 0;
 	size_t i;
 	int any = 0;
 
 	for (i = 0; i < tl->n_ev; i++) {
 		if (!sim_kind_is_compute(tl->ev[i].kind))
 			continue;
-		if (!any || tl->ev[i].start < lo)
-			lo = tl->ev[i].start;
-		if (!any || tl->ev[i].end > hi)
-			hi = tl->ev[i].end;
+		if (!any || tl->ev[i].start < a)
+			a = tl->ev[i].start;
+		if (!any || tl->ev[i].end > b)
+			b = tl->ev[i].end;
 		any = 1;
 	}
-	if (!any || hi <= lo)
+	if (any) {
+		*lo = a;
+		*hi = b;
+	}
+	return any;
+}
+
+double
+sim_timeline_bubble(const struct sim_timeline *tl)
+{
+	double lo = 0, hi = 0, idle = 0, a, b;
+	size_t i;
+
+	if (!sim_timeline_compute_window(tl, &lo, &hi) || hi <= lo)
 		return 0.0;
 	for (i = 0; i < tl->n_ev; i++) {
 		if (tl->ev[i].kind != SIM_IDLE)

@@ -146,6 +146,14 @@ int	sim_timeline_mem(struct sim_timeline *, int device, double t,
 int	sim_timeline_finish(struct sim_timeline *);
 
 /*
+ * The compute window: first forward start to last backward end, over all
+ * devices, in *lo and *hi. Returns 0 (and leaves them alone) when there is
+ * no compute.
+ */
+int	sim_timeline_compute_window(const struct sim_timeline *, double *lo,
+	    double *hi);
+
+/*
  * The bubble: idle time inside the compute window (first forward start to
  * last backward end, over all devices), as a share of devices x window.
  * 0 when there is no compute. Call after sim_timeline_finish().
