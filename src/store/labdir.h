@@ -97,7 +97,7 @@ int	labdir_submit_answer(const char *dir, struct lab_result *r, int step,
 #define LABDIR_MAX_PER_USER	8	/* result files (profiles) per student */
 #define LABDIR_MAX_USERS	4096	/* distinct users named per pass */
 #define LABDIR_MAX_PROBLEMS	50	/* problems kept; the rest counted */
-#define LABDIR_SCAN_DUTY	100	/* refresh: wait 100x a pass's cost */
+#define LABDIR_SCAN_DUTY	150	/* refresh: wait 150x a pass's cost */
 
 /* What one pass over the drop box found. */
 struct labdir_scan {

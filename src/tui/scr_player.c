@@ -297,12 +297,21 @@ player_key(struct ui_screen *s, int ch)
 	return clock_key(ps, ch);
 }
 
+/* The time left to the next frame: frames keep a 33 ms cadence however
+ * long the last one took to draw. */
 static int
 player_next_tick(struct ui_screen *s)
 {
 	struct pscr *ps = s->state;
+	struct timespec now;
+	long since;
 
-	return ps->ok && lead(ps)->playing ? TICK_MS : -1;
+	if (!ps->ok || !lead(ps)->playing)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	since = (long)(now.tv_sec - ps->last.tv_sec) * 1000 +
+	    (now.tv_nsec - ps->last.tv_nsec) / 1000000;
+	return since >= TICK_MS ? 1 : (int)(TICK_MS - since);
 }
 
 static void
