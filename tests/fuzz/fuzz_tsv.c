@@ -2,7 +2,9 @@
  * fuzz_tsv.c - libFuzzer target for the Anki text reader (deck import), in
  * memory. A parse either fails with a message or gives notes whose text
  * has no control character but the newline and tab; each note written back
- * with anki_line under anki_header reads back the same.
+ * with anki_line under anki_header reads back, and a second round trip
+ * changes nothing (the first may drop what HTML does not keep, such as a
+ * space at the start of a line).
  *   tests/fuzz/fuzz_tsv -max_total_time=300 CORPUS tests/fuzz/seeds/tsv
  */
 #include <stdint.h>
@@ -27,33 +29,47 @@ clean_or_die(const char *s)
 			abort();
 }
 
-/* Write note k back as a one-note file and read it again. */
-static void
-round_trip(const struct anki_note *k)
+/* Note k written as a one-note file and read back into *back (0), or -1
+ * when there is no memory; aborts when the file does not read. */
+static int
+write_read(const struct anki_note *k, struct anki_notes *back)
 {
 	struct anki_out_note o = { k->guid, k->deck, k->front, k->back,
 	    k->tags };
-	struct anki_notes back;
 	struct pl_err err;
 	char *head = anki_header(k->deck), *line = anki_line(&o), *text;
 	size_t n;
+	int rc = -1;
 
-	if (head == NULL || line == NULL ||
-	    (text = malloc((n = strlen(head)) + strlen(line) + 1)) == NULL) {
-		free(head);
-		free(line);
-		return;
+	if (head != NULL && line != NULL &&
+	    (text = malloc((n = strlen(head)) + strlen(line) + 1)) != NULL) {
+		memcpy(text, head, n);
+		strcpy(text + n, line);
+		if (anki_parse(text, strlen(text), "line", back, &err) != 0 ||
+		    back->n != 1)
+			abort();
+		free(text);
+		rc = 0;
 	}
-	memcpy(text, head, n);
-	strcpy(text + n, line);
-	if (anki_parse(text, strlen(text), "line", &back, &err) != 0 ||
-	    back.n != 1 || strcmp(back.v[0].front, k->front) != 0 ||
-	    strcmp(back.v[0].back, k->back) != 0)
-		abort();
-	anki_notes_free(&back);
-	free(text);
 	free(head);
 	free(line);
+	return rc;
+}
+
+static void
+round_trip(const struct anki_note *k)
+{
+	struct anki_notes once, twice;
+
+	if (write_read(k, &once) != 0)
+		return;
+	if (write_read(&once.v[0], &twice) == 0) {
+		if (strcmp(once.v[0].front, twice.v[0].front) != 0 ||
+		    strcmp(once.v[0].back, twice.v[0].back) != 0)
+			abort();
+		anki_notes_free(&twice);
+	}
+	anki_notes_free(&once);
 }
 
 int
