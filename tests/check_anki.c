@@ -176,6 +176,10 @@ START_TEST(bad_files_are_refused_at_their_place)
 	    "no notes found");
 	/* A back of control characters alone is empty. */
 	refused("f1\t\x1b[2J\x07\n", 1, 1, "is empty");
+	/* White space alone is empty too: written back as HTML it would
+	 * read as nothing (found by tests/fuzz/fuzz_tsv). */
+	refused("#html:false\nf1\tb1\nf2\t\"\n\n \"\n", 3, 1,
+	    "the back (column 2) is empty");
 }
 END_TEST
 

@@ -429,6 +429,17 @@ without_prefix(const char *deck)
 	    ? deck + n : deck);
 }
 
+/* 1 if s holds nothing but white space: a field Anki shows as empty, and
+ * one that HTML would turn into nothing on the way back. */
+static int
+blank(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (!isspace((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
 /* Fill note k from record r. 0, or -1 with err set. */
 static int
 make_note(struct in *in, const struct meta *m, const struct record *r,
@@ -455,12 +466,12 @@ make_note(struct in *in, const struct meta *m, const struct record *r,
 	    NULL || (k->back = note_text(in, col_value(r, back), html,
 	    r->line)) == NULL)
 		return -1;
-	if (k->front[0] == '\0') {
+	if (blank(k->front)) {
 		pl_err_set(in->err, in->file, r->line, 1, _("a note needs a "
 		    "front and a back; the front (column %d) is empty"), front);
 		return -1;
 	}
-	if (k->back[0] == '\0') {
+	if (blank(k->back)) {
 		pl_err_set(in->err, in->file, r->line, 1, _("a note needs a "
 		    "front and a back; the back (column %d) is empty"), back);
 		return -1;
