@@ -22,39 +22,26 @@
 #include "store/cards.h"
 #include "store/cards_browse.h"
 #include "store/progress.h"
+#include "storefix.h"
 
+static struct storefix		 fx;
 static char			*dir;
-static char			 path[600];
+static char			 path[4200];
 static struct store		*st;
 static struct content_course	*course;
 static int64_t			 prof;
 
-static int
-rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-	(void)sb;
-	(void)flag;
-	(void)f;
-	return remove(p);
-}
-
 static void
 setup(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	char t[512];
 	struct pl_err err;
 
-	snprintf(t, sizeof t, "%s/check_browse.XXXXXX", tmp != NULL &&
-	    tmp[0] != '\0' ? tmp : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(t));
-	dir = strdup(t);
-	snprintf(path, sizeof path, "%s/progress.db", dir);
-	st = store_open(path, &err);
-	ck_assert_msg(st != NULL, "%s", err.msg);
-	ck_assert_int_eq(store_profile(st, "ada", 1000, &prof, &err), 0);
-	course = content_load(TOP_SRCDIR, NULL);
-	ck_assert_ptr_nonnull(course);
+	storefix_open(&fx, "check_browse");
+	dir = fx.dir;
+	st = fx.st;
+	course = fx.course;
+	prof = fx.prof;
+	snprintf(path, sizeof path, "%s", fx.path);
 	ck_assert_int_eq(store_drop_visit(st, prof, "drop-01", 0, 0, 1000,
 	    &err), 0);
 	ck_assert_int_eq(store_cards_unlock(st, prof, course, 1000, NULL, &err),
@@ -64,24 +51,13 @@ setup(void)
 static void
 teardown(void)
 {
-	content_free(course);
-	store_close(st);
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(dir);
+	storefix_close(&fx);
 }
 
 static int
 q_int(const char *sql)
 {
-	sqlite3_stmt *s;
-	int v = -1;
-
-	ck_assert_int_eq(sqlite3_prepare_v2(st->db, sql, -1, &s, NULL),
-	    SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	return v;
+	return storefix_int(st, sql);
 }
 
 /* Id of the profile's n-th card (in unlock order). */

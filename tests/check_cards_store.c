@@ -20,62 +20,36 @@
 #include "store/cards.h"
 #include "store/cards_anki.h"
 #include "store/progress.h"
-#include "tmpdir.h"
+#include "storefix.h"
 
+static struct storefix		 fx;
 static char			*dir;
 static struct store		*st;
 static struct content_course	*course;
 static int64_t			 prof;
 static struct fsrs_params	 P;	/* as the session uses: fuzz on */
 
-static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *f)
-{
-	(void)sb;
-	(void)flag;
-	(void)f;
-	return remove(path);
-}
-
 static void
 setup(void)
 {
-	char t[4096], path[4200];
-	struct pl_err err;
-
-	ck_assert_ptr_nonnull(mkdtemp(test_tmp_path(t, sizeof t,
-	    "check_cards.XXXXXX")));
-	dir = strdup(t);
-	snprintf(path, sizeof path, "%s/progress.db", dir);
-	st = store_open(path, &err);
-	ck_assert_msg(st != NULL, "%s", err.msg);
-	ck_assert_int_eq(store_profile(st, "ada", 1000, &prof, &err), 0);
-	course = content_load(TOP_SRCDIR, NULL);
-	ck_assert_ptr_nonnull(course);
+	storefix_open(&fx, "check_cards");
+	dir = fx.dir;
+	st = fx.st;
+	course = fx.course;
+	prof = fx.prof;
 	fsrs_params_default(&P);
 }
 
 static void
 teardown(void)
 {
-	content_free(course);
-	store_close(st);
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(dir);
+	storefix_close(&fx);
 }
 
 static int
 q_int(const char *sql)
 {
-	sqlite3_stmt *s;
-	int v = -1;
-
-	ck_assert_int_eq(sqlite3_prepare_v2(st->db, sql, -1, &s, NULL),
-	    SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	return v;
+	return storefix_int(st, sql);
 }
 
 static void
