@@ -41,6 +41,7 @@ setup(void)
 static void
 teardown(void)
 {
+	fx.st = st;	/* a test may have reopened the store */
 	storefix_close(&fx);
 }
 
