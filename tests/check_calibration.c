@@ -453,8 +453,8 @@ END_TEST
  * FlashAttention-2): 53.6 ms eager, 38 ms with torch.compile
  * (Lightning-AI/lightning-thunder issue 1506, timings on H100 of
  * 2024-12-04). The model is built in bf16, so no autocast casts: the
- * engine's compute less its cast term (costmodel_kernels.c, 12 bytes per
- * parameter per micro-batch).
+ * engine leaves them out under ZeRO-3 (FSDP casts only its shard), which
+ * on one GPU changes nothing else in the compute.
  */
 START_TEST(hf_llama_1b_h100)
 {
@@ -478,9 +478,9 @@ START_TEST(hf_llama_1b_h100)
 		c.recompute = CM_RECOMPUTE_NONE;
 		c.attention = CM_ATTN_FLASH2;
 		c.kernels = k ? CM_KERNELS_COMPILED : CM_KERNELS_EAGER;
+		c.zero = 3;
 		ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
-		t[k] = r.t_compute - 12 * r.params_gpu /
-		    (0.9 * c.gpu.hbm_bw);
+		t[k] = r.t_compute;
 		printf("calibration HF Llama 3.2 1B, 1 H100, %-8s %6.1f vs "
 		    "%5.1f ms fwd+bwd published\n", k ? "compiled" : "eager",
 		    1e3 * t[k], 1e3 * pub[k]);

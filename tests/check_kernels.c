@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
 #include "core/engine/hardware.h"
 
 #ifndef TOP_SRCDIR
@@ -79,10 +80,11 @@ START_TEST(elementwise_bytes)
 	/* Bytes per token, from the per-op counts of costmodel_kernels.c:
 	 * h 1024, q 1024, k 256, f 2816, V 256. */
 	const double h = 1024, q = 1024, k = 256, f = 2816, V = 256;
-	const double sb = 512;
-	double want[3], layer;
+	const double sb = 512, big = 1 << 18;
+	double want[3], layer, loss[3], np;
 	struct cm_config c;
 	struct cm_result r;
+	struct cm_elem el, lo, em;
 	int i;
 
 	/* eager: RMSNorm 4e+7o = 36 / 8e+19o = 92 per element, twice;
@@ -94,7 +96,8 @@ START_TEST(elementwise_bytes)
 	    4 * q;
 	layer += 2 * 92 * h + 12 * h + 18 * f + 20 * (q + k) + 4 * (k + q) +
 	    4 * q;
-	want[CM_KERNELS_EAGER] = sb * (2 * layer + 128 * h + 36 * V);
+	want[CM_KERNELS_EAGER] = layer;
+	loss[CM_KERNELS_EAGER] = 128 * h + 36 * V;
 	/* compiled: norms, adds, SwiGLU and rotary as fused kernels move
 	 * them; repeat_kv and the copy stay; the loss reads and writes the
 	 * bf16 logits once each way (8 per logit) */
@@ -102,19 +105,63 @@ START_TEST(elementwise_bytes)
 	    4 * q;
 	layer += 2 * 6 * h + 12 * h + 10 * f + 4 * (q + k) + 4 * (k + q) +
 	    4 * q;
-	want[CM_KERNELS_COMPILED] = sb * (2 * layer + 10 * h + 8 * V);
+	want[CM_KERNELS_COMPILED] = layer;
+	loss[CM_KERNELS_COMPILED] = 10 * h + 8 * V;
 	/* fused: no repeat_kv (GQA inside the attention kernel), no copy;
 	 * fp32 cross-entropy 16 per logit */
 	layer = 2 * 4 * h + 12 * h + 6 * f + 4 * (q + k);
 	layer += 2 * 6 * h + 12 * h + 10 * f + 4 * (q + k);
-	want[CM_KERNELS_FUSED] = sb * (2 * layer + 10 * h + 16 * V);
+	want[CM_KERNELS_FUSED] = layer;
+	loss[CM_KERNELS_FUSED] = 10 * h + 16 * V;
 	for (i = 0; i < 3; i++) {
 		small_llama(&c, (enum cm_kernels)i);
-		eval(&c, &r);
-		ck_assert_double_eq_tol(r.t_elementwise * H100_HBM / want[i], 1,
+		cm_layer_elem(&c, &el);
+		cm_loss_elem(&c, &lo);
+		cm_embed_elem(&c, &em);
+		ck_assert_double_eq_tol((el.fwd + el.bwd) / (sb * want[i]), 1,
 		    1e-12);
+		ck_assert_double_eq_tol((lo.fwd + lo.bwd) / (sb * loss[i]), 1,
+		    1e-12);
+		/* the dense embedding gradient: zero V x h, add the rows */
+		ck_assert_double_eq_tol(em.fwd + em.bwd, 2 * V * h +
+		    6 * sb * h, 1e-6);
+		/* every kernel of a 2^18-token micro-batch and a 2^18-row
+		 * vocabulary moves 100 MB or more: HBM at 0.9 throughout */
+		c.model.seq = (int)big;
+		c.model.vocab = (int)big;
+		eval(&c, &r);
+		np = i == CM_KERNELS_EAGER ? 128 * h : 10 * h;
+		ck_assert_double_eq_tol(r.t_elementwise * H100_HBM /
+		    (2 * big * want[i] + big * np + big * big * (loss[i] -
+		    np) / V + 2 * big * h + 6 * big * h), 1, 1e-12);
 	}
 	ck_assert(want[CM_KERNELS_EAGER] > 3 * want[CM_KERNELS_FUSED]);
+}
+END_TEST
+
+START_TEST(hbm_efficiency_by_size)
+{
+	/* [CALC]'s memory efficiency by the bytes a kernel moves: 0.9 from
+	 * 100 MB, 0.75 at 10 MB, 0.6 at 1 MB, 0.3 at 0.1 MB and below,
+	 * interpolated in log size between them. */
+	struct cm_config c;
+	struct cm_result a, b;
+
+	ck_assert_double_eq(cm_hbm_eff(1e9), 0.9);
+	ck_assert_double_eq(cm_hbm_eff(100e6), 0.9);
+	ck_assert_double_eq_tol(cm_hbm_eff(10e6), 0.75, 1e-12);
+	ck_assert_double_eq_tol(cm_hbm_eff(1e6), 0.6, 1e-12);
+	ck_assert_double_eq(cm_hbm_eff(1e3), 0.3);
+	ck_assert_double_eq_tol(cm_hbm_eff(sqrt(10) * 1e6), 0.675, 1e-12);
+	ck_assert(cm_hbm_eff(9.9e6) < cm_hbm_eff(10.1e6));
+	/* the same kernels over 8x fewer tokens: each moves 8x fewer
+	 * bytes at a lower efficiency, so more than 1/8 of the time */
+	small_llama(&c, CM_KERNELS_EAGER);
+	c.model.seq = 8192;
+	eval(&c, &a);
+	c.model.seq = 1024;
+	eval(&c, &b);
+	ck_assert(b.t_elementwise > 1.15 * a.t_elementwise / 8);
 }
 END_TEST
 
@@ -122,17 +169,19 @@ START_TEST(layernorm_and_gelu_are_native)
 {
 	/* A GPT-style model in eager PyTorch: nn.LayerNorm and F.gelu are
 	 * single native kernels, so only the split products, the separate
-	 * residual and dropout kernels and the loss differ from fused. */
+	 * residual and dropout kernels and the loss differ from fused.
+	 * 2^16 tokens keep every kernel above 100 MB (HBM at 0.9). */
 	struct cm_config c;
 	struct cm_result e, f;
 	struct hw_model m = *hw_model_find(&cat, "gpt3-175b");
-	double sbh, gain;
+	double sbh, gain, tok = 65536;
 
 	m.layers = 4;
 	m.hidden = 2048;
 	m.heads = m.kv_heads = 16;
 	m.ffn = 8192;
-	m.vocab = 512;
+	m.vocab = 2048;
+	m.seq = (int)tok;
 	m.dropout = 0;
 	cm_config_default(&c, &m, hw_gpu_find(&cat, "a100-80gb"));
 	c.dp = c.gpus = 2;	/* ZeRO-3: no autocast casts of whole weights */
@@ -144,9 +193,8 @@ START_TEST(layernorm_and_gelu_are_native)
 	eval(&c, &f);
 	/* per layer the eager extra is the attention output copy (4 h each
 	 * way), the loss 36 - 16 per logit and the final norm the same */
-	sbh = 2048.0 * 2048;
-	gain = (4 * 8 * sbh + (36 - 16) * 2048.0 * 512) /
-	    (0.9 * 2039e9);
+	sbh = tok * 2048;
+	gain = (4 * 8 * sbh + (36 - 16) * tok * 2048) / (0.9 * 2039e9);
 	ck_assert_double_eq_tol(e.t_elementwise - f.t_elementwise, gain,
 	    1e-12);
 }
@@ -180,6 +228,7 @@ START_TEST(optimizer_and_casts)
 	 * each micro-batch, and adds it into .grad after the first (12). */
 	struct cm_config c;
 	struct cm_result e, f, e2;
+	double el[16], k;
 
 	small_llama(&c, CM_KERNELS_EAGER);
 	c.dp = c.gpus = 1;
@@ -195,9 +244,14 @@ START_TEST(optimizer_and_casts)
 	c.kernels = CM_KERNELS_EAGER;
 	c.global_batch = 2;	/* two micro-batches */
 	eval(&c, &e2);
-	/* per micro-batch: 12 bytes of casts, plus 12 x 1/2 of adding */
-	ck_assert_double_eq_tol((e2.t_elementwise / 2 - e.t_elementwise) *
-	    H100_HBM / (6 * e.params_gpu), 1, 1e-9);
+	/* per micro-batch: 12 bytes of casts, plus 12 x 1/2 of adding, in
+	 * one kernel per weight tensor for each of the three */
+	k = 2 * cm_layer_tensors(&c, el, 16) * 3.0;
+	ck_assert_double_eq_tol(e2.t_elementwise / 2 - e.t_elementwise,
+	    cm_hbm_s(&c, 18 * e.params_gpu, k) -
+	    cm_hbm_s(&c, 12 * e.params_gpu, k), 1e-15);
+	ck_assert(cm_hbm_s(&c, 6 * e.params_gpu, k) > 6 * e.params_gpu /
+	    H100_HBM);
 }
 END_TEST
 
@@ -358,6 +412,7 @@ kernels_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, elementwise_bytes);
+	tcase_add_test(tc, hbm_efficiency_by_size);
 	tcase_add_test(tc, layernorm_and_gelu_are_native);
 	tcase_add_test(tc, products_split_in_pytorch);
 	tcase_add_test(tc, optimizer_and_casts);

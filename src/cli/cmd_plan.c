@@ -413,6 +413,9 @@ print_one(const struct cm_result *r, const cJSON *o)
 	printf(_("  PP comm          %10.4f s\n"), r->t_pp);
 	printf(_("  DP comm          %10.4f s (exposed %.4f s)\n"), r->t_dp,
 	    r->t_dp_exposed);
+	if (r->t_comm_slowed > 0)
+		printf(_("  compute slowed by hidden collectives %.4f s\n"),
+		    r->t_comm_slowed);
 	print_links(r);
 	printf(_("  bubble           %10.4f s (%.1f%% of the step)\n"),
 	    r->t_bubble, 100 * r->bubble_fraction);

@@ -566,7 +566,8 @@ pg_figure(const struct cm_result *r, enum pg_fig f)
 	case PG_F_MEM_ACT: return r->mem_act;
 	case PG_F_MEM_OTHER: return r->mem_other;
 	case PG_F_MEM_TOTAL: return r->mem_total;
-	case PG_F_T_COMPUTE: return r->t_compute;
+	/* compute slowed by collectives beside it is compute time */
+	case PG_F_T_COMPUTE: return r->t_compute + r->t_comm_slowed;
 	case PG_F_T_COMM: return r->t_exposed_comm;
 	case PG_F_T_BUBBLE: return r->t_bubble;
 	case PG_F_T_OPTIM: return r->t_optimizer;

@@ -203,6 +203,9 @@ struct cm_result {
 	double			t_overhead;	/* host-bound kernel issue not
 						    * hidden by GPU work, s */
 	double			t_tp_exposed;	/* TP time on the critical path */
+	double			t_comm_slowed;	/* compute slowed by the
+						 * collectives hidden behind
+						 * it (a part of t_step), s */
 	double			t_nic_shared;	/* step time added because groups
 						 * crossing nodes share the NICs
 						 * with DP/ZeRO traffic (part of

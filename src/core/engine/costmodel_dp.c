@@ -95,6 +95,18 @@ beyond(double t, double window)
 	return t > window ? t - window : 0;
 }
 
+/*
+ * Part of communication of t left exposed by a window of compute; what it
+ * hides still slows that compute (CM_COMM_SM_SHARE), kept apart in
+ * t_comm_slowed.
+ */
+static double
+behind(struct cm_result *r, double t, double window)
+{
+	r->t_comm_slowed += cm_comm_slowed(t, window);
+	return beyond(t, window);
+}
+
 /* The pieces of one step's DP traffic, per layer and in total. */
 struct dp_plan {
 	const struct cm_config	*c;
@@ -123,7 +135,7 @@ zero012(const struct dp_plan *p, struct cm_result *r, double wf, double wb)
 	if (c->zero == 0) {
 		red = pass_s(p, CM_ALLREDUCE, p->g, r);
 		r->t_dp = red;
-		r->t_dp_exposed = beyond(red, wb);
+		r->t_dp_exposed = behind(r, red, wb);
 		return;
 	}
 	red = pass_s(p, CM_REDUCESCATTER, p->g, r);
@@ -133,11 +145,11 @@ zero012(const struct dp_plan *p, struct cm_result *r, double wf, double wb)
 		    p->grp.n, p->g);
 		r->dp_collectives += (long)((m - 1) * p->layers);
 		r->t_dp = m * red + ag;
-		r->t_dp_exposed = m * beyond(red, wb) + beyond(ag, wf);
+		r->t_dp_exposed = m * behind(r, red, wb) + behind(r, ag, wf);
 		return;
 	}
 	r->t_dp = red + ag;
-	r->t_dp_exposed = beyond(red, wb) + beyond(ag, wf);
+	r->t_dp_exposed = behind(r, red, wb) + behind(r, ag, wf);
 }
 
 /* One pass of weight gathers: per layer, or per weight tensor. */
@@ -185,11 +197,11 @@ zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
 	ag1 = cm_coll_s(c, CM_ALLGATHER, &p->grp, p->w);
 	rs1 = cm_coll_s(c, CM_REDUCESCATTER, &p->grp, p->g);
 	if (c->weight_gather == CM_GATHER_PARAM)	/* synchronous gathers */
-		x = agf + agb + (c->dp_overlap ? rs1 + beyond(rs - rs1, tb) :
+		x = agf + agb + (c->dp_overlap ? rs1 + behind(r, rs - rs1, tb) :
 		    rs);
 	else if (c->dp_overlap)	/* prefetch: one gather, one reduce exposed */
-		x = ag1 + beyond(agf - ag1, tf) + rs1 +
-		    beyond(agb + rs - rs1, tb);
+		x = ag1 + behind(r, agf - ag1, tf) + rs1 +
+		    behind(r, agb + rs - rs1, tb);
 	else
 		x = agf + agb + rs;
 	r->t_dp = m * (agf + agb + rs);
@@ -201,7 +213,7 @@ zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
 	cm_group_place(dp.n / p->grp.n, 1L << 30, c->gpus_per_node, &rep.grp);
 	ar = pass_s(&rep, CM_ALLREDUCE, p->g / p->grp.n, r);
 	r->t_dp += ar;
-	r->t_dp_exposed += c->dp_overlap ? beyond(ar, beyond(tb, agb + rs)) :
+	r->t_dp_exposed += c->dp_overlap ? behind(r, ar, beyond(tb, agb + rs)) :
 	    ar;
 }
 
@@ -216,6 +228,7 @@ cm_dp_time(const struct cm_config *c, struct cm_result *r)
 	r->dp_inter = r->dp_group.nodes > 1;
 	r->dp_bw = cm_group_bw(c, &r->dp_group);
 	r->t_dp = r->t_dp_exposed = r->dp_bytes = 0;
+	r->t_comm_slowed = 0;
 	r->dp_collectives = 0;
 	if (c->dp <= 1)
 		return;

@@ -66,7 +66,8 @@ static double
 part_time(const struct cm_result *r, enum part k)
 {
 	switch (k) {
-	case P_COMPUTE: return r->t_compute;
+	/* with what collectives beside it slow */
+	case P_COMPUTE: return r->t_compute + r->t_comm_slowed;
 	case P_TP: return r->t_tp_exposed;	/* overlap hides the rest */
 	case P_PP: return r->t_pp;
 	case P_DP: return r->t_dp_exposed;

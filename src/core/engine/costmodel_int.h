@@ -7,6 +7,22 @@
 
 #include "core/engine/costmodel.h"
 
+/*
+ * Share of compute time lost while collectives run beside it: NCCL's
+ * kernels take SMs and HBM bandwidth from the compute kernels. [CALC]
+ * charges 0.15 of the overlapped time for every network of its A100 and
+ * H100 systems ("processor_usage" in calculon systems/a100_80g.json and
+ * h100_80g_nvl8.json, applied in calculon/llm/llm.py).
+ */
+#define CM_COMM_SM_SHARE	0.15
+
+/* Compute that communication of t slows when a window hides it, s. */
+static inline double
+cm_comm_slowed(double t, double window)
+{
+	return CM_COMM_SM_SHARE * (t < window ? t : window);
+}
+
 /* The three kinds of pipeline stage whose load can differ. */
 struct cm_stages {
 	int	first;		/* layers on stage 0 */
@@ -35,8 +51,16 @@ int	cm_chunk_layers(const struct cm_config *, int r, int chunk);
 /* Element-wise work of one layer or of the loss, one micro-batch. */
 struct cm_elem {
 	double	fwd, bwd;	/* HBM bytes forward, backward */
+	double	fwd_s, bwd_s;	/* their time, each kernel at the HBM
+				 * efficiency of its size (cm_hbm_s) */
 	int	kf, kb;		/* kernels launched forward, backward */
 };
+
+/* Time of k kernels moving `bytes` between them through HBM, s. */
+double	cm_hbm_s(const struct cm_config *, double bytes, double kernels);
+
+/* Achieved fraction of HBM bandwidth of one kernel moving `bytes`. */
+double	cm_hbm_eff(double bytes);
 
 /* What cfg->kernels launches between the products (costmodel_kernels.c). */
 void	cm_layer_elem(const struct cm_config *, struct cm_elem *);
@@ -44,11 +68,17 @@ void	cm_layer_elem(const struct cm_config *, struct cm_elem *);
 /* Final norm and cross-entropy on the last stage, one micro-batch. */
 void	cm_loss_elem(const struct cm_config *, struct cm_elem *);
 
+/* The embedding's dense weight gradient on the first stage. */
+void	cm_embed_elem(const struct cm_config *, struct cm_elem *);
+
 /* 1 when Q, K, V (and gate, up) are separate products (PyTorch code). */
 int	cm_split_products(const struct cm_config *);
 
 /* HBM bytes of the optimizer step per parameter the GPU owns. */
 double	cm_optimizer_bytes(const struct cm_config *);
+
+/* Kernels the optimizer step launches over `own` parameters. */
+double	cm_optimizer_kernels(const struct cm_config *, double own);
 
 /* Mixed-precision casts per parameter per micro-batch (autocast). */
 double	cm_amp_bytes(const struct cm_config *, double microbatches);

@@ -97,6 +97,7 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "dp_exposed", r->t_dp_exposed);
 	cJSON_AddNumberToObject(t, "exposed_comm", r->t_exposed_comm);
 	cJSON_AddNumberToObject(t, "nic_shared", r->t_nic_shared);
+	cJSON_AddNumberToObject(t, "comm_slowed", r->t_comm_slowed);
 	cJSON_AddNumberToObject(t, "bubble", r->t_bubble);
 	cJSON_AddNumberToObject(t, "optimizer", r->t_optimizer);
 	cJSON_AddNumberToObject(t, "step", r->t_step);

@@ -59,6 +59,8 @@
  * gradient kernel (2e), and the optimizer is the same foreach AdamW
  * (torch.compile(model) does not compile optimizer.step()).
  */
+#include <math.h>
+
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
 
@@ -90,23 +92,41 @@ cm_split_products(const struct cm_config *c)
 	return c->kernels != CM_KERNELS_FUSED;
 }
 
-/* One norm over n elements per token, forward and backward. */
+/*
+ * Adds k_f kernels moving `f` bytes forward and k_b moving `b` backward,
+ * each kernel timed at the HBM efficiency of its own size (cm_hbm_s). A
+ * count of 0 means the bytes ride in a kernel counted elsewhere.
+ */
+static void
+put(const struct cm_config *c, struct cm_elem *x, double f, double b, int kf,
+    int kb)
+{
+	x->fwd += f;
+	x->bwd += b;
+	x->fwd_s += cm_hbm_s(c, f, kf);
+	x->bwd_s += cm_hbm_s(c, b, kb);
+	x->kf += kf;
+	x->kb += kb;
+}
+
+static void
+elem_zero(struct cm_elem *x)
+{
+	x->fwd = x->bwd = x->fwd_s = x->bwd_s = 0;
+	x->kf = x->kb = 0;
+}
+
+/* One norm over n elements, forward and backward. */
 static void
 norm(const struct cm_config *c, double n, struct cm_elem *x)
 {
 	double e = cm_elem_bytes(c), o = OPMATH;
 
-	if (c->kernels == CM_KERNELS_EAGER && c->model.norm == HW_NORM_RMS) {
-		x->fwd += (4 * e + 7 * o) * n;
-		x->bwd += (8 * e + 19 * o) * n;
-		x->kf += 8;
-		x->kb += 14;
-		return;
-	}
-	x->fwd += 2 * e * n;
-	x->bwd += 3 * e * n;
-	x->kf += 1;
-	x->kb += c->kernels == CM_KERNELS_FUSED ? 1 : 2;
+	if (c->kernels == CM_KERNELS_EAGER && c->model.norm == HW_NORM_RMS)
+		put(c, x, (4 * e + 7 * o) * n, (8 * e + 19 * o) * n, 8, 14);
+	else
+		put(c, x, 2 * e * n, 3 * e * n, 1,
+		    c->kernels == CM_KERNELS_FUSED ? 1 : 2);
 }
 
 void
@@ -114,60 +134,38 @@ cm_layer_elem(const struct cm_config *c, struct cm_elem *x)
 {
 	const struct hw_model *m = &c->model;
 	struct widths w;
-	double e = cm_elem_bytes(c), o = OPMATH, rope = 0;
+	double e = cm_elem_bytes(c), o = OPMATH, rope;
+	double sb = (double)m->seq * c->micro_batch;	/* tokens */
 	int eager = c->kernels == CM_KERNELS_EAGER;
 	int fused = c->kernels == CM_KERNELS_FUSED;
 	int swiglu = m->mlp == HW_MLP_SWIGLU;
 
 	widths_of(c, &w);
-	x->fwd = x->bwd = 0;
-	x->kf = x->kb = 0;
-	norm(c, w.hs, x);
-	norm(c, w.hs, x);
+	elem_zero(x);
+	norm(c, w.hs * sb, x);
+	norm(c, w.hs * sb, x);
 	/* two residual adds; with dropout a 1-byte mask each, and in eager
 	 * F.dropout as its own kernel writing and reading a copy */
-	x->fwd += 2 * 3 * e * w.hs;
-	x->bwd += 2 * 3 * e * w.hs;
-	x->kf += 2;
-	x->kb += 2;
-	if (m->dropout) {
-		x->fwd += 2 * (1 + (eager ? 2 * e : 0)) * w.hs;
-		x->bwd += 2 * (1 + (eager ? 2 * e : 0)) * w.hs;
-		x->kf += eager ? 2 : 0;
-		x->kb += eager ? 2 : 0;
-	}
-	if (swiglu && eager) {
-		x->fwd += 5 * e * w.f;
-		x->bwd += 9 * e * w.f;
-		x->kf += 2;
-		x->kb += 3;
-	} else {
-		x->fwd += (swiglu ? 3 : 2) * e * w.f;
-		x->bwd += (swiglu ? 5 : 3) * e * w.f;
-		x->kf += 1;
-		x->kb += 1;
-	}
+	put(c, x, 2 * 3 * e * w.hs * sb, 2 * 3 * e * w.hs * sb, 2, 2);
+	if (m->dropout)
+		put(c, x, 2 * (1 + (eager ? 2 * e : 0)) * w.hs * sb,
+		    2 * (1 + (eager ? 2 * e : 0)) * w.hs * sb, eager ? 2 : 0,
+		    eager ? 2 : 0);
+	if (swiglu && eager)
+		put(c, x, 5 * e * w.f * sb, 9 * e * w.f * sb, 2, 3);
+	else
+		put(c, x, (swiglu ? 3 : 2) * e * w.f * sb,
+		    (swiglu ? 5 : 3) * e * w.f * sb, 1, 1);
 	if (!m->learned_pos) {
 		rope = eager ? 2 * e + 4 * o : 2 * e;
-		x->fwd += rope * (w.q + w.k);
-		x->bwd += rope * (w.q + w.k);
-		x->kf += eager ? 6 : 1;
-		x->kb += eager ? 6 : 1;
+		put(c, x, rope * (w.q + w.k) * sb, rope * (w.q + w.k) * sb,
+		    eager ? 6 : 1, eager ? 6 : 1);
 	}
-	if (!fused && w.k < w.q) {	/* repeat_kv: K and V at query width */
-		x->fwd += 2 * e * (w.k + w.q);
-		x->bwd += 2 * e * (w.k + w.q);
-		x->kf += 2;
-		x->kb += 2;
-	}
-	if (!fused) {	/* attention output made contiguous, its gradient */
-		x->fwd += 2 * e * w.q;
-		x->bwd += 2 * e * w.q;
-		x->kf += 1;
-		x->kb += 1;
-	}
-	x->fwd *= (double)m->seq * c->micro_batch;	/* per token so far */
-	x->bwd *= (double)m->seq * c->micro_batch;
+	if (!fused && w.k < w.q)	/* repeat_kv: K and V at query width */
+		put(c, x, 2 * e * (w.k + w.q) * sb, 2 * e * (w.k + w.q) * sb,
+		    2, 2);
+	if (!fused)	/* attention output made contiguous, its gradient */
+		put(c, x, 2 * e * w.q * sb, 2 * e * w.q * sb, 1, 1);
 }
 
 void
@@ -180,25 +178,37 @@ cm_loss_elem(const struct cm_config *c, struct cm_elem *x)
 	struct widths w;
 
 	widths_of(c, &w);
-	x->fwd = x->bwd = 0;
-	x->kf = x->kb = 0;
+	elem_zero(x);
 	norm(c, w.hs * rows, x);	/* the final norm */
-	if (c->kernels == CM_KERNELS_EAGER) {
-		x->fwd += (e + 3 * o) * logits;
-		x->bwd += (e + 5 * o) * logits;
-		x->kf += 3;
-		x->kb += 4;
-	} else if (c->kernels == CM_KERNELS_COMPILED) {
-		x->fwd += 2 * e * logits;
-		x->bwd += 2 * e * logits;
-		x->kf += 1;
-		x->kb += 1;
-	} else {	/* fp32 cross-entropy: cast, softmax, gradient */
-		x->fwd += 8 * logits;
-		x->bwd += 8 * logits;
-		x->kf += 4;
-		x->kb += 4;
-	}
+	if (c->kernels == CM_KERNELS_EAGER)
+		put(c, x, (e + 3 * o) * logits, (e + 5 * o) * logits, 3, 4);
+	else if (c->kernels == CM_KERNELS_COMPILED)
+		put(c, x, 2 * e * logits, 2 * e * logits, 1, 1);
+	else	/* fp32 cross-entropy: cast, softmax, gradient */
+		put(c, x, 8 * logits, 8 * logits, 4, 4);
+}
+
+/*
+ * The embedding's weight gradient, one micro-batch on the first stage.
+ * Its backward is dense in every framework here: PyTorch's
+ * embedding_dense_backward (aten/src/ATen/native/cuda/Embedding.cu) fills
+ * a zero V x h gradient (of this rank's V / t rows) and adds the tokens'
+ * rows into it; Megatron's VocabParallelEmbedding calls the same
+ * F.embedding. Tied to the output layer on one stage, autograd then sums
+ * the two V x h gradients (read both, write one).
+ */
+void
+cm_embed_elem(const struct cm_config *c, struct cm_elem *x)
+{
+	const struct hw_model *m = &c->model;
+	double e = cm_elem_bytes(c), vh = (double)m->vocab / c->tp * m->hidden;
+	double rows = (double)m->seq * c->micro_batch * m->hidden;
+
+	elem_zero(x);
+	put(c, x, 0, e * vh, 0, 1);
+	put(c, x, 0, 3 * e * rows, 0, 1);
+	if (m->tied && c->pp == 1)
+		put(c, x, 0, 3 * e * vh, 0, 1);
 }
 
 double
@@ -215,6 +225,27 @@ cm_optimizer_bytes(const struct cm_config *c)
 	if (c->precision == CM_PREC_FP32)
 		return (adam ? 28 : 16) + 4;
 	return (adam ? 30 : 22) + 4;
+}
+
+/*
+ * Kernels of one optimizer step over `own` parameters. PyTorch's foreach
+ * ops and fused Adam run through multi_tensor_apply, whose launches take
+ * at most 320 blocks of 65536 elements (aten/src/ATen/native/cuda/
+ * MultiTensorApply.cuh, kChunkSize, depth_to_max_blocks): so many
+ * launches per op. Foreach AdamW is the 8 ops above and clipping 2;
+ * fused Adam one op and clipping's norm.
+ */
+double
+cm_optimizer_kernels(const struct cm_config *c, double own)
+{
+	double launches = ceil(own / (320.0 * 65536));
+	int adam = c->optimizer == CM_OPT_ADAM;
+
+	if (launches < 1)
+		launches = 1;
+	if (c->kernels != CM_KERNELS_FUSED)
+		return launches * ((adam ? 8 : 3) + 2);
+	return launches * 2;
 }
 
 double

@@ -194,6 +194,7 @@ cm_nic_share(const struct cm_config *c, struct cm_result *r)
 {
 	struct cm_config half = *c;
 	double hidden = r->t_dp - r->t_dp_exposed, span, frac, S, s_tp;
+	double slow = 0;
 	double deficit = 0, x_tp = 0, x_pp = 0, add_tp, add_dp, add, bub, old;
 
 	r->t_nic_shared = 0;
@@ -221,20 +222,24 @@ cm_nic_share(const struct cm_config *c, struct cm_result *r)
 	}
 	add_tp = c->tp_overlap ? beyond(r->t_tp + x_tp, r->t_gemm) -
 	    beyond(r->t_tp, r->t_gemm) : x_tp;
+	if (c->tp_overlap)	/* longer TP collectives slow more products */
+		slow = cm_comm_slowed(r->t_tp + x_tp, r->t_gemm) -
+		    cm_comm_slowed(r->t_tp, r->t_gemm);
 	add_dp = beyond(deficit, beyond(dp_windows(c, r), hidden));
 	add = add_tp + x_pp + add_dp;
-	if (add <= 0)
+	if (add + slow <= 0)
 		return;
 	/* Every micro-batch slot of the bubble is as much slower. */
-	bub = r->t_bubble * (add_tp + x_pp) / span;
+	bub = r->t_bubble * (add_tp + x_pp + slow) / span;
 	r->t_bubble += bub;
 	r->t_tp += x_tp;
 	r->t_tp_exposed += add_tp;
+	r->t_comm_slowed += slow;
 	r->t_pp += x_pp;
 	r->t_dp += deficit;
 	r->t_dp_exposed += add_dp;
 	r->t_exposed_comm += add;
-	r->t_nic_shared = add + bub;
+	r->t_nic_shared = add + slow + bub;
 	old = r->t_step;
 	r->t_step += r->t_nic_shared;
 	/* Throughput figures are per step time. */

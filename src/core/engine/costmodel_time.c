@@ -39,7 +39,6 @@
 #include "core/engine/costmodel_int.h"
 
 #define GEMM_TILE_C	256.0	/* fitted on reference/h100-gemm.md */
-#define HBM_EFF		0.9	/* [CALC] A100 file: HBM efficiency 0.9 */
 #define FLASH_EFF	0.75	/* flash kernels vs large GEMMs, see below */
 /*
  * Rate of a flash backward over its forward. FlashAttention-2 (arXiv
@@ -88,11 +87,41 @@ linear_s(const struct cm_config *c, double m, double k, double n,
 	*bwd += gemm_s(c, m, n, k) + gemm_s(c, k, m, n);
 }
 
-/* Bytes moved at HBM speed, s. */
-static double
-hbm_s(const struct cm_config *c, double bytes)
+/*
+ * Achieved fraction of the catalog HBM bandwidth for one kernel by the
+ * bytes it moves: [CALC]'s A100 and H100 systems (mem1 "MB_efficiency",
+ * calculon systems/a100_80g.json and h100_80g_nvl8.json) give 0.9 from
+ * 100 MB, 0.75 from 10 MB, 0.6 from 1 MB and 0.3 below. A small kernel
+ * cannot keep enough requests in flight to fill the memory system, and
+ * its ramp-up and tail weigh more. calculon steps at those sizes; the
+ * engine interpolates in log size between them (reaching the 0.3 floor at
+ * 0.1 MB), an engine choice so that no layout jumps at a threshold.
+ */
+double
+cm_hbm_eff(double bytes)
 {
-	return bytes / (c->gpu.hbm_bw * HBM_EFF);
+	static const double mb[] = { 0.1, 1, 10, 100 };
+	static const double eff[] = { 0.3, 0.6, 0.75, 0.9 };
+	double x = bytes / 1e6;
+	int i;
+
+	if (x <= mb[0])
+		return eff[0];
+	for (i = 1; i < 4; i++)
+		if (x < mb[i])
+			return eff[i - 1] + (eff[i] - eff[i - 1]) *
+			    log10(x / mb[i - 1]) / log10(mb[i] / mb[i - 1]);
+	return eff[3];
+}
+
+double
+cm_hbm_s(const struct cm_config *c, double bytes, double kernels)
+{
+	if (bytes <= 0)
+		return 0;
+	/* work folded into a kernel counted elsewhere runs at its rate */
+	return bytes / (c->gpu.hbm_bw * cm_hbm_eff(kernels >= 1 ?
+	    bytes / kernels : 1e12));
 }
 
 /*
@@ -130,7 +159,8 @@ attn_fwd_s(const struct cm_config *c)
 	if (c->kernels == CM_KERNELS_EAGER)
 		per_score += 4.0;
 	return heads * (gemm_s(c, s, dh, s) + gemm_s(c, s, s, dh)) +
-	    hbm_s(c, per_score * heads * s * s * cm_elem_bytes(c) / 2);
+	    cm_hbm_s(c, per_score * heads * s * s * cm_elem_bytes(c) / 2,
+	    1 + m->dropout + (c->kernels == CM_KERNELS_EAGER));
 }
 
 /* K/V width on one TP rank, elements per token. */
@@ -188,7 +218,7 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
 	linear_s(c, M, m->ffn / t, h, &fw->gemm, &bw->gemm);
 	fw->attn = attn_fwd_s(c);
 	cm_layer_elem(c, &el);
-	fw->elem = hbm_s(c, el.fwd);
+	fw->elem = el.fwd_s;
 	layer_kernels(c, &fw->kernels, &bw->kernels);
 	fw->kernels += el.kf;
 	bw->kernels += el.kb;
@@ -197,7 +227,7 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
 	 * the forward's rate, plain 2x. */
 	bw->attn = c->attention != CM_ATTN_PLAIN ?
 	    2.5 / FLASH_BWD_RATE * fw->attn : 2.0 * fw->attn;
-	bw->elem = hbm_s(c, el.bwd);
+	bw->elem = el.bwd_s;
 	if (c->recompute == CM_RECOMPUTE_FULL) {	/* [NAR21] eq. 3 */
 		bw->gemm += fw->gemm;
 		bw->attn += fw->attn;
@@ -270,22 +300,32 @@ struct stage_t {
 };
 
 /*
- * Stage of `layers` layers (+ logits and loss when last) for one
- * micro-batch of m; amp: autocast's casts over the stage's weights.
+ * Stage of `layers` layers (+ the embedding's gradient when first, logits
+ * and loss when last) for one micro-batch of m; amp: autocast's casts
+ * over the stage's weights.
  */
 static void
-stage_mb(const struct cm_config *c, int layers, int last,
+stage_mb(const struct cm_config *c, int layers, int first, int last,
     const struct cm_layer_t *fw, const struct cm_layer_t *bw, double tp_l,
     double amp, struct stage_t *st)
 {
 	const struct hw_model *m = &c->model;
-	double M = (double)m->seq * c->micro_batch;
+	double M = (double)m->seq * c->micro_batch, el16[16];
+	/* one cast kernel per weight tensor and pass, one add into .grad */
+	double amp_k = layers * cm_layer_tensors(c, el16, 16) * 3.0;
 
 	st->gemm = layers * (fw->gemm + bw->gemm);
 	st->attn = layers * (fw->attn + bw->attn);
-	st->elem = layers * (fw->elem + bw->elem) + hbm_s(c, amp);
+	st->elem = layers * (fw->elem + bw->elem) + cm_hbm_s(c, amp, amp_k);
 	st->tp = layers * tp_l;
 	st->kernels = layers * (double)(fw->kernels + bw->kernels);
+	if (first) {
+		struct cm_elem el;
+
+		cm_embed_elem(c, &el);
+		st->elem += el.fwd_s + el.bwd_s;
+		st->kernels += el.kf + el.kb;
+	}
 	if (last) {	/* final norm, logits product fwd and bwd, loss */
 		double f = 0, b = 0;
 		struct cm_elem el;
@@ -293,7 +333,7 @@ stage_mb(const struct cm_config *c, int layers, int last,
 		linear_s(c, M, m->hidden, (double)m->vocab / c->tp, &f, &b);
 		cm_loss_elem(c, &el);
 		st->gemm += f + b;
-		st->elem += hbm_s(c, el.fwd + el.bwd);
+		st->elem += el.fwd_s + el.bwd_s;
 		st->kernels += 2 + el.kf + el.kb;
 	}
 }
@@ -319,7 +359,8 @@ stage_gpu_s(const struct cm_config *c, const struct stage_t *st,
  * TP time left on the critical path. Without overlap all of it; with
  * tp_overlap each collective is pipelined with the product it feeds or
  * follows (Megatron-Core TP comm overlap, PyTorch async TP), so only what
- * exceeds the stage's products stays exposed.
+ * exceeds the stage's products stays exposed; the products they run
+ * beside are slowed (CM_COMM_SM_SHARE, cm_time).
  */
 static double
 tp_exposed(const struct cm_config *c, const struct stage_t *st)
@@ -344,8 +385,9 @@ optimizer_s(const struct cm_config *c, const struct cm_result *r)
 	cm_shard_group(c, &sh);
 	if (c->zero >= 1)
 		own /= sh.n;
-	return hbm_s(c, cm_optimizer_bytes(c) * own +
-	    (c->kernels == CM_KERNELS_FUSED ? r->mem_grads : 0));
+	return cm_hbm_s(c, cm_optimizer_bytes(c) * own +
+	    (c->kernels == CM_KERNELS_FUSED ? r->mem_grads : 0),
+	    cm_optimizer_kernels(c, own));
 }
 
 /* The stage whose micro-batch takes longer on the GPU. */
@@ -366,7 +408,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_layer_t fw, bw;
 	struct stage_t sf, sm, sla;
 	const struct stage_t *w;
-	double tp_l, comp, ppmb, tmb, tpx, ovh, amp;
+	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp;
 	double p = c->pp, m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
@@ -375,15 +417,17 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	layer_time(c, &fw, &bw);
 	tp_l = tp_layer_s(c, r);
 	amp = cm_amp_bytes(c, m) * r->params_gpu;
-	stage_mb(c, sl.first, c->pp == 1, &fw, &bw, tp_l, amp, &sf);
-	stage_mb(c, sl.last, 1, &fw, &bw, tp_l, amp, &sla);
-	stage_mb(c, sl.middle, c->pp == 1, &fw, &bw, tp_l, amp, &sm);
+	stage_mb(c, sl.first, 1, c->pp == 1, &fw, &bw, tp_l, amp, &sf);
+	stage_mb(c, sl.last, c->pp == 1, 1, &fw, &bw, tp_l, amp, &sla);
+	stage_mb(c, sl.middle, c->pp == 1, c->pp == 1, &fw, &bw, tp_l, amp,
+	    &sm);
 	/* The slowest stage sets the pace of the pipeline. */
 	w = slowest(c, slowest(c, &sm, &sf), &sla);
 	tpx = tp_exposed(c, w);
 	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
 	ppmb = pp_mb_s(c, r);
-	tmb = comp + tpx + ppmb;	/* reference j: t_mb */
+	tps = c->tp_overlap ? cm_comm_slowed(w->tp, w->gemm) : 0;
+	tmb = comp + tpx + ppmb + tps;	/* reference j: t_mb */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
 	r->t_compute = m * comp;
@@ -396,10 +440,11 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->t_pp = m * ppmb;
 	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
 	cm_dp_time(c, r);
+	r->t_comm_slowed += m * tps;
 	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed;
 	r->t_optimizer = optimizer_s(c, r);
-	r->t_step = r->t_compute + r->t_exposed_comm + r->t_bubble +
-	    r->t_optimizer;
+	r->t_step = r->t_compute + r->t_exposed_comm + r->t_comm_slowed +
+	    r->t_bubble + r->t_optimizer;
 	r->bubble_fraction = pipe_bubble_fraction(c->pp, r->microbatches,
 	    c->virtual_stages);
 	r->flops_model = cm_flops_model(&c->model, (double)c->global_batch);
