@@ -5,6 +5,9 @@
  *   - NVIDIA/nccl issue 812: ~192 GB/s all-reduce bus bandwidth across DGX
  *     A100 nodes with 8 x 200 Gb/s NICs;
  *   - NVIDIA/nccl-tests issue 290: 46-48 GB/s per NDR NIC;
+ *   - inside an H100 node (NVIDIA/nccl-tests issue 212, NVIDIA/nccl issues
+ *     1442 and 1455): ~370 GB/s ring bus bandwidth, all-reduce with NVLink
+ *     SHARP ~480 GB/s on 8 GPUs, 420-460 on 5-7, the ring's on 2-4;
  *   - NCCL src/graph/tuning.cc: ring latency = 8.4 us + 3.4 us per NVLink
  *     step + 14 us per network step (Simple protocol);
  * and the rank order: TP laid one rank per node is much slower than TP in a
@@ -71,6 +74,71 @@ START_TEST(dgx_a100_allreduce_busbw)
 	    bw / 1e9, busbw / 1e9);
 	ck_assert_double_eq_tol(bw / 1e9, 192, 192 * 0.05);
 	ck_assert_double_eq_tol(busbw / 1e9, 192, 192 * 0.05);
+}
+END_TEST
+
+START_TEST(h100_node_nvls)
+{
+	/* A DP group of 8 H100s in one node: a 4 GB all-reduce runs at
+	 * NVLink SHARP's ~480 GB/s bus bandwidth, a gather at the ring's
+	 * ~370; 4 ranks stay on the ring; off, every collective rings. */
+	static const double want[] = { 369, 369, 369, 420, 440, 460, 480 };
+	struct cm_config c;
+	struct cm_group g;
+	double S = 4e9, busbw;
+	int n;
+
+	for (n = 2; n <= 8; n++) {
+		cfg_for(&c, "llama2-7b", "h100-80gb", n, 1, 1);
+		cm_group_of(&c, CM_AXIS_DP, &g);
+		ck_assert_int_eq(g.nodes, 1);
+		ck_assert_double_eq_tol(cm_group_bw(&c, &g) / 1e9, 369, 1);
+		busbw = 2.0 * (n - 1) / n * S / cm_coll_s(&c, CM_ALLREDUCE, &g,
+		    S);
+		ck_assert_msg(fabs(busbw / 1e9 / want[n - 2] - 1) < 0.02,
+		    "%d H100s: %.0f GB/s", n, busbw / 1e9);
+		busbw = (n - 1.0) / n * S / cm_coll_s(&c, CM_ALLGATHER, &g, S);
+		ck_assert_double_eq_tol(busbw / 1e9, 369, 369 * 0.02);
+	}
+	printf("network: 8 H100 in a node, 4 GB all-reduce: engine %.0f GB/s "
+	    "bus bandwidth with NVLink SHARP vs ~480 measured\n", 2.0 * 7 / 8 *
+	    S / cm_coll_s(&c, CM_ALLREDUCE, &g, S) / 1e9);
+	c.nvls = 0;
+	busbw = 2.0 * 7 / 8 * S / cm_coll_s(&c, CM_ALLREDUCE, &g, S);
+	ck_assert_double_eq_tol(busbw / 1e9, 369, 369 * 0.02);
+	/* A100s have no NVLS: the ring at 0.77 of 300 GB/s. */
+	cfg_for(&c, "llama2-7b", "a100-80gb", 8, 1, 1);
+	cm_group_of(&c, CM_AXIS_DP, &g);
+	ck_assert_int_eq(c.nvls, 0);
+	busbw = 2.0 * 7 / 8 * S / cm_coll_s(&c, CM_ALLREDUCE, &g, S);
+	ck_assert_double_eq_tol(busbw / 1e9, 231, 231 * 0.02);
+	/* Across two nodes the all-reduce rings (no NVLS-tree here). */
+	cfg_for(&c, "llama2-7b", "h100-80gb", 16, 1, 1);
+	cm_group_of(&c, CM_AXIS_DP, &g);
+	ck_assert_double_eq(cm_nvls_bw(&c, &g), 0);
+}
+END_TEST
+
+START_TEST(tp_under_sp_rings)
+{
+	/* Sequence parallelism turns TP's all-reduces into reduce-scatters
+	 * and all-gathers, which NVLink SHARP does not shorten: TP 8 on
+	 * H100s spends more time with SP than without. */
+	struct cm_config c;
+	struct cm_result a, b;
+
+	cfg_for(&c, "llama2-70b", "h100-80gb", 1, 8, 1);
+	c.global_batch = 1;
+	c.seq_parallel = 0;
+	ck_assert_int_eq(cm_evaluate(&c, &a, NULL), 0);
+	c.seq_parallel = 1;
+	ck_assert_int_eq(cm_evaluate(&c, &b, NULL), 0);
+	ck_assert(b.t_tp > 1.2 * a.t_tp);
+	c.nvls = 0;
+	c.seq_parallel = 0;
+	ck_assert_int_eq(cm_evaluate(&c, &a, NULL), 0);
+	/* the same ring bytes; SP pays NCCL's base latency twice */
+	ck_assert(a.t_tp < b.t_tp && a.t_tp > 0.97 * b.t_tp);
 }
 END_TEST
 
@@ -283,6 +351,8 @@ network_suite(void)
 	tcase_add_test(tc, rank_order_places_groups);
 	tcase_add_test(tc, tp_across_nodes);
 	tcase_add_test(tc, nic_shared_with_dp);
+	tcase_add_test(tc, h100_node_nvls);
+	tcase_add_test(tc, tp_under_sp_rings);
 	tcase_add_test(tc, nic_not_shared_unchanged);
 	suite_add_tcase(s, tc);
 	return s;

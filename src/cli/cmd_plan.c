@@ -356,6 +356,7 @@ print_links(const struct cm_result *r)
 	    &r->dp_group };
 	const double bw[] = { r->tp_bw, r->pp_bw, r->dp_bw };
 	const char *name[] = { "TP", "PP", "DP" };
+	const int reduces[] = { !r->cfg.seq_parallel, 0, r->cfg.zero == 0 };
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
@@ -366,6 +367,9 @@ print_links(const struct cm_result *r)
 		printf(_("  %s group: %d ranks, %d per node on %d node(s), "
 		    "%.0f GB/s\n"), name[i], g[i]->n, g[i]->per_node,
 		    g[i]->nodes, bw[i] / 1e9);
+		if (reduces[i] && cm_nvls_bw(&r->cfg, g[i]) > bw[i])
+			printf(_("    its all-reduces: %.0f GB/s with NVLink "
+			    "SHARP\n"), cm_nvls_bw(&r->cfg, g[i]) / 1e9);
 	}
 	if (r->dp_bytes > 0)
 		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "

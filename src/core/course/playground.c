@@ -342,6 +342,7 @@ change_gpu(struct pg_state *s, int dir)
 	g = &s->cat->gpus[i];
 	s->cfg.gpu = *g;
 	s->cfg.intra_bw = g->nvlink_bw;
+	s->cfg.intra_eff = g->nvlink_eff;
 	s->cfg.inter_bw = g->inter_bw;
 	s->cfg.intra_lat_s = g->intra_lat_s;
 	s->cfg.inter_lat_s = g->inter_lat_s;

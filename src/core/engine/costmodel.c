@@ -20,12 +20,10 @@
 /*
  * Link efficiency by default: what NCCL measures as bus bandwidth against
  * the nominal rate. Across nodes 192 of 200 GB/s on DGX A100 with 8 HDR
- * NICs (NVIDIA/nccl issue 812, maintainer's figure); inside a node about
- * 232 of 300 GB/s for an all-reduce over 8 NVSwitch-connected A100s
- * (NVIDIA/nccl issue 1048).
+ * NICs (NVIDIA/nccl issue 812, maintainer's figure); inside a node the
+ * GPU's own figure (gpus.json nvlink_efficiency, HW_NVLINK_EFF).
  */
 #define NCCL_INTER_EFF	0.96
-#define NCCL_INTRA_EFF	0.77
 /* NCCL's base latency of a ring collective, Simple protocol (tuning.cc). */
 #define NCCL_BASE_S	8.4e-6
 /*
@@ -51,8 +49,10 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->inter_bw = c->gpu.inter_bw;
 	c->intra_lat_s = c->gpu.intra_lat_s;
 	c->inter_lat_s = c->gpu.inter_lat_s;
-	c->intra_eff = NCCL_INTRA_EFF;
+	c->intra_eff = c->gpu.nvlink_eff > 0 ? c->gpu.nvlink_eff :
+	    HW_NVLINK_EFF;
 	c->inter_eff = NCCL_INTER_EFF;
+	c->nvls = c->gpu.nvls_bw > 0;
 	c->global_batch = c->model.global_batch > 0 ? c->model.global_batch :
 	    512;
 	c->micro_batch = 1;

@@ -117,6 +117,9 @@ struct cm_config {
 						    * backward (FSDP default) */
 	int			hsdp;		/* bool: ZeRO-3 shards inside a
 						    * node, replicates across */
+	int			nvls;		/* bool: all-reduces inside a node
+						 * use NVLink SHARP where the GPU
+						 * has it (costmodel_net.c) */
 	int			tp_overlap;	/* bool: TP collectives overlap
 						    * the GEMMs (Megatron-Core TP
 						    * overlap, PyTorch async TP) */
@@ -419,6 +422,13 @@ void	cm_group_of(const struct cm_config *, enum cm_axis axis,
  * its channels over every NIC of the node), times the link efficiencies.
  */
 double	cm_group_bw(const struct cm_config *, const struct cm_group *g);
+
+/*
+ * Bus bandwidth of an all-reduce on g with NVLink SHARP, bytes/s; 0 where
+ * it does not apply (off, no NVLS on the GPU, fewer than 5 ranks, or a
+ * group across nodes).
+ */
+double	cm_nvls_bw(const struct cm_config *, const struct cm_group *g);
 
 /*
  * Time of one collective of `bytes` (the whole array, as nccl-tests count

@@ -61,6 +61,7 @@ add_network(cJSON *o, const struct cm_result *r)
 	add_group(n, "dp", &r->dp_group, r->dp_bw);
 	cJSON_AddNumberToObject(n, "dp_bytes_per_gpu", r->dp_bytes);
 	cJSON_AddNumberToObject(n, "dp_collectives", (double)r->dp_collectives);
+	cJSON_AddBoolToObject(n, "nvls", r->cfg.nvls);
 }
 
 static void

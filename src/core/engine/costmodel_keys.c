@@ -164,9 +164,13 @@ static const struct cm_key keys[] = {
 	NUM("inter_bw", CLUSTER, inter_bw, 1e-3, 1e6, 1e9, "GBps",
 	    N_("network per GPU, one direction (default: GPU's)")),
 	NUM("intra_eff", CLUSTER, intra_eff, 0.01, 1, 1, "F",
-	    N_("achieved/nominal NVLink (0.77, as NCCL measures)")),
+	    N_("achieved/nominal NVLink (GPU's: A100 0.77, H100 "
+	    "0.82, as NCCL measures)")),
 	NUM("inter_eff", CLUSTER, inter_eff, 0.01, 1, 1, "F",
 	    N_("achieved/nominal network (0.96, as NCCL measures)")),
+	BOOL("nvls", CLUSTER, nvls,
+	    N_("all-reduces in a node use NVLink SHARP (on where the GPU "
+	    "has it)")),
 	HOOK("realistic_links", CLUSTER, realistic_hook,
 	    N_("calculon's derating: NVLink 65 %, network 90 %")),
 	INT("global_batch", BATCH, global_batch, 1, GPUS, "B",

@@ -89,6 +89,28 @@ cm_group_bw(const struct cm_config *c, const struct cm_group *g)
 	return inter < intra ? inter : intra;
 }
 
+/*
+ * NVLink SHARP (NVLS, cfg->nvls; NCCL_NVLS_ENABLE): on NVSwitch systems of Hopper GPUs NCCL's default
+ * all-reduce inside a node reduces in the switch. The NCCL maintainers
+ * give ~480 GB/s bus bandwidth on 8 H100s, against ~370 for the ring
+ * (NVIDIA/nccl-tests issue 212, NVIDIA/nccl issue 1442: "a 30%
+ * improvement using NVLink SHARP"); measured by group size, 2-4 GPUs stay
+ * at the ring's 365-370 and 5, 6, 7, 8 GPUs reach 420, 440, 460, 480
+ * (NVIDIA/nccl issue 1455). The GPU's nvls_bw is the 8-GPU figure; a
+ * group across nodes uses the ring (NCCL's NVLS-tree is not modelled).
+ * Bus bandwidth of an all-reduce on g, or 0 where NVLS does not apply.
+ */
+double
+cm_nvls_bw(const struct cm_config *c, const struct cm_group *g)
+{
+	static const double of8[] = { 420.0 / 480, 440.0 / 480, 460.0 / 480,
+	    1 };
+
+	if (!c->nvls || c->gpu.nvls_bw <= 0 || g->nodes > 1 || g->n < 5)
+		return 0;
+	return c->gpu.nvls_bw * of8[g->n >= 8 ? 3 : g->n - 5];
+}
+
 /* NCCL ring latency, tuning.cc: base + intra steps + network steps. */
 static double
 ring_latency(const struct cm_config *c, const struct cm_group *g, int twice)
@@ -114,6 +136,8 @@ cm_coll_s(const struct cm_config *c, enum cm_coll kind,
 	if (g->n <= 1 || bytes <= 0)
 		return 0;
 	bw = cm_group_bw(c, g);
+	if (kind == CM_ALLREDUCE && cm_nvls_bw(c, g) > bw)
+		bw = cm_nvls_bw(c, g);
 	if (kind == CM_ALLREDUCE)
 		return 2 * (n - 1) / n * bytes / bw + ring_latency(c, g, 2);
 	return (n - 1) / n * bytes / bw + ring_latency(c, g, 1);

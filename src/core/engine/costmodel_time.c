@@ -242,8 +242,9 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
 /*
  * TP per layer per micro-batch: [NAR21] 3.2, 4 all-reduces of b s h
  * elements (SP: as many all-gathers + reduce-scatters, [KOR22] 4.2.2,
- * same time); 6 with full recompute (the re-run forward repeats 2). The
- * group's link follows the rank order (costmodel_net.c).
+ * the ring time of the all-reduces; NVLink SHARP speeds up all-reduces
+ * only, costmodel_net.c); 6 with full recompute (the re-run forward
+ * repeats 2). The group's link follows the rank order.
  */
 static double
 tp_layer_s(const struct cm_config *c, struct cm_result *r)
@@ -258,6 +259,9 @@ tp_layer_s(const struct cm_config *c, struct cm_result *r)
 		return 0;
 	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
 	    c->model.hidden;
+	if (c->seq_parallel)	/* ring time of an all-reduce, never NVLS */
+		return n * (cm_coll_s(c, CM_REDUCESCATTER, &r->tp_group, S) +
+		    cm_coll_s(c, CM_ALLGATHER, &r->tp_group, S));
 	return n * cm_coll_s(c, CM_ALLREDUCE, &r->tp_group, S);
 }
 

@@ -79,6 +79,15 @@ parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
 	if (pl_json_number(o, "flash2_ratio", 0, 0.01, 1.0, &g->flash2_ratio,
 	    file, path, err) != 0)
 		return -1;
+	g->nvlink_eff = HW_NVLINK_EFF;
+	if (pl_json_number(o, "nvlink_efficiency", 0, 0.01, 1.0,
+	    &g->nvlink_eff, file, path, err) != 0)
+		return -1;
+	g->nvls_bw = 0;
+	if (pl_json_number(o, "nvls_gbps", 0, 0, 1e5, &g->nvls_bw, file, path,
+	    err) != 0)
+		return -1;
+	g->nvls_bw *= GB;
 	return 0;
 }
 

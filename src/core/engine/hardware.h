@@ -14,6 +14,12 @@
 #include "core/err.h"
 
 #define HW_NAME_MAX	32
+/*
+ * NCCL ring bus bandwidth over the NVLink rate inside a node where
+ * gpus.json gives none: about 232 of 300 GB/s for an all-reduce over 8
+ * NVSwitch-connected A100s (NVIDIA/nccl issue 1048).
+ */
+#define HW_NVLINK_EFF	0.77
 
 struct hw_gpu {
 	char	name[HW_NAME_MAX];	/* catalog key, e.g. "h100-80gb" */
@@ -31,6 +37,11 @@ struct hw_gpu {
 	double	flash2_ratio;		/* FlashAttention-2's speed over the
 					 * fastest attention kernel of this
 					 * GPU, 0..1 (1 where FA2 is it) */
+	double	nvlink_eff;		/* NCCL ring bus bandwidth over the
+					 * NVLink rate inside a node, 0..1 */
+	double	nvls_bw;		/* NCCL NVLink SHARP all-reduce bus
+					 * bandwidth on 8 GPUs of a node,
+					 * bytes/s; 0 without NVLS */
 };
 
 enum hw_mlp { HW_MLP_GELU, HW_MLP_SWIGLU };
