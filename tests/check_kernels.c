@@ -96,6 +96,9 @@ START_TEST(elementwise_bytes)
 	    4 * q;
 	layer += 2 * 92 * h + 12 * h + 18 * f + 20 * (q + k) + 4 * (k + q) +
 	    4 * q;
+	/* the gradients wq, wk, wv and w1, w3 send to their shared input,
+	 * summed by 3 add kernels (3e each) */
+	layer += 3 * 6 * h;
 	want[CM_KERNELS_EAGER] = layer;
 	loss[CM_KERNELS_EAGER] = 128 * h + 36 * V;
 	/* compiled: norms, adds, SwiGLU and rotary as fused kernels move
@@ -105,6 +108,7 @@ START_TEST(elementwise_bytes)
 	    4 * q;
 	layer += 2 * 6 * h + 12 * h + 10 * f + 4 * (q + k) + 4 * (k + q) +
 	    4 * q;
+	layer += 3 * 2 * h;	/* the norm backward reads 3 more gradients */
 	want[CM_KERNELS_COMPILED] = layer;
 	loss[CM_KERNELS_COMPILED] = 10 * h + 8 * V;
 	/* fused: no repeat_kv (GQA inside the attention kernel), no copy;
@@ -136,6 +140,61 @@ START_TEST(elementwise_bytes)
 		    np) / V + 2 * big * h + 6 * big * h), 1, 1e-12);
 	}
 	ck_assert(want[CM_KERNELS_EAGER] > 3 * want[CM_KERNELS_FUSED]);
+}
+END_TEST
+
+START_TEST(autocast_bytes)
+{
+	/* One GPU without ZeRO: torch.autocast over fp32 weights. The
+	 * residual stream is fp32, so the norms read fp32 (the eager
+	 * RMSNorm's casts vanish: 7o / 23o), each of the 5 separate
+	 * products casts its input (4 + 2 each way), their gradients sum in
+	 * fp32 (3 adds of 12 bytes, compiled: 3 reads of 4), and the
+	 * residual adds move 4 + 2 + 4 forward and 3 x 4 backward. */
+	const double h = 1024, q = 1024, k = 256, f = 2816;
+	const double sb = 512;
+	double want[2], rest;
+	struct cm_config c;
+	struct cm_elem el;
+	struct cm_result a, b;
+	int i;
+
+	/* SwiGLU, rotary, repeat_kv and the copy as without autocast */
+	rest = 10 * f + 20 * (q + k) + 4 * (k + q) + 4 * q +
+	    18 * f + 20 * (q + k) + 4 * (k + q) + 4 * q;
+	want[CM_KERNELS_EAGER] = rest + 2 * (28 + 92) * h + 2 * 5 * 6 * h +
+	    3 * 12 * h + 20 * h + 24 * h;
+	rest = 6 * f + 4 * (q + k) + 4 * (k + q) + 4 * q +
+	    10 * f + 4 * (q + k) + 4 * (k + q) + 4 * q;
+	want[CM_KERNELS_COMPILED] = rest + 2 * (6 + 10) * h + 3 * 4 * h +
+	    20 * h + 24 * h;
+	for (i = 0; i < 2; i++) {
+		small_llama(&c, (enum cm_kernels)i);
+		c.dp = c.gpus = 1;
+		c.zero = 0;
+		c.global_batch = 1;
+		ck_assert_int_eq(cm_autocast(&c), 1);
+		cm_layer_elem(&c, &el);
+		ck_assert_double_eq_tol((el.fwd + el.bwd) / (sb * want[i]), 1,
+		    1e-12);
+	}
+	/* FSDP and Megatron do not autocast */
+	c.zero = 3;
+	ck_assert_int_eq(cm_autocast(&c), 0);
+	c.zero = 0;
+	c.kernels = CM_KERNELS_FUSED;
+	ck_assert_int_eq(cm_autocast(&c), 0);
+	/* and autocast keeps more: fp32 norm inputs (2 x 2 bytes of h)
+	 * and one bf16 cast per extra product (3 x 2 bytes of h) */
+	small_llama(&c, CM_KERNELS_EAGER);
+	c.dp = c.gpus = 1;
+	c.global_batch = 1;
+	c.zero = 3;
+	eval(&c, &a);
+	c.zero = 0;
+	eval(&c, &b);
+	ck_assert_double_eq_tol(b.mem_act - a.mem_act, 2 * sb * (4 + 6) * h,
+	    1e-3);
 }
 END_TEST
 
@@ -192,9 +251,11 @@ START_TEST(layernorm_and_gelu_are_native)
 	c.kernels = CM_KERNELS_FUSED;
 	eval(&c, &f);
 	/* per layer the eager extra is the attention output copy (4 h each
-	 * way), the loss 36 - 16 per logit and the final norm the same */
+	 * way) and the sum of the gradients wq, wk, wv send back (2 adds of
+	 * 3e h); the loss 36 - 16 per logit and the final norm the same */
 	sbh = tok * 2048;
-	gain = (4 * 8 * sbh + (36 - 16) * tok * 2048) / (0.9 * 2039e9);
+	gain = (4 * (8 + 12) * sbh + (36 - 16) * tok * 2048) /
+	    (0.9 * 2039e9);
 	ck_assert_double_eq_tol(e.t_elementwise - f.t_elementwise, gain,
 	    1e-12);
 }
@@ -413,6 +474,7 @@ kernels_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, elementwise_bytes);
 	tcase_add_test(tc, hbm_efficiency_by_size);
+	tcase_add_test(tc, autocast_bytes);
 	tcase_add_test(tc, layernorm_and_gelu_are_native);
 	tcase_add_test(tc, products_split_in_pytorch);
 	tcase_add_test(tc, optimizer_and_casts);

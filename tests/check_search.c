@@ -137,6 +137,10 @@ START_TEST(search_ranks_runnable_only)
 	search(&c, CM_SEARCH_MAX);
 	ck_assert_int_eq(s->no_framework, 0);
 	ck_assert_int_gt(s->eligible, eligible);
+	/* kept at ZeRO-2, the pipelined layouts no framework runs rank */
+	c.zero = 2;
+	c.search_keep |= CM_KEEP_ZERO;
+	search(&c, CM_SEARCH_MAX);
 	for (i = 0; i < s->n_top; i++)
 		lifted |= s->top[i].frameworks == 0;
 	ck_assert_msg(lifted, "any_framework should let a PP x ZeRO-2 layout "
@@ -385,7 +389,8 @@ reason(const struct cm_result *r, const char *code)
 	return NULL;
 }
 
-/* Llama 2 70B on t H100 (t = 16: two nodes), SP, TP overlap as given. */
+/* Llama 2 70B on t H100 (t = 16: two nodes), SP, fused kernels, TP
+ * overlap as given. */
 static void
 eval_overlap(int t, int overlap, struct cm_result *r)
 {
@@ -396,6 +401,7 @@ eval_overlap(int t, int overlap, struct cm_result *r)
 	c.tp = t;
 	c.global_batch = 16;
 	c.seq_parallel = 1;
+	c.kernels = CM_KERNELS_FUSED;	/* Megatron-Core's TP overlap */
 	c.tp_overlap = overlap;
 	ck_assert_msg(cm_evaluate(&c, r, &err) == 0, "%s", err.msg);
 }

@@ -16,6 +16,9 @@
  */
 #define CM_COMM_SM_SHARE	0.15
 
+/* Bytes of PyTorch's fp32 "opmath" type, which bf16 is upcast to. */
+#define CM_OPMATH	4.0
+
 /* Compute that communication of t slows when a window hides it, s. */
 static inline double
 cm_comm_slowed(double t, double window)
@@ -79,6 +82,9 @@ double	cm_optimizer_bytes(const struct cm_config *);
 
 /* Kernels the optimizer step launches over `own` parameters. */
 double	cm_optimizer_kernels(const struct cm_config *, double own);
+
+/* 1 when bf16 runs as torch.autocast over fp32 weights (see .c). */
+int	cm_autocast(const struct cm_config *);
 
 /* Mixed-precision casts per parameter per micro-batch (autocast). */
 double	cm_amp_bytes(const struct cm_config *, double microbatches);

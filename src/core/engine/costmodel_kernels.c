@@ -64,7 +64,7 @@
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
 
-#define OPMATH	4.0	/* bytes of PyTorch's fp32 opmath type */
+#define OPMATH	CM_OPMATH
 
 /* Per-token widths on one GPU, elements. */
 struct widths {
@@ -116,17 +116,62 @@ elem_zero(struct cm_elem *x)
 	x->kf = x->kb = 0;
 }
 
-/* One norm over n elements, forward and backward. */
+/*
+ * One norm over n elements, forward and backward. Under autocast its
+ * input is the fp32 residual stream: the eager RMSNorm's casts to and
+ * from fp32 are no-ops (no kernels: 2o + o + 2o and the fp32 weight
+ * multiply 2o forward, the backward's 92 bytes over 12 kernels), a native
+ * LayerNorm runs in fp32 (autocast's fp32 list), and a compiled norm reads
+ * fp32 and writes the bf16 the next product takes.
+ */
 static void
 norm(const struct cm_config *c, double n, struct cm_elem *x)
 {
-	double e = cm_elem_bytes(c), o = OPMATH;
+	double e = cm_elem_bytes(c), o = OPMATH, out;
+	int eager = c->kernels == CM_KERNELS_EAGER;
 
-	if (c->kernels == CM_KERNELS_EAGER && c->model.norm == HW_NORM_RMS)
-		put(c, x, (4 * e + 7 * o) * n, (8 * e + 19 * o) * n, 8, 14);
+	if (eager && c->model.norm == HW_NORM_RMS) {
+		if (cm_autocast(c))
+			put(c, x, 7 * o * n, 23 * o * n, 6, 12);
+		else
+			put(c, x, (4 * e + 7 * o) * n, (8 * e + 19 * o) * n, 8,
+			    14);
+		return;
+	}
+	if (cm_autocast(c)) {
+		out = eager ? o : e;
+		put(c, x, (o + out) * n, (o + out + o) * n, 1, 2);
+		return;
+	}
+	put(c, x, 2 * e * n, 3 * e * n, 1,
+	    c->kernels == CM_KERNELS_FUSED ? 1 : 2);
+}
+
+/*
+ * Inputs of the separate products PyTorch code runs on one normed tensor
+ * (wq, wk, wv; w1, w3): in eager autocast each call casts its fp32 input
+ * to bf16 (read 4, write e) and the cast's backward turns the bf16
+ * gradient back (read e, write 4); autograd then sums the gradients the
+ * products send back to their shared input, one add kernel per extra
+ * product (3 g per element), which torch.compile folds into the norm's
+ * backward (reading each extra gradient once). h: width of the input.
+ */
+static void
+product_inputs(const struct cm_config *c, double h, int products,
+    struct cm_elem *x)
+{
+	double e = cm_elem_bytes(c), g = cm_autocast(c) ? OPMATH : e;
+	int eager = c->kernels == CM_KERNELS_EAGER;
+
+	if (eager && cm_autocast(c))
+		put(c, x, products * (OPMATH + e) * h, products * (e + OPMATH) *
+		    h, products, products);
+	if (products < 2 || c->kernels == CM_KERNELS_FUSED)
+		return;
+	if (eager)
+		put(c, x, 0, (products - 1) * 3 * g * h, 0, products - 1);
 	else
-		put(c, x, 2 * e * n, 3 * e * n, 1,
-		    c->kernels == CM_KERNELS_FUSED ? 1 : 2);
+		put(c, x, 0, (products - 1) * g * h, 0, 0);
 }
 
 void
@@ -135,6 +180,7 @@ cm_layer_elem(const struct cm_config *c, struct cm_elem *x)
 	const struct hw_model *m = &c->model;
 	struct widths w;
 	double e = cm_elem_bytes(c), o = OPMATH, rope;
+	double rs = cm_autocast(c) ? OPMATH : e;	/* residual stream */
 	double sb = (double)m->seq * c->micro_batch;	/* tokens */
 	int eager = c->kernels == CM_KERNELS_EAGER;
 	int fused = c->kernels == CM_KERNELS_FUSED;
@@ -144,9 +190,14 @@ cm_layer_elem(const struct cm_config *c, struct cm_elem *x)
 	elem_zero(x);
 	norm(c, w.hs * sb, x);
 	norm(c, w.hs * sb, x);
-	/* two residual adds; with dropout a 1-byte mask each, and in eager
+	/* the products each norm feeds: wq, wk, wv and w1 (w3) */
+	product_inputs(c, m->hidden * sb, cm_split_products(c) ? 3 : 1, x);
+	product_inputs(c, m->hidden * sb, cm_split_products(c) && swiglu ?
+	    2 : 1, x);
+	/* two residual adds (the stream and a branch's bf16 output; fp32
+	 * under autocast); with dropout a 1-byte mask each, and in eager
 	 * F.dropout as its own kernel writing and reading a copy */
-	put(c, x, 2 * 3 * e * w.hs * sb, 2 * 3 * e * w.hs * sb, 2, 2);
+	put(c, x, 2 * (2 * rs + e) * w.hs * sb, 2 * 3 * rs * w.hs * sb, 2, 2);
 	if (m->dropout)
 		put(c, x, 2 * (1 + (eager ? 2 * e : 0)) * w.hs * sb,
 		    2 * (1 + (eager ? 2 * e : 0)) * w.hs * sb, eager ? 2 : 0,
@@ -180,6 +231,7 @@ cm_loss_elem(const struct cm_config *c, struct cm_elem *x)
 	widths_of(c, &w);
 	elem_zero(x);
 	norm(c, w.hs * rows, x);	/* the final norm */
+	product_inputs(c, c->model.hidden * rows, 1, x);	/* output layer */
 	if (c->kernels == CM_KERNELS_EAGER)
 		put(c, x, (e + 3 * o) * logits, (e + 5 * o) * logits, 3, 4);
 	else if (c->kernels == CM_KERNELS_COMPILED)
@@ -248,11 +300,25 @@ cm_optimizer_kernels(const struct cm_config *c, double own)
 	return launches * 2;
 }
 
+/*
+ * PyTorch's automatic mixed precision: fp32 weights and torch.autocast
+ * around the forward, as a single-GPU or DDP script runs bf16. FSDP
+ * (ZeRO-3) computes with bf16 copies of its shards instead, and Megatron
+ * (fused) keeps bf16 weights with fp32 master copies in the optimizer:
+ * neither autocasts. Under autocast every product casts its inputs to
+ * bf16, and the embedding's fp32 output makes the residual stream fp32.
+ */
+int
+cm_autocast(const struct cm_config *c)
+{
+	return c->kernels != CM_KERNELS_FUSED &&
+	    c->precision != CM_PREC_FP32 && c->zero < 3;
+}
+
 double
 cm_amp_bytes(const struct cm_config *c, double m)
 {
-	if (c->kernels == CM_KERNELS_FUSED || c->precision == CM_PREC_FP32 ||
-	    c->zero >= 3 || m < 1)
+	if (!cm_autocast(c) || m < 1)
 		return 0;
 	/* weight cast in, gradient cast out, added into .grad after the
 	 * first micro-batch; FSDP casts only its shard, so not under ZeRO-3 */
@@ -267,20 +333,38 @@ cm_act_extra_layer(const struct cm_config *c)
 	double e = cm_elem_bytes(c), sb = (double)m->seq * c->micro_batch;
 	double x = 0;
 
-	if (c->kernels != CM_KERNELS_EAGER ||
-	    c->recompute == CM_RECOMPUTE_FULL)
+	if (c->recompute == CM_RECOMPUTE_FULL)
 		return 0;
+	/* autocast's fp32 residual stream: both norms keep fp32 inputs */
+	if (cm_autocast(c) && e < OPMATH) {
+		widths_of(c, &w);
+		x = 2 * (OPMATH - e) * w.hs;
+	}
+	if (c->kernels != CM_KERNELS_EAGER)
+		return x * sb;
 	widths_of(c, &w);
 	/* RMSNorm keeps its fp32 copy and the normalised input of the weight
 	 * multiply, where a fused norm keeps x alone */
 	if (m->norm == HW_NORM_RMS)
 		x += 2 * (e < OPMATH ? OPMATH : e) * w.hs;
+	/* autocast: each separate product keeps its own bf16 cast of the
+	 * normed input, where one fused product keeps one */
+	if (cm_autocast(c) && cm_split_products(c))
+		x += e * m->hidden * (2 + (m->mlp == HW_MLP_SWIGLU));
 	if (!m->learned_pos)	/* complex multiply keeps its fp32 inputs */
 		x += OPMATH * (w.q + w.k);
 	if (w.k < w.q)		/* attention keeps the repeated K and V */
 		x += 2 * e * (w.q - w.k);
 	if (m->mlp == HW_MLP_SWIGLU)	/* mul keeps silu's output too */
 		x += e * w.f;
+	/* hand-written attention keeps softmax's fp32 output and the bf16
+	 * cast the second product takes (or, with dropout, its mask and
+	 * dropped copy), where the fused kernel keeps the bf16 probabilities
+	 * ([KOR22]'s 2, or 5 with dropout, bytes per score) */
+	if (c->attention == CM_ATTN_PLAIN && c->recompute == CM_RECOMPUTE_NONE)
+		x += (OPMATH + (m->dropout ? 1 + e : e < OPMATH ? e : 0) -
+		    (m->dropout ? 5.0 : 2.0) * e / 2) * m->heads / c->tp *
+		    m->seq;
 	return x * sb;
 }
 

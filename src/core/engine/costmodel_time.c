@@ -132,20 +132,21 @@ cm_hbm_s(const struct cm_config *c, double bytes, double kernels)
  * fused scale-mask-softmax reads it and writes the probabilities (4 bytes
  * per score), and with dropout a second kernel reads them and writes the
  * dropped copy and a 1-byte mask (5 more) ([KOR22] 4.1); eager PyTorch
- * applies the causal mask as a kernel of its own (4 more).
+ * runs each step as its own kernel, the softmax in fp32 (see attn_s).
  * Flash: causal kernels skip the masked half (reference j.2) and run at
  * FLASH_EFF of the large-GEMM efficiency (FlashAttention-2 reports 50-73 %
  * of A100 peak, FlashAttention-3 about 75 % of H100 peak forward; less
  * backward). flash2 is FlashAttention-2 where a faster kernel exists: on
  * Hopper it runs at the GPU's flash2_ratio of the best one (gpus.json).
  */
-static double
-attn_fwd_s(const struct cm_config *c)
+static void
+attn_s(const struct cm_config *c, double *fwd, double *bwd)
 {
 	const struct hw_model *m = &c->model;
 	double s = m->seq, b = c->micro_batch, dh = (double)m->hidden / m->heads;
-	double heads = (double)m->heads / c->tp * b, fl, peak, t;
-	double per_score = m->dropout ? 9.0 : 4.0;
+	double heads = (double)m->heads / c->tp * b, fl, peak, t, e, n;
+	double ef, eb, prod;
+	int kf, kb;
 
 	fl = 4 * b * s * s * (double)m->hidden / c->tp;
 	if (c->attention != CM_ATTN_PLAIN) {
@@ -154,13 +155,43 @@ attn_fwd_s(const struct cm_config *c)
 		t = 0.5 * fl / (peak * c->gpu.gemm_eff * FLASH_EFF);
 		if (c->attention == CM_ATTN_FLASH2 && c->gpu.flash2_ratio > 0)
 			t /= c->gpu.flash2_ratio;
-		return t;
+		/* Backward: 2.5x the forward's FLOPs (5 products for 2, the
+		 * scores recomputed; FlashAttention-3 4.1) at FLASH_BWD_RATE
+		 * of the forward's rate. */
+		*fwd = t;
+		*bwd = 2.5 / FLASH_BWD_RATE * t;
+		return;
 	}
-	if (c->kernels == CM_KERNELS_EAGER)
-		per_score += 4.0;
-	return heads * (gemm_s(c, s, dh, s) + gemm_s(c, s, s, dh)) +
-	    cm_hbm_s(c, per_score * heads * s * s * cm_elem_bytes(c) / 2,
-	    1 + m->dropout + (c->kernels == CM_KERNELS_EAGER));
+	e = cm_elem_bytes(c);
+	n = heads * s * s;	/* scores */
+	if (c->kernels == CM_KERNELS_EAGER) {
+		/* as hand-written PyTorch attention runs it (nanoGPT's
+		 * CausalSelfAttention, Hugging Face's eager_attention_forward):
+		 * scale, mask, softmax into fp32, cast back, each a kernel;
+		 * backward the cast, softmax's backward (reads its fp32
+		 * output and gradient), the mask and the scale */
+		ef = 4 * e + (e + CM_OPMATH) + (e < CM_OPMATH ? CM_OPMATH + e : 0);
+		eb = (e < CM_OPMATH ? e + CM_OPMATH : 0) + (2 * CM_OPMATH + e) + 4 * e;
+		kf = kb = e < CM_OPMATH ? 4 : 3;
+		if (m->dropout) {	/* F.dropout: a copy and a mask */
+			ef += 2 * e + 1;
+			eb += 2 * e + 1;
+			kf++;
+			kb++;
+		}
+	} else {
+		/* fused scale-mask-softmax (Megatron) or Inductor's one
+		 * kernel: read the scores, write the probabilities; with
+		 * dropout a second kernel writes the dropped copy and a 1-byte
+		 * mask ([KOR22] 4.1); the backward moves twice as much */
+		ef = m->dropout ? 4.5 * e : 2 * e;
+		eb = 2 * ef;
+		kf = 1 + m->dropout;
+		kb = 2 * kf;
+	}
+	prod = heads * (gemm_s(c, s, dh, s) + gemm_s(c, s, s, dh));
+	*fwd = prod + cm_hbm_s(c, ef * n, kf);
+	*bwd = 2 * prod + cm_hbm_s(c, eb * n, kb);
 }
 
 /* K/V width on one TP rank, elements per token. */
@@ -216,17 +247,12 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
 	linear_s(c, M, h / t, h, &fw->gemm, &bw->gemm);
 	linear_s(c, M, h, up, &fw->gemm, &bw->gemm);
 	linear_s(c, M, m->ffn / t, h, &fw->gemm, &bw->gemm);
-	fw->attn = attn_fwd_s(c);
+	attn_s(c, &fw->attn, &bw->attn);
 	cm_layer_elem(c, &el);
 	fw->elem = el.fwd_s;
 	layer_kernels(c, &fw->kernels, &bw->kernels);
 	fw->kernels += el.kf;
 	bw->kernels += el.kb;
-	/* Backward: flash does 2.5x the forward's FLOPs (5 products for 2,
-	 * the scores recomputed; FlashAttention-3 4.1) at FLASH_BWD_RATE of
-	 * the forward's rate, plain 2x. */
-	bw->attn = c->attention != CM_ATTN_PLAIN ?
-	    2.5 / FLASH_BWD_RATE * fw->attn : 2.0 * fw->attn;
 	bw->elem = el.bwd_s;
 	if (c->recompute == CM_RECOMPUTE_FULL) {	/* [NAR21] eq. 3 */
 		bw->gemm += fw->gemm;
