@@ -680,6 +680,50 @@ START_TEST(knobs)
 }
 END_TEST
 
+START_TEST(knobs_by_mode)
+{
+	/* The settings line shows a knob only where the mode has it:
+	 * rows single, dp, tp, pp, fsdp, 3d; columns g m s v p o c. */
+	static const int want[SIM_NMODES][7] = {
+		{ 0, 1, 0, 0, 0, 0, 0 },
+		{ 1, 1, 0, 0, 0, 1, 1 },
+		{ 1, 1, 0, 0, 1, 0, 1 },
+		{ 1, 1, 1, 0, 0, 0, 1 },
+		{ 1, 1, 0, 0, 0, 1, 1 },
+		{ 0, 1, 1, 0, 1, 1, 1 },
+	};
+	static const enum sim_knob k[7] = { SIM_KNOB_GPUS,
+	    SIM_KNOB_MICROBATCHES, SIM_KNOB_SCHEDULE, SIM_KNOB_VSTAGES,
+	    SIM_KNOB_SP, SIM_KNOB_OVERLAP, SIM_KNOB_COMPUTE_ONLY };
+	struct sim_config cfg, t;
+	int m, i, up, down;
+
+	for (m = 0; m < SIM_NMODES; m++) {
+		sim_config_default(&cfg, (enum sim_mode)m,
+		    sim_mode_default_gpus((enum sim_mode)m));
+		for (i = 0; i < 7; i++) {
+			ck_assert_msg(sim_knob_applies(&cfg, k[i]) ==
+			    want[m][i], "mode %d knob %d", m, i);
+			if (!want[m][i] || k[i] == SIM_KNOB_GPUS)
+				continue;
+			/* a knob shown can be turned one way or the other */
+			t = cfg;
+			up = sim_config_turn(&t, k[i], 1, 16);
+			t = cfg;
+			down = sim_config_turn(&t, k[i], -1, 16);
+			ck_assert_msg(up || down, "mode %d knob %d is stuck",
+			    m, i);
+		}
+	}
+	/* interleaved brings the virtual stages */
+	sim_config_default(&cfg, SIM_PP, 2);
+	cfg.schedule = PIPE_INTERLEAVED;
+	cfg.vstages = 2;
+	ck_assert_int_eq(sim_knob_applies(&cfg, SIM_KNOB_VSTAGES), 1);
+	ck_assert_int_eq(sim_knob_applies(&cfg, SIM_KNOB_MODE), 1);
+}
+END_TEST
+
 static Suite *
 player_suite(void)
 {
@@ -690,6 +734,7 @@ player_suite(void)
 	tcase_add_test(tc, step_event_to_event);
 	tcase_add_test(tc, clock_and_speed);
 	tcase_add_test(tc, knobs);
+	tcase_add_test(tc, knobs_by_mode);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("at time t");
 	tcase_add_loop_test(tc, active_at_t, 0, 6);

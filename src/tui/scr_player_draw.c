@@ -9,6 +9,7 @@
 
 #include "i18n.h"
 #include "core/wrap.h"
+#include "core/sim/sim_knob.h"
 #include "tui/scr_player.h"
 #include "tui/term.h"
 
@@ -81,9 +82,14 @@ void
 pscr_draw_settings(struct pscr *ps, WINDOW *w, int y, int cols)
 {
 	const struct sim_config *c = &ps->cfg;
-	char v[5][48];
-	const char *key[] = { "g", "m", "s", "p", "o", "c", "x" };
-	const char *val[7];
+	char v[6][48];
+	static const char *const key[] = { "g", "m", "s", "v", "p", "o",
+	    "c", "x" };
+	static const enum sim_knob knob[] = { SIM_KNOB_GPUS,
+	    SIM_KNOB_MICROBATCHES, SIM_KNOB_SCHEDULE, SIM_KNOB_VSTAGES,
+	    SIM_KNOB_SP, SIM_KNOB_OVERLAP, SIM_KNOB_COMPUTE_ONLY };
+	const char *val[8];
+	struct sim_config other;
 	int x = 1, i, used;
 
 	if (ps->note != NULL) {
@@ -93,18 +99,21 @@ pscr_draw_settings(struct pscr *ps, WINDOW *w, int y, int cols)
 	snprintf(v[0], sizeof v[0], P_("%d GPU", "%d GPUs", c->gpus), c->gpus);
 	snprintf(v[1], sizeof v[1], _("%d mb"), c->microbatches);
 	snprintf(v[2], sizeof v[2], "%s", pipe_schedule_name(c->schedule));
-	snprintf(v[3], sizeof v[3], "%s", c->seq_parallel ? _("SP on") :
+	snprintf(v[3], sizeof v[3], _("%d chunks"), c->vstages);
+	snprintf(v[4], sizeof v[4], "%s", c->seq_parallel ? _("SP on") :
 	    _("SP off"));
-	snprintf(v[4], sizeof v[4], "%s", c->overlap ? _("overlap on") :
+	snprintf(v[5], sizeof v[5], "%s", c->overlap ? _("overlap on") :
 	    _("overlap off"));
-	val[0] = v[0];
-	val[1] = v[1];
-	val[2] = v[2];
-	val[3] = v[3];
-	val[4] = v[4];
-	val[5] = c->compute_only ? _("transfers free") : _("transfers on");
-	val[6] = ps->cmp_ok ? _("compare off") : _("compare");
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 6; i++)
+		val[i] = v[i];
+	val[6] = c->compute_only ? _("transfers free") : _("transfers on");
+	val[7] = ps->cmp_ok ? _("compare off") : _("compare");
+	for (i = 0; i < 8; i++) {
+		/* only the knobs this mode has; compare where there is a
+		 * run to compare with */
+		if (i < 7 ? !sim_knob_applies(c, knob[i]) :
+		    !ps->cmp_ok && sim_config_compare(c, &other) != 0)
+			continue;
 		used = setting(w, y, x, cols - 1, key[i], val[i]);
 		if (used < 0)
 			break;

@@ -133,6 +133,11 @@ screen_has "bubble: 0.0% measured"
 screen_capture | grep '^G0 ' | grep -q '·\*' || fail "G0 does not wait before the optimizer"
 screen_capture | grep '^G[0-9] ' | grep -q '▒' && fail "a DP row draws the wait as bubble"
 screen_has "· waiting for a transfer"
+# DP has no pipeline and no TP: its settings line shows neither the
+# schedule nor sequence parallelism, but the overlap it does have.
+screen_capture | grep -q ' s 1f1b ' && fail "DP shows the pipeline schedule"
+screen_capture | grep -q ' p SP o' && fail "DP shows sequence parallelism"
+screen_has "o overlap on"
 screen_lacks "▒ bubble"
 screen_keys x
 screen_wait "overlap off: step"

@@ -137,3 +137,29 @@ sim_config_same(const struct sim_config *a, const struct sim_config *b)
 	    a->vstages == b->vstages && a->seq_parallel == b->seq_parallel &&
 	    a->overlap == b->overlap && a->compute_only == b->compute_only;
 }
+
+int
+sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
+{
+	enum sim_mode m = cfg->mode;
+	int pipe = m == SIM_PP || m == SIM_3D;
+
+	switch (knob) {
+	case SIM_KNOB_MODE:
+	case SIM_KNOB_MICROBATCHES:
+		return 1;
+	case SIM_KNOB_GPUS:
+		return m != SIM_SINGLE && m != SIM_3D;
+	case SIM_KNOB_SCHEDULE:
+		return pipe;
+	case SIM_KNOB_VSTAGES:
+		return pipe && cfg->schedule == PIPE_INTERLEAVED;
+	case SIM_KNOB_SP:
+		return m == SIM_TP || m == SIM_3D;
+	case SIM_KNOB_OVERLAP:
+		return m == SIM_DP || m == SIM_FSDP || m == SIM_3D;
+	case SIM_KNOB_COMPUTE_ONLY:
+		return m != SIM_SINGLE;
+	}
+	return 0;
+}

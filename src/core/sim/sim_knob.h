@@ -35,6 +35,15 @@ int	sim_mode_default_gpus(enum sim_mode);
 int	sim_config_turn(struct sim_config *, enum sim_knob, int dir,
 	    int max_gpus);
 
+/*
+ * 1 if knob means something for cfg's mode: the schedule and the virtual
+ * stages (interleaved) only where there is a pipeline, sequence
+ * parallelism only with TP, overlap only with DP or ZeRO-3, the device
+ * count and free transfers only with more than one device. The player's
+ * settings line shows these alone.
+ */
+int	sim_knob_applies(const struct sim_config *, enum sim_knob);
+
 /* 1 if a and b ask for the same run (their costs are not compared). */
 int	sim_config_same(const struct sim_config *, const struct sim_config *);
 
