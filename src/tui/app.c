@@ -31,3 +31,10 @@ app_store_error(const struct pl_err *err)
 	    pl_err_format(err, buf, sizeof buf));
 	ui_flash(line);
 }
+
+void
+app_answered(struct app *a)
+{
+	if (a->answered != NULL)
+		a->answered(a->answered_arg);
+}

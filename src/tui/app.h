@@ -28,6 +28,10 @@ struct app {
 	const char		*lab_dir;	/* lab mode: the lab directory */
 	int			 projector;	/* bool: projector mode (bold,
 						   big figures, fewer lines) */
+	/* Called after an answer or a scenario attempt is saved (the
+	 * student's lab screen hands it in at once); may be NULL. */
+	void			(*answered)(void *);
+	void			*answered_arg;
 };
 
 /*
@@ -38,6 +42,9 @@ int	app_refresh(struct app *);
 
 /* Report a store failure on the status line; the session goes on. */
 void	app_store_error(const struct pl_err *);
+
+/* An answer or a scenario attempt was saved: tell app->answered. */
+void	app_answered(struct app *);
 
 /* Screens. Each returns a new screen for ui_push(). */
 struct ui_screen	*ui_home_new(struct app *);

@@ -6,10 +6,11 @@
  * step; the student may look back at earlier steps, never ahead (the
  * rules, and the scenario override, are core/lab's: lab_student.c). Answers
  * are given in the reader (or the playground for a scenario step) and
- * saved in the progress database as usual; when the student comes back,
- * the screen copies the answers of the lab's steps from the database into
- * the student's result file in the drop box (labdir_submit), the same
- * write `parlearn lab submit` makes.
+ * saved in the progress database as usual; as each is saved (app->answered)
+ * and when the student comes back, the screen copies the answers of the
+ * lab's steps from the database into the student's result file in the
+ * drop box (labdir_submit), the same write `parlearn lab submit` makes, so
+ * the dashboard sees an answer while the student is still in the drop.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,10 +322,25 @@ student_tick(struct ui_screen *s)
 		keep_runs(st);
 }
 
+/* An answer saved in a drop or a scenario opened from this screen. */
+static void
+student_answered(void *arg)
+{
+	struct student *st = arg;
+
+	sync_answers(st);
+	save(st);
+}
+
 static void
 student_free(struct ui_screen *s)
 {
 	struct student *st = s->state;
+
+	if (st->app->answered_arg == st) {
+		st->app->answered = NULL;
+		st->app->answered_arg = NULL;
+	}
 
 	lab_scenario_free(&st->sc);
 	lab_result_free(&st->res);
@@ -379,6 +395,8 @@ ui_lab_student_new(struct app *a)
 	s->tick = student_tick;
 	s->free = student_free;
 	s->state = st;
+	a->answered = student_answered;
+	a->answered_arg = st;
 	return s;
 fail:
 	if (st != NULL) {

@@ -108,6 +108,8 @@ save_attempt(struct pgs *p)
 	    p->rules.n_claims > 0 ? p->tradeoff : NULL,
 	    difftime(now, p->opened), (int64_t)now, &err) != 0)
 		app_store_error(&err);
+	else
+		app_answered(p->app);
 	p->opened = now;
 	if (p->grade.pass) {
 		p->passed = 1;

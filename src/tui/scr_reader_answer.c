@@ -31,6 +31,8 @@ save_answer(struct reader_scr *r, int b)
 	if (store_cards_answer(r->app->store, r->app->profile, d->id, q,
 	    st->correct, resp, secs, st->expected, now, NULL, &err) != 0)
 		app_store_error(&err);
+	else
+		app_answered(r->app);
 }
 
 static void

@@ -80,6 +80,32 @@ wait_until 10 pane_lacks "$STUDENT_SOCK" "Keys on this screen" ||
 student_wait "Step 2:"
 student_capture | grep -q "Step 3:" && fail "the student went ahead of the lab"
 
+# Inside step 2's drop the student answers q1 right: the dashboard shows it
+# while the student is still reading, not only once they come back.
+student_pos() {
+	student_capture | grep -o 'lines [0-9]*-[0-9]* of [0-9]*' | head -n 1
+}
+student_moved() {
+	[ "$(student_pos)" != "$1" ]
+}
+screen_wait "q1 ✓0 x0"
+tmux -L "$STUDENT_SOCK" send-keys Enter
+student_wait "Drop 2:"
+i=0
+until pane_shows "$STUDENT_SOCK" "Press a number to choose"; do
+	i=$((i + 1))
+	[ $i -le 30 ] || fail "student: no question in drop 2"
+	pos=$(student_pos)
+	tmux -L "$STUDENT_SOCK" send-keys f
+	wait_until 10 student_moved "$pos" || fail "student: the page did not move"
+done
+tmux -L "$STUDENT_SOCK" send-keys 1 Enter
+student_wait "Right"
+screen_wait "q1 ✓1 x0"
+pane_shows "$STUDENT_SOCK" "Drop 2:" || fail "the student left the drop"
+tmux -L "$STUDENT_SOCK" send-keys q
+student_wait "lab at step 2/8"
+
 # q leads home, L back to the lab.
 tmux -L "$STUDENT_SOCK" send-keys q
 student_wait "L back to the lab"
