@@ -136,8 +136,13 @@ cm_hbm_s(const struct cm_config *c, double bytes, double kernels)
  * Flash: causal kernels skip the masked half (reference j.2) and run at
  * FLASH_EFF of the large-GEMM efficiency (FlashAttention-2 reports 50-73 %
  * of A100 peak, FlashAttention-3 about 75 % of H100 peak forward; less
- * backward). flash2 is FlashAttention-2 where a faster kernel exists: on
- * Hopper it runs at the GPU's flash2_ratio of the best one (gpus.json).
+ * backward). flash is the fastest kernel, which PyTorch's SDPA itself
+ * picks on Hopper once its bundled cuDNN is newer than 9.15
+ * (check_prefer_cudnn_attention in sdp_utils.cpp, PyTorch 2.11; see
+ * huggingface/transformers PR 48163). flash2 is FlashAttention-2 where a
+ * faster kernel exists, as SDPA ran it on H100 before (PyTorch 2.5.1 to
+ * 2.10, pytorch/pytorch PR 138522 made cuDNN opt-in): on Hopper it runs at
+ * the GPU's flash2_ratio of the best one (gpus.json).
  */
 static void
 attn_s(const struct cm_config *c, double *fwd, double *bwd)
