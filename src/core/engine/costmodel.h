@@ -131,6 +131,8 @@ struct cm_config {
 						 * 0..1 (default 0.10) */
 	int			any_framework;	/* bool: search also ranks layouts
 						 * no framework runs (framework.h) */
+	int			tp_in_node;	/* bool: search only layouts whose
+						 * TP group stays in one node */
 	unsigned		search_keep;	/* CM_KEEP_* bits: searched knobs
 						 * the search leaves as set */
 };

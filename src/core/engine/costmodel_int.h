@@ -154,6 +154,7 @@ void	cm_evaluate_quick(const struct cm_config *, struct cm_result *r);
  *	cm_grid_start(&g, c); while (cm_grid_next(&g)) use g.tp, g.pp, g.dp;
  */
 struct cm_grid {
+	const struct cm_config	*cfg;
 	int	gpus, tp_cap, layers;	/* from the config */
 	int	tp, pp, dp;		/* the current layout */
 };

@@ -189,6 +189,7 @@ cm_search_json(const struct cm_search *s)
 	if (s->n_top > 0 || s->have_closest) {
 		cJSON_AddNumberToObject(o, "headroom_fraction", c->headroom);
 		cJSON_AddBoolToObject(o, "any_framework", c->any_framework);
+		cJSON_AddBoolToObject(o, "tp_in_node", c->tp_in_node);
 	}
 	cJSON_AddNumberToObject(o, "tie_tolerance_fraction", CM_TIE_TOL);
 	if (s->n_top == 0 && s->have_closest)

@@ -213,6 +213,8 @@ static const struct cm_key keys[] = {
 	    N_("GPU memory a ranked layout leaves free (0.10)")),
 	BOOL("any_framework", SEARCH, any_framework,
 	    N_("also rank layouts no framework runs (off)")),
+	BOOL("tp_in_node", SEARCH, tp_in_node,
+	    N_("try only layouts whose TP group stays in one node (off)")),
 	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
 };
 

@@ -3,7 +3,8 @@
  * batch, ranked by step time among those a team could run.
  *
  * Enumerated: TP a power of two up to 8 GPUs per node (reference j: TP
- * beyond a node is allowed but pays inter-node bandwidth), dividing the
+ * beyond a node is allowed but pays inter-node bandwidth; cfg.tp_in_node
+ * keeps every TP group in one node, layout_grid.c), dividing the
  * heads and the GPUs; PP dividing GPUs / TP and the layers (up to 2 short,
  * see cm_stage_layers); DP the rest; micro-batch 1, 2, 4, 8; ZeRO 0-3;
  * for ZeRO 3 reshard after forward on and off and HSDP off and on;

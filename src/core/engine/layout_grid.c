@@ -8,12 +8,34 @@
 void
 cm_grid_start(struct cm_grid *g, const struct cm_config *c)
 {
+	g->cfg = c;
 	g->gpus = c->gpus;
 	g->tp_cap = 8 * c->gpus_per_node;
 	g->layers = c->model.layers;
 	g->tp = 1;
 	g->pp = 0;
 	g->dp = 0;
+}
+
+/*
+ * With cfg.tp_in_node the search keeps every TP group inside one node, as
+ * teams do that keep TP on NVLink ([LLAMA3] 3.3.2: the innermost
+ * parallelism "is usually constrained to within the same server").
+ */
+static int
+tp_spans_nodes(const struct cm_grid *g)
+{
+	struct cm_config c;
+	struct cm_group tp;
+
+	if (!g->cfg->tp_in_node || g->tp == 1)
+		return 0;
+	c = *g->cfg;
+	c.tp = g->tp;
+	c.pp = g->pp;
+	c.dp = g->dp;
+	cm_group_of(&c, CM_AXIS_TP, &tp);
+	return tp.nodes > 1;
 }
 
 int
@@ -26,6 +48,8 @@ cm_grid_next(struct cm_grid *g)
 		while (++g->pp <= g->gpus / g->tp && g->pp <= g->layers) {
 			if ((g->gpus / g->tp) % g->pp == 0) {
 				g->dp = g->gpus / (g->tp * g->pp);
+				if (tp_spans_nodes(g))
+					continue;
 				return 1;
 			}
 		}
