@@ -758,6 +758,7 @@ published(const char *name, const struct cm_config *c, int d, int t, int p,
 static void
 megatron_2021(struct cm_config *c)
 {
+	c->kernels = CM_KERNELS_FUSED;	/* Megatron's own kernels */
 	c->recompute = CM_RECOMPUTE_FULL;
 	c->micro_batch = 1;
 	c->attention = CM_ATTN_PLAIN;
@@ -875,6 +876,7 @@ START_TEST(published_bloom)
 	struct cm_config c;
 
 	cfg_for(&c, "bloom-176b", "a100-80gb", 384);
+	c.kernels = CM_KERNELS_FUSED;	/* Megatron-DeepSpeed's kernels */
 	c.global_batch = 2048;
 	c.inter_bw = 6.25e9;
 	c.attention = CM_ATTN_PLAIN;
