@@ -397,6 +397,50 @@ START_TEST(flash2_on_hopper)
 }
 END_TEST
 
+START_TEST(flash_head_size)
+{
+	/* The same attention FLOPs in heads of 64 run slower than in heads
+	 * of 128 (FlashAttention-3 paper, Figure 5, H100 forward): the
+	 * fastest Hopper kernel 648 -> 497 TFLOP/s, FlashAttention-2
+	 * 370 -> 324, also on an A100, where it is the fastest kernel. */
+	static const struct {
+		const char		*gpu;
+		enum cm_attention	 attn;
+		double			 ratio;	/* time at 64 over 128 */
+	} rows[] = {
+		{ "h100-80gb", CM_ATTN_FLASH, 648.0 / 497 },
+		{ "h100-80gb", CM_ATTN_FLASH2, 370.0 / 324 },
+		{ "a100-80gb", CM_ATTN_FLASH, 370.0 / 324 },
+	};
+	struct cm_config c;
+	struct cm_result r64, r128, r96;
+	size_t i;
+
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		small_llama(&c, CM_KERNELS_FUSED);
+		c.gpu = *hw_gpu_find(&cat, rows[i].gpu);
+		c.attention = rows[i].attn;
+		c.model.heads = 8;	/* 1024 / 8 = 128 */
+		eval(&c, &r128);
+		c.model.heads = 16;	/* 64 */
+		c.model.kv_heads = 4;
+		eval(&c, &r64);
+		ck_assert_double_eq_tol(r64.t_attn / r128.t_attn, rows[i].ratio,
+		    1e-9);
+	}
+	/* heads of 96 fall in between */
+	small_llama(&c, CM_KERNELS_FUSED);
+	c.model.hidden = 1536;
+	c.model.heads = 16;
+	c.model.kv_heads = 4;
+	eval(&c, &r96);
+	c.model.heads = 12;	/* 128 */
+	eval(&c, &r128);
+	ck_assert(r96.t_attn > r128.t_attn && r96.t_attn < r128.t_attn *
+	    648.0 / 497);
+}
+END_TEST
+
 START_TEST(plain_default)
 {
 	/* One plain default, eager, whatever the layout: changing TP or PP
@@ -481,6 +525,7 @@ kernels_suite(void)
 	tcase_add_test(tc, eager_activations);
 	tcase_add_test(tc, kernel_issue);
 	tcase_add_test(tc, flash2_on_hopper);
+	tcase_add_test(tc, flash_head_size);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("settings");
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -144,6 +144,28 @@ cm_hbm_s(const struct cm_config *c, double bytes, double kernels)
  * 2.10, pytorch/pytorch PR 138522 made cuDNN opt-in): on Hopper it runs at
  * the GPU's flash2_ratio of the best one (gpus.json).
  */
+/*
+ * Speed of a flash kernel at head size dh over its speed at 128. The
+ * FlashAttention-3 paper (arXiv 2407.08608, Figure 5, H100, forward at
+ * 16k tokens) has FlashAttention-3 at 497 TFLOP/s with heads of 64
+ * against 648 with heads of 128, FlashAttention-2 at 324 against 370:
+ * a small head does less work per byte of Q, K and V it loads. Between 64
+ * and 128 the engine interpolates in log size; 128 and more count as 128.
+ * fa3: the kernel is Hopper's fastest (FlashAttention-3 or cuDNN), not
+ * FlashAttention-2, which is also the fastest kernel on older GPUs.
+ */
+static double
+flash_head_factor(double dh, int fa3)
+{
+	double at64 = fa3 ? 497.0 / 648 : 324.0 / 370;
+
+	if (dh >= 128)
+		return 1;
+	if (dh <= 64)
+		return at64;
+	return at64 + (1 - at64) * log2(dh / 64);
+}
+
 static void
 attn_s(const struct cm_config *c, double *fwd, double *bwd)
 {
@@ -160,6 +182,8 @@ attn_s(const struct cm_config *c, double *fwd, double *bwd)
 		t = 0.5 * fl / (peak * c->gpu.gemm_eff * FLASH_EFF);
 		if (c->attention == CM_ATTN_FLASH2 && c->gpu.flash2_ratio > 0)
 			t /= c->gpu.flash2_ratio;
+		t /= flash_head_factor(dh, c->attention == CM_ATTN_FLASH &&
+		    c->gpu.flash2_ratio < 1);
 		/* Backward: 2.5x the forward's FLOPs (5 products for 2, the
 		 * scores recomputed; FlashAttention-3 4.1) at FLASH_BWD_RATE
 		 * of the forward's rate. */
