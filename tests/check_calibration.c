@@ -31,29 +31,13 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/hardware.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
 
 #define TOL	0.15
-
-static struct hw_catalog cat;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
-}
-
-static void
-teardown(void)
-{
-	hw_catalog_free(&cat);
-}
 
 static void
 cfg_for(struct cm_config *c, const char *model, const char *gpu, int d, int t,
@@ -502,7 +486,7 @@ calibration_suite(void)
 	Suite *s = suite_create("calibration");
 	TCase *tc = tcase_create("A100");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, nar21_table1);
 	tcase_add_test(tc, gpt3);
@@ -512,7 +496,7 @@ calibration_suite(void)
 	tcase_add_test(tc, torchtitan_a100);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("H100");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, llama3_405b);
 	tcase_add_test(tc, nemo_h100);
 	tcase_add_test(tc, pytorch_h100);

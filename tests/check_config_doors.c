@@ -19,6 +19,7 @@
 #include "core/engine/costmodel.h"
 #include "core/json.h"
 #include "capture.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -26,22 +27,6 @@
 
 static struct cli_ctx ctx = { .data_dir = TOP_SRCDIR "/data",
 	.db_path = "/nonexistent", .profile = "ada" };
-static struct hw_catalog cat;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_int_eq(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err), 0);
-}
-
-static void
-teardown(void)
-{
-	hw_catalog_free(&cat);
-}
-
 /* The same inputs, as a learner types them and as a lesson writes them. */
 struct doors {
 	const char	*argv[48];
@@ -521,7 +506,7 @@ doors_suite(void)
 	int n = (int)(sizeof cases / sizeof cases[0]);
 	TCase *tc = tcase_create("plan and lesson agree");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_set_timeout(tc, 20);
 	tcase_add_loop_test(tc, same_result_both_doors, 0, n);
 	tcase_add_loop_test(tc, same_json_both_doors, 0, n);

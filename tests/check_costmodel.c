@@ -14,6 +14,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/hardware.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -21,23 +22,6 @@
 
 #define MIB	1048576.0
 #define GIB	1073741824.0
-
-static struct hw_catalog cat;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
-}
-
-static void
-teardown(void)
-{
-	hw_catalog_free(&cat);
-}
 
 static void
 cfg_for(struct cm_config *c, const char *model, const char *gpu)
@@ -836,7 +820,7 @@ costmodel_suite(void)
 	TCase *tc;
 
 	tc = tcase_create("reference numbers");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, zero_worked_example);
 	tcase_add_test(tc, sixteen_bytes_rule);
 	tcase_add_test(tc, preset_params);
@@ -849,7 +833,7 @@ costmodel_suite(void)
 	tcase_add_test(tc, step_consistency);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sharding and memory");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, zero_volumes_one_microbatch);
 	tcase_add_test(tc, zero_volumes_accumulation);
 	tcase_add_test(tc, zero3_latency_at_scale);
@@ -862,17 +846,17 @@ costmodel_suite(void)
 	tcase_add_test(tc, tp_overlap_switch);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("compute");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, non_matmul_time);
 	tcase_add_test(tc, single_gpu_step);
 	tcase_add_test(tc, kernel_issue_bound);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("search");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, search_properties);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad input");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, config_json);
 	tcase_add_test(tc, new_settings_json);

@@ -25,31 +25,11 @@
 #include "core/course/content.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/hardware.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
-
-static struct hw_catalog cat;
-static struct content_course *course;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
-	course = content_load(TOP_SRCDIR, NULL);
-	ck_assert_ptr_nonnull(course);
-}
-
-static void
-teardown(void)
-{
-	content_free(course);
-	hw_catalog_free(&cat);
-}
 
 /* The block of drop `drop` whose question id or text title is `unit`. */
 static const struct content_block *
@@ -916,7 +896,8 @@ numbers_suite(void)
 	Suite *s = suite_create("course numbers");
 	TCase *tc = tcase_create("prose against the engine");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_course_setup,
+	    catfix_course_teardown);
 	tcase_add_test(tc, drop02_two_nodes);
 	tcase_add_test(tc, drop03_tp16_runs);
 	tcase_add_test(tc, drop05_hides);

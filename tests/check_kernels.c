@@ -18,29 +18,13 @@
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
 #include "core/engine/hardware.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
 
 #define H100_HBM	(0.9 * 3350e9)	/* HBM_EFF x datasheet, bytes/s */
-
-static struct hw_catalog cat;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
-}
-
-static void
-teardown(void)
-{
-	hw_catalog_free(&cat);
-}
 
 static void
 eval(const struct cm_config *c, struct cm_result *r)
@@ -515,7 +499,7 @@ kernels_suite(void)
 	Suite *s = suite_create("kernels");
 	TCase *tc = tcase_create("what runs between the products");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, elementwise_bytes);
 	tcase_add_test(tc, hbm_efficiency_by_size);
 	tcase_add_test(tc, autocast_bytes);
@@ -528,7 +512,7 @@ kernels_suite(void)
 	tcase_add_test(tc, flash_head_size);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("settings");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, plain_default);
 	tcase_add_test(tc, settings_round_trip);
 	suite_add_tcase(s, tc);

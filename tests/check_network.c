@@ -21,27 +21,11 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/hardware.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
-
-static struct hw_catalog cat;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
-}
-
-static void
-teardown(void)
-{
-	hw_catalog_free(&cat);
-}
 
 static void
 cfg_for(struct cm_config *c, const char *model, const char *gpu, int d, int t,
@@ -340,14 +324,14 @@ network_suite(void)
 	Suite *s = suite_create("network");
 	TCase *tc = tcase_create("published NCCL figures");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, dgx_a100_allreduce_busbw);
 	tcase_add_test(tc, ndr_nic_one_rank_per_node);
 	tcase_add_test(tc, partial_nodes);
 	tcase_add_test(tc, nccl_latency_model);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rank order");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, rank_order_places_groups);
 	tcase_add_test(tc, tp_across_nodes);
 	tcase_add_test(tc, nic_shared_with_dp);

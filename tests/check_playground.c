@@ -13,22 +13,20 @@
 #include "core/engine/costmodel.h"
 #include "core/engine/hardware.h"
 #include "core/course/playground.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
 
-static struct hw_catalog cat;
 static struct pg_state *pg;
 
 static void
 setup(void)
 {
-	struct pl_err err;
 	struct cm_config c;
 
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
+	catfix_setup();
 	pg = calloc(1, sizeof *pg);
 	ck_assert_ptr_nonnull(pg);
 	ck_assert_int_eq(pg_default_config(&cat, &c), 0);
@@ -39,7 +37,7 @@ static void
 teardown(void)
 {
 	free(pg);
-	hw_catalog_free(&cat);
+	catfix_teardown();
 }
 
 START_TEST(default_is_valid)

@@ -14,31 +14,11 @@
 #include "core/engine/hardware.h"
 #include "core/course/playground.h"
 #include "core/course/scenario.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
-
-static struct hw_catalog cat;
-static struct content_course *course;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
-	course = content_load(TOP_SRCDIR, NULL);
-	ck_assert_ptr_nonnull(course);
-}
-
-static void
-teardown(void)
-{
-	content_free(course);
-	hw_catalog_free(&cat);
-}
 
 static const struct content_scenario *
 find_scenario(const char *drop_id)
@@ -424,7 +404,8 @@ scenario_suite(void)
 	Suite *s = suite_create("scenario");
 	TCase *tc = tcase_create("shipped scenarios");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_course_setup,
+	    catfix_course_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, drop10_oom);
 	tcase_add_test(tc, drop11_tp_across_nodes);

@@ -21,21 +21,18 @@
 #include "core/engine/costmodel_int.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
 
-static struct hw_catalog cat;
 static struct cm_search *s;
 
 static void
 setup(void)
 {
-	struct pl_err err;
-
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
+	catfix_setup();
 	s = malloc(sizeof *s);
 	ck_assert_ptr_nonnull(s);
 }
@@ -44,7 +41,7 @@ static void
 teardown(void)
 {
 	free(s);
-	hw_catalog_free(&cat);
+	catfix_teardown();
 }
 
 static void
@@ -558,16 +555,16 @@ END_TEST
  * attention kernel and precision flipped. */
 START_TEST(start_never_beats_best_scenarios)
 {
-	struct content_course *course = content_load(TOP_SRCDIR, NULL);
+	struct content_course *shipped = content_load(TOP_SRCDIR, NULL);
 	const struct content_drop *d;
 	struct cm_config c;
 	struct pl_err err;
 	size_t i, j;
 	int n = 0;
 
-	ck_assert_ptr_nonnull(course);
-	for (i = 0; i < course->n_drops; i++)
-		for (d = &course->drops[i], j = 0; j < d->n_blocks; j++) {
+	ck_assert_ptr_nonnull(shipped);
+	for (i = 0; i < shipped->n_drops; i++)
+		for (d = &shipped->drops[i], j = 0; j < d->n_blocks; j++) {
 			if (d->blocks[j].kind != CONTENT_SCENARIO)
 				continue;
 			ck_assert_msg(scenario_start(d->blocks[j].scenario.raw,
@@ -580,7 +577,7 @@ START_TEST(start_never_beats_best_scenarios)
 			n++;
 		}
 	ck_assert_int_ge(n, 5);
-	content_free(course);
+	content_free(shipped);
 }
 END_TEST
 

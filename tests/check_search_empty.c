@@ -9,23 +9,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/search_empty.h"
-
-static struct hw_catalog cat;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_msg(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err) == 0,
-	    "%s", err.msg);
-}
-
-static void
-teardown(void)
-{
-	hw_catalog_free(&cat);
-}
+#include "catfix.h"
 
 static void
 config(struct cm_config *c, const char *model, int gpus, long batch)
@@ -147,7 +131,7 @@ empty_suite(void)
 	Suite *s = suite_create("search_empty");
 	TCase *tc = tcase_create("why");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, agrees_with_the_search);
 	tcase_add_test(tc, sixty_three_gpus);

@@ -18,26 +18,11 @@
 #include "core/course/playground.h"
 #include "core/course/scenario.h"
 #include "core/engine/costmodel.h"
+#include "catfix.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
-
-static struct hw_catalog cat;
-
-static void
-setup(void)
-{
-	struct pl_err err;
-
-	ck_assert_int_eq(hw_catalog_load(&cat, TOP_SRCDIR "/data", &err), 0);
-}
-
-static void
-teardown(void)
-{
-	hw_catalog_free(&cat);
-}
 
 /* What each name says, read from the struct here, not from costmodel.c. */
 static double
@@ -187,7 +172,7 @@ vocabulary_suite(void)
 	Suite *s = suite_create("vocabulary");
 	TCase *tc = tcase_create("one word for each thing");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, quantity_names_say_their_field);
 	tcase_add_test(tc, content_knows_the_engine_quantities);
 	tcase_add_test(tc, one_default_gpu);

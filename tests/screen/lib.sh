@@ -208,3 +208,26 @@ screen_golden() {
 	fail "the screen differs from golden/$1.txt; if the change is meant," \
 		"UPDATE_GOLDEN=1 make check TESTS=tests/screen/golden.sh"
 }
+
+# open_drop12_incident TITLE: start parlearn at 100x14, so the last page of
+# drop 12 holds only its reveal question and the incident; grade the
+# question, then Enter on the incident TITLE (scenario.sh, scenario-cut.sh).
+open_drop12_incident() {
+	screen_start 100 14
+	screen_wait "Phase 1"
+	screen_keys g
+	n=0
+	while [ $n -lt 12 ]; do screen_keys j; n=$((n + 1)); done
+	screen_keys Enter
+	screen_wait "Drop 12:"
+	screen_keys G
+	screen_wait "$1"
+	screen_keys r
+	screen_wait "How did you do"
+	screen_keys 3
+	screen_wait "You got it."
+	screen_keys G
+	screen_wait "Press Enter to open this incident"
+	screen_keys Enter
+	screen_wait "Scenario: $1"
+}

@@ -15,25 +15,7 @@ count() {
 	screen_capture | grep -cF -- "$1"
 }
 
-# Into the scenario as scenario.sh does: grade the reveal question on the
-# last page of the drop, then Enter on the incident.
-screen_start 100 14
-screen_wait "Phase 1"
-screen_keys g
-n=0
-while [ $n -lt 12 ]; do screen_keys j; n=$((n + 1)); done
-screen_keys Enter
-screen_wait "Drop 12:"
-screen_keys G
-screen_wait "$title"
-screen_keys r
-screen_wait "How did you do"
-screen_keys 3
-screen_wait "You got it."
-screen_keys G
-screen_wait "Press Enter to open this incident"
-screen_keys Enter
-screen_wait "Scenario: $title"
+open_drop12_incident "$title"
 
 # --- 60 columns: the footer and the status line end with "…" ------------
 screen_resize 60 20

@@ -16,25 +16,7 @@ reader_page() {
 		{ read -r a b && [ $((b - a + 1)) -eq "$1" ]; }
 }
 
-# A short terminal, so the last page holds only the reveal question
-# and the scenario: grade the question, then the scenario is the active block.
-screen_start 100 14
-screen_wait "Phase 1"
-screen_keys g
-n=0
-while [ $n -lt 12 ]; do screen_keys j; n=$((n + 1)); done
-screen_keys Enter
-screen_wait "Drop 12:"
-screen_keys G
-screen_wait "$title"
-screen_keys r
-screen_wait "How did you do"
-screen_keys 3
-screen_wait "You got it."
-screen_keys G
-screen_wait "Press Enter to open this incident"
-screen_keys Enter
-screen_wait "Scenario: $title"
+open_drop12_incident "$title"
 screen_resize 100 36
 screen_wait "Goal (all must hold):"
 screen_has "Goal (all must hold):"
