@@ -111,12 +111,12 @@ number_in(const char *text, const char *before, const char *after)
 	return NAN;
 }
 
-/* Evaluate base with the keys of `over` (a JSON object text) laid on it. */
+/* The config of base with the keys of `over` (a JSON object text) laid
+ * on it. */
 static void
-run(const cJSON *base, const char *over, struct cm_result *r)
+config_of(const cJSON *base, const char *over, struct cm_config *c)
 {
 	cJSON *o = cJSON_Duplicate(base, 1), *x, *item;
-	struct cm_config c;
 	struct pl_err err;
 
 	ck_assert_ptr_nonnull(o);
@@ -131,10 +131,20 @@ run(const cJSON *base, const char *over, struct cm_result *r)
 		}
 		cJSON_Delete(x);
 	}
-	ck_assert_msg(cm_config_from_json(&c, o, &cat, "test", "", &err) == 0,
+	ck_assert_msg(cm_config_from_json(c, o, &cat, "test", "", &err) == 0,
 	    "%s", err.msg);
-	ck_assert_msg(cm_evaluate(&c, r, &err) == 0, "%s", err.msg);
 	cJSON_Delete(o);
+}
+
+/* Evaluate base with the keys of `over` laid on it. */
+static void
+run(const cJSON *base, const char *over, struct cm_result *r)
+{
+	struct cm_config c;
+	struct pl_err err;
+
+	config_of(base, over, &c);
+	ck_assert_msg(cm_evaluate(&c, r, &err) == 0, "%s", err.msg);
 }
 
 static void
@@ -741,30 +751,15 @@ static double
 best_tokens(const cJSON *base, const char *over)
 {
 	struct cm_search *s = calloc(1, sizeof *s);
-	cJSON *o = cJSON_Duplicate(base, 1), *x, *item;
 	struct cm_config c;
 	struct pl_err err;
 	double t;
 
 	ck_assert_ptr_nonnull(s);
-	ck_assert_ptr_nonnull(o);
-	if (over != NULL) {
-		x = cJSON_Parse(over);
-		ck_assert_ptr_nonnull(x);
-		cJSON_ArrayForEach(item, x) {
-			cJSON_DeleteItemFromObjectCaseSensitive(o,
-			    item->string);
-			cJSON_AddItemToObject(o, item->string,
-			    cJSON_Duplicate(item, 1));
-		}
-		cJSON_Delete(x);
-	}
-	ck_assert_msg(cm_config_from_json(&c, o, &cat, "test", "", &err) ==
-	    0, "%s", err.msg);
+	config_of(base, over, &c);
 	ck_assert_int_eq(cm_search(&c, 1, s, &err), 0);
 	ck_assert_int_ge(s->n_top, 1);
 	t = s->top[0].tokens_per_s;
-	cJSON_Delete(o);
 	free(s);
 	return t;
 }

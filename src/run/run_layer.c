@@ -276,24 +276,14 @@ static size_t
 pack_replicated(struct run_exec *x, double *buf, int to_buf)
 {
 	struct sim_lparams w, g;
-	double *parts[4];
 	size_t n = 0;
-	int l, j;
+	int l;
 
 	for (l = 0; l < SIM_LAYERS; l++) {
 		if (x->off[l] == SIZE_MAX)
 			continue;
 		layer_view(x, l, &w, &g);
-		parts[0] = g.g1;
-		parts[1] = g.bo;
-		parts[2] = g.g2;
-		parts[3] = g.b2;
-		for (j = 0; j < 4; j++, n += H) {
-			if (to_buf)
-				memcpy(buf + n, parts[j], H * sizeof *buf);
-			else
-				memcpy(parts[j], buf + n, H * sizeof *buf);
-		}
+		n += sim_replicated_copy(&g, buf + n, to_buf);
 	}
 	return n;
 }

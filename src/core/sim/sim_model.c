@@ -317,3 +317,19 @@ sim_colsum_acc(const double *d, double *g, int r, int n)
 		g[j] += sum;
 	}
 }
+
+size_t
+sim_replicated_copy(const struct sim_lparams *p, double *buf, int to_buf)
+{
+	double *const parts[4] = { p->g1, p->bo, p->g2, p->b2 };
+	size_t n = 0;
+	int j;
+
+	for (j = 0; j < 4; j++, n += SIM_HIDDEN) {
+		if (to_buf)
+			memcpy(buf + n, parts[j], SIM_HIDDEN * sizeof *buf);
+		else
+			memcpy(parts[j], buf + n, SIM_HIDDEN * sizeof *buf);
+	}
+	return n;
+}

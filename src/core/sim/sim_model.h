@@ -58,6 +58,13 @@ struct sim_lparams {
 /* Values of one layer on a rank of t (t divides SIM_HEADS). */
 size_t	sim_layer_size(int t);
 
+/*
+ * Copy the parameters every TP rank holds whole (g1, bo, g2, b2: H each)
+ * of one layer to buf (to_buf) or back from it; returns 4 H.
+ */
+size_t	sim_replicated_copy(const struct sim_lparams *, double *buf,
+	    int to_buf);
+
 /* Point lp's fields into base, a layer of sim_layer_size(t) values. */
 void	sim_lparams_view(double *base, int t, struct sim_lparams *lp);
 
