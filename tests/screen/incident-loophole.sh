@@ -7,28 +7,6 @@
 # is saved with the attempt (the database row), and reopening shows it.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
-screen_changed() {
-	[ "$(screen_capture)" != "$1" ]
-}
-
-marked() {
-	screen_capture | grep -q "^▶ .*$1"
-}
-
-# to_block TEXT: Tab in the reader until the block starting with TEXT is
-# marked.
-to_block() {
-	i=0
-	until marked "$1"; do
-		[ $i -lt 12 ] || fail "no block marked with: $1"
-		before=$(screen_capture)
-		screen_keys Tab
-		wait_until 5 screen_changed "$before" ||
-			fail "Tab did not move the marker"
-		i=$((i + 1))
-	done
-}
-
 # open_incident N TITLE: from the home screen, drop N's incident.
 open_incident() {
 	screen_keys g

@@ -231,3 +231,27 @@ open_drop12_incident() {
 	screen_keys Enter
 	screen_wait "Scenario: $1"
 }
+
+# screen_changed BEFORE: the screen is no longer BEFORE.
+screen_changed() {
+	[ "$(screen_capture)" != "$1" ]
+}
+
+# marked TEXT: the reader's marker is on a line holding TEXT.
+marked() {
+	screen_capture | grep -q "^▶ .*$1"
+}
+
+# to_block TEXT: Tab in the reader until the block starting with TEXT is
+# marked.
+to_block() {
+	i=0
+	until marked "$1"; do
+		[ $i -lt 12 ] || fail "no block marked with: $1"
+		before=$(screen_capture)
+		screen_keys Tab
+		wait_until 5 screen_changed "$before" ||
+			fail "Tab did not move the marker"
+		i=$((i + 1))
+	done
+}

@@ -15,39 +15,16 @@ open_drop() {
 	screen_wait "Drop 1: Idle shares as fractions"
 }
 
-# marked TEXT: the marker is on a line holding TEXT.
-marked() {
-	screen_capture | grep -q "^▶ .*$1"
-}
-
-# screen_changed BEFORE: the screen is no longer BEFORE.
-screen_changed() {
-	[ "$(screen_capture)" != "$1" ]
-}
-
-# to_question TEXT: Tab until the question starting with TEXT is marked.
-to_question() {
-	i=0
-	until marked "$1"; do
-		[ $i -lt 12 ] || fail "no question marked with: $1"
-		before=$(screen_capture)
-		screen_keys Tab
-		wait_until 5 screen_changed "$before" ||
-			fail "Tab did not move the marker"
-		i=$((i + 1))
-	done
-}
-
 screen_start 100 30 --content "$top_srcdir/tests/data/numeric-course"
 open_drop
-to_question "Llama 2 13B on 4 GPUs as a 4-stage GPipe"
+to_block "Llama 2 13B on 4 GPUs as a 4-stage GPipe"
 screen_wait "A fraction of 1: 0.62, 62% and 31/50 are all accepted."
 screen_keys 2 7 %
 screen_wait "Your answer: 27%_ of the step"
 screen_keys Enter
 screen_wait "Right: the cost model gives 0.2727 of the step, 27.3% (you said 0.27)."
 
-to_question "The same pipeline with 32 micro-batches"
+to_block "The same pipeline with 32 micro-batches"
 screen_keys 8 . 6 Enter
 screen_wait "Not yet: that looks like a percentage."
 screen_lacks "the cost model gives 0.0857"
@@ -78,7 +55,7 @@ if locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
 	rm -rf "$SCREEN_TMP/data"
 	screen_start 100 30 --content "$top_srcdir/tests/data/numeric-course"
 	open_drop
-	to_question "Llama 2 13B on 4 GPUs as a 4-stage GPipe"
+	to_block "Llama 2 13B on 4 GPUs as a 4-stage GPipe"
 	screen_keys 0 , 2 7 2 7 Enter
 	screen_wait "(du hast 0,2727 gesagt)."
 	screen_keys q q
