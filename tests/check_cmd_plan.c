@@ -242,6 +242,37 @@ START_TEST(kernels_shown)
 }
 END_TEST
 
+/* Eight H100s of DP in a node: the gradient all-reduce hides behind the
+ * backward, so the compute it slows is a line of its own, and the DP
+ * group's all-reduces run at NVLink SHARP's rate; --no-nvls rings them. */
+START_TEST(network_lines)
+{
+	char *on[] = { "plan", "--model", "llama2-7b", "--dp", "8", "--tp", "1",
+	    "--pp", "1", NULL };
+	char *off[] = { "plan", "--model", "llama2-7b", "--dp", "8", "--tp",
+	    "1", "--pp", "1", "--no-nvls", "--json", NULL };
+	struct capture c;
+	cJSON *o;
+
+	capture_run(cli_plan_main, &ctx, 9, on, &c);
+	ck_assert_int_eq(c.rc, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "  slowed compute "));
+	ck_assert_ptr_nonnull(strstr(c.out, "DP group: 8 ranks, 8 per node on "
+	    "1 node(s), 369 GB/s\n    its all-reduces: 480 GB/s with NVLink "
+	    "SHARP\n"));
+	capture_free(&c);
+	capture_run(cli_plan_main, &ctx, 11, off, &c);
+	ck_assert_int_eq(c.rc, 0);
+	o = cJSON_Parse(c.out);
+	ck_assert_ptr_nonnull(o);
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(o,
+	    "network"), "nvls")));
+	ck_assert(num(o, "time_s", "comm_slowed") > 0);
+	cJSON_Delete(o);
+	capture_free(&c);
+}
+END_TEST
+
 START_TEST(errors)
 {
 	char *a1[] = { "plan", "--model", "gpt-9", NULL };
@@ -286,6 +317,7 @@ cmd_plan_suite(void)
 	tcase_add_test(tc, search_options);
 	tcase_add_test(tc, search_keeps_given_knobs);
 	tcase_add_test(tc, kernels_shown);
+	tcase_add_test(tc, network_lines);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("exit codes");
 	tcase_add_test(tc, errors);

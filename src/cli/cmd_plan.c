@@ -356,7 +356,7 @@ print_links(const struct cm_result *r)
 	    &r->dp_group };
 	const double bw[] = { r->tp_bw, r->pp_bw, r->dp_bw };
 	const char *name[] = { "TP", "PP", "DP" };
-	const int reduces[] = { !r->cfg.seq_parallel, 0, r->cfg.zero == 0 };
+	const enum cm_axis axis[] = { CM_AXIS_TP, CM_AXIS_PP, CM_AXIS_DP };
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
@@ -367,9 +367,9 @@ print_links(const struct cm_result *r)
 		printf(_("  %s group: %d ranks, %d per node on %d node(s), "
 		    "%.0f GB/s\n"), name[i], g[i]->n, g[i]->per_node,
 		    g[i]->nodes, bw[i] / 1e9);
-		if (reduces[i] && cm_nvls_bw(&r->cfg, g[i]) > bw[i])
+		if (cm_axis_nvls_bw(r, axis[i]) > bw[i])
 			printf(_("    its all-reduces: %.0f GB/s with NVLink "
-			    "SHARP\n"), cm_nvls_bw(&r->cfg, g[i]) / 1e9);
+			    "SHARP\n"), cm_axis_nvls_bw(r, axis[i]) / 1e9);
 	}
 	if (r->dp_bytes > 0)
 		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "
@@ -418,8 +418,8 @@ print_one(const struct cm_result *r, const cJSON *o)
 	printf(_("  DP comm          %10.4f s (exposed %.4f s)\n"), r->t_dp,
 	    r->t_dp_exposed);
 	if (r->t_comm_slowed > 0)
-		printf(_("  compute slowed by hidden collectives %.4f s\n"),
-		    r->t_comm_slowed);
+		printf(_("  slowed compute   %10.4f s (beside hidden "
+		    "collectives)\n"), r->t_comm_slowed);
 	print_links(r);
 	printf(_("  bubble           %10.4f s (%.1f%% of the step)\n"),
 	    r->t_bubble, 100 * r->bubble_fraction);

@@ -433,6 +433,13 @@ double	cm_group_bw(const struct cm_config *, const struct cm_group *g);
 double	cm_nvls_bw(const struct cm_config *, const struct cm_group *g);
 
 /*
+ * The NVLink SHARP bus bandwidth axis a's all-reduces get in r, or 0 when
+ * that axis does not all-reduce (TP under SP, PP, DP under ZeRO) or NVLS
+ * does not apply to its group.
+ */
+double	cm_axis_nvls_bw(const struct cm_result *r, enum cm_axis a);
+
+/*
  * Time of one collective of `bytes` (the whole array, as nccl-tests count
  * S) over group g: ring bandwidth term plus NCCL's ring latency model
  * (a base cost, then one step per hop, network steps slower), s.

@@ -111,6 +111,18 @@ cm_nvls_bw(const struct cm_config *c, const struct cm_group *g)
 	return c->gpu.nvls_bw * of8[g->n >= 8 ? 3 : g->n - 5];
 }
 
+double
+cm_axis_nvls_bw(const struct cm_result *r, enum cm_axis a)
+{
+	const struct cm_config *c = &r->cfg;
+
+	if (a == CM_AXIS_TP && !c->seq_parallel)
+		return cm_nvls_bw(c, &r->tp_group);
+	if (a == CM_AXIS_DP && c->zero == 0)
+		return cm_nvls_bw(c, &r->dp_group);
+	return 0;
+}
+
 /* NCCL ring latency, tuning.cc: base + intra steps + network steps. */
 static double
 ring_latency(const struct cm_config *c, const struct cm_group *g, int twice)
