@@ -94,6 +94,7 @@ START_TEST(test_migrate_from_2)
 
 	/* Back to version 2: without what migrations 3 to 5 add. */
 	ck_assert_int_eq(sqlite3_exec(st->db, "DROP TABLE scenario_tradeoffs; "
+	    "ALTER TABLE answers DROP COLUMN rule; "
 	    "ALTER TABLE cards DROP COLUMN suspended; ALTER TABLE user_cards "
 	    "DROP COLUMN tags; PRAGMA user_version = 2;", NULL, NULL, NULL),
 	    SQLITE_OK);

@@ -373,24 +373,28 @@ START_TEST(test_wrong_answer_and_card_together)
 
 	q = first_question(&drop);
 	ck_assert_ptr_nonnull(q);
-	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 0, "b", 3.0, NAN,
-	    5000, &attempt, &err), 0);
-	ck_assert_int_eq(attempt, 1);
-	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM answers;"), 1);
+	/* A miss the learner may still correct makes no card (issue 22). */
+	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 0, 0, "d", 3.0,
+	    NAN, 4900, &attempt, &err), 0);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM user_cards;"), 0);
+	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 0, 1, "b", 3.0,
+	    NAN, 5000, &attempt, &err), 0);
+	ck_assert_int_eq(attempt, 2);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM answers;"), 2);
 	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM user_cards WHERE "
 	    "deck = 'mistakes';"), 1);
-	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 1, "a", 3.0, NAN,
-	    5100, &attempt, &err), 0);
-	ck_assert_int_eq(attempt, 2);
+	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 1, 0, "a", 3.0,
+	    NAN, 5100, &attempt, &err), 0);
+	ck_assert_int_eq(attempt, 3);
 	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM user_cards;"), 1);
 	ck_assert_int_eq(sqlite3_exec(st->db, "DELETE FROM user_cards;"
 	    "DELETE FROM cards; CREATE TEMP TRIGGER full BEFORE INSERT ON "
 	    "user_cards BEGIN SELECT RAISE(ABORT, 'database or disk is full');"
 	    " END;", NULL, NULL, NULL), SQLITE_OK);
-	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 0, "c", 3.0, NAN,
-	    5200, &attempt, &err), -1);
+	ck_assert_int_eq(store_cards_answer(st, prof, drop, q, 0, 1, "c", 3.0,
+	    NAN, 5200, &attempt, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "full"));
-	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM answers;"), 2);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM answers;"), 3);
 	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM user_cards;"), 0);
 }
 END_TEST
@@ -500,7 +504,7 @@ START_TEST(test_migrate_tags)
 	ck_assert_int_eq(sqlite3_exec(st->db, "INSERT INTO user_cards VALUES "
 	    "(1, 'u:old:1', 'old', 'f', 'b', 5, NULL);"
 	    "ALTER TABLE user_cards DROP COLUMN tags;"
-	    "DROP TABLE scenario_tradeoffs;"
+	    "DROP TABLE scenario_tradeoffs; ALTER TABLE answers DROP COLUMN rule;"
 	    "PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK);
 	store_close(st);
 	snprintf(path, sizeof path, "%s/progress.db", dir);

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "core/course/content.h"
+#include <math.h>
+
+#include "store/cards.h"
 #include "store/progress.h"
 #include "store/progress_score.h"
 #include "store/scenario_tradeoff.h"
@@ -66,72 +69,139 @@ status14(struct drop_score *sc)
 	enum curriculum_status s;
 	struct pl_err err;
 
-	ck_assert_int_eq(store_drop_score(st, prof, d14, sc, &s, &err), 0);
+	ck_assert_int_eq(store_drop_score(st, prof, course, d14, sc, &s, &err),
+	    0);
 	return s;
 }
 
-START_TEST(read_then_done_then_mastered)
+/* A review of card id at Unix time when, rated rating. */
+static void
+review(const char *id, int64_t when, int rating)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof sql, "INSERT INTO review_log (profile_id, "
+	    "card_id, reviewed, rating, elapsed_days, scheduled_days, "
+	    "scheduled_s, state_before, state_after, s_before, d_before, "
+	    "s_after, d_after) VALUES (%lld, '%s', %lld, %d, 0, 1, 86400, 0, "
+	    "2, 0, 0, 3, 5);", (long long)prof, id, (long long)when, rating);
+	ck_assert_int_eq(sqlite3_exec(st->db, sql, NULL, NULL, NULL),
+	    SQLITE_OK);
+}
+
+/* A question's right answer as quiz_response writes it. */
+static void
+right_answer(const struct content_question *q, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	if (q->type == CONTENT_Q_REVEAL) {
+		snprintf(buf, size, "got");
+		return;
+	}
+	for (i = 0; i < q->n_options; i++)
+		if (q->options[i].correct)
+			n += (size_t)snprintf(buf + n, size - n, "%s%zu",
+			    n > 0 ? "," : "", i + 1);
+	if (n == 0)
+		snprintf(buf, size, "1");
+}
+
+START_TEST(read_attempted_done_mastered)
 {
 	struct drop_score sc;
 	struct score_record *r;
 	struct pl_err err;
 	const char *first = NULL;
+	char resp[64];
 	size_t i, n;
-	int64_t t = 2000;
+	int64_t t = 1700000000;		/* 2023-11-14, a weekday at 22:13 */
 
 	ck_assert_int_eq(status14(&sc), CURRICULUM_NEW);
-	ck_assert_int_ge(sc.questions, 4);
+	ck_assert_int_ge(sc.questions, 3);
+	ck_assert_int_eq(sc.reveals, 1);
 	ck_assert_int_eq(sc.incidents, 1);
 	/* Read to the end, nothing answered: read, not done. */
 	ck_assert_int_eq(store_drop_finish(st, prof, "drop-14", t, &err), 0);
 	ck_assert_int_eq(status14(&sc), CURRICULUM_READ);
-	/* Every question answered; the first one wrong twice, then right. */
+	/* Every question answered wrong once: attempted is not done. */
+	for (i = 0; i < d14->n_blocks; i++) {
+		const struct content_block *b = &d14->blocks[i];
+
+		if (b->kind == CONTENT_QUESTION)
+			answer(b->question.id, 0, b->question.type ==
+			    CONTENT_Q_NUMERIC ? "0.9" : "9", ++t);
+	}
+	answer("scenario:defend-70b#diagnosis", 1, "1", ++t);
+	ck_assert_int_eq(store_scenario_add_tradeoff(st, prof, "drop-14",
+	    "defend-70b", 0, "dp=8 tp=8 pp=1", "too short", 30, ++t, &err),
+	    0);
+	ck_assert_int_eq(status14(&sc), CURRICULUM_ATTEMPTED);
+	ck_assert_int_eq(sc.attempted, sc.questions);
+	ck_assert_int_eq(sc.earned, 0);
+	/* Now each right; the first question only after a second miss. */
 	for (i = 0; i < d14->n_blocks; i++) {
 		const struct content_block *b = &d14->blocks[i];
 
 		if (b->kind != CONTENT_QUESTION)
 			continue;
-		if (first == NULL) {
+		if (first == NULL && b->question.type != CONTENT_Q_REVEAL) {
 			first = b->question.id;
-			answer(first, 0, "2", ++t);
 			answer(first, 0, "3", ++t);
 		}
-		answer(b->question.id, 1, "1", ++t);
+		right_answer(&b->question, resp, sizeof resp);
+		answer(b->question.id, 1, resp, ++t);
 	}
-	ck_assert_int_eq(status14(&sc), CURRICULUM_READ);	/* incident */
-	ck_assert_int_eq(sc.attempted, sc.questions);
-	ck_assert_int_eq(sc.earned, sc.questions - 1);
-	/* The incident: failed, then passed with a trade-off. */
-	ck_assert_int_eq(store_scenario_add_tradeoff(st, prof, "drop-14",
-	    "defend-70b", 0, "dp=8 tp=8 pp=1", "too short", 30, ++t, &err),
-	    0);
-	ck_assert_int_eq(status14(&sc), CURRICULUM_READ);
+	ck_assert_int_eq(status14(&sc), CURRICULUM_ATTEMPTED);	/* incident */
 	ck_assert_int_eq(store_scenario_add_tradeoff(st, prof, "drop-14",
 	    "defend-70b", 1, "dp=4 tp=4 pp=4", "TP 4 pays some NVLink time "
 	    "for a third of the memory free", 60, ++t, &err), 0);
 	ck_assert_int_eq(status14(&sc), CURRICULUM_DONE);
 	ck_assert_int_eq(sc.incidents_passed, 1);
-	ck_assert_double_eq_tol(sc.score, (double)(sc.items - 1) / sc.items,
-	    1e-12);
-	/* Records: the first question took three answers, not earned. */
-	ck_assert_int_eq(store_drop_records(st, prof, "drop-14", &r, &n,
-	    &err), 0);
-	ck_assert_uint_eq(n, (size_t)sc.questions + 1);
+	ck_assert_int_eq(sc.done_at, t);
+	/* Multiple choice and numeric are earned on the second try; the
+	 * single choice and the first question (three tries) are not; the
+	 * incident is (its first diagnosis was right). */
+	ck_assert_int_lt(sc.earned, sc.items);
+	ck_assert_int_gt(sc.earned, 0);
+	ck_assert_int_eq(store_drop_records(st, prof, d14, &r, &n, &err), 0);
 	for (i = 0; i < n; i++) {
 		if (r[i].scenario) {
 			ck_assert_str_eq(r[i].id, "defend-70b");
 			ck_assert_int_eq(r[i].attempts, 2);
+			ck_assert_int_eq(r[i].diagnosed, 1);
 			ck_assert(r[i].earned && r[i].last_right);
 			ck_assert(!r[i].first_right);
 		} else if (strcmp(r[i].id, first) == 0) {
 			ck_assert_int_eq(r[i].attempts, 3);
 			ck_assert(!r[i].earned && !r[i].first_right);
-			ck_assert(r[i].last_right);
-			ck_assert_str_eq(r[i].response, "1");
+			ck_assert(r[i].last_right && r[i].over);
 		} else
-			ck_assert(r[i].earned && r[i].first_right);
+			ck_assert(!r[i].first_right && r[i].right);
 	}
 	free(r);
+	/* Mastered: every card of the drop recalled on a later day. The
+	 * drop-14 deck cards, and a mistake card of its own. */
+	for (i = 0, n = 0; i < course->n_cards; i++)
+		if (strcmp(course->cards[i].drop, "drop-14") == 0) {
+			review(course->cards[i].id, t + 60, 3);	/* same day */
+			n++;
+		}
+	ck_assert_uint_gt(n, 0);
+	ck_assert_int_eq(status14(&sc), CURRICULUM_DONE);
+	ck_assert_int_eq(sc.cards, (int)n);
+	ck_assert_int_eq(sc.recalled, 0);
+	for (i = 0; i < course->n_cards; i++)
+		if (strcmp(course->cards[i].drop, "drop-14") == 0)
+			review(course->cards[i].id, t + 3 * 86400,
+			    i % 2 == 0 ? 1 : 3);	/* Again is no recall */
+	ck_assert_int_eq(status14(&sc), CURRICULUM_DONE);
+	for (i = 0; i < course->n_cards; i++)
+		if (strcmp(course->cards[i].drop, "drop-14") == 0)
+			review(course->cards[i].id, t + 4 * 86400, 2);
+	ck_assert_int_eq(status14(&sc), CURRICULUM_MASTERED);
+	ck_assert_int_eq(sc.recalled, sc.cards);
 	/* Another profile sees none of it. */
 	{
 		struct store_drop_progress p;
@@ -142,11 +212,84 @@ START_TEST(read_then_done_then_mastered)
 		    0);
 		ck_assert_int_eq(store_drop_get(st, other, "drop-14", &p, &err),
 		    0);
-		ck_assert_int_eq(store_drop_score(st, other, d14, &sc, &s,
-		    &err), 0);
+		ck_assert_int_eq(store_drop_score(st, other, course, d14, &sc,
+		    &s, &err), 0);
 		ck_assert_int_eq(s, CURRICULUM_NEW);
 		ck_assert_int_eq(sc.attempted, 0);
 	}
+}
+END_TEST
+
+/* A mistake card of the drop must be recalled too. */
+START_TEST(mistake_cards_count_for_mastery)
+{
+	struct drop_score sc;
+	struct pl_err err;
+	char resp[64];
+	size_t i;
+	int64_t t = 1700000000;
+	const struct content_question *q = NULL;
+
+	for (i = 0; i < d14->n_blocks; i++) {
+		const struct content_block *b = &d14->blocks[i];
+
+		if (b->kind != CONTENT_QUESTION)
+			continue;
+		if (q == NULL && b->question.type == CONTENT_Q_SINGLE)
+			q = &b->question;
+		right_answer(&b->question, resp, sizeof resp);
+		answer(b->question.id, 1, resp, ++t);
+	}
+	ck_assert_ptr_nonnull(q);
+	answer("scenario:defend-70b#diagnosis", 1, "1", ++t);
+	ck_assert_int_eq(store_scenario_add_tradeoff(st, prof, "drop-14",
+	    "defend-70b", 1, "dp=4", "text", 60, ++t, &err), 0);
+	ck_assert_int_eq(store_cards_add_question(st, prof, "drop-14", q, NAN,
+	    t, &err), 0);
+	for (i = 0; i < course->n_cards; i++)
+		if (strcmp(course->cards[i].drop, "drop-14") == 0)
+			review(course->cards[i].id, t + 2 * 86400, 3);
+	ck_assert_int_eq(status14(&sc), CURRICULUM_DONE);
+	ck_assert_int_eq(sc.recalled, sc.cards - 1);
+	snprintf(resp, sizeof resp, "q:drop-14:%s", q->id);
+	review(resp, t + 2 * 86400, 4);
+	ck_assert_int_eq(status14(&sc), CURRICULUM_MASTERED);
+	ck_assert_int_eq(sc.score, 1);
+}
+END_TEST
+
+/*
+ * Rows saved before issue 22 are rule 1 (the migration marks them): a
+ * question answered right on its second try then earned; now it does
+ * not, and nothing stored changes.
+ */
+START_TEST(old_rows_are_rule_one)
+{
+	struct score_record *r;
+	struct pl_err err;
+	size_t i, n;
+	const char *qid = NULL;
+
+	for (i = 0; i < d14->n_blocks && qid == NULL; i++)
+		if (d14->blocks[i].kind == CONTENT_QUESTION &&
+		    d14->blocks[i].question.type == CONTENT_Q_NUMERIC)
+			qid = d14->blocks[i].question.id;
+	ck_assert_ptr_nonnull(qid);
+	answer(qid, 0, "1", 100);
+	answer(qid, 1, "30", 101);
+	ck_assert_int_eq(q_int("SELECT MIN(rule) FROM answers;"), 2);
+	ck_assert_int_eq(store_drop_records(st, prof, d14, &r, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert(r[0].earned && r[0].after_feedback);
+	free(r);
+	/* As the 5 -> 6 migration leaves a database answered before it. */
+	ck_assert_int_eq(sqlite3_exec(st->db, "UPDATE answers SET rule = 1;",
+	    NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(store_drop_records(st, prof, d14, &r, &n, &err), 0);
+	ck_assert(!r[0].earned && r[0].right && r[0].followed);
+	ck_assert_int_eq(r[0].attempts, 2);
+	free(r);
+	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM answers;"), 2);
 }
 END_TEST
 
@@ -217,7 +360,9 @@ progress_score_suite(void)
 	TCase *tc = tcase_create("round trip");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, read_then_done_then_mastered);
+	tcase_add_test(tc, read_attempted_done_mastered);
+	tcase_add_test(tc, mistake_cards_count_for_mastery);
+	tcase_add_test(tc, old_rows_are_rule_one);
 	tcase_add_test(tc, course_progress);
 	tcase_add_test(tc, tradeoff_rows);
 	suite_add_tcase(s, tc);

@@ -252,8 +252,11 @@ refused(const char *schema_text, const char *doc_text, const char *want)
 #define ONE_PHASE	"{\"phase\": 1, \"title\": \"P\", \"drops\": []}"
 #define A_SCORE	"\"score\": {\"fraction\": 1, \"items_earned\": 2, " \
 	"\"items\": 2, \"questions\": 2, \"questions_attempted\": 2, " \
-	"\"questions_first_try_right\": 2, \"incidents\": 0, " \
-	"\"incidents_passed\": 0}"
+	"\"questions_first_try_right\": 2, " \
+	"\"questions_right_after_feedback\": 0, \"questions_right\": 2, " \
+	"\"incidents\": 0, \"incidents_passed\": 0, \"reveals\": 1, " \
+	"\"reveals_self_graded\": 1, \"cards\": 3, " \
+	"\"cards_recalled_later\": 0}"
 
 START_TEST(the_validator_refuses)
 {
@@ -265,7 +268,10 @@ START_TEST(the_validator_refuses)
 	    "\"status\": \"done\", \"score\": {\"fraction\": 1, "
 	    "\"items_earned\": 2, \"items\": 2, \"questions\": 2, "
 	    "\"questions_attempted\": 2, \"questions_first_try_right\": 2, "
-	    "\"incidents\": 0, \"incidents_passed\": 0}}]}]}";
+	    "\"questions_right_after_feedback\": 0, \"questions_right\": 2, "
+	    "\"incidents\": 0, \"incidents_passed\": 0, \"reveals\": 0, "
+	    "\"reveals_self_graded\": 0, \"cards\": 0, "
+	    "\"cards_recalled_later\": 0}}]}]}";
 	cJSON *s = cJSON_Parse(text), *d = cJSON_Parse(ok);
 	char err[512];
 

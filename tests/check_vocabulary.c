@@ -160,6 +160,8 @@ START_TEST(one_drop_status)
 	ck_assert_str_eq(curriculum_status_word(CURRICULUM_STARTED),
 	    "started");
 	ck_assert_str_eq(curriculum_status_word(CURRICULUM_READ), "read");
+	ck_assert_str_eq(curriculum_status_word(CURRICULUM_ATTEMPTED),
+	    "attempted");
 	ck_assert_str_eq(curriculum_status_word(CURRICULUM_DONE), "done");
 	ck_assert_str_eq(curriculum_status_word(CURRICULUM_MASTERED),
 	    "mastered");

@@ -30,8 +30,8 @@ usage(FILE *fp)
 }
 
 /*
- * A drop's score (core/course/score.h): items are its questions and
- * incidents; earned is right within the first two answers, or passed.
+ * A drop's score (core/course/score.h): items are its checked questions
+ * and incidents; reveal questions are counted apart.
  */
 static void
 add_score(cJSON *d, const struct drop_score *sc)
@@ -45,8 +45,15 @@ add_score(cJSON *d, const struct drop_score *sc)
 	cJSON_AddNumberToObject(o, "questions_attempted", sc->attempted);
 	cJSON_AddNumberToObject(o, "questions_first_try_right",
 	    sc->first_right);
+	cJSON_AddNumberToObject(o, "questions_right_after_feedback",
+	    sc->after_feedback);
+	cJSON_AddNumberToObject(o, "questions_right", sc->right);
 	cJSON_AddNumberToObject(o, "incidents", sc->incidents);
 	cJSON_AddNumberToObject(o, "incidents_passed", sc->incidents_passed);
+	cJSON_AddNumberToObject(o, "reveals", sc->reveals);
+	cJSON_AddNumberToObject(o, "reveals_self_graded", sc->self_graded);
+	cJSON_AddNumberToObject(o, "cards", sc->cards);
+	cJSON_AddNumberToObject(o, "cards_recalled_later", sc->recalled);
 }
 
 /* The course as the document parlearn.list/1 (cli/jsonout.h). */

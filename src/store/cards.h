@@ -123,14 +123,18 @@ int	store_cards_add_question(struct store *, int64_t profile,
 	    double expected, int64_t now, struct pl_err *err);
 
 /*
- * Save an answer to a self-check question and, when it is wrong, its card
- * in the mistakes deck (store_cards_add_question), in one transaction:
- * both or neither. *attempt_out (may be NULL) gets the attempt number.
+ * Save an answer to a self-check question and, when card is set, its
+ * card in the mistakes deck (store_cards_add_question), in one
+ * transaction: both or neither. The caller sets card for a substantive
+ * miss only: a wrong answer that ends the question's counting tries or
+ * comes after them (quiz_counting_tries), or a reveal graded missed or
+ * partly; never a miss the learner may still correct.
+ * *attempt_out (may be NULL) gets the attempt number.
  */
 int	store_cards_answer(struct store *, int64_t profile,
 	    const char *drop_id, const struct content_question *q, int correct,
-	    const char *response, double seconds, double expected, int64_t now,
-	    int *attempt_out, struct pl_err *err);
+	    int card, const char *response, double seconds, double expected,
+	    int64_t now, int *attempt_out, struct pl_err *err);
 
 #define STORE_DECK_MAX_CHARS	100	/* a deck name, in characters */
 

@@ -296,14 +296,14 @@ store_cards_add_question(struct store *st, int64_t profile,
 
 int
 store_cards_answer(struct store *st, int64_t profile, const char *drop_id,
-    const struct content_question *q, int correct, const char *response,
-    double seconds, double expected, int64_t now, int *attempt_out,
-    struct pl_err *err)
+    const struct content_question *q, int correct, int card,
+    const char *response, double seconds, double expected, int64_t now,
+    int *attempt_out, struct pl_err *err)
 {
 	char id[512], *front = NULL, *back = NULL;
 	int rc;
 
-	if (!correct && review_question_card(q, expected, &front,
+	if (card && review_question_card(q, expected, &front,
 	    &back) != 0) {
 		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
 		return -1;
@@ -313,7 +313,7 @@ store_cards_answer(struct store *st, int64_t profile, const char *drop_id,
 	if (rc == 0) {
 		rc = store_answer_insert(st, profile, drop_id, q->id, correct,
 		    response, seconds, now, attempt_out, err);
-		if (rc == 0 && !correct)
+		if (rc == 0 && card)
 			rc = user_card(st, profile, id, STORE_MISTAKES_DECK,
 			    front, back, now, err);
 		rc = store_end(st, rc, err);

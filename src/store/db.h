@@ -20,7 +20,7 @@ struct store {
 };
 
 /* Schema version this build writes. */
-#define STORE_SCHEMA_VERSION	5
+#define STORE_SCHEMA_VERSION	6
 
 /*
  * Open (creating file and parent directories if needed) and migrate.

@@ -133,6 +133,13 @@ static const char *const migrations[] = {
 	"  answer_id INTEGER PRIMARY KEY"
 	"    REFERENCES answers(id) ON DELETE CASCADE,"
 	"  text TEXT NOT NULL);"),
+	/* 5 -> 6: the grading rule each answer was given under
+	 * (core/course/score.h): rows saved before are rule 1, whose
+	 * feedback showed the size of a miss; rows saved from now on take
+	 * the default, SCORE_RULE. Nothing else is rewritten: scores and
+	 * statuses are recomputed from the rows. */
+	("ALTER TABLE answers ADD COLUMN rule INTEGER NOT NULL DEFAULT 2;"
+	"UPDATE answers SET rule = 1;"),
 };
 
 #define N_MIGRATIONS	((int)(sizeof migrations / sizeof migrations[0]))

@@ -81,19 +81,19 @@ save(struct reader_scr *r)
 static void
 note_left(struct reader_scr *r, const struct drop_score *sc)
 {
-	int q = sc->questions - sc->attempted;
+	int q = sc->questions - sc->right;
 	int inc = sc->incidents - sc->incidents_passed;
 
 	if (q > 0 && inc > 0)
 		snprintf(r->note, sizeof r->note, P_("End of the drop, not done: "
-		    "%d question unanswered, incident not passed.", "End of the "
-		    "drop, not done: %d questions unanswered, incident not "
-		    "passed.", q), q);
+		    "%d question not yet right, incident not passed.", "End of "
+		    "the drop, not done: %d questions not yet right, incident "
+		    "not passed.", q), q);
 	else if (q > 0)
 		snprintf(r->note, sizeof r->note, P_("End of the drop, not done: "
-		    "%d question unanswered. Shift-Tab goes back.", "End of the "
-		    "drop, not done: %d questions unanswered. Shift-Tab goes "
-		    "back.", q), q);
+		    "%d question not yet right. Shift-Tab goes back.", "End of "
+		    "the drop, not done: %d questions not yet right. Shift-Tab "
+		    "goes back.", q), q);
 	else if (inc > 0)
 		snprintf(r->note, sizeof r->note, "%s", _("End of the drop, not "
 		    "done: the incident has not passed yet."));
@@ -108,16 +108,17 @@ rs_progress(struct reader_scr *r, int at_end)
 
 	if (r->reference)
 		return;
-	if (store_drop_score(r->app->store, r->app->profile, drop_of(r), &sc,
-	    &st, &err) != 0) {
+	if (store_drop_score(r->app->store, r->app->profile, r->app->course,
+	    drop_of(r), &sc, &st, &err) != 0) {
 		app_store_error(&err);
 		return;
 	}
 	if (curriculum_is_done(st) && (!r->was_done || at_end))
 		snprintf(r->note, sizeof r->note, st == CURRICULUM_MASTERED ?
 		    _("Drop mastered, score %.0f%%. n: next drop, q: home "
-		    "screen.") : _("Drop complete, score %.0f%%. n: next drop, "
-		    "q: home screen."), 100 * sc.score);
+		    "screen.") : _("Drop done, score %.0f%%. Review its cards "
+		    "on a later day to master it. n: next drop, q: home "
+		    "screen."), 100 * sc.score);
 	else if (!curriculum_is_done(st) && at_end)
 		note_left(r, &sc);
 	r->was_done = curriculum_is_done(st);
@@ -157,15 +158,15 @@ restore_answers(struct reader_scr *r)
 
 	if (r->reference)
 		return;
-	if (store_drop_records(r->app->store, r->app->profile, drop_of(r)->id,
+	if (store_drop_records(r->app->store, r->app->profile, drop_of(r),
 	    &recs, &n, &err) != 0) {
 		app_store_error(&err);
 		return;
 	}
 	reader_restore(&r->rd, recs, n);
 	free(recs);
-	if (store_drop_score(r->app->store, r->app->profile, drop_of(r), &sc,
-	    &st, &err) == 0)
+	if (store_drop_score(r->app->store, r->app->profile, r->app->course,
+	    drop_of(r), &sc, &st, &err) == 0)
 		r->was_done = curriculum_is_done(st);
 }
 

@@ -1,7 +1,7 @@
 /*
  * scr_reader_answer.c - what follows a reader key that core/course/reader
- * has decided on: a graded answer is saved with, when it is not right, a
- * mistake card; Enter on an animation or a scenario opens its screen; a
+ * has decided on: a graded answer is saved with, when it is a
+ * substantive miss, a mistake card; Enter on an animation or a scenario opens its screen; a
  * refused key says why on the status line.
  */
 #include <stdio.h>
@@ -27,9 +27,12 @@ save_answer(struct reader_scr *r, int b)
 		return;
 	quiz_response(q, st, resp, sizeof resp);
 	secs = r->rd.asked[b] > 0 ? (double)(now - r->rd.asked[b]) : 0;
-	/* The answer and its mistake card: one transaction. */
+	/* The answer and its mistake card: one transaction. A miss with a
+	 * counting try left is not yet one (store/cards.h). */
 	if (store_cards_answer(r->app->store, r->app->profile, d->id, q,
-	    st->correct, resp, secs, st->expected, now, NULL, &err) != 0)
+	    st->correct, !st->correct && st->attempts >=
+	    quiz_counting_tries(q), resp, secs, st->expected, now, NULL,
+	    &err) != 0)
 		app_store_error(&err);
 	else
 		app_answered(r->app);
@@ -63,6 +66,10 @@ rs_effect(struct reader_scr *r, enum reader_effect e)
 		break;
 	case READER_NOT_NUMBER:
 		ui_flash(_("Type a number, such as 112, 1.5e3, 31/50 or 62%."));
+		break;
+	case READER_NOT_FRACTION:
+		/* xgettext:no-c-format */
+		ui_flash(_("A fraction lies between 0 and 1: write 0.27 or 27%. This try does not count."));
 		break;
 	case READER_NO_FIGURE:
 		ui_flash(_("The cost model is not available for this question yet."));

@@ -70,7 +70,8 @@ pane_start() {
 # $SCREEN_TMP/stty-after when it ends. The environment is fixed so that
 # screens are the same on every machine: HOME and XDG_DATA_HOME (so the
 # database) under $SCREEN_TMP, profile "tester", C.UTF-8 (or
-# $SCREEN_LOCALE), xterm-256color, UTC, no LINES/COLUMNS.
+# $SCREEN_LOCALE), xterm-256color, UTC, no LINES/COLUMNS. $SCREEN_WRAP, if
+# set, is put before the binary (a clock: "faketime -f +2d").
 screen_start() {
 	cols=$1 rows=$2
 	shift 2
@@ -89,7 +90,7 @@ unset PARLEARN_CONTENT NO_COLOR LANGUAGE LINES COLUMNS
 stty sane
 trap 'true' INT
 echo \$\$ > '$SCREEN_TMP/shell-pid'
-'$PARLEARN' --profile tester $*
+${SCREEN_WRAP:-} '$PARLEARN' --profile tester $*
 echo \$? > '$SCREEN_STATUS.tmp'
 stty -a > '$SCREEN_TMP/stty-after' 2>&1
 mv '$SCREEN_STATUS.tmp' '$SCREEN_STATUS'

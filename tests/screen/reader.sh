@@ -41,7 +41,7 @@ screen_keys g j Enter
 screen_wait "Drop 1:"
 screen_keys End
 screen_wait "(100%)"
-screen_wait "End of the drop, not done: 4 questions unanswered."
+screen_wait "End of the drop, not done: 3 questions not yet right."
 screen_has "block $blocks/$blocks"
 screen_lacks "Drop complete"
 # Home goes back to the top, G to the end again.

@@ -61,16 +61,16 @@ screen_keys q
 screen_wait "Drop 12:"
 screen_keys q
 screen_wait "Phase 3"
-# The reveal question and the incident: 2 of drop 12's items earned, the
-# other questions unanswered, so it is read, not done.
-screen_capture | grep "35% bubble" | grep -qE "read +33%" ||
-	fail "drop 12 should be read at 33% on the home screen"
+# The incident passed without a diagnosis committed is passed, not
+# earned (issue 22); the questions are unanswered: read, not done, 0%.
+screen_capture | grep "35% bubble" | grep -qE "read +0%" ||
+	fail "drop 12 should be read at 0% on the home screen"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
 export HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data"
 json=$("$PARLEARN" --profile tester list --json) || fail "list failed"
-echo "$json" | tr -d ' \t\n' | grep -qE '"id":"drop-12","number":12,"title":"[^"]*","minutes":[0-9]*,"status":"read","score":\{[^}]*"items_earned":2,"items":6,[^}]*"incidents_passed":1\}' ||
+echo "$json" | tr -d ' \t\n' | grep -qE '"id":"drop-12","number":12,"title":"[^"]*","minutes":[0-9]*,"status":"read","score":\{[^}]*"items_earned":0,"items":5,[^}]*"incidents_passed":1,' ||
 	fail "drop-12 shows no progress: $json"
 if part_needs sqlite3 "database rows"; then
 	rows=$(sqlite3 "$(screen_db)" "SELECT attempt, correct, response FROM answers WHERE drop_id = 'drop-12' AND question_id = 'scenario:bubble-35' ORDER BY attempt;")

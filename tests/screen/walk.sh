@@ -65,9 +65,9 @@ next_question() {
 }
 
 # Answer every question of drop file $1 in order, as a learner would: the
-# right options; a wrong number (a hint, not the figure), a second wrong
-# one (now the cost model's figure), then the figure; a reveal graded "got
-# it". Then read to the end.
+# right options; a wrong number (at most the kind of mistake: no figure, no
+# size), a second wrong one (now the cost model's figure), then the figure;
+# a reveal graded "got it". Then read to the end.
 walk_drop() {
 	n=$(saved)
 	for q in $(questions "$1"); do
@@ -77,8 +77,9 @@ walk_drop() {
 			screen_keys 1 Enter
 			n=$((n + 1))
 			wait_saved $n
-			screen_wait "Not yet: "
-			screen_has "a second miss shows the figure"
+			screen_wait "Not yet"
+			screen_has "A second miss shows the"
+			screen_lacks "times too"
 			screen_lacks "the cost model gives"
 			screen_keys Enter
 			n=$((n + 1))

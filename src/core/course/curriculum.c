@@ -59,6 +59,8 @@ curriculum_status_word(enum curriculum_status s)
 		return N_("started");
 	case CURRICULUM_READ:
 		return N_("read");
+	case CURRICULUM_ATTEMPTED:
+		return N_("attempted");
 	case CURRICULUM_DONE:
 		return N_("done");
 	case CURRICULUM_MASTERED:

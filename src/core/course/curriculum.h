@@ -12,17 +12,21 @@
 /*
  * A drop's status, the one enum for core, the store and the screens.
  * NEW, STARTED and READ are what the database keeps in
- * drop_progress.status (never renumber them); DONE and MASTERED are
- * computed from the answers (core/course/score.h) and never stored:
- * reading a drop to its end does not make it done.
+ * drop_progress.status (never renumber them); ATTEMPTED, DONE and
+ * MASTERED are computed from the answers and the review log
+ * (core/course/score.h) and never stored: reading a drop to its end does
+ * not make it done.
  */
 enum curriculum_status {
 	CURRICULUM_NEW = 0,		/* never opened */
 	CURRICULUM_STARTED = 1,		/* opened */
 	CURRICULUM_READ = 2,		/* its last line has been on a page */
-	CURRICULUM_DONE = 3,		/* every question attempted, every
+	CURRICULUM_ATTEMPTED = 3,	/* every checked question answered,
+					 * every incident checked; not done */
+	CURRICULUM_DONE = 4,		/* every checked question right, every
 					 * incident passed */
-	CURRICULUM_MASTERED = 4		/* done, and every item earned */
+	CURRICULUM_MASTERED = 5		/* done, and its cards recalled on a
+					 * later day */
 };
 
 /* 1 for DONE and MASTERED: the drop counts as finished. */
@@ -31,7 +35,8 @@ int	curriculum_is_done(enum curriculum_status);
 struct curriculum_phase_progress {
 	int	done;		/* drops done or mastered */
 	int	mastered;	/* of those, mastered */
-	int	started;	/* drops started or read, not done */
+	int	started;	/* drops started, read or attempted, not
+				 * done */
 	int	total;		/* drops in the phase */
 	double	fraction;	/* done / total, 0 when total is 0 */
 };
@@ -51,8 +56,8 @@ int	curriculum_continue(const struct content_course *,
 	    const enum curriculum_status *status, int last_index);
 
 /*
- * One-word name of a status: "new", "started", "read", "done",
- * "mastered" (for JSON).
+ * One-word name of a status: "new", "started", "read", "attempted",
+ * "done", "mastered" (for JSON).
  */
 const char	*curriculum_status_word(enum curriculum_status);
 

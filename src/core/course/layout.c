@@ -181,7 +181,10 @@ option_lines(struct layout *lo, const struct content_question *q,
 	return rc;
 }
 
-/* After a choice answer: the verdict and why, option by option. */
+/*
+ * Once a choice question is over: why, option by option, for every
+ * option chosen and every right one. Before that nothing marks an option.
+ */
 static int
 choice_feedback(struct layout *lo, const struct content_question *q,
     const struct quiz_state *st, int block)
@@ -190,18 +193,43 @@ choice_feedback(struct layout *lo, const struct content_question *q,
 	size_t i;
 	int rc = 0, chosen;
 
+	if (!quiz_over(q, st))
+		return 0;
 	for (i = 0; rc == 0 && i < q->n_options; i++) {
 		chosen = (st->selected & (1u << i)) != 0;
-		/* Say why for each option chosen; name the right ones once
-		 * the learner has it, or has tried twice. */
-		if (!chosen && !(q->options[i].correct && (st->correct ||
-		    st->attempts >= 2)))
+		if (!chosen && !q->options[i].correct)
 			continue;
 		snprintf(pre, sizeof pre, "%zu) ", i + 1);
 		rc = hanging(lo, pre, q->options[i].explain, LAYOUT_EXPLAIN, 2,
 		    block);
 	}
 	return rc;
+}
+
+/* The verdict of a choice answer: right; the kind of mistake while a
+ * counting try is left; the right options once it is over. */
+static const char *
+choice_verdict(const struct content_question *q, const struct quiz_state *st)
+{
+	int m = quiz_choice_mistake(q, st);
+
+	if (st->correct)
+		return _("Right.");
+	if (quiz_over(q, st))
+		return q->type == CONTENT_Q_SINGLE ? _("Not this one. The "
+		    "right option and why are below; this question now goes "
+		    "to your review cards.") : _("Not this set. The right "
+		    "options and why are below; this question now goes to "
+		    "your review cards.");
+	if (m == (QUIZ_CHOICE_EXTRA | QUIZ_CHOICE_MISSING))
+		return _("Not yet: at least one option you ticked is wrong, "
+		    "and at least one right option is not ticked. One more "
+		    "try counts.");
+	if (m == QUIZ_CHOICE_EXTRA)
+		return _("Not yet: at least one option you ticked is wrong. "
+		    "One more try counts.");
+	return _("Not yet: at least one right option is not ticked. One "
+	    "more try counts.");
 }
 
 static int
@@ -213,49 +241,36 @@ verdict(struct layout *lo, const struct quiz_state *st, const char *right,
 	    LAYOUT_WRONG, 0, block);
 }
 
-/* The hint after a first wrong numeric answer (quiz_numeric_hint). */
-static int
-hint_text(const struct content_question *q, const struct quiz_state *st,
-    char **out)
+/*
+ * After a miss with a counting try left: the kind of mistake, never its
+ * size, its direction or the figure (quiz_numeric_hint).
+ */
+static const char *
+hint_text(const struct quiz_state *st)
 {
-	const char *unit = q->unit != NULL ? q->unit : "";
-	double f = st->factor, inv = f != 0 ? 1 / f : 0;
-
 	switch (st->hint) {
-	case QUIZ_HINT_PERCENT:
-		return asprintf(out, "%s", _("Not yet: that looks like a "
-		    "percentage. The answer is a fraction of 1: 0.27 or 27% "
-		    "both mean 27 percent.")) < 0 ? -1 : 0;
 	case QUIZ_HINT_UNITS:
-		return asprintf(out, f > 1 ? _("Not yet: about %.0f times too "
-		    "high. Check the unit prefix: the answer is in %s.") :
-		    _("Not yet: about %.0f times too low. Check the unit "
-		    "prefix: the answer is in %s."), f > 1 ? f : inv,
-		    unit) < 0 ? -1 : 0;
+		return _("Not yet: check the unit prefix (kilo, mega, giga; "
+		    "milli, micro) of each figure you used.");
 	case QUIZ_HINT_BYTES:
-		return asprintf(out, _("Not yet: your figure is %.3g times the "
-		    "answer, a ratio of two bytes-per-parameter counts. How "
-		    "many bytes does each parameter take here (2 for bf16 "
-		    "weights, 4 for fp32, 16 with mixed-precision Adam), and "
-		    "what is sharded?"), f) < 0 ? -1 : 0;
+		return _("Not yet: check the bytes per parameter. How many "
+		    "bytes does each value take here, and which of them are "
+		    "sharded?");
 	case QUIZ_HINT_TWICE:
-		return asprintf(out, "%s", f > 1 ? _("Not yet: about twice the "
-		    "answer. Did you count something twice?") :
-		    _("Not yet: about half the answer. Did you count once "
-		    "something that happens twice (forward and backward, send "
-		    "and receive)?")) < 0 ? -1 : 0;
+		return _("Not yet: you are off by a factor of two. Is "
+		    "something counted twice, or once where it happens twice "
+		    "(forward and backward, send and receive)?");
+	case QUIZ_HINT_GROUP:
+		return _("Not yet: check what is divided among the GPUs. Is "
+		    "your figure for one GPU, or for the whole group that "
+		    "shares the work?");
 	case QUIZ_HINT_SIGN:
-		return asprintf(out, "%s", _("Not yet: the sign is wrong.")) <
-		    0 ? -1 : 0;
-	case QUIZ_HINT_HIGH:
-		return asprintf(out, _("Not yet: about %.2g times too high."),
-		    f) < 0 ? -1 : 0;
-	case QUIZ_HINT_LOW:
+		return _("Not yet: check the sign.");
 	case QUIZ_HINT_NONE:
 		break;
 	}
-	return asprintf(out, _("Not yet: about %.2g times too low."), inv) <
-	    0 ? -1 : 0;
+	return _("Not yet. Go through your working once more, step by "
+	    "step, against the formula in the text.");
 }
 
 /* The verdict with the cost model's figure (as a percentage too for a
@@ -297,16 +312,28 @@ numeric_lines(struct layout *lo, const struct content_question *q,
 		    "accepted."), LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
 	if (rc != 0 || st == NULL || !st->answered)
 		return rc;
-	if ((quiz_figure_shown(st) ? figure_text(q, st, &s) :
-	    hint_text(q, st, &s)) != 0)
+	if (!quiz_figure_shown(q, st)) {
+		rc = para(lo, hint_text(st), LAYOUT_WRONG, LAYOUT_WRONG, 0,
+		    block);
+		if (rc == 0)
+			rc = para(lo, _("Change your answer and press Enter: "
+			    "this try still counts. A second miss shows the "
+			    "figure and the working."), LAYOUT_NOTE,
+			    LAYOUT_NOTE, 2, block);
+		return rc;
+	}
+	if (figure_text(q, st, &s) != 0)
 		return -1;
 	rc = para(lo, s, st->correct ? LAYOUT_RIGHT : LAYOUT_WRONG,
 	    st->correct ? LAYOUT_RIGHT : LAYOUT_WRONG, 0, block);
 	free(s);
-	if (rc == 0 && !quiz_figure_shown(st))
-		rc = para(lo, _("Change your answer and press Enter; a second "
-		    "miss shows the figure."), LAYOUT_NOTE, LAYOUT_NOTE, 2,
-		    block);
+	if (rc == 0 && !st->earned)
+		rc = para(lo, st->correct ? _("Right now, but after the "
+		    "figure was shown: this one does not count toward your "
+		    "score and comes back as a review card.") : _("This "
+		    "question now goes to your review cards. Type the figure "
+		    "once you see how it comes about."), LAYOUT_NOTE,
+		    LAYOUT_NOTE, 2, block);
 	return rc;
 }
 
@@ -315,7 +342,9 @@ reveal_lines(struct layout *lo, const struct content_question *q,
     const struct quiz_state *st, int block)
 {
 	if (st == NULL || !st->revealed)
-		return para(lo, _("Answer it in your head first, then press r to reveal the model answer."),
+		return para(lo, _("Answer it in your head first, then press r to reveal the "
+		    "model answer. You grade yourself: it is kept with your "
+		    "answers, not counted in your score."),
 		    LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
 	if (para(lo, q->answer, LAYOUT_EXPLAIN, LAYOUT_EXPLAIN, 2, block) != 0)
 		return -1;
@@ -346,8 +375,7 @@ question_block(struct layout *lo, const struct content_block *b,
 		    _("Press numbers to choose every right option, then Enter to check."),
 		    LAYOUT_NOTE, LAYOUT_NOTE, 2, block);
 	if (rc == 0 && choice && st != NULL && st->answered) {
-		rc = verdict(lo, st, _("Right."),
-		    _("Not quite. Change your choice and press Enter again."),
+		rc = verdict(lo, st, _("Right."), choice_verdict(q, st),
 		    block);
 		if (rc == 0)
 			rc = choice_feedback(lo, q, st, block);
@@ -356,8 +384,8 @@ question_block(struct layout *lo, const struct content_block *b,
 		rc = numeric_lines(lo, q, st, block);
 	if (rc == 0 && q->type == CONTENT_Q_REVEAL)
 		rc = reveal_lines(lo, q, st, block);
-	if (rc == 0 && q->explain != NULL && st != NULL && st->answered &&
-	    (st->correct || st->attempts >= 2))
+	if (rc == 0 && q->explain != NULL && st != NULL && (q->type ==
+	    CONTENT_Q_REVEAL ? st->answered : quiz_over(q, st)))
 		rc = para(lo, q->explain, LAYOUT_EXPLAIN, LAYOUT_EXPLAIN, 0,
 		    block);
 	return rc;

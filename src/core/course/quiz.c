@@ -36,6 +36,7 @@ quiz_submit_choice(const struct content_question *q, struct quiz_state *st)
 	st->correct = st->selected == want;
 	st->answered = 1;
 	st->attempts++;
+	st->earned |= st->correct && st->attempts <= quiz_counting_tries(q);
 	return st->correct;
 }
 
@@ -63,6 +64,46 @@ wants_memory(const struct content_question *q)
 	size_t n = q->quantity != NULL ? strlen(q->quantity) : 0;
 
 	return n > 3 && strcmp(q->quantity + n - 3, "_gb") == 0;
+}
+
+int
+quiz_counting_tries(const struct content_question *q)
+{
+	switch (q->type) {
+	case CONTENT_Q_SINGLE:
+		return 1;
+	case CONTENT_Q_MULTIPLE:
+	case CONTENT_Q_NUMERIC:
+		return 2;
+	case CONTENT_Q_REVEAL:
+		break;
+	}
+	return 0;
+}
+
+int
+quiz_over(const struct content_question *q, const struct quiz_state *st)
+{
+	return st->answered && (st->correct ||
+	    st->attempts >= quiz_counting_tries(q));
+}
+
+int
+quiz_choice_mistake(const struct content_question *q,
+    const struct quiz_state *st)
+{
+	unsigned want = 0;
+	size_t i;
+	int m = 0;
+
+	for (i = 0; i < q->n_options && i < QUIZ_MAX_OPTIONS; i++)
+		if (q->options[i].correct)
+			want |= 1u << i;
+	if (st->selected & ~want)
+		m |= QUIZ_CHOICE_EXTRA;
+	if (want & ~st->selected)
+		m |= QUIZ_CHOICE_MISSING;
+	return m;
 }
 
 /* 1 if x is within 3 % of want (how close a ratio must be to name it). */
@@ -94,30 +135,70 @@ bytes_ratio(double r)
 	return 0;
 }
 
-enum quiz_hint
-quiz_numeric_hint(double given, double expected, int fraction, int memory,
-    double *factor)
+/* a (>= 1) is one degree or the product of two. */
+static int
+degree_ratio(double a, const double *deg, size_t n)
 {
-	double r, a;
-	int k;
+	size_t i, j;
 
-	*factor = expected != 0 ? given / expected : 0;
-	if (!isfinite(given) || !isfinite(expected) || expected == 0)
-		return given > expected ? QUIZ_HINT_HIGH : QUIZ_HINT_LOW;
-	r = *factor;
-	if (fraction && given > 1 && near(r, 100))
-		return QUIZ_HINT_PERCENT;
+	for (i = 0; i < n; i++) {
+		if (near(a, deg[i]))
+			return 1;
+		for (j = i + 1; j < n; j++)
+			if (near(a, deg[i] * deg[j]))
+				return 1;
+	}
+	return 0;
+}
+
+enum quiz_hint
+quiz_numeric_hint(double given, double expected, int memory,
+    const double *degrees, size_t n)
+{
+	enum quiz_hint found = QUIZ_HINT_NONE;
+	double r, a;
+	int k, causes = 0;
+
+	if (!isfinite(given) || !isfinite(expected) || expected == 0 ||
+	    given == 0)
+		return QUIZ_HINT_NONE;
+	r = given / expected;
 	if (r < 0)
-		return QUIZ_HINT_SIGN;
+		return near(-r, 1) ? QUIZ_HINT_SIGN : QUIZ_HINT_NONE;
 	a = r >= 1 ? r : 1 / r;
 	for (k = 1; k <= 3; k++)
-		if (near(a, pow(1000, k)))
-			return QUIZ_HINT_UNITS;
-	if (memory && bytes_ratio(r))
-		return QUIZ_HINT_BYTES;
-	if (near(a, 2))
-		return QUIZ_HINT_TWICE;
-	return r > 1 ? QUIZ_HINT_HIGH : QUIZ_HINT_LOW;
+		if (near(a, pow(1000, k))) {
+			found = QUIZ_HINT_UNITS;
+			causes++;
+		}
+	if (memory && bytes_ratio(r)) {
+		found = QUIZ_HINT_BYTES;
+		causes++;
+	}
+	if (near(a, 2)) {
+		found = QUIZ_HINT_TWICE;
+		causes++;
+	}
+	if (degree_ratio(a, degrees, n)) {
+		found = QUIZ_HINT_GROUP;
+		causes++;
+	}
+	return causes == 1 ? found : QUIZ_HINT_NONE;
+}
+
+size_t
+quiz_degrees(const struct content_question *q, double *out)
+{
+	static const char *const keys[] = { "tp", "pp", "dp", "gpus" };
+	const cJSON *v;
+	size_t i, n = 0;
+
+	for (i = 0; q->engine != NULL && i < 4; i++) {
+		v = cJSON_GetObjectItemCaseSensitive(q->engine, keys[i]);
+		if (cJSON_IsNumber(v) && v->valuedouble > 1)
+			out[n++] = v->valuedouble;
+	}
+	return n;
 }
 
 int
@@ -125,7 +206,8 @@ quiz_submit_numeric(const struct content_question *q, struct quiz_state *st,
     const char *text)
 {
 	unsigned flags = PL_NUM_LOCALE | PL_NUM_RATIO;
-	double v;
+	double v, deg[4];
+	size_t nd;
 
 	if (!isfinite(st->expected))
 		return -1;
@@ -133,19 +215,24 @@ quiz_submit_numeric(const struct content_question *q, struct quiz_state *st,
 		flags |= PL_NUM_FRACTION;
 	if (pl_parse_double(text, flags, &v) != 0)
 		return -1;
+	if (quiz_wants_fraction(q) && fabs(v) > 1)
+		return QUIZ_NOT_FRACTION;
 	st->given = v;
 	st->correct = quiz_within(v, st->expected, q->tolerance);
+	nd = quiz_degrees(q, deg);
 	st->hint = st->correct ? QUIZ_HINT_NONE : quiz_numeric_hint(v,
-	    st->expected, quiz_wants_fraction(q), wants_memory(q), &st->factor);
+	    st->expected, wants_memory(q), deg, nd);
 	st->answered = 1;
 	st->attempts++;
+	st->earned |= st->correct && st->attempts <= quiz_counting_tries(q);
 	return st->correct;
 }
 
 int
-quiz_figure_shown(const struct quiz_state *st)
+quiz_figure_shown(const struct content_question *q,
+    const struct quiz_state *st)
 {
-	return st->answered && (st->correct || st->attempts >= 2);
+	return quiz_over(q, st);
 }
 
 int
@@ -209,7 +296,7 @@ parse_options(const struct content_question *q, const char *s,
 
 int
 quiz_restore(const struct content_question *q, struct quiz_state *st,
-    const char *response, int correct, int attempts)
+    const char *response, int correct, int attempts, int earned)
 {
 	double v;
 	unsigned bits;
@@ -226,9 +313,13 @@ quiz_restore(const struct content_question *q, struct quiz_state *st,
 			return -1;
 		st->given = v;
 		snprintf(st->input, sizeof st->input, "%s", response);
-		st->hint = correct || !isfinite(st->expected) ? QUIZ_HINT_NONE :
-		    quiz_numeric_hint(v, st->expected, quiz_wants_fraction(q),
-		    wants_memory(q), &st->factor);
+		if (!correct && isfinite(st->expected)) {
+			double deg[4];
+			size_t nd = quiz_degrees(q, deg);
+
+			st->hint = quiz_numeric_hint(v, st->expected,
+			    wants_memory(q), deg, nd);
+		}
 		break;
 	case CONTENT_Q_REVEAL:
 		if (strcmp(response, "got") == 0)
@@ -245,5 +336,6 @@ quiz_restore(const struct content_question *q, struct quiz_state *st,
 	st->answered = 1;
 	st->correct = correct != 0;
 	st->attempts = attempts > 0 ? attempts : 1;
+	st->earned = earned != 0;
 	return 0;
 }

@@ -8,6 +8,8 @@
 #ifndef PARLEARN_CORE_QUIZ_H
 #define PARLEARN_CORE_QUIZ_H
 
+#include <stddef.h>
+
 #include "core/course/content.h"
 
 /* Self-grades of a reveal question. */
@@ -19,36 +21,64 @@ enum quiz_self {
 };
 
 /*
- * What a first wrong numeric answer suggests, before the figure is shown
- * (quiz_numeric_hint). factor is given / expected.
+ * The kind of mistake a wrong numeric answer shows (quiz_numeric_hint),
+ * named to the learner without its size or direction: a hint may say
+ * "check the unit prefix", never "1000 times too high". NONE when no
+ * single cause explains the miss (none, or more than one, fits): then the
+ * feedback says nothing specific.
  */
 enum quiz_hint {
 	QUIZ_HINT_NONE,
-	QUIZ_HINT_PERCENT,	/* a percentage typed where a fraction is asked */
 	QUIZ_HINT_UNITS,	/* off by 10^3, 10^6 or 10^9: a unit prefix */
 	QUIZ_HINT_BYTES,	/* memory off by a ratio of bytes per parameter */
 	QUIZ_HINT_TWICE,	/* off by 2x: counted twice, or once too few */
-	QUIZ_HINT_SIGN,		/* the sign is wrong */
-	QUIZ_HINT_HIGH,		/* too high by factor */
-	QUIZ_HINT_LOW		/* too low by factor */
+	QUIZ_HINT_GROUP,	/* off by a parallel degree: per GPU vs per group */
+	QUIZ_HINT_SIGN		/* the sign is wrong */
 };
 
 struct quiz_state {
 	unsigned	 selected;	/* bit i: option i chosen */
 	int		 answered;	/* a verdict is shown */
 	int		 correct;	/* verdict of the last answer */
-	int		 attempts;	/* answers given this visit */
+	int		 attempts;	/* counted answers (a format slip is
+					 * none), saved ones included */
+	int		 earned;	/* right within the counting tries */
 	int		 revealed;	/* reveal: model answer shown */
 	enum quiz_self	 self;		/* reveal: learner's own grade */
 	char		 input[32];	/* numeric: what is being typed */
 	double		 given;		/* numeric: last submitted value */
 	double		 expected;	/* numeric: engine figure, NAN if none */
 	enum quiz_hint	 hint;		/* numeric: after a wrong answer */
-	double		 factor;	/* numeric: given / expected */
 };
 
 /* Most options a choice question may have (bits in selected). */
 #define QUIZ_MAX_OPTIONS	9
+
+/*
+ * Answers that can earn a question (core/course/score.h): 1 for a single
+ * choice (any feedback after a miss would leave a guess among fewer
+ * options), 2 for multiple choice and numeric, whose first miss gets
+ * feedback that names only the kind of mistake; 0 for reveal questions,
+ * which are self-graded and earn nothing.
+ */
+int	quiz_counting_tries(const struct content_question *);
+
+/*
+ * 1 once the question is over: answered right, or out of counting tries.
+ * Only then does the reader show the figure, which options are right,
+ * every option's explanation and the question's.
+ */
+int	quiz_over(const struct content_question *, const struct quiz_state *);
+
+/*
+ * After a wrong multiple-choice answer, what kind of mistake it is,
+ * without saying which option: bit 1, an option ticked that is wrong;
+ * bit 2, a right option left out.
+ */
+#define QUIZ_CHOICE_EXTRA	1
+#define QUIZ_CHOICE_MISSING	2
+int	quiz_choice_mistake(const struct content_question *,
+	    const struct quiz_state *);
 
 /* Toggle option i (multiple) or select only it (single). 0, -1 if no such option. */
 int	quiz_choose(const struct content_question *, struct quiz_state *, int i);
@@ -65,8 +95,11 @@ int	quiz_submit_choice(const struct content_question *, struct quiz_state *);
  * (core/number.h) in any locale: '.' or the locale's decimal comma,
  * scientific notation, a ratio "3/11", and "27%", which is 0.27 when the
  * question asks for a fraction. A wrong answer sets st->hint. Returns 1,
- * 0, or -1 if the text is not a number or no expected value is known.
+ * 0, -1 if the text is not a number or no expected value is known, or
+ * QUIZ_NOT_FRACTION when a fraction question gets a number above 1 (a
+ * format slip: "20" for 20 %), which is no answer and counts no try.
  */
+#define QUIZ_NOT_FRACTION	(-2)
 int	quiz_submit_numeric(const struct content_question *, struct quiz_state *,
 	    const char *text);
 
@@ -74,22 +107,26 @@ int	quiz_submit_numeric(const struct content_question *, struct quiz_state *,
 int	quiz_wants_fraction(const struct content_question *);
 
 /*
- * Why given may differ from expected, checked in this order: a
- * percentage where a fraction is asked (fraction set), a power of 1000,
- * for memory (memory set) a ratio of two bytes-per-parameter counts, a
- * factor of 2, the sign; else too high or too low. *factor receives
- * given / expected (0 when expected is 0).
+ * The one cause that explains given / expected, or QUIZ_HINT_NONE when
+ * none or several do. The causes: a power of 1000 (a unit prefix); for
+ * memory (memory set) a ratio of two bytes-per-parameter counts; a
+ * factor of 2; a parallel degree of the question's configuration or a
+ * product of two (degrees: tp, pp, dp, gpus; n of them, each > 1), read
+ * as per GPU vs per group; the sign. Ratios match within 3 %.
  */
-enum quiz_hint	quiz_numeric_hint(double given, double expected, int fraction,
-		    int memory, double *factor);
+enum quiz_hint	quiz_numeric_hint(double given, double expected, int memory,
+		    const double *degrees, size_t n);
 
-/*
- * 1 when the figure of a numeric question may be shown: after a right
- * answer, or the second wrong one. Before that a miss shows only a hint.
- */
-int	quiz_figure_shown(const struct quiz_state *);
+/* The parallel degrees of q's engine configuration (tp, pp, dp, gpus,
+ * those above 1) into out (at least 4); returns how many. */
+size_t	quiz_degrees(const struct content_question *, double *out);
 
-/* Record a reveal question's self-grade; counts GOT as correct. */
+/* 1 when the figure of a numeric question may be shown: quiz_over. */
+int	quiz_figure_shown(const struct content_question *,
+	    const struct quiz_state *);
+
+/* Record a reveal question's self-grade (GOT is kept as correct; no
+ * reveal question counts toward the score). */
 int	quiz_self_grade(struct quiz_state *, enum quiz_self);
 
 /*
@@ -101,13 +138,14 @@ void	quiz_response(const struct content_question *, const struct quiz_state *,
 	    char *buf, size_t size);
 
 /*
- * Show an answer saved earlier (quiz_response's text, its verdict and the
- * number of answers saved) as if just given, so a reopened drop shows it.
- * st->expected must be set first for a numeric question. Returns 0, or
- * -1 when the text does not fit the question (st is then unchanged).
+ * Show an answer saved earlier (quiz_response's text, its verdict, the
+ * number of counted answers saved and whether the question was earned)
+ * as if just given, so a reopened drop shows it. st->expected must be
+ * set first for a numeric question. Returns 0, or -1 when the text does
+ * not fit the question (st is then unchanged).
  */
 int	quiz_restore(const struct content_question *, struct quiz_state *,
-	    const char *response, int correct, int attempts);
+	    const char *response, int correct, int attempts, int earned);
 
 /*
  * 1 if |x - want| <= tolerance |want| (the edge counts), or |x| <=

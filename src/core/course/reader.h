@@ -48,6 +48,8 @@ enum reader_effect {
 	READER_OPEN,		/* Enter on animation or scenario r->acted */
 	READER_LOCKED,		/* the marked question is answered right */
 	READER_NOT_NUMBER,	/* the numeric answer typed is not a number */
+	READER_NOT_FRACTION,	/* a fraction is asked and the number is
+				 * above 1: no answer, no try counted */
 	READER_NO_FIGURE,	/* no engine figure for this question */
 	READER_EDGE		/* Tab: no interactive block further on */
 };

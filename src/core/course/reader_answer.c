@@ -145,9 +145,13 @@ reader_enter(struct reader *r)
 	case CONTENT_Q_NUMERIC:
 		if (st->input[0] == '\0')
 			return READER_NONE;
-		if (quiz_submit_numeric(q, st, st->input) < 0)
+		switch (quiz_submit_numeric(q, st, st->input)) {
+		case QUIZ_NOT_FRACTION:
+			return READER_NOT_FRACTION;
+		case -1:
 			return isfinite(st->expected) ? READER_NOT_NUMBER :
 			    READER_NO_FIGURE;
+		}
 		return graded(r, b);
 	case CONTENT_Q_REVEAL:
 		break;
@@ -209,7 +213,8 @@ reader_restore(struct reader *r, const struct score_record *recs, size_t n)
 		if (b == r->drop->n_blocks)
 			continue;
 		quiz_restore(&r->drop->blocks[b].question, &r->quiz[b],
-		    recs[i].response, recs[i].last_right, recs[i].attempts);
+		    recs[i].response, recs[i].last_right, recs[i].attempts,
+		    recs[i].earned);
 	}
 	r->dirty = 1;
 }
