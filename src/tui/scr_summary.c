@@ -114,10 +114,11 @@ add_totals(struct summary *m)
 	add(m, -1, _("Drops done: %d of %d, %d of them mastered; %d read but "
 	    "not done."), s->done, s->drops, s->mastered, s->read);
 	add(m, -1, _("Score: %.0f%% (%d of %d items earned: questions right "
-	    "within two answers, incidents passed)."), 100 * s->score,
-	    s->earned, s->items);
-	add(m, -1, _("Questions: %d of %d answered, %d right the first time."),
-	    s->attempted, s->questions, s->first_right);
+	    "within their counting tries, incidents passed with the first "
+	    "diagnosis right)."), 100 * s->score, s->earned, s->items);
+	add(m, -1, _("Questions: %d of %d answered, %d right the first time, "
+	    "%d right after feedback."), s->attempted, s->questions,
+	    s->first_right, s->after_feedback);
 	add(m, -1, _("Incidents: %d of %d passed."), s->incidents_passed,
 	    s->incidents);
 	add(m, -1, _("Time reading: %lld h %02lld min."),

@@ -12,7 +12,7 @@ screen_keys S
 screen_wait "Course summary"
 screen_has "Course not complete yet."
 screen_has "Drops done: 0 of 1, 0 of them mastered; 0 read but not done."
-screen_has "Questions: 0 of 2 answered, 0 right the first time."
+screen_has "Questions: 0 of 2 answered, 0 right the first time, 0 right after"
 screen_keys q
 screen_wait "Start: 1."
 
@@ -33,7 +33,7 @@ screen_wait "Course summary"
 screen_has "Course complete."
 screen_has "Drops done: 1 of 1, 0 of them mastered; 0 read but not done."
 screen_has "Score: 100% (2 of 2 items earned"
-screen_has "Questions: 2 of 2 answered, 2 right the first time."
+screen_has "Questions: 2 of 2 answered, 2 right the first time, 0 right after"
 screen_has "Incidents: 0 of 0 passed."
 screen_has "Phase 1  Answers stay put: 1 of 1 done, 0 mastered"
 screen_capture | grep "Two sums of model state" | grep -qE "done +100%  2/2 earned" ||
