@@ -678,6 +678,52 @@ START_TEST(tradeoffs_absent_in_older_files)
 }
 END_TEST
 
+/*
+ * Answers keep the grading rule they were given under (issue 22): the
+ * export writes it, import restores it, and a file from before the rule
+ * existed imports its answers as rule 1.
+ */
+START_TEST(answers_keep_their_rule)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct store *st3 = open_db("c.db");
+	struct pl_err err;
+	char *a, *old;
+	cJSON *doc, *arr, *it;
+
+	fill(st);
+	ck_assert_int_eq(sqlite3_exec(st->db, "UPDATE answers SET rule = 1 "
+	    "WHERE id = (SELECT MIN(id) FROM answers);", NULL, NULL, NULL),
+	    SQLITE_OK);
+	a = export_profile_json(st, "ada", NULL, &err);
+	ck_assert_ptr_nonnull(strstr(a, "\"rule\":"));
+	ck_assert_int_eq(export_import_json(st2, a, "a.json", NULL, NULL,
+	    NULL, NULL, &err), 0);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers WHERE "
+	    "rule = 1"), 1);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM answers WHERE "
+	    "rule = 2"), count(st, "SELECT count(*) FROM answers") - 1);
+	ck_assert_int_ge(count(st, "SELECT count(*) FROM answers"), 2);
+	/* Without the key, as parlearn wrote it before: all rule 1. */
+	doc = cJSON_Parse(a);
+	arr = cJSON_GetObjectItem(doc, "answers");
+	cJSON_ArrayForEach(it, arr)
+		cJSON_DeleteItemFromObject(it, "rule");
+	old = cJSON_Print(doc);
+	ck_assert_ptr_null(strstr(old, "\"rule\""));
+	ck_assert_int_eq(export_import_json(st3, old, "o.json", NULL, NULL,
+	    NULL, NULL, &err), 0);
+	ck_assert_int_eq(count(st3, "SELECT count(*) FROM answers WHERE "
+	    "rule = 1"), count(st, "SELECT count(*) FROM answers"));
+	cJSON_Delete(doc);
+	free(old);
+	free(a);
+	store_close(st);
+	store_close(st2);
+	store_close(st3);
+}
+END_TEST
+
 static const struct mutation trade_mutations[] = {
 	{ "tradeoffs.0.text", "\"\"", "tradeoffs[0].text" },
 	{ "tradeoffs.0.text", "\"cut\\u001b[2J\"", "tradeoffs[0].text" },
@@ -781,6 +827,7 @@ export_suite(void)
 	tcase_add_test(tc, unknown_drops_and_questions_are_kept_and_told);
 	tcase_add_test(tc, tradeoffs_round_trip);
 	tcase_add_test(tc, tradeoffs_absent_in_older_files);
+	tcase_add_test(tc, answers_keep_their_rule);
 	tcase_add_test(tc, tradeoffs_checked_like_every_field);
 	suite_add_tcase(s, tc);
 	return s;

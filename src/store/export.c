@@ -26,7 +26,7 @@ static const char sql_drops[] =
     " ORDER BY drop_id";
 static const char sql_answers[] =
     "SELECT drop_id AS \"drop\", question_id AS question, attempt, correct,"
-    " response, seconds, answered FROM answers WHERE profile_id = ?"
+    " response, seconds, answered, rule FROM answers WHERE profile_id = ?"
     " ORDER BY drop_id, question_id, attempt, id";
 /* A defense's written trade-off, keyed by the attempt it came with. */
 static const char sql_tradeoffs[] =

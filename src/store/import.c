@@ -25,6 +25,7 @@
 #include "core/json.h"
 #include "core/safetext.h"
 #include "store/cards.h"
+#include "core/course/score.h"
 #include "store/export.h"
 #include "store/progress.h"
 
@@ -86,6 +87,8 @@ static const struct field answer_fields[] = {
 	{ "response", F_TEXT, 0, 0, 0 },
 	{ "seconds", F_REAL, 0, 0, 1e7 },
 	{ "answered", F_TIME, 0, 0, 0 },
+	{ "rule", F_INT, 1, 1, SCORE_RULE },	/* absent: saved before
+						 * issue 22, rule 1 */
 };
 /* Keyed by the answers row (a scenario attempt) it belongs to. */
 static const struct field tradeoff_fields[] = {
@@ -147,9 +150,12 @@ static const struct field log_fields[] = {
 static const struct section sections[] = {
 	{ "drops", 0, "drop_progress", "INSERT OR REPLACE", drop_fields,
 	    N(drop_fields), 1, NULL, 0, NULL },
-	{ "answers", 0, "answers", "INSERT", answer_fields, N(answer_fields),
+	{ "answers", 0, "answers", NULL, answer_fields, N(answer_fields),
 	    3, "SELECT drop_id, question_id, attempt FROM answers"
-	    " WHERE profile_id = ?1", 0, NULL },
+	    " WHERE profile_id = ?1", 0,
+	    "INSERT INTO answers (profile_id, drop_id, question_id, attempt,"
+	    " correct, response, seconds, answered, rule) VALUES (?1, ?2, ?3,"
+	    " ?4, ?5, ?6, ?7, ?8, COALESCE(?9, 1))" },
 	{ "tradeoffs", 0, "scenario_tradeoffs", NULL, tradeoff_fields,
 	    N(tradeoff_fields), 3, NULL, 1,
 	    "INSERT OR IGNORE INTO scenario_tradeoffs (answer_id, text)"
