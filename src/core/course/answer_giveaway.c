@@ -31,12 +31,17 @@
  *   0.054 s, 94,000 MB is 94 GB; 94 GiB is not 94 GB, and a unit on a
  *   number makes it no answer to a question without one.
  * - a word naming something counted or another non-SI unit ("8 GPUs",
- *   "40 layers", "3 hours", "16x"): another quantity, never the answer.
- * - nothing of the above: a bare number. It counts for every question,
- *   as in the question's own unit, because tables and sums print their
- *   figures bare ("94.0" under a "GB" column heading). A number with a
- *   word glued to it ("1F1B", "3D") and one inside a name ("H100",
- *   "GPT-3", "bf16") is a name, not a figure.
+ *   "32-GPU", "40 layers", "3 hours", "16x"), or a name with digits
+ *   ("32 A100s"): another quantity, never the answer.
+ * - nothing of the above: a bare number, read in the question's own
+ *   unit. For a question without a unit (a fraction, a count) it counts
+ *   everywhere. For a question with a unit it counts in the prompt and
+ *   in the text of the drop above the question, where tables and sums
+ *   print their figures bare ("94.0" under a "GB" column heading), but
+ *   not in other questions of the course: far from its context a bare
+ *   "50" is as likely a bandwidth or a batch as the answer. A number
+ *   with a word glued to it ("1F1B", "3D") and one inside a name
+ *   ("H100", "GPT-3", "bf16") is a name, not a figure.
  * - a range or list shares the unit of its last number: "140 to 160
  *   TFLOP/s", "200 or 400 Gb/s", "2-4 GB".
  *
@@ -325,6 +330,11 @@ read_figure(const char *s, struct figure *f, int depth)
 		f->end = t + 1;
 		return f->end;
 	}
+	/* "32-GPU", "16-bit": the word after the hyphen. */
+	if (*t == '-' && isalpha((unsigned char)t[1])) {
+		t++;
+		glued = 0;
+	}
 	for (w = t, n = 0; n + 1 < sizeof word; ) {
 		if (isalpha((unsigned char)*w) || (*w == '/' &&
 		    isalpha((unsigned char)w[1])))
@@ -338,7 +348,7 @@ read_figure(const char *s, struct figure *f, int depth)
 	}
 	word[n] = '\0';
 	if (n == 0) {
-		share_unit(t, f, depth);
+		share_unit(skip_space(s), f, depth);
 		return s;
 	}
 	if (parse_unit(word, &f->unit) == 0) {
@@ -356,6 +366,12 @@ read_figure(const char *s, struct figure *f, int depth)
 	}
 	f->unit.base = NULL;
 	f->unit.scale = 1;
+	/* "32 A100s", "8 H200": a count of named things. */
+	if (digit(*w)) {
+		f->other = 1;
+		f->end = w;
+		return w;
+	}
 	for (n = 0; others[n] != NULL; n++)
 		if (strcmp(word, others[n]) == 0) {
 			f->other = 1;
