@@ -161,7 +161,11 @@ run_text(const char *json, struct cm_result *r)
 	(tol) * fabs(engine), "prose says %g, the engine %g", (double)(said), \
 	(double)(engine))
 
-/* Drop 2 q3: 16 H200s in two nodes reduce in about 67 ms, not 0.5 s. */
+/*
+ * Drop 2 q3: 16 H200s in two nodes reduce in about 67 ms, not 0.5 s. The
+ * text above the question gives the 8 x 50 GB/s the node boundary
+ * carries, not the time (issue 22: no answer stands above its question).
+ */
 START_TEST(drop02_two_nodes)
 {
 	const struct content_block *q = unit_of("drop-02", "q3");
@@ -173,8 +177,7 @@ START_TEST(drop02_two_nodes)
 	ck_assert(r->dp_group.per_node == 8 && r->dp_group.nodes == 2);
 	NEAR(number_in(q->question.explain, "about ", " ms, a quarter"),
 	    r->t_dp * 1e3, 0.05);
-	NEAR(number_in(t->text, "takes about ", " ms, not ten times"),
-	    r->t_dp * 1e3, 0.05);
+	ck_assert_ptr_nonnull(strstr(t->text, "8 × 50 = 400 GB/s"));
 	/* One rank per node would need about half a second. */
 	run(q->question.engine, "{\"gpus_per_node\": 1}", r);
 	ck_assert(r->t_dp > 0.4 && r->t_dp < 0.6);

@@ -33,11 +33,16 @@ int	answer_check_course(const struct hw_catalog *,
 	    const struct content_course *, struct content_problems *probs);
 
 /*
- * No numeric question may ask for a figure printed just above it: in its
- * prompt or in the text blocks right before it (back to the previous
- * interactive block). Each one that does adds a problem naming the
- * question's block. Questions whose answer cannot be computed are left to
- * answer_check_course. Returns the number of problems added.
+ * No answer stands above its question (issues 14 and 22): a numeric
+ * question's figure, in any form the grader accepts (a unit prefix, a
+ * percentage or ratio for a fraction, thousands commas, an exponent),
+ * may not be written in its prompt, anywhere in its drop before it, or
+ * in any other question of the course; and no two numeric questions may
+ * ask for the same quantity with the same figure. Each finding adds a
+ * problem naming the question's block and id and where the figure is
+ * written (the matching rules: answer_giveaway.c). Questions whose answer
+ * cannot be computed are left to answer_check_course. Returns the number
+ * of problems added.
  */
 int	answer_check_giveaways(const struct hw_catalog *,
 	    const struct content_course *, struct content_problems *probs);
