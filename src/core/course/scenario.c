@@ -273,7 +273,7 @@ parse_diagnosis(struct sc_diagnosis *d, const cJSON *b, const char *file,
 {
 	const cJSON *o = cJSON_GetObjectItemCaseSensitive(b, "diagnosis"),
 	    *arr, *it;
-	char p[256], q[256], r[256];
+	char p[256], q[256], r[256], c[300];
 	int n, right = 0;
 
 	pl_json_path_key(p, sizeof p, path, "diagnosis");
@@ -300,8 +300,8 @@ parse_diagnosis(struct sc_diagnosis *d, const cJSON *b, const char *file,
 			return -1;
 		if (d->options[d->n_options - 1].correct) {
 			if (right++ > 0) {
-				pl_err_set_path(err, file, pl_json_path_key(r,
-				    sizeof r, r, "correct"), "%s", _("is the "
+				pl_err_set_path(err, file, pl_json_path_key(c,
+				    sizeof c, r, "correct"), "%s", _("is the "
 				    "second correct option: a diagnosis has "
 				    "exactly one"));
 				return -1;
