@@ -423,9 +423,20 @@ draw_title(const struct pgs *p, WINDOW *w, int cols)
 static void
 draw_note(const struct pgs *p, WINDOW *w, int y, int cols)
 {
-	char line[400];
+	char line[SC_TRADEOFF_LEN + 100];
 	int i;
 
+	/* What is being typed stays in sight however the panel scrolls. */
+	if (p->typing != PGS_TYPE_NONE) {
+		if (p->typing == PGS_TYPE_PREDICTION)
+			snprintf(line, sizeof line, _("Prediction: %s_ %s"),
+			    p->predict_text, p->rules.prediction.unit);
+		else
+			snprintf(line, sizeof line, _("Trade-off: %s_"),
+			    p->tradeoff);
+		ui_put_cut(w, y, 1, line, cols - 2, ui_attr(UI_C_ACCENT));
+		return;
+	}
 	if (p->pg.note[0] != '\0') {
 		ui_put_cut(w, y, 1, p->pg.note, cols - 2, ui_attr(UI_C_ACCENT));
 		return;

@@ -630,6 +630,7 @@ grade_prediction(const struct scenario *sc, const struct cm_result *r,
     const struct sc_attempt *a, struct sc_verdict *v)
 {
 	const struct sc_prediction *p = &sc->prediction;
+	const char *sp = p->unit[0] != '\0' ? " " : "";
 	double want = 0;
 
 	if (cm_quantity(r, p->quantity, &want) != 0)
@@ -642,13 +643,13 @@ grade_prediction(const struct scenario *sc, const struct cm_result *r,
 		snprintf(v->text, sizeof v->text, "%s", _("prediction: none "
 		    "typed (press p)"));
 	else if (v->pass || a->reveal)
-		snprintf(v->text, sizeof v->text, _("prediction: %g %s, the "
-		    "engine %.4g %s (within %.0f%%: %s)"), a->prediction,
-		    p->unit, want, p->unit, 100 * p->tolerance, v->pass ?
+		snprintf(v->text, sizeof v->text, _("prediction: %g%s%s, the "
+		    "engine %.4g%s%s (within %.0f%%: %s)"), a->prediction, sp,
+		    p->unit, want, sp, p->unit, 100 * p->tolerance, v->pass ?
 		    _("yes") : _("no"));
 	else	/* neither size nor direction until it is earned */
-		snprintf(v->text, sizeof v->text, _("prediction: %g %s is off "
-		    "by more than %.0f%%"), a->prediction, p->unit,
+		snprintf(v->text, sizeof v->text, _("prediction: %g%s%s is off "
+		    "by more than %.0f%%"), a->prediction, sp, p->unit,
 		    100 * p->tolerance);
 }
 
