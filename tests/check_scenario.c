@@ -2,7 +2,9 @@
  * check_scenario.c - the five shipped scenarios (drops 10-14) graded by the
  * real engine on the real catalog: each start fails its goal, the layout
  * its worked solution describes passes, and drop 14's claims are judged
- * against the engine's numbers. Also the parser's located errors.
+ * against the engine's numbers and the runner-up. A pass needs the right
+ * diagnosis and a prediction within tolerance (issue 22). Also the
+ * parser's located errors.
  */
 #include <check.h>
 #include <stdio.h>
@@ -70,27 +72,70 @@ close_scenario(struct fixture *f)
 	free(f);
 }
 
-/* A trade-off of SC_TRADEOFF_WORDS words, as a learner might write. */
-static const char tradeoff[] = "TP 4 costs some NVLink time but leaves "
-    "a third of memory free";
+/* A trade-off as a learner might write it for (4, 4, 4) in drop 14. */
+static const char tradeoff[] = "We give up throughput: about 12% of the "
+    "step is exposed communication against 5% for the ZeRO-3 layout, to "
+    "keep about 30 GB free";
+
+/* What the learner brings: by default the right diagnosis and an exact
+ * prediction (set by grade_with from the engine's figure). */
+struct learner {
+	int		diagnosis;	/* -2: the right one */
+	int		predict;	/* 0 none, 1 exact, 2 given */
+	double		prediction;
+	unsigned	asserted;
+	const char	*tradeoff;
+	int		reveal;
+};
+
+static int
+grade_with(struct fixture *f, const struct cm_config *cfg,
+    const struct learner *l)
+{
+	struct sc_attempt a;
+	struct pl_err err;
+	int ok = cm_evaluate(cfg, &f->r, &err) == 0;
+
+	memset(&a, 0, sizeof a);
+	a.asserted = l->asserted;
+	a.tradeoff = l->tradeoff;
+	a.diagnosis = l->diagnosis == -2 ? f->sc.diagnosis.right :
+	    l->diagnosis;
+	a.predicted = l->predict != 0;
+	a.prediction = l->prediction;
+	a.reveal = l->reveal;
+	if (ok && l->predict == 1)
+		ck_assert_int_eq(cm_quantity(&f->r, f->sc.prediction.quantity,
+		    &a.prediction), 0);
+	scenario_grade(&f->sc, ok ? &f->r : NULL, ok ? NULL : err.msg,
+	    &f->start, &f->best, &a, &f->g);
+	return f->g.pass;
+}
 
 /* Grade cfg with a trade-off written; returns the pass flag. */
 static int
 grade_tradeoff(struct fixture *f, const struct cm_config *cfg,
     unsigned asserted, const char *text)
 {
-	struct pl_err err;
-	int ok = cm_evaluate(cfg, &f->r, &err) == 0;
+	struct learner l = { -2, 1, 0, asserted, text, 0 };
 
-	scenario_grade(&f->sc, ok ? &f->r : NULL, ok ? NULL : err.msg,
-	    &f->start, &f->best, asserted, text, &f->g);
-	return f->g.pass;
+	return grade_with(f, cfg, &l);
 }
 
 static int
 grade(struct fixture *f, const struct cm_config *cfg, unsigned asserted)
 {
 	return grade_tradeoff(f, cfg, asserted, tradeoff);
+}
+
+/* 1 if value passes as the prediction for cfg, all else right. */
+static int
+predicts(struct fixture *f, const struct cm_config *cfg, double value)
+{
+	struct learner l = { -2, 2, value, 0, tradeoff, 0 };
+
+	grade_with(f, cfg, &l);
+	return f->g.prediction.pass;
 }
 
 START_TEST(drop10_oom)
@@ -114,10 +159,27 @@ START_TEST(drop10_oom)
 	c.recompute = CM_RECOMPUTE_FULL;
 	ck_assert(!grade(f, &c, 0));
 	ck_assert(f->g.crit[0].pass && !f->g.crit[1].pass);
-	/* gpus, seq, global batch are locked. */
+	/* gpus, seq, global batch are locked, and so is the layout: TP 8
+	 * would fit at about 0.86 of the start by spreading every term
+	 * thinner, which the lesson argues against and the brief rules
+	 * out (the checkpoints are sharded for TP 4). */
 	ck_assert(f->sc.locked & (1u << PG_GPUS));
 	ck_assert(f->sc.locked & (1u << PG_SEQ));
 	ck_assert(!(f->sc.locked & (1u << PG_RECOMPUTE)));
+	ck_assert(f->sc.locked & (1u << PG_TP));
+	ck_assert(f->sc.locked & (1u << PG_DP));
+	ck_assert(f->sc.locked & (1u << PG_PP));
+	c = f->start_cfg;
+	c.tp = 8;
+	c.dp = 4;
+	ck_assert(grade(f, &c, 0));
+	ck_assert(f->g.share_start > 0.8 && f->g.share_start < 0.9);
+	ck_assert(!pg_same_knobs(&c, &f->start_cfg, f->sc.locked));
+	/* The lesson's count for selective recomputation, 26.8 GB, is
+	 * within the prediction's tolerance of the engine's figure. */
+	c = f->start_cfg;
+	c.recompute = CM_RECOMPUTE_SELECTIVE;
+	ck_assert(predicts(f, &c, 4096.0 * 2 * 5120 * 16 * 40 / 1e9));
 	close_scenario(f);
 }
 END_TEST
@@ -148,6 +210,10 @@ START_TEST(drop11_tp_across_nodes)
 	c.dp = 2;
 	ck_assert_msg(grade(f, &c, 0), "share of best %.3f", f->g.share_best);
 	ck_assert(f->g.share_best >= 0.8);
+	/* The lesson's count: 12 layers x 768 micro-batches x 1.8 ms. */
+	c.pp = 8;
+	c.dp = 2;
+	ck_assert(predicts(f, &c, 12 * 768 * 1.8e-3));
 	c.pp = 16;
 	c.dp = 1;
 	ck_assert(grade(f, &c, 0));
@@ -166,6 +232,8 @@ START_TEST(drop12_bubble)
 	c.pp = 4;
 	ck_assert(grade(f, &c, 0));
 	ck_assert_double_eq_tol(f->r.bubble_fraction, 3.0 / 31, 1e-9);
+	ck_assert(predicts(f, &c, 0.097));
+	ck_assert(!predicts(f, &c, 3.0 / 59));
 	c.schedule = PIPE_INTERLEAVED;
 	c.virtual_stages = 2;
 	ck_assert(grade(f, &c, 0));
@@ -248,6 +316,17 @@ START_TEST(drop13_choose_30b)
 	ck_assert(f->g.share_best >= 0.85);
 	/* Many layouts sit within a few percent: beyond the listed 32. */
 	ck_assert_int_ge(f->g.rank, 0);
+	/* The lesson's count, 26.25 GB of states and 12 GB of activations
+	 * plus 2 GB of buffers, is within the tolerance. */
+	ck_assert(predicts(f, &c, 40.2));
+	/* The team runs ZeRO-1 without recomputation: both are locked, so
+	 * the ranking's FSDP-style top row is not a layout it may use, and
+	 * the pass needs the lesson's argument (less TP, more DP). */
+	ck_assert(f->sc.locked & (1u << PG_ZERO));
+	ck_assert(f->sc.locked & (1u << PG_RECOMPUTE));
+	ck_assert_int_eq(f->best.top[0].cfg.zero, 3);
+	ck_assert(!pg_same_knobs(&f->best.top[0].cfg, &f->start_cfg,
+	    f->sc.locked));
 	fprintf(stderr, "drop 13 solution: %.3f of best, rank %d\n",
 	    f->g.share_best, f->g.rank);
 	close_scenario(f);
@@ -258,11 +337,11 @@ START_TEST(drop14_claims)
 {
 	struct fixture *f = open_scenario("drop-14");
 	struct cm_config c = f->start_cfg;
-	unsigned all = (1u << 5) - 1;
+	unsigned five = (1u << 5) - 1, all = (1u << 8) - 1, more_free;
 	char want[SC_TEXT_LEN];
 	int i;
 
-	ck_assert_int_eq(f->sc.n_claims, 5);
+	ck_assert_int_eq(f->sc.n_claims, 8);
 	ck_assert(!f->start.fits);
 	ck_assert(!grade(f, &f->start_cfg, 0));
 	/* A layout that does not fit has no free share to print: the
@@ -276,40 +355,127 @@ START_TEST(drop14_claims)
 	    "usable", (f->start.mem_total - f->start.mem_usable) / 1e9,
 	    f->start.mem_usable / 1e9);
 	ck_assert_str_eq(f->g.claims[i].text, want);
+	for (i = 0; i < 8; i++)
+		if (f->sc.claims[i].check == SC_CLAIM_MORE_FREE)
+			break;
+	ck_assert_int_lt(i, 8);
+	more_free = 1u << i;
+	/* (4, 4, 4) at ZeRO-1: not listed (its ZeRO-3 twin is), so it is
+	 * held against the top row. The five fixed claims hold on both:
+	 * they earn nothing. */
 	c.tp = 4;
 	c.pp = 4;
 	c.dp = 4;
 	c.zero = 1;
-	ck_assert_msg(grade(f, &c, all), "%s / %s", f->g.claims[4].text,
-	    f->g.crit[0].text);
+	ck_assert(!grade(f, &c, five));
+	ck_assert_int_eq(f->g.runner, 0);
 	for (i = 0; i < 5; i++)
-		ck_assert(f->g.claims[i].holds && f->g.claims[i].pass);
-	ck_assert(f->g.rank >= 1);
+		ck_assert(f->g.claims[i].holds && f->g.claims[i].holds_runner);
+	ck_assert(!f->g.claims_ok);
+	ck_assert(f->g.goal_ok && f->g.tradeoff_ok);
+	/* More memory free than the runner-up sets it apart. */
+	ck_assert_msg(grade(f, &c, five | more_free), "%s",
+	    f->g.tradeoff.text);
+	ck_assert(f->g.tradeoff.gives_up);
 	fprintf(stderr, "drop 14 solution: %.3f of best, rank %d, %s\n",
-	    f->g.share_best, f->g.rank, f->g.claims[4].text);
-	/* Asserting nothing about a layout where all hold: not a defense. */
-	ck_assert(!grade(f, &c, 0));
-	ck_assert(!f->g.claims[0].pass && f->g.claims[0].holds);
-	/* The written trade-off is required: none, or too short, fails. */
-	ck_assert(!grade_tradeoff(f, &c, all, NULL));
-	ck_assert(!f->g.tradeoff_ok);
-	ck_assert(!grade_tradeoff(f, &c, all, "it is fast"));
-	ck_assert_int_eq(f->g.tradeoff_words, 3);
-	ck_assert(grade_tradeoff(f, &c, all, tradeoff));
-	ck_assert(f->g.tradeoff_ok);
-	/* TP 8 x PP 8 x DP 1 fits, but its exposed comm fails the claim. */
+	    f->g.share_best, f->g.rank, f->g.tradeoff.text);
+	/* Asserting every claim asserts false ones (less communication,
+	 * smaller bubble than the ZeRO-3 top row): fails. */
+	ck_assert(!grade(f, &c, all));
+	/* The trade-off is graded on content. */
+	ck_assert(!grade_tradeoff(f, &c, five | more_free, NULL));
+	ck_assert(!grade_tradeoff(f, &c, five | more_free,
+	    "banana apple cherry grape lemon mango peach plum"));
+	ck_assert(!grade_tradeoff(f, &c, five | more_free, "We keep about "
+	    "30 GB of memory free on every card, a good margin for later"));
+	ck_assert(!f->g.tradeoff.gives_up && f->g.tradeoff.confirmed);
+	/* The issue's exploit: the top row, all claims, fruit. */
+	c = f->best.top[0].cfg;
+	ck_assert(!grade_tradeoff(f, &c, all,
+	    "banana apple cherry grape lemon mango peach plum"));
+	ck_assert(!grade_tradeoff(f, &c, five,
+	    "banana apple cherry grape lemon mango peach plum"));
+	ck_assert(!f->g.claims_ok && !f->g.tradeoff_ok);
+	/* TP 8 x PP 8 x DP 1 fits, but its exposed comm fails the claim:
+	 * asserting it fails the defense. */
+	c = f->start_cfg;
 	c.tp = 8;
 	c.pp = 8;
 	c.dp = 1;
-	ck_assert(!grade(f, &c, all));
-	ck_assert(!f->g.claims[4].holds);
-	/* Leaving out the claim the layout fails does not save it: every
-	 * claim is graded, asserted or not. */
-	ck_assert(!grade(f, &c, all & ~(1u << 4)));
-	ck_assert(!f->g.claims[4].pass);
-	for (i = 0; i < 4; i++)
-		ck_assert(f->g.claims[i].pass);
+	ck_assert(!grade(f, &c, five | more_free));
+	ck_assert(!f->g.claims[4].holds && !f->g.claims[4].pass);
 	close_scenario(f);
+}
+END_TEST
+
+/* The reasoning a check needs: the right cause, and the prediction. */
+START_TEST(reasoning_required)
+{
+	struct fixture *f = open_scenario("drop-12");
+	struct cm_config c = f->start_cfg;
+	struct learner l = { -2, 1, 0, 0, NULL, 0 };
+	int i;
+
+	c.tp = 4;
+	c.pp = 4;
+	ck_assert(grade_with(f, &c, &l));
+	l.diagnosis = -1;
+	ck_assert(!grade_with(f, &c, &l));
+	for (i = 0; i < f->sc.diagnosis.n_options; i++) {
+		if (i == f->sc.diagnosis.right)
+			continue;
+		l.diagnosis = i;
+		ck_assert(!grade_with(f, &c, &l));
+		ck_assert(f->g.goal_ok && !f->g.diagnosis_ok);
+	}
+	l.diagnosis = -2;
+	l.predict = 0;
+	ck_assert(!grade_with(f, &c, &l));
+	/* Off: the line gives neither the figure nor its direction. */
+	l.predict = 2;
+	l.prediction = 0.2;
+	ck_assert(!grade_with(f, &c, &l));
+	ck_assert_ptr_null(strstr(f->g.prediction.text, "0.09"));
+	ck_assert_ptr_nonnull(strstr(f->g.prediction.text, "off"));
+	l.reveal = 1;
+	ck_assert(!grade_with(f, &c, &l));
+	ck_assert_ptr_nonnull(strstr(f->g.prediction.text, "0.09677"));
+	/* Typed as a percentage or a ratio, in either decimal separator. */
+	ck_assert_int_eq(scenario_parse_prediction(&f->sc, "9.7%",
+	    &l.prediction), 0);
+	ck_assert_double_eq_tol(l.prediction, 0.097, 1e-12);
+	ck_assert_int_eq(scenario_parse_prediction(&f->sc, "3/31",
+	    &l.prediction), 0);
+	ck_assert_int_eq(scenario_parse_prediction(&f->sc, "banana",
+	    &l.prediction), -1);
+	close_scenario(f);
+}
+END_TEST
+
+/* Every incident asks for a cause with its evidence and a figure. */
+START_TEST(every_incident_reasons)
+{
+	const char *drops[] = { "drop-10", "drop-11", "drop-12", "drop-13",
+	    "drop-14" };
+	size_t i;
+	int j, right;
+
+	for (i = 0; i < sizeof drops / sizeof drops[0]; i++) {
+		struct fixture *f = open_scenario(drops[i]);
+		const struct sc_diagnosis *d = &f->sc.diagnosis;
+
+		ck_assert_int_ge(d->n_options, SC_MIN_OPTIONS);
+		ck_assert_int_le(d->n_options, SC_MAX_OPTIONS);
+		for (j = right = 0; j < d->n_options; j++)
+			right += d->options[j].correct;
+		ck_assert_int_eq(right, 1);
+		ck_assert(d->options[d->right].correct);
+		ck_assert(f->sc.prediction.tolerance > 0 &&
+		    f->sc.prediction.tolerance <= 0.2);
+		/* The start fails even with all the reasoning right. */
+		ck_assert(!grade(f, &f->start_cfg, 0));
+		close_scenario(f);
+	}
 }
 END_TEST
 
@@ -353,12 +519,47 @@ parse_text(const char *json)
 /* The parts every scenario needs, around a test's own goal. */
 #define LOCKS	"\"locked\":[\"model\",\"gpu\",\"gpus\",\"gpus_per_node\"]"
 #define FLOOR	"\"min_tokens_share_of_start\":1"
+#define OPT(c)	"{\"text\":\"t\",\"correct\":" c ",\"explain\":\"e\"}"
+#define DIAG	"\"diagnosis\":{\"prompt\":\"p\",\"options\":[" OPT("true") \
+		"," OPT("false") "," OPT("false") "]}"
+#define PRED	"\"prediction\":{\"prompt\":\"p\",\"quantity\":" \
+		"\"bubble_fraction\",\"unit\":\"\",\"tolerance\":0.1}"
+#define REASON	"," DIAG "," PRED
 
 START_TEST(bad_input)
 {
 	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true," FLOOR "},"
 	    "\"locked\":[\"model\",\"gpu\",\"gpus\",\"gpus_per_node\","
-	    "\"tp\"]}"), 0);
+	    "\"tp\"]" REASON "}"), 0);
+	/* The diagnosis and the prediction are required, with located
+	 * errors. */
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "}," PRED
+	    "}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].diagnosis");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "}," DIAG
+	    "}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].prediction");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "},"
+	    "\"diagnosis\":{\"prompt\":\"p\",\"options\":[" OPT("true")
+	    "," OPT("false") "," OPT("true") "]}," PRED "}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].diagnosis.options[2].correct");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "},"
+	    "\"diagnosis\":{\"prompt\":\"p\",\"options\":[" OPT("false")
+	    "," OPT("false") "," OPT("false") "]}," PRED "}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].diagnosis.options");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "},"
+	    "\"diagnosis\":{\"prompt\":\"p\",\"options\":[" OPT("true")
+	    "," OPT("false") "]}," PRED "}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].diagnosis.options");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "},"
+	    "\"diagnosis\":{\"prompt\":\"p\",\"options\":[" OPT("true")
+	    "," OPT("false") ",{\"text\":\"t\",\"correct\":1,"
+	    "\"explain\":\"e\"}]}," PRED "}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].diagnosis.options[2].correct");
+	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "}," DIAG
+	    ",\"prediction\":{\"prompt\":\"p\",\"quantity\":\"speed\","
+	    "\"unit\":\"\",\"tolerance\":0.1}}"), -1);
+	ck_assert_str_eq(perr.path, "blocks[3].prediction.quantity");
 	ck_assert_int_eq(parse_text("{\"goal\":{\"fits\":true," FLOOR "},"
 	    "\"locked\":[\"gpus\",\"warp\"]}"), -1);
 	ck_assert_str_eq(perr.path, "blocks[3].locked[1]");
@@ -388,13 +589,6 @@ START_TEST(bad_input)
 	ck_assert_str_eq(perr.path, "blocks[3].claims[0].check");
 	ck_assert_int_eq(parse_text("{" LOCKS ",\"goal\":{" FLOOR "},"
 	    "\"claims\":[{\"id\":\"a\",\"check\":\"fits\"}]}"), -1);
-	ck_assert_int_eq(scenario_count_words("  two\twords "), 2);
-	ck_assert_int_eq(scenario_count_words(NULL), 0);
-	/* Filler is not a trade-off: one-letter words and repeats. */
-	ck_assert_int_eq(scenario_count_words("a a a a a a a a"), 0);
-	ck_assert_int_eq(scenario_count_words("ok ok OK ok Ok ok ok ok"), 1);
-	ck_assert_int_eq(scenario_count_words("1 2 3 4 5 6 7 8 9 10"), 0);
-	ck_assert_int_eq(scenario_count_words(tradeoff), 11);
 }
 END_TEST
 
@@ -415,6 +609,8 @@ scenario_suite(void)
 	tcase_add_test(tc, drop13_choose_30b);
 	tcase_add_test(tc, drop14_claims);
 	tcase_add_test(tc, invalid_layout_fails);
+	tcase_add_test(tc, reasoning_required);
+	tcase_add_test(tc, every_incident_reasons);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad input");
 	tcase_add_test(tc, bad_input);

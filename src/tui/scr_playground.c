@@ -13,6 +13,13 @@
  * (a scenario with claims) also takes a written trade-off: 't' starts
  * typing it, Enter or Esc ends; it is saved with each attempt
  * (store/scenario_tradeoff.h) and read back on opening.
+ *
+ * Inside an incident the learner reasons before checking (issue 22): 'e'
+ * opens the causes and a digit commits one (saved as its own row; a
+ * wrong one shows why and may be replaced, a right one stays), 'p' types
+ * the predicted figure for the layout about to be checked, and 'c'
+ * refuses until both are there. The ranked search waits until the
+ * incident is passed, and no row of it is ever applied inside one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +27,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "core/number.h"
 #include "store/scenario_store.h"
 #include "store/scenario_tradeoff.h"
 #include "tui/app.h"
@@ -38,8 +46,10 @@ static const struct ui_key_help playground_help[] = {
 	{ N_("d"), N_("change column: since the previous setting, or since "
 	    "the start") },
 	{ N_("Tab, i"), N_("scenario: incident brief, goal, verdict, hints") },
+	{ N_("e"), N_("scenario: the diagnosis; a digit commits a cause") },
+	{ N_("p"), N_("scenario: type your prediction; Enter ends") },
 	{ N_("c"), N_("scenario: check the layout against the goal") },
-	{ N_("1-8"), N_("scenario: assert or withdraw a claim") },
+	{ N_("1-8"), N_("defense: assert or withdraw a claim") },
 	{ N_("t"), N_("defense: write the trade-off; Enter ends") },
 	{ N_("w"), N_("scenario: worked solution (after two failed checks)") },
 	{ N_("q, Esc"), N_("close the ranking; back") },
@@ -82,6 +92,13 @@ apply_selected(struct pgs *p)
 
 	if (p->search == NULL || p->search_sel >= p->search->n_top)
 		return;
+	if (p->sc != NULL) {
+		/* A row carried into an incident's check passes it without
+		 * the reasoning it asks for. */
+		ui_flash(_("In an incident the ranking is for reading: turn the "
+		    "knobs yourself."));
+		return;
+	}
 	r = &p->search->top[p->search_sel];
 	if (!pg_same_knobs(&r->cfg, &p->pg.cfg, p->pg.locked)) {
 		ui_flash(_("That layout changes a locked knob of this scenario."));
@@ -99,10 +116,14 @@ static void
 save_attempt(struct pgs *p)
 {
 	struct pl_err err;
-	char layout[512];
+	char layout[600], num[32];
 	time_t now = time(NULL);
 
 	pg_layout_text(&p->pg.cfg, layout, sizeof layout);
+	snprintf(layout + strlen(layout), sizeof layout - strlen(layout),
+	    ";predicted=%s;prediction=%s", pl_num_c(num, sizeof num,
+	    p->grade.prediction.asserted ? p->predicted : 0, 'g', 6),
+	    p->grade.prediction.pass ? "ok" : "off");
 	if (store_scenario_add_tradeoff(p->app->store, p->app->profile,
 	    p->drop_id, p->sc->id, p->grade.pass, layout,
 	    p->rules.n_claims > 0 ? p->tradeoff : NULL,
@@ -121,18 +142,42 @@ save_attempt(struct pgs *p)
 static void
 check(struct pgs *p)
 {
+	struct sc_attempt a;
 	struct pl_err err;
 	char msg[200];
 
 	if (p->sc == NULL || p->load_err[0] != '\0')
 		return;
+	if (p->diagnosis < 0) {
+		ui_flash(_("Commit a diagnosis first: press e and choose the "
+		    "cause."));
+		return;
+	}
+	if (scenario_parse_prediction(&p->rules, p->predict_text,
+	    &p->predicted) != 0) {
+		ui_flash(_("Type your prediction first: press p, then the "
+		    "figure you expect for this layout."));
+		return;
+	}
+	a.asserted = p->asserted;
+	a.tradeoff = p->tradeoff;
+	a.diagnosis = p->diagnosis;
+	a.predicted = 1;
+	a.prediction = p->predicted;
+	a.reveal = p->predictions_off >= PGS_SOLUTION_AFTER;
 	/* The best layout for the settings as they are now (attention,
 	 * precision, model ... may have changed since the start). */
 	if (cm_search(&p->pg.cfg, CM_SEARCH_MAX, p->best, &err) != 0)
 		p->best->n_top = 0;
 	scenario_grade(&p->rules, p->pg.cur_valid ? &p->pg.cur : NULL,
-	    p->pg.why, &p->start, p->best, p->asserted, p->tradeoff,
-	    &p->grade);
+	    p->pg.why, &p->start, p->best, &a, &p->grade);
+	if (p->grade.valid && !p->grade.prediction.pass &&
+	    ++p->predictions_off >= PGS_SOLUTION_AFTER && !a.reveal) {
+		/* The second prediction off: now the figure is shown. */
+		a.reveal = 1;
+		scenario_grade(&p->rules, &p->pg.cur, p->pg.why, &p->start,
+		    p->best, &a, &p->grade);
+	}
 	p->graded = 1;
 	save_attempt(p);
 	p->panel = PGS_INCIDENT;
@@ -184,29 +229,74 @@ incident_key(struct pgs *p, int ch)
 	    p->info_rows - 1 : 1, p->info_lines);
 }
 
-/* Typing the trade-off: text, Backspace, Enter or Esc to end. */
+/* Typing the trade-off or the prediction: Backspace, Enter or Esc ends. */
 static void
-tradeoff_key(struct pgs *p, int ch)
+typing_key(struct pgs *p, int ch)
 {
-	size_t n = strlen(p->tradeoff);
+	char *buf = p->typing == PGS_TYPE_TRADEOFF ? p->tradeoff :
+	    p->predict_text;
+	size_t size = p->typing == PGS_TYPE_TRADEOFF ? sizeof p->tradeoff :
+	    sizeof p->predict_text, n = strlen(buf);
 
 	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27) {
-		p->typing = 0;
+		p->typing = PGS_TYPE_NONE;
 		return;
 	}
 	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		/* Back over a whole UTF-8 character. */
-		while (n > 0 && ((unsigned char)p->tradeoff[--n] & 0xC0) ==
-		    0x80)
+		while (n > 0 && ((unsigned char)buf[--n] & 0xC0) == 0x80)
 			;
-		p->tradeoff[n] = '\0';
+		buf[n] = '\0';
 	} else if (((ch >= 32 && ch < 127) || (ch >= 128 && ch < 256)) &&
-	    n + 1 < sizeof p->tradeoff) {
-		p->tradeoff[n] = (char)ch;
-		p->tradeoff[n + 1] = '\0';
+	    n + 1 < size) {
+		buf[n] = (char)ch;
+		buf[n + 1] = '\0';
 	} else
 		return;
 	p->graded = 0;
+}
+
+/* Commit diagnosis option i (0-based) and save it. */
+static void
+diagnose(struct pgs *p, int i)
+{
+	const struct sc_diagnosis *d = &p->rules.diagnosis;
+	struct pl_err err;
+	time_t now = time(NULL);
+
+	if (i < 0 || i >= d->n_options)
+		return;
+	if (p->diagnosis >= 0 && p->diagnosis_right) {
+		ui_flash(_("Your diagnosis is committed for this incident."));
+		return;
+	}
+	p->diagnosis = i;
+	p->diagnosis_right = i == d->right;
+	p->graded = 0;
+	if (store_scenario_diagnose(p->app->store, p->app->profile,
+	    p->drop_id, p->sc->id, i, p->diagnosis_right, difftime(now,
+	    p->opened), (int64_t)now, &err) != 0)
+		app_store_error(&err);
+	else
+		app_answered(p->app);
+	ui_flash(p->diagnosis_right ? _("Diagnosis committed. Now type your "
+	    "prediction (p), fix the layout and check (c).") : _("Not the "
+	    "cause: read why, then choose again."));
+}
+
+/* Keys of the diagnosis panel; 1 if used. */
+static int
+diagnosis_key(struct pgs *p, int ch)
+{
+	if (ch >= '1' && ch <= '9') {
+		diagnose(p, ch - '1');
+		return 1;
+	}
+	if (ch == 'q' || ch == 27 || ch == 'e') {
+		p->panel = PGS_INCIDENT;
+		return 1;
+	}
+	return 0;
 }
 
 /* Keys only a scenario has; 1 if used. */
@@ -215,13 +305,31 @@ scenario_key(struct pgs *p, int ch)
 {
 	if (p->sc == NULL)
 		return 0;
-	if (p->typing) {
-		tradeoff_key(p, ch);
+	if (p->typing != PGS_TYPE_NONE) {
+		typing_key(p, ch);
 		return 1;
 	}
+	if (p->load_err[0] != '\0')
+		return 0;
+	if (p->panel == PGS_DIAGNOSIS && diagnosis_key(p, ch))
+		return 1;
 	if (ch == 't' && p->rules.n_claims > 0) {
-		p->typing = 1;
+		p->typing = PGS_TYPE_TRADEOFF;
 		p->panel = PGS_INCIDENT;
+		return 1;
+	}
+	if (ch == 'e') {
+		p->panel = PGS_DIAGNOSIS;
+		return 1;
+	}
+	if (ch == 'p') {
+		p->typing = PGS_TYPE_PREDICTION;
+		p->panel = PGS_INCIDENT;
+		return 1;
+	}
+	if (ch == 's' && !p->passed) {
+		ui_flash(_("The ranked search opens once this incident is "
+		    "passed: reason it out first."));
 		return 1;
 	}
 	if (ch == 'c') {
@@ -316,7 +424,7 @@ playground_key(struct ui_screen *s, int ch)
 static int
 playground_typing(struct ui_screen *s)
 {
-	return ((struct pgs *)s->state)->typing;
+	return ((struct pgs *)s->state)->typing != PGS_TYPE_NONE;
 }
 
 static void
@@ -359,6 +467,9 @@ load_scenario(struct pgs *p, struct cm_config *cfg)
 		app_store_error(&err);
 	p->failed = st.failed;
 	p->passed = st.passed;
+	p->predictions_off = st.predictions_off;
+	p->diagnosis = st.diagnosis;
+	p->diagnosis_right = st.diagnosis_right;
 	if (p->rules.n_claims > 0 && store_scenario_tradeoff(p->app->store,
 	    p->app->profile, p->drop_id, p->sc->id, p->tradeoff,
 	    sizeof p->tradeoff, &err) < 0)
@@ -395,6 +506,7 @@ ui_playground_new(struct app *a, const struct content_scenario *sc,
 	}
 	p->app = a;
 	p->sel = PG_TP;
+	p->diagnosis = -1;
 	p->sc = sc;
 	p->drop_id = drop_id != NULL ? drop_id : "";
 	if (sc != NULL && load_scenario(p, &cfg) != 0)

@@ -20,7 +20,15 @@
 enum pgs_panel {
 	PGS_FIGURES,		/* breakdowns, deltas, reasons */
 	PGS_INCIDENT,		/* brief, goal, verdict, hints, solution */
-	PGS_SEARCH		/* the ranked layouts */
+	PGS_SEARCH,		/* the ranked layouts */
+	PGS_DIAGNOSIS		/* a scenario's causes to commit to */
+};
+
+/* Where typed keys go. */
+enum pgs_typing {
+	PGS_TYPE_NONE,
+	PGS_TYPE_TRADEOFF,	/* a defense's trade-off */
+	PGS_TYPE_PREDICTION	/* the predicted figure */
 };
 
 struct pgs {
@@ -50,7 +58,13 @@ struct pgs {
 	unsigned			 asserted;	/* claims asserted, bits */
 	char				 tradeoff[SC_TRADEOFF_LEN]; /* written
 							 * with a defense */
-	int				 typing;	/* keys go to tradeoff */
+	enum pgs_typing			 typing;	/* where keys go */
+	int				 diagnosis;	/* committed option, or -1 */
+	int				 diagnosis_right; /* bool */
+	char				 predict_text[32]; /* as typed */
+	double				 predicted;	/* parsed at the check */
+	int				 predictions_off; /* checks with the
+							 * prediction off */
 	int				 show_solution;
 	int				 info_top;	/* scroll of the incident */
 	int				 info_lines;	/* its length, last draw */
@@ -96,6 +110,10 @@ void	pgs_draw_search(const struct pgs *, WINDOW *,
 
 /* Draw the whole screen (scr_playground_draw.c). */
 void	pgs_draw(struct pgs *, WINDOW *, int rows, int cols);
+
+/* The diagnosis panel (scr_playground_panels.c). */
+void	pgs_draw_diagnosis(const struct pgs *, WINDOW *,
+	    const struct pgs_box *);
 
 /* Hints unlocked so far: one per failed check. */
 int	pgs_hints_open(const struct pgs *);

@@ -423,9 +423,20 @@ draw_title(const struct pgs *p, WINDOW *w, int cols)
 static void
 draw_note(const struct pgs *p, WINDOW *w, int y, int cols)
 {
-	char line[400];
+	char line[SC_TRADEOFF_LEN + 100];
 	int i;
 
+	/* What is being typed stays in sight however the panel scrolls. */
+	if (p->typing != PGS_TYPE_NONE) {
+		if (p->typing == PGS_TYPE_PREDICTION)
+			snprintf(line, sizeof line, _("Prediction: %s_ %s"),
+			    p->predict_text, p->rules.prediction.unit);
+		else
+			snprintf(line, sizeof line, _("Trade-off: %s_"),
+			    p->tradeoff);
+		ui_put_cut(w, y, 1, line, cols - 2, ui_attr(UI_C_ACCENT));
+		return;
+	}
 	if (p->pg.note[0] != '\0') {
 		ui_put_cut(w, y, 1, p->pg.note, cols - 2, ui_attr(UI_C_ACCENT));
 		return;
@@ -471,16 +482,21 @@ static const char *
 status_text(const struct pgs *p)
 {
 	if (p->panel == PGS_SEARCH)
-		return _("j/k select  Enter apply  s/q close  ? keys");
+		return p->sc != NULL ? _("j/k select  s/q close  ? keys") :
+		    _("j/k select  Enter apply  s/q close  ? keys");
+	if (p->typing != PGS_TYPE_NONE)
+		return _("type  Backspace erase  Enter or Esc ends");
+	if (p->panel == PGS_DIAGNOSIS)
+		return _("1-5 commit a cause  e/q back to the brief  ? keys");
 	if (p->panel == PGS_INCIDENT)
 		return p->rules.n_claims > 0 ?
-		    _("c check  1-5 claims  t trade-off  j/k scroll  "
-		    "w solution  Tab figures  q back") :
-		    _("c check  j/k scroll  w solution  Tab figures  "
-		    "q back  ? keys");
+		    _("e cause  p predict  1-8 claims  t trade-off  c check  "
+		    "Tab figures  q back") :
+		    _("e cause  p predict  c check  j/k scroll  w solution  "
+		    "Tab figures  q back");
 	if (p->sc != NULL)
-		return _("j/k knob  h/l change  d prev/start  c check  Tab "
-		    "brief  s rank  q back");
+		return _("j/k knob  h/l change  e cause  p predict  c check  "
+		    "Tab brief  q back");
 	return _("j/k knob  h/l change  d prev/start  s search  r reset  "
 	    "q back  ? keys");
 }
@@ -499,6 +515,8 @@ pgs_draw(struct pgs *p, WINDOW *w, int rows, int cols)
 		b.w = cols - 2 > 110 ? 110 : cols - 2;
 		if (p->panel == PGS_SEARCH)
 			pgs_draw_search(p, w, &b);
+		else if (p->panel == PGS_DIAGNOSIS)
+			pgs_draw_diagnosis(p, w, &b);
 		else
 			draw_incident_clamped(p, w, &b);
 	} else if (p->app->projector) {

@@ -1,7 +1,8 @@
 /*
  * scr_playground_panels.c - the two full-width panels of the playground:
- * a scenario's incident (brief, goal, claims, the last verdict with the
- * engine's numbers, the hints opened so far, the worked solution) and the
+ * a scenario's incident (brief, diagnosis, prediction, goal, claims, the
+ * last verdict with the engine's numbers, the hints opened so far, the
+ * worked solution), the diagnosis's causes to choose from, and the
  * ranked search (the best layouts with their figures and reasons, and the
  * rank of the current one). Only draws what core computed.
  */
@@ -34,8 +35,8 @@ incident_goal(const struct pgs *p, struct pgs_flow *f)
 	if (p->rules.n_claims == 0)
 		return;
 	snprintf(line, sizeof line, _("Claims: press 1-%d to assert or "
-	    "withdraw each; the check verifies every one against the "
-	    "engine:"), p->rules.n_claims);
+	    "withdraw each; the check measures each asserted one on your "
+	    "layout and on the runner-up:"), p->rules.n_claims);
 	pgs_flow_text(f, line, 0, ui_attr(UI_C_HEADING));
 	for (i = 0; i < p->rules.n_claims; i++) {
 		snprintf(pre, sizeof pre, "[%s] %d. ",
@@ -44,14 +45,53 @@ incident_goal(const struct pgs *p, struct pgs_flow *f)
 		    (p->asserted >> i) & 1u ?
 		    ui_attr(UI_C_ACCENT) : (int)A_NORMAL);
 	}
-	if (p->typing)
+	if (p->typing == PGS_TYPE_TRADEOFF)
 		snprintf(line, sizeof line, _("Trade-off (Enter ends): %s_"),
 		    p->tradeoff);
 	else
-		snprintf(line, sizeof line, _("Trade-off (t to write, at least "
-		    "%d different words): %s"), SC_TRADEOFF_WORDS, p->tradeoff);
-	pgs_flow_text(f, line, 0, p->typing ? ui_attr(UI_C_ACCENT) :
-	    ui_attr(UI_C_HEADING));
+		snprintf(line, sizeof line, _("Trade-off (t to write: what "
+		    "your layout gives up against the runner-up, with a "
+		    "figure): %s"), p->tradeoff);
+	pgs_flow_text(f, line, 0, p->typing == PGS_TYPE_TRADEOFF ?
+	    ui_attr(UI_C_ACCENT) : ui_attr(UI_C_HEADING));
+}
+
+/* The committed diagnosis, or how to commit one; and the prediction. */
+static void
+incident_reasoning(const struct pgs *p, struct pgs_flow *f)
+{
+	const struct sc_diagnosis *d = &p->rules.diagnosis;
+	const struct sc_prediction *pr = &p->rules.prediction;
+	char line[SC_TEXT_LEN + 2200];
+
+	pgs_flow_text(f, _("Diagnosis:"), 0, ui_attr(UI_C_HEADING));
+	if (p->diagnosis < 0 || p->diagnosis >= d->n_options)
+		pgs_flow_text(f, _("none committed yet: press e and choose the "
+		    "cause before you check a fix."), 2, ui_attr(UI_C_WARN));
+	else if (p->diagnosis_right) {
+		snprintf(line, sizeof line, "%s %d. ", mark(1),
+		    p->diagnosis + 1);
+		pgs_flow_hang(f, line, d->options[p->diagnosis].text, 2,
+		    ui_attr(UI_C_DONE));
+	} else {
+		snprintf(line, sizeof line, _("%s %d is not the cause: %s "
+		    "Press e to choose again."), mark(0), p->diagnosis + 1,
+		    d->options[p->diagnosis].explain);
+		pgs_flow_text(f, line, 2, ui_attr(UI_C_WARN));
+	}
+	pgs_flow_text(f, _("Prediction:"), 0, ui_attr(UI_C_HEADING));
+	pgs_flow_text(f, pr->prompt, 2, (int)A_NORMAL);
+	if (p->typing == PGS_TYPE_PREDICTION)
+		snprintf(line, sizeof line, _("Your prediction (Enter ends): "
+		    "%s_ %s"), p->predict_text, pr->unit);
+	else if (p->predict_text[0] != '\0')
+		snprintf(line, sizeof line, _("Your prediction: %s %s (p to "
+		    "change)"), p->predict_text, pr->unit);
+	else
+		snprintf(line, sizeof line, "%s", _("Your prediction: none yet "
+		    "(press p)"));
+	pgs_flow_text(f, line, 2, p->typing == PGS_TYPE_PREDICTION ?
+	    ui_attr(UI_C_ACCENT) : (int)A_NORMAL);
 }
 
 static void
@@ -78,6 +118,48 @@ incident_rank(const struct pgs *p, struct pgs_flow *f)
 	pgs_flow_text(f, line, 0, ui_attr(UI_C_ACCENT));
 }
 
+/* A defense's claims against the runner-up, and its trade-off. */
+static void
+incident_defense(const struct pgs *p, struct pgs_flow *f)
+{
+	const struct sc_grade *g = &p->grade;
+	const struct cm_config *u = &g->runner_up.cfg;
+	char line[600], z[8];
+	int i;
+
+	if (g->runner >= 0)
+		snprintf(line, sizeof line, _("Runner-up (row %d of the "
+		    "ranking): DP %d x TP %d x PP %d, micro-batch %d, %s"),
+		    g->runner + 1, u->dp, u->tp, u->pp, u->micro_batch,
+		    cm_zero_label(u, z, sizeof z));
+	else
+		snprintf(line, sizeof line, "%s", _("Runner-up: none ranked"));
+	pgs_flow_text(f, line, 2, ui_attr(UI_C_ACCENT));
+	for (i = 0; i < g->n_claims; i++) {
+		const struct sc_verdict *v = &g->claims[i];
+
+		snprintf(line, sizeof line, _("%s claim %d: %s, %s%s (%s)"),
+		    mark(v->pass && (!v->asserted || !v->holds_runner)), i + 1,
+		    v->holds ? _("holds") : _("fails on this layout"),
+		    v->asserted ? _("asserted") : _("not asserted"),
+		    v->asserted && v->holds ? (v->holds_runner ?
+		    _(", true of the runner-up too: earns nothing") :
+		    _(", sets your layout apart")) : "", v->text);
+		pgs_flow_text(f, line, 2, ui_attr(!v->pass ? UI_C_WARN :
+		    v->asserted && !v->holds_runner ? UI_C_DONE : UI_C_DIM));
+	}
+	if (!g->claims_ok && g->distinguishing < 0) {
+		snprintf(line, sizeof line, "%s %s", mark(0), _("claims: none "
+		    "asserted that holds on your layout and not on the "
+		    "runner-up"));
+		pgs_flow_text(f, line, 2, ui_attr(UI_C_WARN));
+	}
+	snprintf(line, sizeof line, "%s %s", mark(g->tradeoff_ok),
+	    g->tradeoff.text);
+	pgs_flow_text(f, line, 2, ui_attr(g->tradeoff_ok ? UI_C_DONE :
+	    UI_C_WARN));
+}
+
 static void
 incident_verdict(const struct pgs *p, struct pgs_flow *f)
 {
@@ -97,27 +179,17 @@ incident_verdict(const struct pgs *p, struct pgs_flow *f)
 		pgs_flow_hang(f, line, g->crit[i].text, 2,
 		    ui_attr(g->crit[i].pass ? UI_C_DONE : UI_C_WARN));
 	}
-	/* Every claim is graded, asserted or not. */
-	for (i = 0; i < g->n_claims && g->valid; i++) {
-		snprintf(line, sizeof line, _("%s claim %d: %s, %s (%s)"),
-		    mark(g->claims[i].pass), i + 1, g->claims[i].holds ?
-		    _("holds") : _("fails on this layout"),
-		    g->claims[i].asserted ? _("asserted") :
-		    _("not asserted"), g->claims[i].text);
-		pgs_flow_text(f, line, 2, ui_attr(g->claims[i].pass ?
-		    UI_C_DONE : UI_C_WARN));
-	}
-	if (g->n_claims > 0) {
-		if (g->tradeoff_ok)
-			snprintf(line, sizeof line, _("%s trade-off written (%d "
-			    "different words)"), mark(1), g->tradeoff_words);
-		else
-			snprintf(line, sizeof line, _("%s trade-off: %d different "
-			    "words; write at least %d (press t)"), mark(0),
-			    g->tradeoff_words, SC_TRADEOFF_WORDS);
-		pgs_flow_text(f, line, 2, ui_attr(g->tradeoff_ok ? UI_C_DONE :
-		    UI_C_WARN));
-	}
+	snprintf(line, sizeof line, "%s %s", mark(g->diagnosis_ok),
+	    g->diagnosis_ok ? _("diagnosis: the right cause") :
+	    _("diagnosis: not the cause (press e)"));
+	pgs_flow_text(f, line, 2, ui_attr(g->diagnosis_ok ? UI_C_DONE :
+	    UI_C_WARN));
+	snprintf(line, sizeof line, "%s %s", mark(g->prediction.pass),
+	    g->prediction.text);
+	pgs_flow_text(f, line, 2, ui_attr(g->prediction.pass ? UI_C_DONE :
+	    UI_C_WARN));
+	if (g->n_claims > 0 && g->valid)
+		incident_defense(p, f);
 	incident_rank(p, f);
 }
 
@@ -168,6 +240,8 @@ pgs_draw_incident(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	    UI_C_DIM));
 	pgs_flow_text(&f, p->sc->brief, 0, (int)A_NORMAL);
 	pgs_flow_text(&f, "", 0, (int)A_NORMAL);
+	incident_reasoning(p, &f);
+	pgs_flow_text(&f, "", 0, (int)A_NORMAL);
 	incident_goal(p, &f);
 	pgs_flow_text(&f, "", 0, (int)A_NORMAL);
 	incident_verdict(p, &f);
@@ -177,6 +251,36 @@ pgs_draw_incident(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 		ui_put_cut(w, b->y + b->h - 1, b->x, _("more below: j or Space"),
 		    b->w, ui_attr(UI_C_DIM));
 	return f.total;
+}
+
+void
+pgs_draw_diagnosis(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
+{
+	const struct sc_diagnosis *d = &p->rules.diagnosis;
+	struct pgs_flow f = { w, *b, b->y, 0, 0, 0, 0, 0, NULL, 0 };
+	char pre[16], line[2200];
+	int i, attr;
+
+	pgs_flow_text(&f, d->prompt, 0, ui_attr(UI_C_HEADING));
+	pgs_flow_text(&f, p->diagnosis >= 0 && p->diagnosis_right ?
+	    _("Committed; it stays for this incident.") : _("Press the "
+	    "number of the cause you commit to. Only your first commit "
+	    "counts toward the score; a wrong one shows why, and you may "
+	    "choose again."), 0, ui_attr(UI_C_DIM));
+	pgs_flow_text(&f, "", 0, (int)A_NORMAL);
+	for (i = 0; i < d->n_options; i++) {
+		snprintf(pre, sizeof pre, "%s%d. ", i == p->diagnosis ?
+		    (p->diagnosis_right ? "+" : "-") : " ", i + 1);
+		attr = i != p->diagnosis ? (int)A_NORMAL :
+		    ui_attr(p->diagnosis_right ? UI_C_DONE : UI_C_WARN);
+		pgs_flow_hang(&f, pre, d->options[i].text, 0, attr);
+	}
+	if (p->diagnosis < 0 || p->diagnosis >= d->n_options)
+		return;
+	pgs_flow_text(&f, "", 0, (int)A_NORMAL);
+	snprintf(line, sizeof line, "%s", d->options[p->diagnosis].explain);
+	pgs_flow_text(&f, line, 0, ui_attr(p->diagnosis_right ? UI_C_DONE :
+	    UI_C_WARN));
 }
 
 static const char *

@@ -256,3 +256,20 @@ to_block() {
 		i=$((i + 1))
 	done
 }
+
+# reason OPTION PREDICTION: in an incident, commit diagnosis OPTION (e,
+# then its digit), go back to the brief and type PREDICTION (p ... Enter).
+reason() {
+	screen_keys e
+	screen_wait "Press the number of the cause"
+	screen_keys "$1"
+	screen_wait "Diagnosis committed"
+	screen_keys q
+	screen_wait "Status: "
+	screen_keys p
+	screen_wait "Prediction: _"
+	screen_keys -l "$2"
+	screen_wait "Prediction: $2_"
+	screen_keys Enter
+	screen_wait_gone "Prediction: $2_"
+}

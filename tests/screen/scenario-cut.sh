@@ -16,6 +16,8 @@ count() {
 }
 
 open_drop12_incident "$title"
+# The check needs the diagnosis (option 3 is the cause) and a prediction.
+reason 3 0.2
 
 # --- 60 columns: the footer and the status line end with "…" ------------
 screen_resize 60 20
@@ -26,7 +28,7 @@ footer_cut() {
 	return 1
 }
 wait_until 10 footer_cut
-screen_wait "Goal (all must hold):"
+screen_wait "Status: not passed yet"
 foot=$(screen_capture | tail -n 2 | head -n 1)
 case "$foot" in
 " Goal: fits in GPU memory; pipeline bubble at most"*…) ;;
@@ -34,7 +36,7 @@ case "$foot" in
 esac
 status=$(screen_capture | tail -n 1)
 case "$status" in
-" c check  j/k scroll"*…) ;;
+" e cause  p predict  c check  j/k"*…) ;;
 *) fail "the status line should be cut with an ellipsis: '$status'" ;;
 esac
 
@@ -82,6 +84,7 @@ screen_has "not a valid layout, so no goal was checked: PP (times"
 screen_lacks "not evaluated"
 # The failed check opened hint 1; its wrapped lines start under its text
 # (column 6), not under its number (column 3).
+screen_keys G
 screen_wait "Hints:"
 hint=$(screen_capture | awk '/^ Hints:$/ { on = 1; next }
 	on && /^   / { print; next } { on = 0 }')

@@ -7,8 +7,11 @@
  * (capacity - total) / capacity; "fits" uses the engine's usable memory
  * (capacity minus its reserve). "Best" is the fastest fitting layout of
  * cm_search over the start's model, cluster and batch. GB = 1e9 bytes.
+ * The comparative claims (more free memory, less exposed communication,
+ * a smaller bubble than the runner-up) are strict: a tie does not hold,
+ * and measured on the runner-up itself they never do.
  */
-#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +20,14 @@
 #include "i18n.h"
 #include "core/course/content.h"
 #include "core/json.h"
+#include "core/number.h"
 #include "core/course/playground.h"
 #include "core/course/scenario.h"
 
 static const char *const check_names[SC_N_CLAIM_CHECKS] = {
 	"fits", "headroom_ge_10pct", "tp_within_node", "bubble_le_10pct",
-	"exposed_comm_le_15pct"
+	"exposed_comm_le_15pct", "more_free_than_runner_up",
+	"less_exposed_comm_than_runner_up", "smaller_bubble_than_runner_up"
 };
 
 const char *
@@ -40,6 +45,12 @@ scenario_free(struct scenario *sc)
 		return;
 	for (i = 0; i < sc->n_claims; i++)
 		free(sc->claims[i].text);
+	free(sc->diagnosis.prompt);
+	for (i = 0; i < sc->diagnosis.n_options; i++) {
+		free(sc->diagnosis.options[i].text);
+		free(sc->diagnosis.options[i].explain);
+	}
+	free(sc->prediction.prompt);
 	memset(sc, 0, sizeof *sc);
 }
 
@@ -181,8 +192,10 @@ parse_claim(struct sc_claim *c, const cJSON *o, const char *file,
 	if (k == SC_N_CLAIM_CHECKS) {
 		pl_err_set_path(err, file, pl_json_path_key(q, sizeof q, p,
 		    "check"), "%s", _("must be headroom_ge_10pct, "
-		    "tp_within_node, bubble_le_10pct, exposed_comm_le_15pct or "
-		    "fits"));
+		    "tp_within_node, bubble_le_10pct, exposed_comm_le_15pct, "
+		    "fits, more_free_than_runner_up, "
+		    "less_exposed_comm_than_runner_up or "
+		    "smaller_bubble_than_runner_up"));
 		return -1;
 	}
 	c->check = (enum sc_claim_check)k;
@@ -220,6 +233,129 @@ parse_claims(struct scenario *sc, const cJSON *b, const char *file,
 	return 0;
 }
 
+/* A required string of o, sanitised into *out. */
+static int
+take_text(const cJSON *o, const char *key, char **out, const char *file,
+    const char *p, struct pl_err *err)
+{
+	const char *v;
+	char q[256];
+
+	if (pl_json_string(o, key, 1, &v, file, p, err))
+		return -1;
+	if ((*out = content_sanitize(v, NULL)) == NULL) {
+		pl_err_set_path(err, file, pl_json_path_key(q, sizeof q, p,
+		    key), "%s", _("is not valid UTF-8"));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_option(struct sc_option *o, const cJSON *j, const char *file,
+    const char *p, struct pl_err *err)
+{
+	if (!cJSON_IsObject(j)) {
+		pl_err_set_path(err, file, p, "%s", _("must be an object with "
+		    "text, correct and explain"));
+		return -1;
+	}
+	if (take_text(j, "text", &o->text, file, p, err) ||
+	    pl_json_bool(j, "correct", 1, &o->correct, file, p, err) ||
+	    take_text(j, "explain", &o->explain, file, p, err))
+		return -1;
+	return 0;
+}
+
+static int
+parse_diagnosis(struct sc_diagnosis *d, const cJSON *b, const char *file,
+    const char *path, struct pl_err *err)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(b, "diagnosis"),
+	    *arr, *it;
+	char p[256], q[256], r[256], c[300];
+	int n, right = 0;
+
+	pl_json_path_key(p, sizeof p, path, "diagnosis");
+	if (!cJSON_IsObject(o)) {
+		pl_err_set_path(err, file, p, "%s", _("must be an object with "
+		    "a prompt and 3 to 5 options: every incident asks for the "
+		    "cause before a fix is checked"));
+		return -1;
+	}
+	if (take_text(o, "prompt", &d->prompt, file, p, err))
+		return -1;
+	arr = cJSON_GetObjectItemCaseSensitive(o, "options");
+	pl_json_path_key(q, sizeof q, p, "options");
+	n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	if (n < SC_MIN_OPTIONS || n > SC_MAX_OPTIONS) {
+		pl_err_set_path(err, file, q, _("must be an array of %d to %d "
+		    "options"), SC_MIN_OPTIONS, SC_MAX_OPTIONS);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, arr) {
+		pl_json_path_index(r, sizeof r, q, d->n_options);
+		if (parse_option(&d->options[d->n_options++], it, file, r,
+		    err) != 0)
+			return -1;
+		if (d->options[d->n_options - 1].correct) {
+			if (right++ > 0) {
+				pl_err_set_path(err, file, pl_json_path_key(c,
+				    sizeof c, r, "correct"), "%s", _("is the "
+				    "second correct option: a diagnosis has "
+				    "exactly one"));
+				return -1;
+			}
+			d->right = d->n_options - 1;
+		}
+	}
+	if (right == 0) {
+		pl_err_set_path(err, file, q, "%s", _("has no correct option: a "
+		    "diagnosis has exactly one"));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_prediction(struct sc_prediction *pr, const cJSON *b,
+    const char *file, const char *path, struct pl_err *err)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(b, "prediction");
+	const char *qty, *unit;
+	const char *const *names;
+	char p[256], q[256];
+	size_t i;
+
+	pl_json_path_key(p, sizeof p, path, "prediction");
+	if (!cJSON_IsObject(o)) {
+		pl_err_set_path(err, file, p, "%s", _("must be an object with "
+		    "prompt, quantity, unit and tolerance: every incident asks "
+		    "for the fix's effect before it is checked"));
+		return -1;
+	}
+	if (take_text(o, "prompt", &pr->prompt, file, p, err) ||
+	    pl_json_string(o, "quantity", 1, &qty, file, p, err) ||
+	    pl_json_string(o, "unit", 1, &unit, file, p, err) ||
+	    pl_json_number(o, "tolerance", 1, 1e-3, 1, &pr->tolerance, file,
+	    p, err))
+		return -1;
+	names = cm_quantity_names();
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], qty) == 0)
+			break;
+	if (names[i] == NULL || strlen(qty) >= sizeof pr->quantity) {
+		pl_err_set_path(err, file, pl_json_path_key(q, sizeof q, p,
+		    "quantity"), _("unknown quantity \"%s\""), qty);
+		return -1;
+	}
+	snprintf(pr->quantity, sizeof pr->quantity, "%s", qty);
+	snprintf(pr->unit, sizeof pr->unit, "%s", unit);
+	pr->fraction = strcmp(qty, "bubble_fraction") == 0 ||
+	    strcmp(qty, "mfu") == 0;
+	return 0;
+}
+
 int
 scenario_parse(struct scenario *sc, const cJSON *block, const char *file,
     const char *path, struct pl_err *err)
@@ -227,7 +363,9 @@ scenario_parse(struct scenario *sc, const cJSON *block, const char *file,
 	memset(sc, 0, sizeof *sc);
 	if (parse_locked(sc, block, file, path, err) != 0 ||
 	    parse_goal(sc, block, file, path, err) != 0 ||
-	    parse_claims(sc, block, file, path, err) != 0) {
+	    parse_claims(sc, block, file, path, err) != 0 ||
+	    parse_diagnosis(&sc->diagnosis, block, file, path, err) != 0 ||
+	    parse_prediction(&sc->prediction, block, file, path, err) != 0) {
 		scenario_free(sc);
 		return -1;
 	}
@@ -333,111 +471,195 @@ grade_crit(const struct sc_goal_item *it, const struct cm_result *r,
 	}
 }
 
-static void
-grade_claim(const struct sc_claim *c, const struct cm_result *r,
-    struct sc_verdict *v)
+/* Share of the card's whole capacity left free. */
+static double
+free_share(const struct cm_result *r)
 {
-	double free_frac = r->mem_gpu > 0 ? (r->mem_gpu - r->mem_total) /
-	    r->mem_gpu : 0;
-	double comm = r->t_step > 0 ? r->t_exposed_comm / r->t_step : 0;
+	return r->mem_gpu > 0 ? (r->mem_gpu - r->mem_total) / r->mem_gpu : 0;
+}
+
+static double
+comm_share(const struct cm_result *r)
+{
+	return r->t_step > 0 ? r->t_exposed_comm / r->t_step : 0;
+}
+
+/*
+ * Whether claim c holds for r, against the runner-up u (comparative
+ * claims; false without one), and its line when text is not NULL.
+ */
+static int
+claim_holds(const struct sc_claim *c, const struct cm_result *r,
+    const struct cm_result *u, char *text, size_t size, double *measured)
+{
+	double fr = free_share(r), comm = comm_share(r), m = 0;
+	char buf[SC_TEXT_LEN];
+	int h;
 
 	switch (c->check) {
 	case SC_CLAIM_FITS:
-		v->measured = GB(r->mem_total);
-		v->holds = r->fits;
-		snprintf(v->text, sizeof v->text, _("%.1f GB of %.1f GB usable"),
+		m = GB(r->mem_total);
+		h = r->fits;
+		snprintf(buf, sizeof buf, _("%.1f GB of %.1f GB usable"),
 		    GB(r->mem_total), GB(r->mem_usable));
 		break;
 	case SC_CLAIM_HEADROOM:
-		v->measured = free_frac;
-		v->holds = free_frac >= 0.10 - 1e-12;
+		m = fr;
+		h = fr >= 0.10 - 1e-12;
 		if (r->fits)
-			snprintf(v->text, sizeof v->text, _("%.1f%% of %.1f GB "
-			    "free"), 100 * free_frac, GB(r->mem_gpu));
+			snprintf(buf, sizeof buf, _("%.1f%% of %.1f GB free"),
+			    100 * fr, GB(r->mem_gpu));
 		else	/* no free share to speak of */
-			snprintf(v->text, sizeof v->text, _("needs %.1f GB more "
-			    "than the %.1f GB usable"), GB(r->mem_total -
+			snprintf(buf, sizeof buf, _("needs %.1f GB more than "
+			    "the %.1f GB usable"), GB(r->mem_total -
 			    r->mem_usable), GB(r->mem_usable));
 		break;
 	case SC_CLAIM_TP_NODE:
-		v->measured = r->cfg.tp;
-		v->holds = !r->tp_inter;
-		snprintf(v->text, sizeof v->text, _("TP %d in nodes of %d"),
+		m = r->cfg.tp;
+		h = !r->tp_inter;
+		snprintf(buf, sizeof buf, _("TP %d in nodes of %d"),
 		    r->cfg.tp, r->cfg.gpus_per_node);
 		break;
 	case SC_CLAIM_BUBBLE:
-		v->measured = r->bubble_fraction;
-		v->holds = r->bubble_fraction <= 0.10 + 1e-12;
-		snprintf(v->text, sizeof v->text, _("bubble %.1f%%"),
+		m = r->bubble_fraction;
+		h = r->bubble_fraction <= 0.10 + 1e-12;
+		snprintf(buf, sizeof buf, _("bubble %.1f%%"),
 		    100 * r->bubble_fraction);
 		break;
+	case SC_CLAIM_COMM:
+		m = comm;
+		h = comm <= 0.15 + 1e-12;
+		snprintf(buf, sizeof buf, _("exposed communication %.1f%% of "
+		    "the step"), 100 * comm);
+		break;
+	case SC_CLAIM_MORE_FREE:
+		m = fr;
+		h = u != NULL && tradeoff_worse(u, r, TO_FREE);
+		snprintf(buf, sizeof buf, _("%.1f GB free, the runner-up "
+		    "%.1f GB"), GB(r->mem_gpu - r->mem_total), u != NULL ?
+		    GB(u->mem_gpu - u->mem_total) : 0);
+		break;
+	case SC_CLAIM_LESS_COMM:
+		m = comm;
+		h = u != NULL && tradeoff_worse(u, r, TO_COMM);
+		snprintf(buf, sizeof buf, _("exposed communication %.3f s, "
+		    "the runner-up %.3f s"), r->t_exposed_comm, u != NULL ?
+		    u->t_exposed_comm : 0);
+		break;
 	default:
-		v->measured = comm;
-		v->holds = comm <= 0.15 + 1e-12;
-		snprintf(v->text, sizeof v->text, _("exposed communication "
-		    "%.1f%% of the step"), 100 * comm);
+		m = r->bubble_fraction;
+		h = u != NULL && tradeoff_worse(u, r, TO_BUBBLE);
+		snprintf(buf, sizeof buf, _("bubble %.1f%%, the runner-up "
+		    "%.1f%%"), 100 * r->bubble_fraction, u != NULL ?
+		    100 * u->bubble_fraction : 0);
 		break;
 	}
-	/* Graded whether asserted or not: the defense must hold. */
-	v->pass = v->holds && v->asserted;
+	if (text != NULL)
+		snprintf(text, size, "%s", buf);
+	if (measured != NULL)
+		*measured = m;
+	return h;
 }
 
-/* A word counts when it has two or more bytes and a letter in it. */
-static int
-word_counts(const char *w, size_t n)
+/*
+ * Claims of a defense: each measured on r and on the runner-up u. An
+ * asserted false claim fails; one asserted claim must hold on r and not
+ * on u.
+ */
+static void
+grade_claims(const struct scenario *sc, const struct cm_result *r,
+    const struct cm_result *u, unsigned asserted, struct sc_grade *g)
 {
-	size_t i;
+	int i, false_claim = 0;
 
-	if (n < 2)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (isalpha((unsigned char)w[i]) || (unsigned char)w[i] >= 0x80)
-			return 1;
-	return 0;
-}
+	g->distinguishing = -1;
+	for (i = 0; i < sc->n_claims; i++) {
+		struct sc_verdict *v = &g->claims[i];
 
-/* The word at w (n bytes) already appears, as a word, in text before w. */
-static int
-word_seen(const char *text, const char *w, size_t n)
-{
-	const char *p = text;
-	size_t len;
-
-	while (p < w) {
-		p += strspn(p, " \t\n");
-		len = strcspn(p, " \t\n");
-		if (p >= w)
-			break;
-		if (len == n && strncasecmp(p, w, n) == 0)
-			return 1;
-		p += len;
+		v->asserted = (asserted >> i) & 1u;
+		v->holds = claim_holds(&sc->claims[i], r, u, v->text,
+		    sizeof v->text, &v->measured);
+		v->holds_runner = u != NULL && claim_holds(&sc->claims[i], u,
+		    u, NULL, 0, NULL);
+		v->pass = !v->asserted || v->holds;
+		false_claim |= !v->pass;
+		if (v->asserted && v->holds && !v->holds_runner &&
+		    g->distinguishing < 0)
+			g->distinguishing = i;
 	}
-	return 0;
+	g->claims_ok = !false_claim && g->distinguishing >= 0;
 }
 
 int
-scenario_count_words(const char *text)
+scenario_runner_up(const struct cm_search *s, const struct cm_result *r)
 {
-	const char *p = text;
-	size_t len;
-	int n = 0;
+	unsigned all = (1u << PG_N_KNOBS) - 1;
+	int i;
 
-	while (p != NULL && *p != '\0') {
-		p += strspn(p, " \t\n");
-		len = strcspn(p, " \t\n");
-		if (len > 0 && word_counts(p, len) && !word_seen(text, p, len))
-			n++;
-		p += len;
-	}
-	return n;
+	if (s == NULL || s->n_top == 0)
+		return -1;
+	for (i = 0; i < s->n_top; i++)
+		if (pg_same_knobs(&s->top[i].cfg, &r->cfg, all))
+			break;
+	if (i == s->n_top)
+		return 0;
+	if (i == 0)
+		return s->n_top > 1 ? 1 : -1;
+	return i - 1;
+}
+
+int
+scenario_parse_prediction(const struct scenario *sc, const char *text,
+    double *out)
+{
+	return pl_parse_double(text, PL_NUM_LOCALE | PL_NUM_RATIO |
+	    (sc->prediction.fraction ? PL_NUM_FRACTION : 0), out);
+}
+
+int
+scenario_prediction_within(const struct scenario *sc, double v,
+    double want)
+{
+	return fabs(v - want) <= sc->prediction.tolerance * fabs(want) +
+	    1e-12;
+}
+
+/* The prediction against the engine's figure for r. */
+static void
+grade_prediction(const struct scenario *sc, const struct cm_result *r,
+    const struct sc_attempt *a, struct sc_verdict *v)
+{
+	const struct sc_prediction *p = &sc->prediction;
+	const char *sp = p->unit[0] != '\0' ? " " : "";
+	double want = 0;
+
+	if (cm_quantity(r, p->quantity, &want) != 0)
+		want = 0;
+	v->measured = want;
+	v->asserted = a->predicted;
+	v->pass = a->predicted && scenario_prediction_within(sc,
+	    a->prediction, want);
+	if (!a->predicted)
+		snprintf(v->text, sizeof v->text, "%s", _("prediction: none "
+		    "typed (press p)"));
+	else if (v->pass || a->reveal)
+		snprintf(v->text, sizeof v->text, _("prediction: %g%s%s, the "
+		    "engine %.4g%s%s (within %.0f%%: %s)"), a->prediction, sp,
+		    p->unit, want, sp, p->unit, 100 * p->tolerance, v->pass ?
+		    _("yes") : _("no"));
+	else	/* neither size nor direction until it is earned */
+		snprintf(v->text, sizeof v->text, _("prediction: %g%s%s is off "
+		    "by more than %.0f%%"), a->prediction, sp, p->unit,
+		    100 * p->tolerance);
 }
 
 void
 scenario_grade(const struct scenario *sc, const struct cm_result *r,
     const char *why, const struct cm_result *start,
-    const struct cm_search *best, unsigned asserted, const char *tradeoff,
+    const struct cm_search *best, const struct sc_attempt *a,
     struct sc_grade *g)
 {
+	const struct cm_result *u = NULL;
 	int i;
 
 	memset(g, 0, sizeof *g);
@@ -445,34 +667,45 @@ scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	g->n_crit = sc->n_goal;
 	g->n_claims = sc->n_claims;
 	g->rank = -1;
+	g->runner = -1;
+	g->distinguishing = -1;
 	g->listed = best != NULL ? best->n_top : 0;
 	g->ranked = best != NULL ? best->eligible : 0;
-	g->tradeoff_words = scenario_count_words(tradeoff);
-	g->tradeoff_ok = sc->n_claims == 0 ||
-	    g->tradeoff_words >= SC_TRADEOFF_WORDS;
-	g->pass = g->valid && g->tradeoff_ok;
-	for (i = 0; i < sc->n_claims; i++)
-		g->claims[i].asserted = (asserted >> i) & 1u;
+	g->diagnosis_ok = a->diagnosis >= 0 && a->diagnosis ==
+	    sc->diagnosis.right;
+	g->tradeoff_ok = sc->n_claims == 0;
+	g->claims_ok = sc->n_claims == 0;
 	if (!g->valid) {
 		/* One line with the engine's reason, not one per criterion. */
 		g->n_crit = 1;
 		snprintf(g->crit[0].text, sizeof g->crit[0].text,
 		    _("not a valid layout, so no goal was checked: %s"),
 		    why != NULL ? why : "");
+		snprintf(g->prediction.text, sizeof g->prediction.text, "%s",
+		    _("prediction: not checked, the layout is not valid"));
 		return;
 	}
+	g->goal_ok = 1;
 	for (i = 0; i < sc->n_goal; i++) {
 		grade_crit(&sc->goal[i], r, start, best, &g->crit[i]);
-		g->pass = g->pass && g->crit[i].pass;
+		g->goal_ok = g->goal_ok && g->crit[i].pass;
 	}
-	for (i = 0; i < sc->n_claims; i++) {
-		grade_claim(&sc->claims[i], r, &g->claims[i]);
-		g->pass = g->pass && g->claims[i].pass;
-	}
+	grade_prediction(sc, r, a, &g->prediction);
 	if (best != NULL && best->n_top > 0) {
 		g->rank = pg_rank(best, r);
 		g->share_best = r->tokens_per_s / best->top[0].tokens_per_s;
 	}
 	g->share_start = start != NULL && start->tokens_per_s > 0 ?
 	    r->tokens_per_s / start->tokens_per_s : 0;
+	if (sc->n_claims > 0) {
+		if ((g->runner = scenario_runner_up(best, r)) >= 0) {
+			g->runner_up = best->top[g->runner];
+			u = &g->runner_up;
+		}
+		grade_claims(sc, r, u, a->asserted, g);
+		tradeoff_grade(a->tradeoff, r, u, &g->tradeoff);
+		g->tradeoff_ok = g->tradeoff.pass;
+	}
+	g->pass = g->goal_ok && g->diagnosis_ok && g->prediction.pass &&
+	    g->claims_ok && g->tradeoff_ok;
 }
