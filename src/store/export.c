@@ -19,6 +19,7 @@
 #include "core/number.h"
 #include "core/safetext.h"
 #include "store/export.h"
+#include "store/progress_score.h"
 
 static const char sql_drops[] =
     "SELECT drop_id AS \"drop\", status, started, finished, seconds,"
@@ -126,7 +127,8 @@ find_profile(struct store *st, const char *name, int64_t *id,
 /*
  * Per scenario: attempts and whether any solved it. The playground keeps
  * scenario attempts in the answers table as "scenario:<id>"
- * (store/scenario_store.h).
+ * (store/scenario_store.h); the diagnoses committed in an incident
+ * ("scenario:<id>#diagnosis") are answers of their own, not attempts.
  */
 static cJSON *
 scenarios_json(const cJSON *answers, const struct content_course *c)
@@ -143,6 +145,8 @@ scenarios_json(const cJSON *answers, const struct content_course *c)
 		    strlen(EXPORT_SCENARIO_PREFIX)) != 0)
 			continue;
 		q += strlen(EXPORT_SCENARIO_PREFIX);
+		if (strstr(q, STORE_DIAGNOSIS_SUFFIX) != NULL)
+			continue;
 		if (last == NULL || strcmp(cJSON_GetObjectItem(last,
 		    "drop")->valuestring, d) != 0 || strcmp(cJSON_GetObjectItem(
 		    last, "scenario")->valuestring, q) != 0) {
