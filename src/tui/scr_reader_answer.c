@@ -72,7 +72,7 @@ rs_effect(struct reader_scr *r, enum reader_effect e)
 		ui_flash(_("No more questions that way: Tab stops at the first and the last."));
 		break;
 	case READER_NO_QUESTION:
-		ui_flash(_("The marker is not on a question: Tab moves it to the next one."));
+		ui_flash(_("The marker is not on a question: Tab and Shift-Tab move it."));
 		break;
 	case READER_OFFSCREEN:
 		ui_flash(_("The marked question's answers are on the screen now: press the key again."));
