@@ -23,8 +23,10 @@
  *   after an answer, right or not, the answered question stays marked.
  * - Answer keys (digits, number characters, Backspace, Enter, r) act on
  *   the marked question only. With an animation, a scenario or nothing
- *   marked they change nothing (READER_NO_QUESTION; Enter opens the
- *   animation or scenario).
+ *   marked, digits, number characters and r change nothing and say so
+ *   (READER_NO_QUESTION); Enter opens the marked animation or scenario.
+ *   Enter with nothing to check, or on a locked question, and Backspace
+ *   with nothing to erase are left to the page (READER_NONE).
  * - They act only while the marked question's answers (its options, its
  *   input line, or the note a reveal question is answered by) are all on
  *   the page. Otherwise the key changes nothing: the page scrolls to show
