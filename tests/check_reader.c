@@ -1,7 +1,8 @@
 /*
  * check_reader.c - the reader's question logic (core/course/reader): which
  * block a key acts on, locking and retrying, Tab and Shift-Tab, reveal,
- * the marker and "done".
+ * the marker (which answering never moves), answers off the page and
+ * "done".
  *
  * Each test builds a drop by hand from blocks whose line counts are known
  * (text blocks are verbatim lines, which are never wrapped) and calls
@@ -177,7 +178,13 @@ START_TEST(digits_after_page_down_reach_the_question_on_screen)
 	start(&r, 10);
 	ck_assert_int_eq(r.marked, anim);
 
-	/* The animation is marked: digits go to the question below it. */
+	/* The animation is marked: digits reach no question (issue 22). */
+	type(&r, "1", READER_NO_QUESTION);
+	ck_assert_int_eq(r.marked, anim);
+	ck_assert_str_eq(r.quiz[q1].input, "");
+	ck_assert_int_eq(reader_tab(&r, 1), READER_CHANGED);
+	view(&r);
+	ck_assert_int_eq(r.marked, q1);
 	type(&r, "108", READER_CHANGED);
 	ck_assert_int_eq(r.marked, q1);
 	ck_assert_str_eq(r.quiz[q1].input, "108");
@@ -283,9 +290,7 @@ START_TEST(right_answer_is_locked_until_retry)
 	type(&r, "1", READER_CHANGED);
 	enter(&r, READER_ANSWERED);
 	ck_assert(r.quiz[q].correct);
-	/* The marker moved on to the numeric question; mark q again. */
-	ck_assert_int_eq(r.marked, q + 1);
-	ck_assert_int_eq(reader_tab(&r, -1), READER_CHANGED);
+	/* The marker stays on the question answered right. */
 	ck_assert_int_eq(r.marked, q);
 	ck_assert_int_eq(reader_type(&r, '2'), READER_LOCKED);
 	ck_assert_uint_eq(r.quiz[q].selected, 1u);
@@ -342,7 +347,7 @@ START_TEST(numeric_locked_and_wrong_answers)
 }
 END_TEST
 
-START_TEST(reveal_acts_on_the_reveal_question_on_the_page)
+START_TEST(reveal_acts_on_the_marked_question_only)
 {
 	struct reader r;
 	int choice, rev, far;
@@ -353,15 +358,20 @@ START_TEST(reveal_acts_on_the_reveal_question_on_the_page)
 	far = add_question(CONTENT_Q_REVEAL);
 	start(&r, 12);
 	ck_assert_int_eq(r.marked, choice);
-	/* The choice question is marked; r still reveals the one on the page. */
+	/* The choice question is marked: r reveals nothing. */
+	ck_assert_int_eq(reader_reveal(&r), READER_NONE);
+	ck_assert(!r.quiz[rev].revealed);
+	ck_assert_int_eq(reader_tab(&r, 1), READER_CHANGED);
+	view(&r);
+	ck_assert_int_eq(r.marked, rev);
 	ck_assert_int_eq(reader_reveal(&r), READER_CHANGED);
 	view(&r);
 	ck_assert(r.quiz[rev].revealed);
-	ck_assert_int_eq(r.marked, rev);
 	ck_assert(!r.quiz[choice].answered);
 	type(&r, "3", READER_ANSWERED);
 	ck_assert(r.quiz[rev].correct);
-	/* None left on the page: the one further down stays hidden. */
+	ck_assert_int_eq(r.marked, rev);
+	/* Revealed already; the one further down stays hidden. */
 	ck_assert_int_eq(reader_reveal(&r), READER_NONE);
 	ck_assert(!r.quiz[far].revealed);
 	/* Self-grades before revealing do nothing. */
@@ -444,21 +454,110 @@ START_TEST(tab_choice_holds_until_the_page_moves)
 }
 END_TEST
 
-START_TEST(right_answer_moves_the_marker_to_the_next_waiting_block)
+/*
+ * Issue 22: after a right answer the marker stays, even with a waiting
+ * question below it on the page; Tab then moves it by exactly one.
+ */
+START_TEST(right_answer_leaves_the_marker_and_tab_moves_one)
 {
 	struct reader r;
-	int a, b;
+	int a, b, c;
 
 	a = add_numeric(4);
 	b = add_question(CONTENT_Q_SINGLE);
-	start(&r, 20);
+	c = add_numeric(104);
+	start(&r, 30);
 	type(&r, "4", READER_CHANGED);
 	enter(&r, READER_ANSWERED);
+	ck_assert(r.quiz[a].correct);
+	ck_assert_int_eq(r.marked, a);
+	view(&r);
+	ck_assert_int_eq(r.marked, a);
+	/* Digits do not slip into b: a is locked and says so. */
+	type(&r, "1", READER_LOCKED);
+	ck_assert_uint_eq(r.quiz[b].selected, 0u);
+	ck_assert_int_eq(reader_tab(&r, 1), READER_CHANGED);
+	view(&r);
 	ck_assert_int_eq(r.marked, b);
-	/* Digits now choose b's option, not a's number. */
+	ck_assert_int_eq(reader_tab(&r, 1), READER_CHANGED);
+	view(&r);
+	ck_assert_int_eq(r.marked, c);
+	ck_assert_int_eq(reader_tab(&r, -1), READER_CHANGED);
+	view(&r);
+	ck_assert_int_eq(r.marked, b);
 	type(&r, "1", READER_CHANGED);
-	ck_assert_uint_eq(r.quiz[b].selected, 1u);
-	ck_assert_str_eq(r.quiz[a].input, "4");
+	enter(&r, READER_ANSWERED);
+	ck_assert(r.quiz[b].correct);
+	ck_assert_int_eq(r.marked, b);
+	ck_assert_str_eq(r.quiz[c].input, "");
+	reader_free(&r);
+}
+END_TEST
+
+/*
+ * A marked question whose options are below the page: a digit ticks
+ * nothing, it scrolls them onto the page; pressed again it ticks.
+ */
+START_TEST(digit_with_options_off_the_page_scrolls_to_them_first)
+{
+	struct reader r;
+	int q, first, last;
+
+	add_text(3);			/* lines 0-2 */
+	q = add_question(CONTENT_Q_SINGLE);	/* 3 blank, prompt 4 */
+	add_text(10);
+	start(&r, 5);
+	ck_assert_int_eq(r.top, 0);
+	ck_assert_int_eq(r.marked, q);
+	ck_assert_int_eq(reader_type(&r, '2'), READER_OFFSCREEN);
+	ck_assert_uint_eq(r.quiz[q].selected, 0u);
+	view(&r);
+	ck_assert_int_eq(r.marked, q);
+	for (first = -1, last = 0; last < (int)r.lo.n; last++)
+		if (r.lo.lines[last].block == q &&
+		    r.lo.lines[last].style == LAYOUT_OPTION) {
+			ck_assert(on_page(&r, last));
+			first = last;
+		}
+	ck_assert_int_ge(first, 0);
+	type(&r, "2", READER_CHANGED);
+	ck_assert_uint_eq(r.quiz[q].selected, 2u);
+	/* Enter with the options off the page checks nothing either. */
+	reader_scroll(&r, -(int)r.lo.n);
+	view(&r);
+	ck_assert_int_eq(r.marked, q);
+	enter(&r, READER_OFFSCREEN);
+	ck_assert(!r.quiz[q].answered);
+	lines_of(&r, q, &first, &last);
+	ck_assert(on_page(&r, last));
+	reader_free(&r);
+}
+END_TEST
+
+/*
+ * After Enter the options and the feedback are all on the page, even when
+ * that leaves the prompt above it (the block is one line too long).
+ */
+START_TEST(view_shows_the_options_and_feedback_a_key_changed)
+{
+	struct reader r;
+	int q, first, last, i;
+
+	q = add_question(CONTENT_Q_MULTIPLE);	/* prompt, 3 options, note */
+	add_text(10);
+	start(&r, 6);
+	type(&r, "2", READER_CHANGED);
+	type(&r, "3", READER_CHANGED);
+	enter(&r, READER_ANSWERED);
+	ck_assert(!r.quiz[q].correct);
+	ck_assert_int_eq(r.marked, q);
+	/* Prompt, options 1-3, verdict, two explanations: 7 lines. */
+	lines_of(&r, q, &first, &last);
+	ck_assert_int_eq(last - first + 1, 7);
+	ck_assert(on_page(&r, last));
+	for (i = first + 1; i <= last; i++)
+		ck_assert(on_page(&r, i));
+	ck_assert(on_page(&r, reader_marker_line(&r)));
 	reader_free(&r);
 }
 END_TEST
@@ -474,11 +573,12 @@ START_TEST(enter_opens_the_marked_animation)
 	ck_assert_int_eq(r.marked, anim);
 	ck_assert_int_eq(reader_enter(&r), READER_OPEN);
 	ck_assert_int_eq(r.acted, anim);
-	/* Keys that are not q's leave the animation marked. */
-	ck_assert_int_eq(reader_type(&r, '.'), READER_NONE);
+	/* Answer keys reach no question; the animation stays marked. */
+	ck_assert_int_eq(reader_type(&r, '.'), READER_NO_QUESTION);
+	ck_assert_int_eq(reader_type(&r, '2'), READER_NO_QUESTION);
+	ck_assert_int_eq(reader_reveal(&r), READER_NO_QUESTION);
 	ck_assert_int_eq(r.marked, anim);
-	ck_assert_int_eq(reader_type(&r, '2'), READER_CHANGED);
-	ck_assert_int_eq(r.marked, q);
+	ck_assert_uint_eq(r.quiz[q].selected, 0u);
 	reader_free(&r);
 }
 END_TEST
@@ -578,8 +678,10 @@ reader_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, right_answer_is_locked_until_retry);
 	tcase_add_test(tc, numeric_locked_and_wrong_answers);
-	tcase_add_test(tc, reveal_acts_on_the_reveal_question_on_the_page);
-	tcase_add_test(tc, right_answer_moves_the_marker_to_the_next_waiting_block);
+	tcase_add_test(tc, reveal_acts_on_the_marked_question_only);
+	tcase_add_test(tc, right_answer_leaves_the_marker_and_tab_moves_one);
+	tcase_add_test(tc, digit_with_options_off_the_page_scrolls_to_them_first);
+	tcase_add_test(tc, view_shows_the_options_and_feedback_a_key_changed);
 	tcase_add_test(tc, enter_opens_the_marked_animation);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("moving");

@@ -1,8 +1,10 @@
 /*
  * scr_reader_answer.c - what follows a reader key that core/course/reader
  * has decided on: a graded answer is saved with, when it is a
- * substantive miss, a mistake card; Enter on an animation or a scenario opens its screen; a
- * refused key says why on the status line.
+ * substantive miss, a mistake card; Enter on an animation or a scenario
+ * opens its screen; a refused key says why on the status line (a key for
+ * answers that were off the screen has scrolled to them instead of
+ * acting).
  */
 #include <stdio.h>
 #include <time.h>
@@ -76,6 +78,12 @@ rs_effect(struct reader_scr *r, enum reader_effect e)
 		break;
 	case READER_EDGE:
 		ui_flash(_("No more questions that way: Tab stops at the first and the last."));
+		break;
+	case READER_NO_QUESTION:
+		ui_flash(_("The marker is not on a question: Tab and Shift-Tab move it."));
+		break;
+	case READER_OFFSCREEN:
+		ui_flash(_("The marked question's answers are on the screen now: press the key again."));
 		break;
 	case READER_NONE:
 	case READER_CHANGED:

@@ -47,7 +47,10 @@ screen_wait "Drop 1: Two sums of model state"
 screen_wait "Deine Antwort: _ GB"
 screen_has "Zeilen 1-"
 screen_has "? Tasten"
-screen_keys 1 0 8
+# The animation is marked: a digit reaches no question, and says so.
+screen_keys 1
+screen_wait "Die Markierung steht auf keiner Frage: Tab und Shift-Tab versetzen sie."
+screen_keys Tab 1 0 8
 screen_wait "Deine Antwort: 108_ GB"
 screen_keys Enter
 screen_wait "Richtig: das Kostenmodell ergibt 107,8 GB (du hast 108 gesagt)."

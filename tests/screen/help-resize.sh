@@ -27,9 +27,9 @@ screen_resize 60 30
 screen_wait "lines 1-"
 screen_keys '?'
 screen_wait "Keys on this screen"
-screen_capture | grep -q "│ Tab, Shift-Tab   next / previous question; stops at  │" ||
+screen_capture | grep -q "│ Tab, Shift-Tab   mark the next / previous question   │" ||
 	fail "the Tab line should be wrapped at the box"
-screen_capture | grep -q "│                  the ends  *│" ||
+screen_capture | grep -q "│                  or animation; stops at the ends  *│" ||
 	fail "the Tab line's end should be on the next row"
 screen_has "Backspace erases"
 screen_has "Press any key to close this help."

@@ -211,8 +211,9 @@ screen_golden() {
 }
 
 # open_drop12_incident TITLE: start parlearn at 100x14, so the last page of
-# drop 12 holds only its reveal question and the incident; grade the
-# question, then Enter on the incident TITLE (scenario.sh, scenario-cut.sh).
+# drop 12 holds only its reveal question and the incident; mark the
+# question (Shift-Tab from the incident) and grade it, then Enter on the
+# incident TITLE (scenario.sh, scenario-cut.sh).
 open_drop12_incident() {
 	screen_start 100 14
 	screen_wait "Phase 1"
@@ -223,6 +224,8 @@ open_drop12_incident() {
 	screen_wait "Drop 12:"
 	screen_keys G
 	screen_wait "$1"
+	screen_keys BTab
+	screen_wait "then press r to reveal"
 	screen_keys r
 	screen_wait "How did you do"
 	screen_keys 3

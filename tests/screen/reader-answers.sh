@@ -1,5 +1,6 @@
 #!/bin/sh
-# Answer keys reach only the question on the screen (issue 11): answer a
+# Answer keys reach only the marked question on the screen (issues 11, 22):
+# with the animation marked they do nothing; Tab marks the question. Answer a
 # numeric question right near the bottom of the page, page down so that
 # only its last line is left at the top, and type the next question's
 # answer. The digits go to the question on the screen; the first answer
@@ -18,8 +19,12 @@ screen_keys j Enter
 screen_wait "Drop 1: Two sums of model state"
 screen_wait "Your answer: _ GB"
 
-# The animation above the question is marked; digits go to the question.
-screen_keys 1 0 8
+# The animation above the question is marked: digits reach no question
+# and say so (issue 22). Tab marks the question.
+screen_keys 1
+screen_wait "The marker is not on a question: Tab and Shift-Tab move it."
+screen_has "Your answer: _ GB"
+screen_keys Tab 1 0 8
 screen_wait "Your answer: 108_ GB"
 screen_keys Enter
 screen_wait "Right: the cost model gives 107.8 GB (you said 108)."

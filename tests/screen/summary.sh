@@ -20,7 +20,7 @@ screen_wait "Start: 1."
 # (mastered waits for its cards on a later day: tests/screen/mastery.sh).
 screen_keys j Enter
 screen_wait "Your answer: _ GB"
-screen_keys 1 0 8 Enter
+screen_keys Tab 1 0 8 Enter
 screen_wait "Right: the cost model gives 107.8 GB"
 screen_keys Tab
 screen_keys 1 3 . 5 Enter

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Walk drops 1 and 12 end to end as a learner: read every page, answer every
-# question (choice, numeric from the cost model, reveal), reach the end, and
+# Walk drops 1 and 12 end to end as a learner: Tab to every question and
+# answer it (choice, numeric from the cost model, reveal), reach the end, and
 # see drop 1 marked done on the home screen and in the database. Drop 12
 # has an incident, left alone here: every question answered but the
 # incident not passed, it is read, not done (issue 14).
@@ -36,32 +36,29 @@ wait_saved() {
 	wait_until 10 saved_reach "$1" || fail "answer $1 was never saved"
 }
 
-question_shown() {
-	screen_capture | grep -q "Press a number to choose\|Press numbers to choose\|Your answer: _\|then press r to reveal"
+# The block the reader's marker is on: from the marked line to a blank one.
+marked_block() {
+	screen_capture | awk '/^▶ / { p = 1 } p && /^ *$/ { exit } p'
 }
 
-# The reader's position, "lines 21-46 of 116".
-position() {
-	screen_capture | grep -o 'lines [0-9]*-[0-9]* of [0-9]*' | head -n 1
+waiting_marked() {
+	marked_block | grep -q "Press a number to choose\|Press numbers to choose\|Your answer: _\|then press r to reveal"
 }
 
-moved_from() {
-	[ "$(position)" != "$1" ]
-}
-
-# Page forward until a question waits for an answer on the screen; after
-# each f, wait until the position has moved.
+# Tab until a question waiting for an answer is marked: answer keys act on
+# the marked question only, and answering leaves the marker where it is
+# (issue 22). After each Tab, wait until the screen has changed.
 next_question() {
 	i=0
 	while [ $i -lt 40 ]; do
-		question_shown && return 0
-		pos=$(position)
-		[ -n "$pos" ] || fail "no position in the reader's status line"
-		screen_keys f
-		wait_until 10 moved_from "$pos" || fail "no question left on any page"
+		waiting_marked && return 0
+		before=$(screen_capture)
+		screen_keys Tab
+		wait_until 10 screen_changed "$before" ||
+			fail "Tab marked no question left"
 		i=$((i + 1))
 	done
-	fail "no question in 40 pages"
+	fail "no question in 40 Tabs"
 }
 
 # Answer every question of drop file $1 in order, as a learner would: the

@@ -24,6 +24,7 @@ reader_init(struct reader *r, const struct content_drop *d,
 	memset(r, 0, sizeof *r);
 	r->drop = d;
 	r->marked = r->show = r->acted = -1;
+	r->show_what = RD_SHOW_BLOCK;
 	r->quiz = calloc(d->n_blocks + 1, sizeof *r->quiz);
 	r->asked = calloc(d->n_blocks + 1, sizeof *r->asked);
 	if (r->quiz == NULL || r->asked == NULL) {
@@ -113,23 +114,60 @@ first_on_page(const struct reader *r, int b)
 	return -1;
 }
 
+/*
+ * First and last lines of question b's answers: its options, its input
+ * line, or a reveal question's notes ("press r", "how did you do"); -1
+ * when it has none.
+ */
+static void
+answer_lines(const struct reader *r, int b, int *first, int *last)
+{
+	enum layout_style st;
+	int reveal;
+	size_t i;
+
+	*first = *last = -1;
+	if (!rd_is_question(r, b))
+		return;
+	reveal = r->drop->blocks[b].question.type == CONTENT_Q_REVEAL;
+	for (i = layout_line_of_block(&r->lo, b); i < r->lo.n &&
+	    r->lo.lines[i].block == b; i++) {
+		st = r->lo.lines[i].style;
+		if (st == LAYOUT_OPTION || st == LAYOUT_INPUT ||
+		    (reveal && st == LAYOUT_NOTE)) {
+			if (*first < 0)
+				*first = (int)i;
+			*last = (int)i;
+		}
+	}
+}
+
+int
+rd_answers_on_page(const struct reader *r, int b)
+{
+	int first, last;
+
+	answer_lines(r, b, &first, &last);
+	if (first < 0)
+		return 1;
+	/* Taller than the page: as much of it as fits, from its start. */
+	if (last - first + 1 > r->page)
+		return r->top == first;
+	return first >= r->top && last < r->top + r->page;
+}
+
+/* Which blocks pick() looks for. */
+enum rd_pick {
+	RD_ANY,		/* any interactive block */
+	RD_OPEN		/* an interactive block not locked */
+};
+
 static int
 wanted(const struct reader *r, int b, enum rd_pick what)
 {
-	const struct content_question *q = &r->drop->blocks[b].question;
-
-	switch (what) {
-	case RD_ANY:
-		return rd_interactive(r, b);
-	case RD_OPEN:
+	if (what == RD_OPEN)
 		return rd_interactive(r, b) && !rd_locked(r, b);
-	case RD_QUESTION:
-		return rd_is_question(r, b) && !rd_locked(r, b);
-	case RD_REVEAL:
-		return rd_is_question(r, b) && q->type == CONTENT_Q_REVEAL &&
-		    !r->quiz[b].revealed;
-	}
-	return 0;
+	return rd_interactive(r, b);
 }
 
 /*
@@ -145,8 +183,10 @@ rank(const struct reader *r, int b)
 	return (rd_locked(r, b) ? 2 : 0) + (first < r->top ? 1 : 0);
 }
 
-int
-rd_pick(const struct reader *r, enum rd_pick what, int after)
+/* The block on the page the marker goes to first among those of kind
+ * what, or -1. */
+static int
+pick(const struct reader *r, enum rd_pick what)
 {
 	int i, b, prev = -1, best = -1, best_rank = INT_MAX, end = page_end(r);
 
@@ -155,7 +195,7 @@ rd_pick(const struct reader *r, enum rd_pick what, int after)
 		if (r->lo.lines[i].style == LAYOUT_BLANK || b == prev)
 			continue;
 		prev = b;
-		if (b <= after || !wanted(r, b, what))
+		if (!wanted(r, b, what))
 			continue;
 		if (rank(r, b) < best_rank) {
 			best_rank = rank(r, b);
@@ -183,9 +223,9 @@ rd_sync(struct reader *r)
 	if (r->marked < 0)
 		r->pinned = 0;
 	if (!r->pinned) {
-		rd_mark(r, rd_pick(r, RD_OPEN, -1));
+		rd_mark(r, pick(r, RD_OPEN));
 		if (r->marked < 0)
-			rd_mark(r, rd_pick(r, RD_ANY, -1));
+			rd_mark(r, pick(r, RD_ANY));
 		r->pinned = 0;
 	}
 	if (r->page > 0 && r->lo.n > 0 && r->top + r->page >= (int)r->lo.n)
@@ -201,12 +241,45 @@ clamp(struct reader *r)
 		r->top = 0;
 }
 
+/* Scroll just enough that lines first..last are on the page, never past
+ * first. */
+static void
+lines_into_view(struct reader *r, int first, int last)
+{
+	if (first < 0)
+		return;
+	if (last >= r->top + r->page)
+		r->top = last - r->page + 1;
+	if (r->top > first)
+		r->top = first;
+}
+
+/* The lines of block b that `what` names: first..last, -1 for none. */
+static void
+shown_lines(const struct reader *r, int b, enum rd_show what, int *first,
+    int *last)
+{
+	int bfirst, blast;
+
+	block_lines(r, b, &bfirst, &blast);
+	*first = bfirst;
+	*last = blast;
+	if (what == RD_SHOW_BLOCK || bfirst < 0)
+		return;
+	answer_lines(r, b, first, last);
+	if (*first < 0)
+		*first = bfirst;
+	if (what == RD_SHOW_FEEDBACK || *last < 0)
+		*last = blast;
+}
+
 /*
  * Scroll just enough that block b's lines are on the page, never past
- * its first line; in projector mode, to its first line.
+ * its first line; then its answers, if that leaves them off. In projector
+ * mode, to its first line (reader_view_block sees to the rest).
  */
-void
-rd_bring_into_view(struct reader *r, int b)
+static void
+bring_into_view(struct reader *r, int b, enum rd_show what)
 {
 	int first, last;
 
@@ -217,10 +290,17 @@ rd_bring_into_view(struct reader *r, int b)
 		r->top = first;
 		return;
 	}
-	if (last >= r->top + r->page)
-		r->top = last - r->page + 1;
-	if (r->top > first)
-		r->top = first;
+	lines_into_view(r, first, last);
+	shown_lines(r, b, what == RD_SHOW_BLOCK ? RD_SHOW_ANSWERS : what,
+	    &first, &last);
+	lines_into_view(r, first, last);
+}
+
+void
+rd_show(struct reader *r, int b, enum rd_show what)
+{
+	r->show = b;
+	r->show_what = what;
 }
 
 /* Lay out for width when it or an answer changed; keep the place. */
@@ -247,7 +327,7 @@ static void
 show_pending(struct reader *r)
 {
 	if (r->show >= 0)
-		rd_bring_into_view(r, r->show);
+		bring_into_view(r, r->show, r->show_what);
 	r->show = -1;
 }
 
@@ -276,10 +356,26 @@ block_span(const struct reader *r, int b, int *first, int *end)
 		*first = *end = (int)layout_line_of_block(&r->lo, b);
 }
 
+/* Projector: the page from r->top to the end of its block or rows. */
+static int
+block_page(struct reader *r, int rows)
+{
+	int first, end, step;
+
+	block_span(r, r->lo.lines[r->top].block, &first, &end);
+	step = 2 * (end - first) - 1 <= rows ? 2 : 1;
+	r->page = (rows + step - 1) / step;
+	if (r->top < first || r->top >= end)
+		r->top = first;
+	if (r->page > end - r->top)
+		r->page = end - r->top;
+	return step;
+}
+
 int
 reader_view_block(struct reader *r, int width, int rows)
 {
-	int first, end, step;
+	int first, last, step, b = r->show, what = r->show_what;
 
 	r->one_block = 1;
 	if (relayout(r, width) != 0)
@@ -294,13 +390,15 @@ reader_view_block(struct reader *r, int width, int rows)
 	if (r->top < 0)
 		r->top = 0;
 	show_pending(r);
-	block_span(r, r->lo.lines[r->top].block, &first, &end);
-	step = 2 * (end - first) - 1 <= rows ? 2 : 1;
-	r->page = (rows + step - 1) / step;
-	if (r->top < first || r->top >= end)
-		r->top = first;
-	if (r->page > end - r->top)
-		r->page = end - r->top;
+	step = block_page(r, rows);
+	/* Answers or feedback below the block's first page: start there. */
+	if (b >= 0 && what != RD_SHOW_BLOCK) {
+		shown_lines(r, b, (enum rd_show)what, &first, &last);
+		if (first > r->top && last >= r->top + r->page) {
+			r->top = first;
+			step = block_page(r, rows);
+		}
+	}
 	rd_sync(r);
 	return step;
 }
@@ -359,7 +457,7 @@ reader_tab(struct reader *r, int dir)
 		b += dir;
 	if (b < 0 || b >= n)
 		return READER_EDGE;
-	rd_bring_into_view(r, b);
+	bring_into_view(r, b, RD_SHOW_ANSWERS);
 	if (!r->one_block)
 		clamp(r);
 	rd_mark(r, b);

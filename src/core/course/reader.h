@@ -12,21 +12,29 @@
  * - One interactive block (question, animation, scenario) with a line on
  *   the page is marked. The marker is drawn on its first line on the page,
  *   so it is always in view; a block that leaves the page loses it.
- * - When the learner moves the page, the marker goes to the first block on
- *   the page that still waits (a question not answered right, an
- *   animation, a scenario), one that starts on the page before one cut at
- *   the top; else to the first interactive block on the page.
- * - Answer keys act on the marked question. When an animation or a
- *   scenario is marked, they go to the first question on the page that is
- *   not answered right, which becomes marked.
+ * - The marker moves only when the learner moves it or the page: Tab /
+ *   Shift-Tab (reader_tab) mark the next / previous interactive block of
+ *   the drop, exactly one, bringing it (and its answers) onto the page;
+ *   they stop at the last / first (READER_EDGE), they do not wrap. When
+ *   the learner moves the page, the marker goes to the first block on the
+ *   page that still waits (a question not answered right, an animation, a
+ *   scenario), one that starts on the page before one cut at the top; else
+ *   to the first interactive block on the page. Answering never moves it:
+ *   after an answer, right or not, the answered question stays marked.
+ * - Answer keys (digits, number characters, Backspace, Enter, r) act on
+ *   the marked question only. With an animation, a scenario or nothing
+ *   marked, digits, number characters and r change nothing and say so
+ *   (READER_NO_QUESTION); Enter opens the marked animation or scenario.
+ *   Enter with nothing to check, or on a locked question, and Backspace
+ *   with nothing to erase are left to the page (READER_NONE).
+ * - They act only while the marked question's answers (its options, its
+ *   input line, or the note a reveal question is answered by) are all on
+ *   the page. Otherwise the key changes nothing: the page scrolls to show
+ *   them (READER_OFFSCREEN) and the learner presses it again.
+ * - After a key changes an answer, the page scrolls so that the answers,
+ *   and after Enter the verdict and explanations, are on it.
  * - A question answered right is locked: its keys are refused
- *   (READER_LOCKED) until reader_retry() opens it again. After a right
- *   answer the marker moves to the next waiting block on the page, if any.
- * - reader_reveal() reveals the marked reveal question, else the first one
- *   on the page not yet revealed.
- * - Tab / Shift-Tab (reader_tab) mark the next / previous interactive block
- *   of the drop, bringing it onto the page; they stop at the last / first
- *   (READER_EDGE), they do not wrap.
+ *   (READER_LOCKED) until reader_retry() opens it again.
  * - The drop has been read to its end once its last line was on a page.
  */
 #ifndef PARLEARN_CORE_READER_H
@@ -51,7 +59,10 @@ enum reader_effect {
 	READER_NOT_FRACTION,	/* a fraction is asked and the number is
 				 * above 1: no answer, no try counted */
 	READER_NO_FIGURE,	/* no engine figure for this question */
-	READER_EDGE		/* Tab: no interactive block further on */
+	READER_EDGE,		/* Tab: no interactive block further on */
+	READER_NO_QUESTION,	/* an answer key, no question marked */
+	READER_OFFSCREEN	/* the marked question's answers were off the
+				 * page: scrolled to them, nothing changed */
 };
 
 struct reader {
@@ -72,6 +83,7 @@ struct reader {
 						 * while on the page */
 	int			 show;		/* block to bring onto the page at
 						 * the next view, or -1 */
+	int			 show_what;	/* which of its lines (reader.c) */
 	int			 dirty;		/* answer text changed: lay out */
 	int			 resume_block;	/* block on top at the first view */
 	int			 end_seen;	/* last line has been on a page */
@@ -102,7 +114,7 @@ int	reader_view_block(struct reader *, int width, int rows);
 void	reader_scroll(struct reader *, int n);
 /* Projector: the rest of this block, then the next (dir 1) or previous. */
 void	reader_step(struct reader *, int dir);
-/* Mark the next (dir 1) or previous (dir -1) interactive block. */
+/* Mark the next (dir 1) or previous (dir -1) interactive block: one. */
 enum reader_effect	reader_tab(struct reader *, int dir);
 
 /*
@@ -115,7 +127,7 @@ enum reader_effect	reader_type(struct reader *, int ch);
 enum reader_effect	reader_erase(struct reader *);
 /* Enter: check the marked answer, or open the marked animation/scenario. */
 enum reader_effect	reader_enter(struct reader *);
-/* r: show the model answer of a reveal question on the page. */
+/* r: show the model answer of the marked reveal question. */
 enum reader_effect	reader_reveal(struct reader *);
 /* Open the marked question, answered right, for a new answer. */
 enum reader_effect	reader_retry(struct reader *);

@@ -2,8 +2,9 @@
  * reader_answer.c - the reader's answer keys: choosing, typing, checking,
  * revealing and retrying, on the marked question only (rules in reader.h).
  *
- * Grading itself is quiz.c's; this file decides which question a key
- * reaches and keeps a question answered right locked.
+ * Grading itself is quiz.c's; this file decides whether a key reaches the
+ * marked question (its answers on the page, not locked) and what the page
+ * shows after it.
  */
 #include <math.h>
 #include <string.h>
@@ -12,35 +13,47 @@
 #include "core/course/reader_int.h"
 
 /*
- * The question answer keys reach: the marked question; or, when an
- * animation or a scenario is marked (or nothing), the first question on
- * the page not answered right. -1 if none.
- */
-static int
-target(const struct reader *r)
-{
-	if (rd_is_question(r, r->marked))
-		return r->marked;
-	return rd_pick(r, RD_QUESTION, -1);
-}
-
-/*
- * Question b was graded: lay out its feedback and bring it onto the page.
- * A right answer locks it and the marker moves on to the next block on
- * the page still waiting, if there is one.
+ * Question b was graded: lay out its verdict and explanations and bring
+ * them onto the page with its answers. It stays marked, right or not.
  */
 static enum reader_effect
 graded(struct reader *r, int b)
 {
-	int next;
-
 	r->dirty = 1;
-	r->show = b;
 	r->acted = b;
 	rd_mark(r, b);
-	if (r->quiz[b].correct && (next = rd_pick(r, RD_OPEN, b)) >= 0)
-		rd_mark(r, next);
+	rd_show(r, b, RD_SHOW_FEEDBACK);
 	return READER_ANSWERED;
+}
+
+/*
+ * Whether a key may act on the marked question: READER_NONE when it may;
+ * else what the learner is told. Answers off the page are brought onto it
+ * (at the next view) and the key changes nothing.
+ */
+static enum reader_effect
+reach(struct reader *r, int b)
+{
+	if (!rd_is_question(r, b))
+		return READER_NO_QUESTION;
+	if (rd_locked(r, b))
+		return READER_LOCKED;
+	if (!rd_answers_on_page(r, b)) {
+		rd_mark(r, b);
+		rd_show(r, b, RD_SHOW_ANSWERS);
+		return READER_OFFSCREEN;
+	}
+	return READER_NONE;
+}
+
+/* The answer changed: lay it out again and keep it on the page. */
+static enum reader_effect
+changed(struct reader *r, int b)
+{
+	r->dirty = 1;
+	rd_mark(r, b);
+	rd_show(r, b, RD_SHOW_ANSWERS);
+	return READER_CHANGED;
 }
 
 /* Characters of a number pl_parse_double reads: "1.5e3", "107,8" (a
@@ -52,49 +65,60 @@ numeric_char(int ch)
 	    strchr(".,-+eE/%", ch) != NULL);
 }
 
-static enum reader_effect
-type_into(struct reader *r, int b, int ch)
+/* 1 if key ch means something to question b as it stands. */
+static int
+takes(const struct reader *r, int b, int ch)
 {
 	const struct content_question *q = &r->drop->blocks[b].question;
-	struct quiz_state *st = &r->quiz[b];
-	size_t n = strlen(st->input);
+	const struct quiz_state *st = &r->quiz[b];
 
-	if (rd_locked(r, b))
-		return READER_LOCKED;
 	switch (q->type) {
 	case CONTENT_Q_SINGLE:
 	case CONTENT_Q_MULTIPLE:
-		if (ch < '1' || ch > '9' || quiz_choose(q, st, ch - '1') != 0)
-			return READER_NONE;
-		break;
+		return ch >= '1' && ch <= '9' && (size_t)(ch - '1') <
+		    q->n_options && ch - '1' < QUIZ_MAX_OPTIONS;
 	case CONTENT_Q_NUMERIC:
-		if (!numeric_char(ch) || n + 1 >= sizeof st->input)
-			return READER_NONE;
-		st->input[n] = (char)ch;
-		st->input[n + 1] = '\0';
-		break;
+		return numeric_char(ch) && strlen(st->input) + 1 <
+		    sizeof st->input;
 	case CONTENT_Q_REVEAL:
-		if (!st->revealed || st->answered || ch < '1' || ch > '3')
-			return READER_NONE;
-		quiz_self_grade(st, (enum quiz_self)(ch - '0'));
-		return graded(r, b);
+		return st->revealed && !st->answered && ch >= '1' && ch <= '3';
 	}
-	r->dirty = 1;
-	return READER_CHANGED;
+	return 0;
 }
 
 enum reader_effect
 reader_type(struct reader *r, int ch)
 {
+	int b = r->marked;
+	const struct content_question *q;
+	struct quiz_state *st;
 	enum reader_effect e;
-	int b = target(r);
+	size_t n;
 
-	if (b < 0)
+	if ((e = reach(r, b)) == READER_LOCKED || e == READER_NO_QUESTION)
+		return e;
+	if (!takes(r, b, ch))
 		return READER_NONE;
-	e = type_into(r, b, ch);
-	if (e == READER_CHANGED && b != r->marked)
-		rd_mark(r, b);
-	return e;
+	if (e != READER_NONE)
+		return e;
+	q = &r->drop->blocks[b].question;
+	st = &r->quiz[b];
+	switch (q->type) {
+	case CONTENT_Q_SINGLE:
+	case CONTENT_Q_MULTIPLE:
+		if (quiz_choose(q, st, ch - '1') != 0)
+			return READER_NONE;
+		break;
+	case CONTENT_Q_NUMERIC:
+		n = strlen(st->input);
+		st->input[n] = (char)ch;
+		st->input[n + 1] = '\0';
+		break;
+	case CONTENT_Q_REVEAL:
+		quiz_self_grade(st, (enum quiz_self)(ch - '0'));
+		return graded(r, b);
+	}
+	return changed(r, b);
 }
 
 enum reader_effect
@@ -102,20 +126,36 @@ reader_erase(struct reader *r)
 {
 	int b = r->marked;
 	struct quiz_state *st;
+	enum reader_effect e;
 	size_t n;
 
 	if (!rd_is_question(r, b) ||
 	    r->drop->blocks[b].question.type != CONTENT_Q_NUMERIC)
 		return READER_NONE;
-	if (rd_locked(r, b))
-		return READER_LOCKED;
 	st = &r->quiz[b];
 	n = strlen(st->input);
-	if (n == 0)
-		return READER_NONE;
+	if ((e = reach(r, b)) != READER_NONE || n == 0)
+		return e;
 	st->input[n - 1] = '\0';
-	r->dirty = 1;
-	return READER_CHANGED;
+	return changed(r, b);
+}
+
+/* 1 if Enter has an answer of question b to check. */
+static int
+to_check(const struct reader *r, int b)
+{
+	const struct quiz_state *st = &r->quiz[b];
+
+	switch (r->drop->blocks[b].question.type) {
+	case CONTENT_Q_SINGLE:
+	case CONTENT_Q_MULTIPLE:
+		return st->selected != 0 && !st->answered;
+	case CONTENT_Q_NUMERIC:
+		return st->input[0] != '\0';
+	case CONTENT_Q_REVEAL:
+		break;
+	}
+	return 0;
 }
 
 enum reader_effect
@@ -124,6 +164,7 @@ reader_enter(struct reader *r)
 	int b = r->marked;
 	const struct content_question *q;
 	struct quiz_state *st;
+	enum reader_effect e;
 
 	if (b < 0)
 		return READER_NONE;
@@ -131,49 +172,42 @@ reader_enter(struct reader *r)
 		r->acted = b;
 		return READER_OPEN;
 	}
-	if (rd_locked(r, b))
+	/* Nothing to check (or locked): Enter is left to the page. */
+	if (rd_locked(r, b) || !to_check(r, b))
 		return READER_NONE;
+	if ((e = reach(r, b)) != READER_NONE)
+		return e;
 	q = &r->drop->blocks[b].question;
 	st = &r->quiz[b];
-	switch (q->type) {
-	case CONTENT_Q_SINGLE:
-	case CONTENT_Q_MULTIPLE:
-		if (st->selected == 0 || st->answered)
-			return READER_NONE;
+	if (q->type != CONTENT_Q_NUMERIC) {
 		quiz_submit_choice(q, st);
 		return graded(r, b);
-	case CONTENT_Q_NUMERIC:
-		if (st->input[0] == '\0')
-			return READER_NONE;
-		switch (quiz_submit_numeric(q, st, st->input)) {
-		case QUIZ_NOT_FRACTION:
-			return READER_NOT_FRACTION;
-		case -1:
-			return isfinite(st->expected) ? READER_NOT_NUMBER :
-			    READER_NO_FIGURE;
-		}
-		return graded(r, b);
-	case CONTENT_Q_REVEAL:
-		break;
 	}
-	return READER_NONE;
+	switch (quiz_submit_numeric(q, st, st->input)) {
+	case QUIZ_NOT_FRACTION:
+		return READER_NOT_FRACTION;
+	case -1:
+		return isfinite(st->expected) ? READER_NOT_NUMBER :
+		    READER_NO_FIGURE;
+	}
+	return graded(r, b);
 }
 
 enum reader_effect
 reader_reveal(struct reader *r)
 {
 	int b = r->marked;
+	enum reader_effect e;
 
-	if (!rd_is_question(r, b) ||
-	    r->drop->blocks[b].question.type != CONTENT_Q_REVEAL ||
-	    r->quiz[b].revealed)
-		b = rd_pick(r, RD_REVEAL, -1);
-	if (b < 0)
+	if (rd_is_question(r, b) && (r->drop->blocks[b].question.type !=
+	    CONTENT_Q_REVEAL || r->quiz[b].revealed))
 		return READER_NONE;
+	if ((e = reach(r, b)) != READER_NONE)
+		return e;
 	r->quiz[b].revealed = 1;
 	r->dirty = 1;
-	r->show = b;
 	rd_mark(r, b);
+	rd_show(r, b, RD_SHOW_FEEDBACK);
 	return READER_CHANGED;
 }
 
@@ -193,8 +227,8 @@ reader_retry(struct reader *r)
 	st->self = QUIZ_SELF_NONE;
 	r->asked[b] = r->now;
 	r->dirty = 1;
-	r->show = b;
 	rd_mark(r, b);
+	rd_show(r, b, RD_SHOW_ANSWERS);
 	return READER_CHANGED;
 }
 

@@ -7,12 +7,11 @@
 
 #include "core/course/reader.h"
 
-/* Which blocks rd_pick looks for. */
-enum rd_pick {
-	RD_ANY,		/* any interactive block */
-	RD_OPEN,	/* an interactive block not locked */
-	RD_QUESTION,	/* a question not answered right */
-	RD_REVEAL	/* a reveal question not yet revealed */
+/* Which lines of a block the next view brings onto the page. */
+enum rd_show {
+	RD_SHOW_BLOCK,		/* the block, never past its first line */
+	RD_SHOW_ANSWERS,	/* its answers (options, input, note) */
+	RD_SHOW_FEEDBACK	/* its answers through its last line */
 };
 
 int	rd_interactive(const struct reader *, int b);
@@ -20,16 +19,13 @@ int	rd_is_question(const struct reader *, int b);
 /* 1 if block b is a question answered right. */
 int	rd_locked(const struct reader *, int b);
 
-/*
- * The block on the page, after block `after` (-1: any), that the marker
- * goes to first among those of kind what (see reader.h), or -1.
- */
-int	rd_pick(const struct reader *, enum rd_pick what, int after);
 /* Mark block b (or none, -1) and pin it there. */
 void	rd_mark(struct reader *, int b);
 /* Keep the marker on the page; re-place it unless pinned. */
 void	rd_sync(struct reader *);
-/* Scroll so block b is on the page (from its first line). */
-void	rd_bring_into_view(struct reader *, int b);
+/* Bring `what` of block b onto the page at the next view. */
+void	rd_show(struct reader *, int b, enum rd_show what);
+/* 1 if all of question b's answers are on the page (or it has none). */
+int	rd_answers_on_page(const struct reader *, int b);
 
 #endif
