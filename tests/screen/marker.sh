@@ -31,7 +31,7 @@ screen_has "Which statements about t·p·d = n are true?"
 screen_keys 2
 screen_wait "(*) 2) The TP pairs"
 screen_keys Enter
-screen_wait "Not quite. Change your choice and press Enter again."
+screen_wait "Not this one."
 screen_keys 1
 screen_wait "(*) 1) The DP pairs"
 screen_keys Enter

@@ -19,7 +19,7 @@ screen_start 80 24 --content "$content"
 screen_wait "Phase 1"
 screen_keys j Enter
 screen_wait "Your answer: _ GB"
-screen_keys 1 0 8 Enter
+screen_keys Tab 1 0 8 Enter
 screen_wait "Right: the cost model gives 107.8 GB"
 screen_keys Tab 1 3 . 5 Enter
 screen_wait "Right: the cost model gives 13.48 GB"
