@@ -9,25 +9,6 @@
 # it gives up) passes it, saved with the attempt and shown on reopening.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
-# open_incident N TITLE: from the home screen, drop N's incident.
-open_incident() {
-	screen_keys g
-	k=0
-	while [ $k -lt "$1" ]; do screen_keys j; k=$((k + 1)); done
-	screen_keys Enter
-	screen_wait "Drop $1:"
-	screen_keys G
-	screen_wait "Press Enter to open this incident"
-	to_block "$2"
-	screen_keys Enter
-	screen_wait "Status: not passed yet"
-}
-
-# knob NAME VALUE: the knob NAME shows VALUE.
-knob() {
-	screen_capture | grep -qE "^ $1 +$2 "
-}
-
 screen_start 100 40
 screen_wait "Phase 1"
 open_incident 12 "A 35% bubble with m pinned"

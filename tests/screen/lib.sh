@@ -276,3 +276,22 @@ reason() {
 	screen_keys Enter
 	screen_wait_gone "Prediction: $2_"
 }
+
+# open_incident N TITLE: from the home screen, drop N's incident.
+open_incident() {
+	screen_keys g
+	k=0
+	while [ $k -lt "$1" ]; do screen_keys j; k=$((k + 1)); done
+	screen_keys Enter
+	screen_wait "Drop $1:"
+	screen_keys G
+	screen_wait "Press Enter to open this incident"
+	to_block "$2"
+	screen_keys Enter
+	screen_wait "Status: not passed yet"
+}
+
+# knob NAME VALUE: the knob NAME shows VALUE.
+knob() {
+	screen_capture | grep -qE "^ $1 +$2 "
+}
