@@ -481,13 +481,18 @@ draw_incident_clamped(struct pgs *p, WINDOW *w, const struct pgs_box *b)
 static const char *
 status_text(const struct pgs *p)
 {
+	static char keys[128];
+
 	if (p->panel == PGS_SEARCH)
 		return p->sc != NULL ? _("j/k select  s/q close  ? keys") :
 		    _("j/k select  Enter apply  s/q close  ? keys");
 	if (p->typing != PGS_TYPE_NONE)
 		return _("type  Backspace erase  Enter or Esc ends");
-	if (p->panel == PGS_DIAGNOSIS)
-		return _("1-5 commit a cause  e/q back to the brief  ? keys");
+	if (p->panel == PGS_DIAGNOSIS) {
+		snprintf(keys, sizeof keys, _("1-%d commit a cause  e/q back "
+		    "to the brief  ? keys"), p->rules.diagnosis.n_options);
+		return keys;
+	}
 	if (p->panel == PGS_INCIDENT)
 		return p->rules.n_claims > 0 ?
 		    _("e cause  p predict  1-8 claims  t trade-off  c check  "
