@@ -483,7 +483,7 @@ submitter(const char *dir, const char *q, int n)
 	for (i = 0; i < n; i++) {
 		mkresult(&r, "", "twin", "S1", 0);
 		labdir_whoami(r.user, sizeof r.user);
-		if (labdir_submit_answer(dir, &r, 0, LAB_ITEM_QUESTION, q, i & 1,
+		if (labdir_submit_answer(dir, &r, 0, LAB_ITEM_QUESTION, q, i & 1, 2,
 		    1000 + i, &err) != 0)
 			_exit(1);
 		lab_result_free(&r);
