@@ -187,16 +187,17 @@ kind_word(enum lab_item_kind k)
 	    "question";
 }
 
-/* The guess flags of an answer: "all-ticked;followed-diagnostic", "". */
+/* The guess flags of an answer, "all-ticked;followed-diagnostic", or
+ * NULL (an empty cell). */
 static const char *
 guess_flags(const struct lab_answer *a)
 {
 	if (a == NULL)
-		return "";
+		return NULL;
 	if (a->all_ticked && a->followed)
 		return "all-ticked;followed-diagnostic";
 	return a->all_ticked ? "all-ticked" : a->followed ?
-	    "followed-diagnostic" : "";
+	    "followed-diagnostic" : NULL;
 }
 
 static void
