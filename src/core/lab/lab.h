@@ -208,8 +208,9 @@ void	 lab_result_free(struct lab_result *);
  * grading read it from the progress store (lab_result_set_score: id,
  * attempts and flags from rec; correct is the latest answer of a question,
  * any pass of a scenario), or copy a whole record, trade-off included
- * (lab_result_put). Keeps answers sorted. 0, or -1 when the id is invalid,
- * attempts below 1, or the result full (or out of memory).
+ * (lab_result_put; x must not be one of r's own records). Keeps answers
+ * sorted. 0, or -1 when the id is invalid, attempts below 1, or the
+ * result full (or out of memory).
  */
 int	lab_result_add(struct lab_result *, int step, enum lab_item_kind,
 	    const char *id, int correct);
@@ -217,7 +218,7 @@ int	lab_result_set(struct lab_result *, int step, enum lab_item_kind,
 	    const char *id, int attempts, int first_correct, int correct);
 int	lab_result_set_score(struct lab_result *, int step, enum lab_item_kind,
 	    const struct score_record *rec);
-int	lab_result_put(struct lab_result *, const struct lab_answer *);
+int	lab_result_put(struct lab_result *r, const struct lab_answer *x);
 /*
  * One more attempt of an item with `tries` counting tries (quiz.h:
  * quiz_counting_tries; 1 for a scenario or a run handed in from a shell,

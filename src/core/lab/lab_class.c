@@ -298,7 +298,8 @@ csv_class(struct csv *b, const struct lab_script *ls,
 		csv_int(b, it->right);
 		csv_int(b, it->wrong);
 		csv_empty(b);
-		csv_word(b, it->self_graded ? "self-graded" : kind_word(it->kind));
+		csv_word(b, it->self_graded ? "self-graded" :
+		    kind_word(it->kind));
 		csv_empty(b);
 		csv_int(b, it->first_right);
 		csv_int(b, it->after_feedback);
