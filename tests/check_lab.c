@@ -15,6 +15,7 @@
 
 #include "core/course/content.h"
 #include "core/course/scenario.h"
+#include "core/course/score.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/hardware.h"
 #include "core/json.h"
@@ -337,13 +338,19 @@ START_TEST(class_table_and_most_missed)
 	ck_assert_str_eq(r[0].answers[r[0].n_answers - 1].tradeoff,
 	    "Selective recompute costs \"10%\"");
 	csv = lab_report_csv(ls, NULL, r, 4, "S");
-	ck_assert_ptr_nonnull(strstr(csv, ",status,tradeoff\n"));
+	/* The columns from before, in their order; the grading's after. */
+	ck_assert_ptr_nonnull(strstr(csv, "user,profile,step,step_title,row,"
+	    "item,attempts,first_correct,correct,right,wrong,scenarios_solved,"
+	    "status,tradeoff,first_try_right,right_after_feedback,earned,"
+	    "guess_flags,answered,not_earned,guessing,mean_attempts\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    "\"ada\",\"p\",2,\"questions drop-03\",question,q2,2,0,1,,,,right,\n"));
+	    "\"ada\",\"p\",2,\"questions drop-03\",question,q2,2,0,1,,,,right,"
+	    ",0,0,0,,,,,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    "\"bob\",\"p\",2,\"questions drop-03\",step,,,,,0,1,0,current,\n"));
+	    "\"bob\",\"p\",2,\"questions drop-03\",step,,,,,0,1,0,current,"
+	    ",,,,,,,,\n"));
 	ck_assert_ptr_nonnull(strstr(csv, ",scenario,oom-4000,1,1,1,,,,right,"
-	    "\"Selective recompute costs \"\"10%\"\"\"\n"));
+	    "\"Selective recompute costs \"\"10%\"\"\",1,0,1,,,,,\n"));
 	ck_assert_ptr_null(strstr(csv, "\"old\""));
 	json = lab_report_json(ls, NULL, r, 4, "S");
 	ck_assert_ptr_nonnull(strstr(json, "\"most_missed\""));
@@ -354,6 +361,317 @@ START_TEST(class_table_and_most_missed)
 	for (k = 0; k < 4; k++)
 		lab_result_free(&r[k]);
 	lab_script_free(ls);
+}
+END_TEST
+
+/* A result written before the grading fields parses, with them 0. */
+START_TEST(result_from_before_the_grading_parses)
+{
+	static const char old[] =
+	    "{\"version\": 1, \"user\": \"a\", \"profile\": \"p\", \"session\":"
+	    " \"s\", \"step\": 0, \"step_since\": 5, \"updated\": 6, \"answers\":"
+	    " [{\"step\": 0, \"kind\": \"question\", \"id\": \"q1\", \"attempts\":"
+	    " 2, \"first_correct\": false, \"correct\": true}]}";
+	const struct lab_answer *a;
+	struct lab_result r;
+	struct pl_err err;
+	char *json;
+
+	pl_err_clear(&err);
+	ck_assert_int_eq(lab_result_parse(old, "r", &r, &err), 0);
+	a = lab_result_find(&r, 0, LAB_ITEM_QUESTION, "q1");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(a->attempts, 2);
+	ck_assert_int_eq(a->correct, 1);
+	ck_assert_int_eq(a->earned, 0);
+	ck_assert_int_eq(a->after_feedback, 0);
+	ck_assert_int_eq(a->all_ticked, 0);
+	ck_assert_int_eq(a->followed, 0);
+	/* Written back, it says so. */
+	json = lab_result_to_json(&r);
+	ck_assert_ptr_nonnull(strstr(json, "\"correct\":true,\"earned\":false,"
+	    "\"after_feedback\":false,\"all_ticked\":false,\"followed\":false"));
+	free(json);
+	lab_result_free(&r);
+}
+END_TEST
+
+START_TEST(result_grading_fields_checked)
+{
+#define ANSWER(x) "{\"user\": \"a\", \"profile\": \"p\", \"session\": \"s\"," \
+	" \"step\": 0, \"step_since\": 0, \"updated\": 0, \"answers\": [" x "]}"
+	static const char *const bad[] = {
+		/* Right after feedback is earned, on a second try. */
+		ANSWER("{\"step\": 0, \"kind\": \"question\", \"id\": \"q1\","
+		    " \"attempts\": 2, \"first_correct\": false, \"correct\":"
+		    " true, \"after_feedback\": true}"),
+		ANSWER("{\"step\": 0, \"kind\": \"question\", \"id\": \"q1\","
+		    " \"attempts\": 1, \"first_correct\": true, \"correct\":"
+		    " true, \"earned\": true, \"after_feedback\": true}"),
+		/* Guess flags are a question's. */
+		ANSWER("{\"step\": 0, \"kind\": \"scenario\", \"id\": \"s1\","
+		    " \"attempts\": 1, \"first_correct\": true, \"correct\":"
+		    " true, \"all_ticked\": true}"),
+		ANSWER("{\"step\": 0, \"kind\": \"run\", \"id\": \"run\","
+		    " \"attempts\": 1, \"first_correct\": true, \"correct\":"
+		    " true, \"followed\": true}"),
+		ANSWER("{\"step\": 0, \"kind\": \"question\", \"id\": \"q1\","
+		    " \"attempts\": 1, \"first_correct\": true, \"correct\":"
+		    " true, \"earned\": 1}"),
+	};
+	static const char good_one[] = ANSWER("{\"step\": 0, \"kind\":"
+	    " \"question\", \"id\": \"q1\", \"attempts\": 2, \"first_correct\":"
+	    " false, \"correct\": true, \"earned\": true, \"after_feedback\":"
+	    " true, \"all_ticked\": true, \"followed\": true}");
+#undef ANSWER
+	const struct lab_answer *a;
+	struct lab_result r;
+	struct pl_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		pl_err_clear(&err);
+		ck_assert_msg(lab_result_parse(bad[i], "r", &r, &err) == -1,
+		    "case %zu accepted", i);
+		ck_assert_msg(strncmp(err.path, "answers[0]", 10) == 0,
+		    "case %zu: %s", i, err.path);
+	}
+	ck_assert_int_eq(lab_result_parse(good_one, "r", &r, &err), 0);
+	a = lab_result_find(&r, 0, LAB_ITEM_QUESTION, "q1");
+	ck_assert(a->earned && a->after_feedback && a->all_ticked &&
+	    a->followed);
+	lab_result_free(&r);
+}
+END_TEST
+
+/* One more answer, against the question's counting tries. */
+START_TEST(answer_earns_within_the_counting_tries)
+{
+	static const struct {
+		int	tries;
+		int	correct[3];	/* -1 ends */
+		int	earned, after;
+	} t[] = {
+		{ 2, { 0, 1, -1 }, 1, 1 },	/* numeric: after feedback */
+		{ 1, { 0, 1, -1 }, 0, 0 },	/* single: one try only */
+		{ 2, { 1, 0, -1 }, 1, 0 },	/* first try; a later miss */
+		{ 2, { 0, 0, 1 }, 0, 0 },	/* out of tries */
+		{ 0, { 1, -1, -1 }, 0, 0 },	/* self-graded */
+	};
+	const struct lab_answer *a;
+	struct lab_result r;
+	size_t i, k;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		mkresult(&r, "a", "p", "S", 0);
+		for (k = 0; k < 3 && t[i].correct[k] >= 0; k++)
+			ck_assert_int_eq(lab_result_answer(&r, 0,
+			    LAB_ITEM_QUESTION, "q1", t[i].correct[k],
+			    t[i].tries), 0);
+		a = lab_result_find(&r, 0, LAB_ITEM_QUESTION, "q1");
+		ck_assert_int_eq(a->attempts, (int)k);
+		ck_assert_msg(a->earned == t[i].earned, "case %zu earned", i);
+		ck_assert_msg(a->after_feedback == t[i].after, "case %zu", i);
+		lab_result_free(&r);
+	}
+}
+END_TEST
+
+/* score_question's record of question qid of drop-01 from answers. */
+static void
+graded(const struct content_course *c, const char *qid,
+    const struct score_attempt *a, size_t n, struct score_record *rec)
+{
+	const struct content_drop *d = content_find_drop(c, "drop-01");
+	size_t i;
+
+	ck_assert_ptr_nonnull(d);
+	for (i = 0; i < d->n_blocks; i++)
+		if (d->blocks[i].kind == CONTENT_QUESTION &&
+		    strcmp(d->blocks[i].question.id, qid) == 0) {
+			score_question(&d->blocks[i].question, a, n, rec);
+			return;
+		}
+	ck_abort_msg("drop-01 has no %s", qid);
+}
+
+/* The class item (step 0, question id). */
+static const struct lab_item_stat *
+item0(const struct lab_class *cl, const char *id)
+{
+	size_t k;
+
+	for (k = 0; k < cl->n_items; k++)
+		if (cl->items[k].step == 0 &&
+		    cl->items[k].kind == LAB_ITEM_QUESTION &&
+		    strcmp(cl->items[k].id, id) == 0)
+			return &cl->items[k];
+	ck_abort_msg("no item %s", id);
+	return NULL;
+}
+
+/*
+ * Issue 22: a synthetic class on drop-01 (q1 single, q2 numeric, q3
+ * multiple with options 1, 2 and 4 right, q4 reveal), graded by
+ * score_question from answers. ada: q1 right; q2 wrong then right (after
+ * feedback); q4 self-graded got it. bob: q2 wrong then right under the
+ * old rule, whose diagnostic showed the miss (followed, not earned); q3
+ * every option ticked, then right (earned after feedback, flagged). cy:
+ * q1 wrong; q3 every option ticked twice; q4 not answered.
+ */
+START_TEST(class_grading_columns)
+{
+	const struct score_attempt right1 = { 1, SCORE_RULE, "1", 1 };
+	const struct score_attempt wrong1 = { 0, SCORE_RULE, "2", 1 };
+	const struct score_attempt q2[] = { { 0, SCORE_RULE, "100", 1 },
+	    { 1, SCORE_RULE, "208", 2 } };
+	const struct score_attempt q2old[] = { { 0, 1, "20.8", 1 },
+	    { 1, 1, "208", 2 } };
+	const struct score_attempt q3[] = { { 0, SCORE_RULE, "1,2,3,4,5", 1 },
+	    { 1, SCORE_RULE, "1,2,4", 2 } };
+	const struct score_attempt q3all[] = { { 0, SCORE_RULE, "1,2,3,4,5", 1 },
+	    { 0, SCORE_RULE, "1,2,3,4,5", 2 } };
+	const struct score_attempt got = { 1, SCORE_RULE, "got", 1 };
+	struct content_course *c = content_load(TOP_SRCDIR, NULL);
+	struct pl_err err;
+	struct lab_script *ls = parse(good, &err);
+	struct lab_result r[3];
+	struct score_record rec;
+	struct lab_class cl;
+	const struct lab_item_stat *it;
+	cJSON *doc, *q, *a;
+	char *csv, *json;
+	int i;
+
+	ck_assert_ptr_nonnull(c);
+	mkresult(&r[0], "ada", "p", "S", 0);
+	mkresult(&r[1], "bob", "p", "S", 0);
+	mkresult(&r[2], "cy", "p", "S", 0);
+	graded(c, "q1", &right1, 1, &rec);
+	ck_assert_int_eq(lab_result_set_score(&r[0], 0, LAB_ITEM_QUESTION,
+	    &rec), 0);
+	graded(c, "q2", q2, 2, &rec);
+	lab_result_set_score(&r[0], 0, LAB_ITEM_QUESTION, &rec);
+	graded(c, "q4", &got, 1, &rec);
+	lab_result_set_score(&r[0], 0, LAB_ITEM_QUESTION, &rec);
+	graded(c, "q2", q2old, 2, &rec);
+	lab_result_set_score(&r[1], 0, LAB_ITEM_QUESTION, &rec);
+	graded(c, "q3", q3, 2, &rec);
+	lab_result_set_score(&r[1], 0, LAB_ITEM_QUESTION, &rec);
+	graded(c, "q1", &wrong1, 1, &rec);
+	lab_result_set_score(&r[2], 0, LAB_ITEM_QUESTION, &rec);
+	graded(c, "q3", q3all, 2, &rec);
+	lab_result_set_score(&r[2], 0, LAB_ITEM_QUESTION, &rec);
+	/* A record with no counted answer is none. */
+	memset(&rec, 0, sizeof rec);
+	snprintf(rec.id, sizeof rec.id, "q4");
+	ck_assert_int_eq(lab_result_set_score(&r[2], 0, LAB_ITEM_QUESTION,
+	    &rec), -1);
+	ck_assert_ptr_null(lab_result_find(&r[2], 0, LAB_ITEM_QUESTION, "q4"));
+
+	ck_assert_int_eq(lab_class_build(ls, c, r, 3, "S", &cl), 0);
+	it = item0(&cl, "q1");
+	ck_assert_int_eq(it->answered, 2);
+	ck_assert_int_eq(it->first_right, 1);
+	ck_assert_int_eq(it->after_feedback, 0);
+	ck_assert_int_eq(it->earned, 1);
+	ck_assert_int_eq(it->not_earned, 1);
+	ck_assert_int_eq(it->attempts, 2);
+	ck_assert_int_eq(it->guessing, 0);
+	it = item0(&cl, "q2");
+	ck_assert_int_eq(it->answered, 2);
+	ck_assert_int_eq(it->first_right, 0);
+	ck_assert_int_eq(it->after_feedback, 1);
+	ck_assert_int_eq(it->earned, 1);
+	ck_assert_int_eq(it->not_earned, 1);
+	ck_assert_int_eq(it->attempts, 4);
+	ck_assert_int_eq(it->followed, 1);
+	ck_assert_int_eq(it->all_ticked, 0);
+	ck_assert_int_eq(it->guessing, 1);
+	ck_assert(lab_item_mean_attempts(it) == 2);
+	it = item0(&cl, "q3");
+	ck_assert_int_eq(it->right, 1);
+	ck_assert_int_eq(it->wrong, 1);
+	ck_assert_int_eq(it->after_feedback, 1);
+	ck_assert_int_eq(it->earned, 1);
+	ck_assert_int_eq(it->not_earned, 1);
+	ck_assert_int_eq(it->all_ticked, 2);
+	ck_assert_int_eq(it->guessing, 2);
+	it = item0(&cl, "q4");
+	ck_assert_int_eq(it->self_graded, 1);
+	ck_assert_int_eq(it->answered, 1);
+	ck_assert_int_eq(it->earned, 0);
+	ck_assert_int_eq(it->not_earned, 0);
+	lab_class_free(&cl);
+
+	csv = lab_report_csv(ls, c, r, 3, "S");
+	ck_assert_ptr_nonnull(csv);
+	/* Per student: first_try_right, right_after_feedback, earned,
+	 * guess_flags after the columns from before. */
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",question,q2,2,0,1,,,,right,,0,1,1,,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",question,q2,2,0,1,,,,right,,0,0,0,followed-diagnostic,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",question,q3,2,0,1,,,,right,,0,1,1,all-ticked,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",question,q3,2,0,0,,,,wrong,,0,0,0,all-ticked,,,,\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",question,q4,0,0,0,,,,unanswered,,0,0,0,,,,,\n"));
+	/* Per question, the class: attempts, right, wrong, kind, first try,
+	 * after feedback, earned, answered, not earned, guessing, mean. */
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",class,q1,2,,,1,1,,question,,1,0,1,,2,1,0,1.00\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",class,q2,4,,,2,0,,question,,0,1,1,,2,1,1,2.00\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",class,q3,4,,,1,1,,question,,0,1,1,,2,1,2,2.00\n"));
+	ck_assert_ptr_nonnull(strstr(csv,
+	    ",class,q4,1,,,1,0,,self-graded,,1,0,0,,1,,0,1.00\n"));
+	/* Class rows come after every student's. */
+	ck_assert_ptr_null(strstr(strstr(csv, ",class,"), "\"cy\""));
+	free(csv);
+
+	json = lab_report_json(ls, c, r, 3, "S");
+	doc = cJSON_Parse(json);
+	ck_assert_ptr_nonnull(doc);
+	cJSON_ArrayForEach(q, cJSON_GetObjectItem(doc, "questions"))
+		if (strcmp(cJSON_GetObjectItem(q, "id")->valuestring,
+		    "q2") == 0 && cJSON_GetObjectItem(q, "step")->valueint == 1)
+			break;
+	ck_assert_ptr_nonnull(q);
+	ck_assert_int_eq(cJSON_GetObjectItem(q, "answered")->valueint, 2);
+	ck_assert_int_eq(cJSON_GetObjectItem(q, "first_try_right")->valueint, 0);
+	ck_assert_int_eq(cJSON_GetObjectItem(q,
+	    "right_after_feedback")->valueint, 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(q, "earned")->valueint, 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(q, "not_earned")->valueint, 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(q, "attempts")->valueint, 4);
+	ck_assert(cJSON_GetObjectItem(q, "mean_attempts")->valuedouble == 2);
+	ck_assert_int_eq(cJSON_GetObjectItem(q,
+	    "followed_diagnostic")->valueint, 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(q, "guessing")->valueint, 1);
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(q, "self_graded")));
+	/* bob's q2 answer carries its flag. */
+	a = NULL;
+	i = 0;
+	cJSON_ArrayForEach(q, cJSON_GetObjectItem(doc, "table"))
+		if (i++ == 1)
+			a = cJSON_GetObjectItem(q, "answers");
+	ck_assert_ptr_nonnull(a);
+	cJSON_ArrayForEach(q, a)
+		if (strcmp(cJSON_GetObjectItem(q, "id")->valuestring, "q2") == 0)
+			break;
+	ck_assert_ptr_nonnull(q);
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(q, "earned")));
+	ck_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(q,
+	    "guess_flags"), 0)->valuestring, "followed-diagnostic");
+	cJSON_Delete(doc);
+	free(json);
+	for (i = 0; i < 3; i++)
+		lab_result_free(&r[i]);
+	lab_script_free(ls);
+	content_free(c);
 }
 END_TEST
 
@@ -400,6 +718,71 @@ START_TEST(labdir_modes_and_own_result)
 	lab_result_free(&back);
 	mkresult(&back, r.user, "nobody-yet", "", 0);
 	ck_assert_int_eq(labdir_read_own(dir, &back, &err), 0);
+	lab_result_free(&r);
+	test_rmrf(tmp);
+	free(tmp);
+	free(dir);
+}
+END_TEST
+
+/*
+ * The student screen's write (labdir_submit) merges with the file under
+ * the lock: every field of a record survives, the grading's and a
+ * trade-off included, and `lab submit`'s answer counts its tries.
+ */
+START_TEST(labdir_submit_keeps_the_grading)
+{
+	struct score_record rec;
+	struct lab_result r, back;
+	const struct lab_answer *a;
+	struct pl_err err;
+	char *tmp, *dir = make_lab(&tmp);
+
+	mkresult(&r, "", "grades", "S1", 0);
+	ck_assert_int_eq(labdir_whoami(r.user, sizeof r.user), 0);
+	memset(&rec, 0, sizeof rec);
+	snprintf(rec.id, sizeof rec.id, "q3");
+	rec.attempts = 2;
+	rec.earned = rec.after_feedback = rec.right = rec.last_right = 1;
+	rec.all_ticked = 1;
+	ck_assert_int_eq(lab_result_set_score(&r, 0, LAB_ITEM_QUESTION, &rec),
+	    0);
+	snprintf(rec.id, sizeof rec.id, "oom-4000");
+	rec.scenario = 1;
+	rec.after_feedback = 0;
+	ck_assert_int_eq(lab_result_set_score(&r, 3, LAB_ITEM_SCENARIO, &rec),
+	    0);
+	ck_assert_int_eq(lab_result_find(&r, 3, LAB_ITEM_SCENARIO,
+	    "oom-4000")->all_ticked, 0);
+	ck_assert_int_eq(lab_result_set_tradeoff(&r, 3, "oom-4000", "TP 2"), 0);
+	ck_assert_int_eq(labdir_submit(dir, &r, &err), 0);
+	ck_assert_int_eq(labdir_submit(dir, &r, &err), 0);
+	/* Another terminal: a numeric question (2 tries), wrong then right. */
+	mkresult(&back, r.user, "grades", "S1", 0);
+	ck_assert_int_eq(labdir_submit_answer(dir, &back, 0, LAB_ITEM_QUESTION,
+	    "q2", 0, 2, 1000, &err), 0);
+	lab_result_free(&back);
+	mkresult(&back, r.user, "grades", "S1", 0);
+	ck_assert_int_eq(labdir_submit_answer(dir, &back, 0, LAB_ITEM_QUESTION,
+	    "q2", 1, 2, 1001, &err), 0);
+	lab_result_free(&back);
+	ck_assert_int_eq(labdir_submit(dir, &r, &err), 0);
+	mkresult(&back, r.user, "grades", "", 0);
+	ck_assert_int_eq(labdir_read_own(dir, &back, &err), 1);
+	a = lab_result_find(&back, 0, LAB_ITEM_QUESTION, "q3");
+	ck_assert_ptr_nonnull(a);
+	ck_assert(a->earned && a->after_feedback && a->all_ticked &&
+	    !a->followed && a->attempts == 2);
+	a = lab_result_find(&back, 3, LAB_ITEM_SCENARIO, "oom-4000");
+	ck_assert_ptr_nonnull(a);
+	ck_assert(a->earned && !a->after_feedback && a->correct);
+	ck_assert_ptr_nonnull(a->tradeoff);
+	ck_assert_str_eq(a->tradeoff, "TP 2");
+	a = lab_result_find(&back, 0, LAB_ITEM_QUESTION, "q2");
+	ck_assert_ptr_nonnull(a);
+	ck_assert(a->attempts == 2 && !a->first_correct && a->earned &&
+	    a->after_feedback);
+	lab_result_free(&back);
 	lab_result_free(&r);
 	test_rmrf(tmp);
 	free(tmp);
@@ -483,8 +866,8 @@ submitter(const char *dir, const char *q, int n)
 	for (i = 0; i < n; i++) {
 		mkresult(&r, "", "twin", "S1", 0);
 		labdir_whoami(r.user, sizeof r.user);
-		if (labdir_submit_answer(dir, &r, 0, LAB_ITEM_QUESTION, q, i & 1,
-		    1000 + i, &err) != 0)
+		if (labdir_submit_answer(dir, &r, 0, LAB_ITEM_QUESTION, q,
+		    i & 1, 2, 1000 + i, &err) != 0)
 			_exit(1);
 		lab_result_free(&r);
 	}
@@ -732,6 +1115,10 @@ lab_suite(void)
 	tcase_add_test(tc, result_round_trip_is_deterministic);
 	tcase_add_test(tc, result_hostile_input_refused);
 	tcase_add_test(tc, class_table_and_most_missed);
+	tcase_add_test(tc, result_from_before_the_grading_parses);
+	tcase_add_test(tc, result_grading_fields_checked);
+	tcase_add_test(tc, answer_earns_within_the_counting_tries);
+	tcase_add_test(tc, class_grading_columns);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("student screen");
 	tcase_add_test(tc, student_follows_the_instructor);
@@ -741,6 +1128,7 @@ lab_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("lab directory");
 	tcase_add_test(tc, labdir_modes_and_own_result);
+	tcase_add_test(tc, labdir_submit_keeps_the_grading);
 	tcase_add_test(tc, labdir_scan_refuses_bad_files);
 	tcase_add_test(tc, labdir_reset_archives);
 	tcase_add_test(tc, labdir_two_terminals_lose_nothing);

@@ -1,8 +1,9 @@
 /*
  * cmd_lab_submit.c - `parlearn lab submit DIR --step N (--question ID |
  * --scenario ID) --correct 0|1`: record one answer in the student's result
- * file, as the student screen does; or `--run FILE`: the run a run step
- * asks for (parlearn run -o FILE), checked against the step.
+ * file, as the student screen does (earned when right within the
+ * question's counting tries, core/course/quiz.h); or `--run FILE`: the run
+ * a run step asks for (parlearn run -o FILE), checked against the step.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include "cli/cmd_lab.h"
 #include "cli/common.h"
 #include "cli/usage.h"
+#include "core/course/quiz.h"
 #include "core/json.h"
 #include "core/sim/sim.h"
 #include "store/labdir.h"
@@ -60,6 +62,35 @@ run_correct(const struct lab_script *ls, long step, const char *file)
 	return correct;
 }
 
+/*
+ * The counting tries of question id on step s (quiz_counting_tries: how
+ * many answers can earn it); 1 for a scenario or a run, or when the
+ * course cannot be read or lacks the question.
+ */
+static int
+counting_tries(const struct cli_ctx *ctx, const struct lab_step *s,
+    enum lab_item_kind kind, const char *id)
+{
+	const struct content_drop *d;
+	struct content_course *c;
+	size_t i;
+	int tries = 1;
+
+	if (kind != LAB_ITEM_QUESTION || s->drop == NULL ||
+	    (c = content_load(ctx->content_dir, NULL)) == NULL)
+		return 1;
+	if ((d = content_find_drop(c, s->drop)) != NULL)
+		for (i = 0; i < d->n_blocks; i++)
+			if (d->blocks[i].kind == CONTENT_QUESTION &&
+			    strcmp(d->blocks[i].question.id, id) == 0) {
+				tries = quiz_counting_tries(
+				    &d->blocks[i].question);
+				break;
+			}
+	content_free(c);
+	return tries;
+}
+
 int
 cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -78,7 +109,7 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	struct lab_result r;
 	struct pl_err err;
 	long step = 0, corr = -1;
-	int ch, rc;
+	int ch, rc, tries;
 
 	while ((ch = cli_getopt(argc, argv, "", opts)) != -1) {
 		if (ch == 's') {
@@ -125,6 +156,7 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (run != NULL)
 		corr = run_correct(ls, step, run);
+	tries = counting_tries(ctx, &ls->steps[step - 1], kind, id);
 	lab_script_free(ls);
 	if (corr < 0)
 		return 2;
@@ -144,7 +176,7 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	/* Read, add and write under the student's lock: two terminals of
 	 * one student never lose each other's answers. */
 	rc = labdir_submit_answer(argv[optind], &r, (int)step - 1, kind, id,
-	    (int)corr, (int64_t)time(NULL), &err);
+	    (int)corr, tries, (int64_t)time(NULL), &err);
 	lab_result_free(&r);
 	return rc == 0 ? 0 : lab_err_out(&err);
 }

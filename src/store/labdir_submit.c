@@ -176,19 +176,14 @@ labdir_submit(const char *dir, const struct lab_result *r,
 		merged.answers = NULL;
 		merged.n_answers = 0;
 		for (i = 0; rc >= 0 && i < r->n_answers; i++)
-			rc = lab_result_set(&merged, r->answers[i].step,
-			    r->answers[i].kind, r->answers[i].id,
-			    r->answers[i].attempts, r->answers[i].first_correct,
-			    r->answers[i].correct);
+			rc = lab_result_put(&merged, &r->answers[i]);
 		for (i = 0; rc >= 0 && strcmp(cur.session, r->session) == 0 &&
 		    i < cur.n_answers; i++) {
 			const struct lab_answer *a = &cur.answers[i], *m;
 
 			m = lab_result_find(&merged, a->step, a->kind, a->id);
 			if (m == NULL || a->attempts > m->attempts)
-				rc = lab_result_set(&merged, a->step, a->kind,
-				    a->id, a->attempts, a->first_correct,
-				    a->correct);
+				rc = lab_result_put(&merged, a);
 		}
 		if (rc < 0)
 			pl_err_set(err, dir, 0, 0, "%s", _("too many answers"));
@@ -204,8 +199,8 @@ labdir_submit(const char *dir, const struct lab_result *r,
 
 int
 labdir_submit_answer(const char *dir, struct lab_result *r, int step,
-    enum lab_item_kind kind, const char *id, int correct, int64_t now,
-    struct pl_err *err)
+    enum lab_item_kind kind, const char *id, int correct, int tries,
+    int64_t now, struct pl_err *err)
 {
 	char box[1200], name[300], session[sizeof r->session];
 	struct lab_result cur;
@@ -230,7 +225,8 @@ labdir_submit_answer(const char *dir, struct lab_result *r, int step,
 			r->step_since = now;
 		}
 		r->updated = now;
-		if (lab_result_add(r, step, kind, id, correct) != 0) {
+		if (lab_result_answer(r, step, kind, id, correct,
+		    tries) != 0) {
 			pl_err_set(err, dir, 0, 0, "%s",
 			    _("a bad id, or too many answers"));
 			rc = -1;

@@ -1,7 +1,9 @@
 /*
  * scr_lab_host.c - the instructor's dashboard: the current step and its
  * talking points, every student live (step, right and wrong, time on
- * step), the class per question and the most-missed question.
+ * step), the class per question of the step (right, wrong, first try,
+ * after feedback, not earned, attempts, guessing: lab_class_build) and
+ * the most-missed question.
  *
  * The drop box is read once a second (next_tick_ms: the loop sleeps in
  * getch meanwhile, so the dashboard costs nothing between polls). All
@@ -16,6 +18,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "core/number.h"
 #include "core/wrap.h"
 #include "store/labdir.h"
 #include "tui/app.h"
@@ -154,29 +157,61 @@ draw_head(struct host *h, WINDOW *w, int cols, int *y)
 	*y = d.y;
 }
 
-/* The class on the current step, per question: right and wrong. */
+/*
+ * The class on the current step, one row per question: right and wrong
+ * (latest answers), right on the first try, right after feedback, not
+ * earned, attempts and their mean per student who answered, and students
+ * flagged for guessing; then a legend. At most as many rows as leave the
+ * student table a few lines; the rest are counted.
+ */
 static void
-draw_items(struct host *h, WINDOW *w, int cols, int *y)
+draw_items(struct host *h, WINDOW *w, int rows, int cols, int *y)
 {
-	char line[512], cell[96];
-	size_t k, n = 0;
+	char line[512], mean[32], unearned[16];
+	size_t k, n = 0, shown = 0;
+	int room;
 
 	if (!h->have_class)
 		return;
-	line[0] = '\0';
+	for (k = 0; k < h->cl.n_items; k++)
+		n += h->cl.items[k].step == h->state.step;
+	if (n == 0)
+		return;
+	/* Header, legend, a blank line, the students' header and two. */
+	room = rows - 3 - *y - 6;
+	if (room < 1)
+		room = 1;
+	ui_put(w, (*y)++, 2, _("item         right wrong first after-fb "
+	    "unearned tries  mean guess"), cols - 4, ui_attr(UI_C_HEADING));
 	for (k = 0; k < h->cl.n_items; k++) {
 		const struct lab_item_stat *it = &h->cl.items[k];
 
 		if (it->step != h->state.step)
 			continue;
-		snprintf(cell, sizeof cell, "%s %s%d %s%d   ", it->id,
-		    ui_glyph_check(), it->right, "x", it->wrong);
-		if (strlen(line) + strlen(cell) < sizeof line)
-			strcat(line, cell);
-		n++;
+		if ((int)shown >= room - (n > (size_t)room))
+			break;
+		if (it->self_graded)
+			snprintf(unearned, sizeof unearned, "-");
+		else
+			snprintf(unearned, sizeof unearned, "%d",
+			    it->not_earned);
+		pl_num_local(mean, sizeof mean, lab_item_mean_attempts(it),
+		    'f', 1);
+		snprintf(line, sizeof line,
+		    "%-12.12s %5d %5d %5d %8d %8s %5d %5s %5d", it->id,
+		    it->right, it->wrong, it->first_right, it->after_feedback,
+		    unearned, it->attempts, mean, it->guessing);
+		ui_put(w, (*y)++, 2, line, cols - 4, it->guessing > 0 ?
+		    ui_attr(UI_C_WARN) : ui_attr(UI_C_ACCENT));
+		shown++;
 	}
-	if (n > 0)
-		ui_put(w, (*y)++, 2, line, cols - 4, ui_attr(UI_C_ACCENT));
+	if (shown < n) {
+		snprintf(line, sizeof line, P_("%zu more question: lab report",
+		    "%zu more questions: lab report", n - shown), n - shown);
+		ui_put(w, (*y)++, 2, line, cols - 4, ui_attr(UI_C_DIM));
+	}
+	ui_put(w, (*y)++, 2, _("after-fb: right after feedback  guess: ticked "
+	    "all or followed a diagnostic"), cols - 4, ui_attr(UI_C_DIM));
 }
 
 static void
@@ -281,7 +316,7 @@ host_draw(struct ui_screen *scr, WINDOW *w, int rows, int cols)
 		draw_big(h, w, rows, cols);
 	else {
 		draw_head(h, w, cols, &y);
-		draw_items(h, w, cols, &y);
+		draw_items(h, w, rows, cols, &y);
 		y++;
 		draw_table(h, w, rows, cols, y);
 		draw_problems(h, w, rows, cols);

@@ -18,8 +18,8 @@
 #include <time.h>
 
 #include "i18n.h"
-#include "store/export.h"
 #include "store/labdir.h"
+#include "store/progress_score.h"
 #include "store/scenario_tradeoff.h"
 #include "tui/app.h"
 #include "tui/draw.h"
@@ -68,9 +68,7 @@ keep_runs(struct student *st)
 			const struct lab_answer *a = &disk.answers[i];
 
 			if (a->kind == LAB_ITEM_RUN)
-				lab_result_set(&st->res, a->step, a->kind,
-				    a->id, a->attempts, a->first_correct,
-				    a->correct);
+				lab_result_put(&st->res, a);
 		}
 	lab_result_free(&disk);
 }
@@ -89,40 +87,66 @@ save(struct student *st)
 		st->msg[0] = '\0';
 }
 
-/* Copy the answers of steps 0..state.step from the progress database. */
+/* The record of (kind, id) among a drop's graded records, or NULL. */
+static const struct score_record *
+find_record(const struct score_record *recs, size_t n, enum lab_item_kind k,
+    const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((recs[i].scenario != 0) == (k == LAB_ITEM_SCENARIO) &&
+		    strcmp(recs[i].id, id) == 0)
+			return &recs[i];
+	return NULL;
+}
+
+/*
+ * Copy the answers of steps 0..state.step from the progress database, as
+ * the grading reads them (store_drop_records: attempts, first try,
+ * earned, after feedback, guess flags).
+ */
 static void
 sync_answers(struct student *st)
 {
 	const char *ids[MAX_ITEMS];
 	enum lab_item_kind kinds[MAX_ITEMS];
+	const struct content_drop *d;
+	const struct score_record *rec;
+	struct score_record *recs;
 	struct pl_err err;
-	char q[LAB_ID_MAX + 16], text[LAB_TRADEOFF_MAX];
-	size_t s, i, n;
-	int att, first, corr;
+	char text[LAB_TRADEOFF_MAX];
+	size_t s, i, n, nrec;
 
+	if (st->app->course == NULL)
+		return;
 	for (s = 0; s <= (size_t)st->state.step && s < st->script->n_steps;
 	    s++) {
 		const struct lab_step *ls = &st->script->steps[s];
 
+		if (ls->drop == NULL ||
+		    (d = content_find_drop(st->app->course, ls->drop)) == NULL)
+			continue;
+		pl_err_clear(&err);
+		if (store_drop_records(st->app->store, st->app->profile, d,
+		    &recs, &nrec, &err) != 0)
+			continue;
 		n = lab_step_items(ls, st->app->course, ids, kinds, MAX_ITEMS);
 		for (i = 0; i < n; i++) {
 			if (kinds[i] == LAB_ITEM_RUN)
 				continue;	/* submitted from a shell */
-			snprintf(q, sizeof q, "%s%s", kinds[i] ==
-			    LAB_ITEM_SCENARIO ? EXPORT_SCENARIO_PREFIX : "",
-			    ids[i]);
-			att = export_answer_summary(st->app->store,
-			    st->app->profile, ls->drop, q, &first, &corr, &err);
-			if (att > 0)
-				lab_result_set(&st->res, (int)s, kinds[i],
-				    ids[i], att, first, corr);
-			if (att > 0 && kinds[i] == LAB_ITEM_SCENARIO &&
+			rec = find_record(recs, nrec, kinds[i], ids[i]);
+			if (rec == NULL || lab_result_set_score(&st->res,
+			    (int)s, kinds[i], rec) != 0)
+				continue;
+			if (kinds[i] == LAB_ITEM_SCENARIO &&
 			    store_scenario_tradeoff(st->app->store,
 			    st->app->profile, ls->drop, ids[i], text,
 			    sizeof text, &err) == 1)
 				lab_result_set_tradeoff(&st->res, (int)s,
 				    ids[i], text);
 		}
+		free(recs);
 	}
 }
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/course/content.h"
+#include "core/course/score.h"
 #include "core/err.h"
 #include "core/sim/sim_json.h"
 
@@ -94,13 +95,30 @@ enum lab_item_kind {
 #define LAB_MAX_ANSWERS	1024		/* answers one result may hold */
 #define LAB_TRADEOFF_MAX	600		/* bytes of a trade-off, with NUL */
 
+/*
+ * One student's record of one item, as the grading (core/course/score.h)
+ * reads their answers. A result written before the grading fields existed
+ * parses with them 0.
+ */
 struct lab_answer {
 	int			step;		/* 0-based step */
 	enum lab_item_kind	kind;
 	char			id[LAB_ID_MAX];
-	int			attempts;	/* >= 1 */
+	int			attempts;	/* >= 1: counted answers (a
+						 * format slip is none) */
 	int			first_correct;	/* first attempt was right */
-	int			correct;	/* latest attempt is right */
+	int			correct;	/* latest attempt is right (a
+						 * scenario: some check passed) */
+	int			earned;		/* right within the counting
+						 * tries (score.h) */
+	int			after_feedback;	/* earned on the second counting
+						 * try, after feedback that named
+						 * only the kind of mistake */
+	int			all_ticked;	/* guess: a choice answer ticked
+						 * every option, some wrongly */
+	int			followed;	/* guess: right straight after an
+						 * old-rule diagnostic that
+						 * showed the size of the miss */
 	char			*tradeoff;	/* a defense's written trade-off
 						 * (latest), or NULL; owned */
 };
@@ -185,14 +203,31 @@ int	 lab_result_parse(const char *text, const char *file,
 void	 lab_result_free(struct lab_result *);
 
 /*
- * Record one more attempt (lab_result_add) or set a whole record from the
- * progress store (lab_result_set). Keeps answers sorted. 0, or -1 when the
- * id is invalid or the result is full.
+ * Record one more attempt (lab_result_add), set a record's counts
+ * (lab_result_set: the grading fields become 0), set a record as the
+ * grading read it from the progress store (lab_result_set_score: id,
+ * attempts and flags from rec; correct is the latest answer of a question,
+ * any pass of a scenario), or copy a whole record, trade-off included
+ * (lab_result_put; x must not be one of r's own records). Keeps answers
+ * sorted. 0, or -1 when the id is invalid, attempts below 1, or the
+ * result full (or out of memory).
  */
 int	lab_result_add(struct lab_result *, int step, enum lab_item_kind,
 	    const char *id, int correct);
 int	lab_result_set(struct lab_result *, int step, enum lab_item_kind,
 	    const char *id, int attempts, int first_correct, int correct);
+int	lab_result_set_score(struct lab_result *, int step, enum lab_item_kind,
+	    const struct score_record *rec);
+int	lab_result_put(struct lab_result *r, const struct lab_answer *x);
+/*
+ * One more attempt of an item with `tries` counting tries (quiz.h:
+ * quiz_counting_tries; 1 for a scenario or a run handed in from a shell,
+ * 0 for a self-graded question): a right answer earns when no earlier one
+ * did and it is within the tries, after feedback when it is not the first.
+ * lab_result_add is this with one try.
+ */
+int	lab_result_answer(struct lab_result *, int step, enum lab_item_kind,
+	    const char *id, int correct, int tries);
 /*
  * Attach the trade-off written with a defense (drop 14) to the scenario
  * record (step, id), which must exist: a copy with control characters
@@ -217,7 +252,23 @@ struct lab_item_stat {
 	int			right;		/* students whose latest is right */
 	int			wrong;		/* students whose latest is wrong */
 	int			missed;		/* students whose first was wrong */
+	int			self_graded;	/* bool: a reveal question (course
+						 * known): earns nothing */
+	int			answered;	/* students with an answer */
+	int			first_right;	/* students right on the first try */
+	int			after_feedback;	/* students right after feedback */
+	int			earned;		/* students who earned it */
+	int			not_earned;	/* answered, not earned (0 when
+						 * self-graded) */
+	int			attempts;	/* counted answers, all students */
+	int			all_ticked;	/* students who ticked every option */
+	int			followed;	/* students who followed an old
+						 * diagnostic's numbers */
+	int			guessing;	/* students with either flag */
 };
+
+/* Attempts per student who answered (0 when none did). */
+double	lab_item_mean_attempts(const struct lab_item_stat *);
 
 struct lab_class {
 	size_t			 n_students;

@@ -1,14 +1,18 @@
 /*
  * lab_class.c - the class table: per question, how many students have it
- * right and wrong and how many missed it on the first try; per step, how
- * many students are on it; the most-missed question; and the class report
- * in CSV and JSON.
+ * right and wrong and how many missed it on the first try, and what the
+ * grading (core/course/score.h) made of their answers: right on the first
+ * try, right after feedback, not earned, attempts, and the patterns that
+ * look like guessing; per step, how many students are on it; the
+ * most-missed question; and the class report in CSV and JSON (its columns:
+ * labs/README.md).
  *
  * The items of the table are those the script and the course name for each
  * step, plus any a student has answered (so an item the course no longer
  * has still shows). Results of another session (an earlier group) and
  * answers to steps past the end of the script are ignored.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,7 @@
 #include "i18n.h"
 #include "core/csv.h"
 #include "core/lab/lab.h"
+#include "core/number.h"
 
 #define ITEMS_PER_STEP	64
 
@@ -58,6 +63,48 @@ gather(const struct lab_script *ls, const struct content_course *c,
 }
 
 static void
+add_answer(struct lab_item_stat *it, const struct lab_answer *a)
+{
+	it->right += a->correct;
+	it->wrong += !a->correct;
+	it->missed += !a->first_correct;
+	it->answered++;
+	it->first_right += a->first_correct;
+	it->after_feedback += a->after_feedback;
+	it->earned += a->earned;
+	it->not_earned += !a->earned && !it->self_graded;
+	it->attempts += a->attempts;
+	it->all_ticked += a->all_ticked;
+	it->followed += a->followed;
+	it->guessing += a->all_ticked || a->followed;
+}
+
+double
+lab_item_mean_attempts(const struct lab_item_stat *it)
+{
+	return it->answered > 0 ? (double)it->attempts / it->answered : 0;
+}
+
+/* 1 if the item is a reveal question of its step's drop in course c. */
+static int
+self_graded(const struct lab_script *ls, const struct content_course *c,
+    const struct lab_item_stat *it)
+{
+	const struct content_drop *d;
+	size_t i;
+
+	if (c == NULL || it->kind != LAB_ITEM_QUESTION ||
+	    ls->steps[it->step].drop == NULL ||
+	    (d = content_find_drop(c, ls->steps[it->step].drop)) == NULL)
+		return 0;
+	for (i = 0; i < d->n_blocks; i++)
+		if (d->blocks[i].kind == CONTENT_QUESTION &&
+		    strcmp(d->blocks[i].question.id, it->id) == 0)
+			return d->blocks[i].question.type == CONTENT_Q_REVEAL;
+	return 0;
+}
+
+static void
 tally(struct lab_class *cl, const struct lab_result *set,
     const struct lab_result *res, size_t n, const char *session)
 {
@@ -76,9 +123,7 @@ tally(struct lab_class *cl, const struct lab_result *set,
 
 			if (a == NULL)
 				continue;
-			cl->items[k].right += a->correct;
-			cl->items[k].wrong += !a->correct;
-			cl->items[k].missed += !a->first_correct;
+			add_answer(&cl->items[k], a);
 		}
 	}
 	cl->most_missed = -1;
@@ -112,6 +157,7 @@ lab_class_build(const struct lab_script *ls, const struct content_course *c,
 		cl->items[k].step = set.answers[k].step;
 		cl->items[k].kind = set.answers[k].kind;
 		memcpy(cl->items[k].id, set.answers[k].id, LAB_ID_MAX);
+		cl->items[k].self_graded = self_graded(ls, c, &cl->items[k]);
 	}
 	tally(cl, &set, res, n, session);
 	lab_result_free(&set);
@@ -139,6 +185,26 @@ kind_word(enum lab_item_kind k)
 {
 	return k == LAB_ITEM_SCENARIO ? "scenario" : k == LAB_ITEM_RUN ? "run" :
 	    "question";
+}
+
+/* The guess flags of an answer, "all-ticked;followed-diagnostic", or
+ * NULL (an empty cell). */
+static const char *
+guess_flags(const struct lab_answer *a)
+{
+	if (a == NULL)
+		return NULL;
+	if (a->all_ticked && a->followed)
+		return "all-ticked;followed-diagnostic";
+	return a->all_ticked ? "all-ticked" : a->followed ?
+	    "followed-diagnostic" : NULL;
+}
+
+static void
+csv_empties(struct csv *b, int n)
+{
+	while (n-- > 0)
+		csv_empty(b);
 }
 
 /* The cells every row of a student's step starts with. */
@@ -176,6 +242,7 @@ csv_student(struct csv *b, const struct lab_script *ls,
 		csv_int(b, solved);
 		csv_word(b, (size_t)r->step == s ? "current" : NULL);
 		csv_empty(b);
+		csv_empties(b, 8);
 		csv_end(b);
 		for (k = 0; k < cl->n_items; k++) {
 			if ((size_t)cl->items[k].step != s)
@@ -198,8 +265,55 @@ csv_student(struct csv *b, const struct lab_script *ls,
 				csv_text(b, a->tradeoff);
 			else
 				csv_empty(b);
+			csv_int(b, a != NULL ? a->first_correct : 0);
+			csv_int(b, a != NULL ? a->after_feedback : 0);
+			csv_int(b, a != NULL ? a->earned : 0);
+			csv_word(b, guess_flags(a));
+			csv_empties(b, 4);
 			csv_end(b);
 		}
+	}
+}
+
+/* One row per item: the class's counts. */
+static void
+csv_class(struct csv *b, const struct lab_script *ls,
+    const struct content_course *c, const struct lab_class *cl)
+{
+	char title[300], mean[32];
+	size_t k;
+
+	for (k = 0; k < cl->n_items; k++) {
+		const struct lab_item_stat *it = &cl->items[k];
+
+		lab_step_title(&ls->steps[it->step], c, title, sizeof title);
+		csv_empty(b);
+		csv_empty(b);
+		csv_int(b, (long long)it->step + 1);
+		csv_text(b, title);
+		csv_word(b, "class");
+		csv_word(b, it->id);
+		csv_int(b, it->attempts);
+		csv_empties(b, 2);
+		csv_int(b, it->right);
+		csv_int(b, it->wrong);
+		csv_empty(b);
+		csv_word(b, it->self_graded ? "self-graded" :
+		    kind_word(it->kind));
+		csv_empty(b);
+		csv_int(b, it->first_right);
+		csv_int(b, it->after_feedback);
+		csv_int(b, it->earned);
+		csv_empty(b);
+		csv_int(b, it->answered);
+		if (it->self_graded)
+			csv_empty(b);
+		else
+			csv_int(b, it->not_earned);
+		csv_int(b, it->guessing);
+		csv_word(b, pl_num_c(mean, sizeof mean,
+		    lab_item_mean_attempts(it), 'f', 2));
+		csv_end(b);
 	}
 }
 
@@ -210,7 +324,8 @@ lab_report_csv(const struct lab_script *ls, const struct content_course *c,
 	static const char *const head[] = { "user", "profile", "step",
 	    "step_title", "row", "item", "attempts", "first_correct",
 	    "correct", "right", "wrong", "scenarios_solved", "status", "tradeoff",
-	    NULL };
+	    "first_try_right", "right_after_feedback", "earned", "guess_flags",
+	    "answered", "not_earned", "guessing", "mean_attempts", NULL };
 	struct lab_class cl;
 	struct csv b = { NULL, 0, 0, 0, 0 };
 	size_t i;
@@ -221,6 +336,7 @@ lab_report_csv(const struct lab_script *ls, const struct content_course *c,
 	for (i = 0; i < n; i++)
 		if (counts(&res[i], ls->n_steps, session))
 			csv_student(&b, ls, c, &cl, &res[i]);
+	csv_class(&b, ls, c, &cl);
 	lab_class_free(&cl);
 	return csv_take(&b);
 }
@@ -258,6 +374,23 @@ json_students(const struct lab_script *ls, const struct lab_result *res,
 	return arr;
 }
 
+/* What the grading made of one answer. */
+static void
+json_grading(cJSON *a, const struct lab_answer *x)
+{
+	cJSON *g;
+
+	cJSON_AddBoolToObject(a, "first_try_right", x->first_correct);
+	cJSON_AddBoolToObject(a, "right_after_feedback", x->after_feedback);
+	cJSON_AddBoolToObject(a, "earned", x->earned);
+	g = cJSON_AddArrayToObject(a, "guess_flags");
+	if (x->all_ticked)
+		cJSON_AddItemToArray(g, cJSON_CreateString("all-ticked"));
+	if (x->followed)
+		cJSON_AddItemToArray(g, cJSON_CreateString(
+		    "followed-diagnostic"));
+}
+
 static void
 json_answers(cJSON *students, const struct lab_result *res, size_t n,
     size_t n_steps, const char *session)
@@ -285,10 +418,29 @@ json_answers(cJSON *students, const struct lab_result *res, size_t n,
 			if (x->tradeoff != NULL)
 				cJSON_AddStringToObject(a, "tradeoff",
 				    x->tradeoff);
+			json_grading(a, x);
 			cJSON_AddItemToArray(arr, a);
 		}
 		st = st->next;
 	}
+}
+
+static void
+json_class_counts(cJSON *o, const struct lab_item_stat *it)
+{
+	cJSON_AddBoolToObject(o, "self_graded", it->self_graded);
+	cJSON_AddNumberToObject(o, "answered", it->answered);
+	cJSON_AddNumberToObject(o, "first_try_right", it->first_right);
+	cJSON_AddNumberToObject(o, "right_after_feedback", it->after_feedback);
+	cJSON_AddNumberToObject(o, "earned", it->earned);
+	cJSON_AddNumberToObject(o, "not_earned", it->not_earned);
+	cJSON_AddNumberToObject(o, "attempts", it->attempts);
+	/* Two decimals, as the CSV has it. */
+	cJSON_AddNumberToObject(o, "mean_attempts",
+	    round(lab_item_mean_attempts(it) * 100) / 100);
+	cJSON_AddNumberToObject(o, "all_ticked", it->all_ticked);
+	cJSON_AddNumberToObject(o, "followed_diagnostic", it->followed);
+	cJSON_AddNumberToObject(o, "guessing", it->guessing);
 }
 
 static cJSON *
@@ -306,6 +458,7 @@ json_items(const struct lab_class *cl)
 		cJSON_AddNumberToObject(o, "wrong", cl->items[k].wrong);
 		cJSON_AddNumberToObject(o, "missed_first_try",
 		    cl->items[k].missed);
+		json_class_counts(o, &cl->items[k]);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;

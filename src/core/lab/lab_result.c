@@ -87,8 +87,8 @@ slot(struct lab_result *r, int step, enum lab_item_kind k, const char *id)
 }
 
 int
-lab_result_add(struct lab_result *r, int step, enum lab_item_kind k,
-    const char *id, int correct)
+lab_result_answer(struct lab_result *r, int step, enum lab_item_kind k,
+    const char *id, int correct, int tries)
 {
 	struct lab_answer *a = slot(r, step, k, id);
 
@@ -98,7 +98,19 @@ lab_result_add(struct lab_result *r, int step, enum lab_item_kind k,
 		a->first_correct = correct != 0;
 	a->attempts++;
 	a->correct = correct != 0;
+	/* An earlier right answer within the tries has earned already. */
+	if (correct && !a->earned && a->attempts <= tries) {
+		a->earned = 1;
+		a->after_feedback = a->attempts > 1;
+	}
 	return 0;
+}
+
+int
+lab_result_add(struct lab_result *r, int step, enum lab_item_kind k,
+    const char *id, int correct)
+{
+	return lab_result_answer(r, step, k, id, correct, 1);
 }
 
 int
@@ -114,6 +126,45 @@ lab_result_set(struct lab_result *r, int step, enum lab_item_kind k,
 	a->attempts = attempts;
 	a->first_correct = first_correct != 0;
 	a->correct = correct != 0;
+	a->earned = a->after_feedback = a->all_ticked = a->followed = 0;
+	return 0;
+}
+
+int
+lab_result_set_score(struct lab_result *r, int step, enum lab_item_kind k,
+    const struct score_record *rec)
+{
+	struct lab_answer *a;
+	int q = k == LAB_ITEM_QUESTION;
+
+	if (rec->attempts < 1 || (a = slot(r, step, k, rec->id)) == NULL)
+		return -1;
+	a->attempts = rec->attempts;
+	a->first_correct = rec->first_right != 0;
+	a->correct = (q ? rec->last_right : rec->right) != 0;
+	a->earned = rec->earned != 0;
+	a->after_feedback = rec->earned && rec->after_feedback;
+	a->all_ticked = q && rec->all_ticked;
+	a->followed = q && rec->followed;
+	return 0;
+}
+
+int
+lab_result_put(struct lab_result *r, const struct lab_answer *x)
+{
+	struct lab_answer *a;
+	char *t = NULL;
+
+	if (x->attempts < 1 || (x->tradeoff != NULL &&
+	    (t = strdup(x->tradeoff)) == NULL))
+		return -1;
+	if ((a = slot(r, x->step, x->kind, x->id)) == NULL) {
+		free(t);
+		return -1;
+	}
+	free(a->tradeoff);
+	*a = *x;
+	a->tradeoff = t;
 	return 0;
 }
 
@@ -175,6 +226,10 @@ lab_result_to_json(const struct lab_result *r)
 		cJSON_AddNumberToObject(a, "attempts", x->attempts);
 		cJSON_AddBoolToObject(a, "first_correct", x->first_correct);
 		cJSON_AddBoolToObject(a, "correct", x->correct);
+		cJSON_AddBoolToObject(a, "earned", x->earned);
+		cJSON_AddBoolToObject(a, "after_feedback", x->after_feedback);
+		cJSON_AddBoolToObject(a, "all_ticked", x->all_ticked);
+		cJSON_AddBoolToObject(a, "followed", x->followed);
 		if (x->tradeoff != NULL)
 			cJSON_AddStringToObject(a, "tradeoff", x->tradeoff);
 		cJSON_AddItemToArray(arr, a);
@@ -206,11 +261,46 @@ copy_name(char *dst, size_t size, const cJSON *o, const char *key,
 	return 0;
 }
 
+/*
+ * The grading fields (absent in a result from before them: 0). Earned
+ * after feedback is earned on a later try; a guess flag is a question's.
+ */
+static int
+parse_grading(const cJSON *a, enum lab_item_kind k, long att,
+    struct lab_answer *x, const char *file, const char *path,
+    struct pl_err *err)
+{
+	int earned = 0, after = 0, ticked = 0, followed = 0;
+
+	if (pl_json_bool(a, "earned", 0, &earned, file, path, err) != 0 ||
+	    pl_json_bool(a, "after_feedback", 0, &after, file, path,
+	    err) != 0 || pl_json_bool(a, "all_ticked", 0, &ticked, file, path,
+	    err) != 0 || pl_json_bool(a, "followed", 0, &followed, file, path,
+	    err) != 0)
+		return -1;
+	if (after && (!earned || att < 2)) {
+		pl_err_set_path(err, file, path, "%s", _("after_feedback needs "
+		    "earned and at least 2 attempts"));
+		return -1;
+	}
+	if ((ticked || followed) && k != LAB_ITEM_QUESTION) {
+		pl_err_set_path(err, file, path, "%s", _("all_ticked and "
+		    "followed belong to a question only"));
+		return -1;
+	}
+	x->earned = earned;
+	x->after_feedback = after;
+	x->all_ticked = ticked;
+	x->followed = followed;
+	return 0;
+}
+
 static int
 parse_answer(const cJSON *a, struct lab_result *r, const char *file,
     const char *path, struct pl_err *err)
 {
 	const char *kind = NULL, *id = NULL, *tradeoff = NULL;
+	struct lab_answer x;
 	long step = 0, att = 0;
 	int first = 0, corr = 0;
 	enum lab_item_kind k;
@@ -239,8 +329,17 @@ parse_answer(const cJSON *a, struct lab_result *r, const char *file,
 		    _("kind must be \"question\", \"scenario\" or \"run\""));
 		return -1;
 	}
-	if (lab_result_find(r, (int)step, k, id) != NULL ||
-	    lab_result_set(r, (int)step, k, id, (int)att, first, corr) != 0) {
+	memset(&x, 0, sizeof x);
+	if (parse_grading(a, k, att, &x, file, path, err) != 0)
+		return -1;
+	x.step = (int)step;
+	x.kind = k;
+	x.attempts = (int)att;
+	x.first_correct = first;
+	x.correct = corr;
+	snprintf(x.id, sizeof x.id, "%s", id);
+	if (strcmp(x.id, id) != 0 || lab_result_find(r, (int)step, k,
+	    id) != NULL || lab_result_put(r, &x) != 0) {
 		pl_err_set_path(err, file, path, "%s",
 		    _("a bad or repeated id, or too many answers"));
 		return -1;
