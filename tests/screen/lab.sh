@@ -37,7 +37,9 @@ screen_wait "Ask the room which of the three"
 # having answered drop 1 before (imported here): q1 (single choice) right;
 # q2 (numeric, two counting tries) wrong, then right after the feedback;
 # q3 (multiple choice) with every option ticked, wrong. Joining copies
-# those answers, as the grading reads them, into the lab.
+# those answers, as the grading reads them, into the lab. They are saved
+# under the current grading rule ("rule": 2; without it import reads them
+# as answers from before the rule, which earn on the first try only).
 mkdir -p "$SCREEN_TMP/shome"
 cat >"$SCREEN_TMP/pupil.json" <<JSON
 {"format": "parlearn-profile", "version": 1,
@@ -45,13 +47,13 @@ cat >"$SCREEN_TMP/pupil.json" <<JSON
  "drops": [], "settings": [],
  "answers": [
   {"drop": "drop-01", "question": "q1", "attempt": 1, "correct": 1,
-   "response": "a", "seconds": 3, "answered": 1001},
+   "response": "a", "seconds": 3, "answered": 1001, "rule": 2},
   {"drop": "drop-01", "question": "q2", "attempt": 1, "correct": 0,
-   "response": "100", "seconds": 3, "answered": 1002},
+   "response": "100", "seconds": 3, "answered": 1002, "rule": 2},
   {"drop": "drop-01", "question": "q2", "attempt": 2, "correct": 1,
-   "response": "208", "seconds": 3, "answered": 1003},
+   "response": "208", "seconds": 3, "answered": 1003, "rule": 2},
   {"drop": "drop-01", "question": "q3", "attempt": 1, "correct": 0,
-   "response": "1,2,3,4,5", "seconds": 3, "answered": 1004}]}
+   "response": "1,2,3,4,5", "seconds": 3, "answered": 1004, "rule": 2}]}
 JSON
 HOME="$SCREEN_TMP/shome" XDG_DATA_HOME="$SCREEN_TMP/sdata" \
 	"$PARLEARN" import "$SCREEN_TMP/pupil.json" >/dev/null ||
