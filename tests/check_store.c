@@ -10,6 +10,7 @@
 #include <check.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,7 +223,8 @@ START_TEST(test_create_default_path)
 	char *home = getenv("HOME"), *xdg = getenv("XDG_DATA_HOME");
 	char *sh = home != NULL ? strdup(home) : NULL;
 	char *sx = xdg != NULL ? strdup(xdg) : NULL;
-	char buf[256];
+	struct passwd *pw;
+	char buf[4200], want[4200];
 
 	setenv("XDG_DATA_HOME", "/x/data", 1);
 	setenv("HOME", "/h", 1);
@@ -232,11 +234,26 @@ START_TEST(test_create_default_path)
 	setenv("XDG_DATA_HOME", "relative", 1);	/* ignored, per XDG spec */
 	ck_assert_int_eq(store_default_path(buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "/h/.local/share/parlearn/progress.db");
+	/* Issue 23: without HOME, the password database's home, as other
+	 * programs do (it used to be an error, and `parlearn list` failed). */
 	unsetenv("XDG_DATA_HOME");
 	unsetenv("HOME");
-	ck_assert_int_eq(store_default_path(buf, sizeof buf), -1);
+	pw = getpwuid(getuid());
+	if (pw != NULL && pw->pw_dir[0] != '\0') {
+		snprintf(want, sizeof want, "%s/.local/share/parlearn/"
+		    "progress.db", pw->pw_dir);
+		ck_assert_int_eq(store_default_path(buf, sizeof buf), 0);
+		ck_assert_str_eq(buf, want);
+	}
+	setenv("HOME", "", 1);
+	if (pw != NULL && pw->pw_dir[0] != '\0') {
+		ck_assert_int_eq(store_default_path(buf, sizeof buf), 0);
+		ck_assert_str_eq(buf, want);
+	}
 	if (sh != NULL)
 		setenv("HOME", sh, 1);
+	else
+		unsetenv("HOME");
 	if (sx != NULL)
 		setenv("XDG_DATA_HOME", sx, 1);
 	free(sh);

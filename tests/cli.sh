@@ -101,6 +101,21 @@ expect 1 "$PARLEARN" lab step "$tmp/lab" 1x
 grep -q "a step from 1 to [0-9]*, 'next' or 'prev'" "$tmp/err" ||
 	fail "lab step 1x: $(cat "$tmp/err")"
 
+# Issue 23: an explicit --db creates no directories (it made
+# DIR/no/such/ and exited 0); the default path's directories still are.
+expect 2 "$PARLEARN" --db "$tmp/no/such/x.db" list
+grep -q "^parlearn: list: $tmp/no/such: no such directory" "$tmp/err" ||
+	fail "--db in a missing directory: $(cat "$tmp/err")"
+[ -e "$tmp/no" ] && fail "--db created $tmp/no"
+expect 2 "$PARLEARN" --db "$tmp/no/such/x.db" export
+[ -e "$tmp/no" ] && fail "--db export created $tmp/no"
+mkdir "$tmp/no"
+expect 0 "$PARLEARN" --db "$tmp/no/x.db" list
+[ -f "$tmp/no/x.db" ] || fail "--db in an existing directory: no database"
+expect 0 env XDG_DATA_HOME="$tmp/xdg2" "$PARLEARN" list
+[ -f "$tmp/xdg2/parlearn/progress.db" ] ||
+	fail "the default path's directories were not created"
+
 # A database from a newer parlearn is refused and left alone.
 expect 0 "$PARLEARN" --db "$tmp/new.db" list
 if part_needs sqlite3 "newer database refused"; then

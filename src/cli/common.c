@@ -55,7 +55,7 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 	content_problems_free(&probs);
 	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);
 	s->scores = calloc(s->course->n_drops + 1, sizeof *s->scores);
-	s->store = store_open(ctx->db_path, &err);
+	s->store = store_open_dirs(ctx->db_path, !ctx->db_given, &err);
 	if (s->status == NULL || s->scores == NULL || s->store == NULL ||
 	    store_profile(s->store, ctx->profile, (int64_t)time(NULL),
 	    &s->profile, &err) != 0 ||
