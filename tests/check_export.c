@@ -232,6 +232,43 @@ START_TEST(csv_export)
 }
 END_TEST
 
+/*
+ * Issue 23: the review log is in the CSV, a row per review (with 8 log
+ * entries it had the header and no review row at all).
+ */
+START_TEST(csv_export_reviews)
+{
+	struct store *st = open_db("a.db");
+	struct pl_err err;
+	char *csv, *p, sql[512];
+	int i, n;
+
+	fill(st);
+	ck_assert(fill_review(st));
+	for (i = 1; i < 8; i++) {
+		snprintf(sql, sizeof sql, "INSERT INTO review_log (profile_id,"
+		    " card_id, reviewed, rating, duration_ms, elapsed_days,"
+		    " scheduled_days, scheduled_s, state_before, state_after,"
+		    " s_before, d_before, s_after, d_after) VALUES (1,"
+		    " 'dp-limit', %d, %d, 2500, 1, 1, 86400, 2, 2, 2.5, 5.1,"
+		    " 3, 5)", 1500 + 86400 * i, 1 + i % 4);
+		ck_assert_int_eq(sqlite3_exec(st->db, sql, NULL, NULL, NULL),
+		    SQLITE_OK);
+	}
+	csv = export_profile_csv(st, "ada", &err);
+	ck_assert_ptr_nonnull(csv);
+	for (n = 0, p = csv; (p = strstr(p, "\nreview,")) != NULL; p++)
+		n++;
+	ck_assert_int_eq(n, 8);
+	ck_assert_ptr_nonnull(strstr(csv, "\nreview,,\"dp-limit\",,,1,0,1500,"
+	    ",3\n"));
+	ck_assert_ptr_nonnull(strstr(csv, "\nreview,,\"dp-limit\",,,2,2.5,"
+	    "87900,,2\n"));
+	free(csv);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(answer_summary)
 {
 	struct store *st = open_db("a.db");
@@ -818,6 +855,7 @@ export_suite(void)
 	tcase_add_test(tc, import_round_trips_without_duplicates);
 	tcase_add_test(tc, import_bad_file_changes_nothing);
 	tcase_add_test(tc, csv_export);
+	tcase_add_test(tc, csv_export_reviews);
 	tcase_add_test(tc, answer_summary);
 	tcase_add_test(tc, import_checks_every_field);
 	tcase_add_test(tc, import_refuses_repeated_keys);

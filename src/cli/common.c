@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "store/cards.h"
 #include "store/progress_score.h"
 
 void
@@ -66,6 +67,36 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 		return 2;
 	}
 	return 0;
+}
+
+struct deck_find {
+	const char	*name;
+	int		 found;
+};
+
+static void
+match_user_deck(const char *deck, int n, void *arg)
+{
+	struct deck_find *f = arg;
+
+	if (n > 0 && strcmp(deck, f->name) == 0)
+		f->found = 1;
+}
+
+int
+cli_deck_known(const struct cli_session *s, const char *deck,
+    struct pl_err *err)
+{
+	struct deck_find f = { deck, 0 };
+	size_t i;
+
+	for (i = 0; i < s->course->n_decks; i++)
+		if (strcmp(s->course->decks[i].id, deck) == 0)
+			return 1;
+	if (store_user_decks(s->store, s->profile, match_user_deck, &f,
+	    err) != 0)
+		return -1;
+	return f.found;
 }
 
 void

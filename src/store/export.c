@@ -310,6 +310,35 @@ csv_rows(struct csv *c, const char *kind, const cJSON *arr,
 	}
 }
 
+/*
+ * The review log, one row per review: the card in "item", the review's
+ * time, its length in seconds, the state it left the card in and the
+ * rating (1 again .. 4 easy) as the value.
+ */
+static void
+csv_reviews(struct csv *c, const cJSON *review)
+{
+	const cJSON *row, *ms;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItem(review, "review_log")) {
+		csv_word(c, "review");
+		csv_empty(c);
+		csv_value(c, cJSON_GetObjectItem(row, "card_id"));
+		csv_empty(c);
+		csv_empty(c);
+		csv_value(c, cJSON_GetObjectItem(row, "state_after"));
+		ms = cJSON_GetObjectItem(row, "duration_ms");
+		if (cJSON_IsNumber(ms))
+			csv_number(c, ms->valuedouble / 1000);
+		else
+			csv_empty(c);
+		csv_value(c, cJSON_GetObjectItem(row, "reviewed"));
+		csv_empty(c);
+		csv_value(c, cJSON_GetObjectItem(row, "rating"));
+		csv_end(c);
+	}
+}
+
 char *
 export_profile_csv(struct store *st, const char *name, struct pl_err *err)
 {
@@ -335,6 +364,7 @@ export_profile_csv(struct store *st, const char *name, struct pl_err *err)
 	csv_rows(&c, "tradeoff", cJSON_GetObjectItem(o, "tradeoffs"),
 	    trade_keys);
 	csv_rows(&c, "setting", cJSON_GetObjectItem(o, "settings"), set_keys);
+	csv_reviews(&c, cJSON_GetObjectItem(o, "review"));
 	cJSON_Delete(o);
 	if ((text = csv_take(&c)) == NULL)
 		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
