@@ -684,6 +684,42 @@ START_TEST(tradeoffs_round_trip)
 }
 END_TEST
 
+/*
+ * Issue 23: what import refuses is neither stored nor exported. A
+ * trade-off an older parlearn stored with a bidi override, a C1 control
+ * and invalid UTF-8 exports in a form import takes back.
+ */
+START_TEST(tradeoffs_import_rule)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct pl_err err;
+	char *a;
+	int added;
+
+	fill(st);
+	ck_assert_int_eq(store_scenario_add_tradeoff(st, 1, "drop-14",
+	    "defend-70b", 0, "tp 8", "evil \xe2\x80\xae" "x", 5, 1400, &err),
+	    -1);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM scenario_tradeoffs"),
+	    0);
+	fill_defense(st);
+	ck_assert_int_eq(sqlite3_exec(st->db, "UPDATE scenario_tradeoffs SET"
+	    " text = 'a' || char(8238) || 'b' || char(133) || 'c' ||"
+	    " CAST(x'ff80' AS TEXT) || 'd'", NULL, NULL, NULL), SQLITE_OK);
+	a = export_profile_json(st, "ada", NULL, &err);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_msg(export_import_json(st2, a, "t.json", NULL, NULL,
+	    &added, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM scenario_tradeoffs"),
+	    2);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM scenario_tradeoffs"
+	    " WHERE text LIKE 'a%b%c%d'"), 2);
+	free(a);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
 /* A file written before trade-offs were exported still imports. */
 START_TEST(tradeoffs_absent_in_older_files)
 {
@@ -864,6 +900,7 @@ export_suite(void)
 	tcase_add_test(tc, suspended_round_trips);
 	tcase_add_test(tc, unknown_drops_and_questions_are_kept_and_told);
 	tcase_add_test(tc, tradeoffs_round_trip);
+	tcase_add_test(tc, tradeoffs_import_rule);
 	tcase_add_test(tc, tradeoffs_absent_in_older_files);
 	tcase_add_test(tc, answers_keep_their_rule);
 	tcase_add_test(tc, tradeoffs_checked_like_every_field);
