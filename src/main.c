@@ -139,6 +139,7 @@ main(int argc, char **argv)
 			break;
 		case 'd':
 			ctx.db_path = optarg;
+			ctx.db_given = 1;
 			break;
 		case 'p':
 			ctx.profile = optarg;

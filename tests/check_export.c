@@ -232,6 +232,43 @@ START_TEST(csv_export)
 }
 END_TEST
 
+/*
+ * Issue 23: the review log is in the CSV, a row per review (with 8 log
+ * entries it had the header and no review row at all).
+ */
+START_TEST(csv_export_reviews)
+{
+	struct store *st = open_db("a.db");
+	struct pl_err err;
+	char *csv, *p, sql[512];
+	int i, n;
+
+	fill(st);
+	ck_assert(fill_review(st));
+	for (i = 1; i < 8; i++) {
+		snprintf(sql, sizeof sql, "INSERT INTO review_log (profile_id,"
+		    " card_id, reviewed, rating, duration_ms, elapsed_days,"
+		    " scheduled_days, scheduled_s, state_before, state_after,"
+		    " s_before, d_before, s_after, d_after) VALUES (1,"
+		    " 'dp-limit', %d, %d, 2500, 1, 1, 86400, 2, 2, 2.5, 5.1,"
+		    " 3, 5)", 1500 + 86400 * i, 1 + i % 4);
+		ck_assert_int_eq(sqlite3_exec(st->db, sql, NULL, NULL, NULL),
+		    SQLITE_OK);
+	}
+	csv = export_profile_csv(st, "ada", &err);
+	ck_assert_ptr_nonnull(csv);
+	for (n = 0, p = csv; (p = strstr(p, "\nreview,")) != NULL; p++)
+		n++;
+	ck_assert_int_eq(n, 8);
+	ck_assert_ptr_nonnull(strstr(csv, "\nreview,,\"dp-limit\",,,1,0,1500,"
+	    ",3\n"));
+	ck_assert_ptr_nonnull(strstr(csv, "\nreview,,\"dp-limit\",,,2,2.5,"
+	    "87900,,2\n"));
+	free(csv);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(answer_summary)
 {
 	struct store *st = open_db("a.db");
@@ -647,6 +684,42 @@ START_TEST(tradeoffs_round_trip)
 }
 END_TEST
 
+/*
+ * Issue 23: what import refuses is neither stored nor exported. A
+ * trade-off an older parlearn stored with a bidi override, a C1 control
+ * and invalid UTF-8 exports in a form import takes back.
+ */
+START_TEST(tradeoffs_import_rule)
+{
+	struct store *st = open_db("a.db"), *st2 = open_db("b.db");
+	struct pl_err err;
+	char *a;
+	int added;
+
+	fill(st);
+	ck_assert_int_eq(store_scenario_add_tradeoff(st, 1, "drop-14",
+	    "defend-70b", 0, "tp 8", "evil \xe2\x80\xae" "x", 5, 1400, &err),
+	    -1);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM scenario_tradeoffs"),
+	    0);
+	fill_defense(st);
+	ck_assert_int_eq(sqlite3_exec(st->db, "UPDATE scenario_tradeoffs SET"
+	    " text = 'a' || char(8238) || 'b' || char(133) || 'c' ||"
+	    " CAST(x'ff80' AS TEXT) || 'd'", NULL, NULL, NULL), SQLITE_OK);
+	a = export_profile_json(st, "ada", NULL, &err);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_msg(export_import_json(st2, a, "t.json", NULL, NULL,
+	    &added, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM scenario_tradeoffs"),
+	    2);
+	ck_assert_int_eq(count(st2, "SELECT count(*) FROM scenario_tradeoffs"
+	    " WHERE text LIKE 'a%b%c%d'"), 2);
+	free(a);
+	store_close(st);
+	store_close(st2);
+}
+END_TEST
+
 /* A file written before trade-offs were exported still imports. */
 START_TEST(tradeoffs_absent_in_older_files)
 {
@@ -818,6 +891,7 @@ export_suite(void)
 	tcase_add_test(tc, import_round_trips_without_duplicates);
 	tcase_add_test(tc, import_bad_file_changes_nothing);
 	tcase_add_test(tc, csv_export);
+	tcase_add_test(tc, csv_export_reviews);
 	tcase_add_test(tc, answer_summary);
 	tcase_add_test(tc, import_checks_every_field);
 	tcase_add_test(tc, import_refuses_repeated_keys);
@@ -826,6 +900,7 @@ export_suite(void)
 	tcase_add_test(tc, suspended_round_trips);
 	tcase_add_test(tc, unknown_drops_and_questions_are_kept_and_told);
 	tcase_add_test(tc, tradeoffs_round_trip);
+	tcase_add_test(tc, tradeoffs_import_rule);
 	tcase_add_test(tc, tradeoffs_absent_in_older_files);
 	tcase_add_test(tc, answers_keep_their_rule);
 	tcase_add_test(tc, tradeoffs_checked_like_every_field);

@@ -112,6 +112,46 @@ START_TEST(names)
 }
 END_TEST
 
+/*
+ * Issue 23: typing a trade-off byte by byte applies import's rule, so no
+ * bidi override, C1 control or invalid UTF-8 ever gets into the text.
+ */
+static void
+type_all(char *buf, size_t size, const char *bytes)
+{
+	for (; *bytes != '\0'; bytes++)
+		safetext_type(buf, size, (unsigned char)*bytes);
+	safetext_text_end(buf);
+}
+
+START_TEST(typed_text)
+{
+	char buf[16];
+
+	buf[0] = '\0';
+	type_all(buf, sizeof buf, "a\xe2\x80\xae" "b");	/* U+202E */
+	ck_assert_str_eq(buf, "ab");
+	buf[0] = '\0';
+	type_all(buf, sizeof buf, "\xc2\x85" "c\xff\x80" "d");
+	ck_assert_str_eq(buf, "cd");
+	buf[0] = '\0';
+	type_all(buf, sizeof buf, "\xc3\xa9t\xc3" "e\xe2\x81\xa6");
+	ck_assert_str_eq(buf, "\xc3\xa9te");
+	ck_assert(safetext_text_ok(buf, sizeof buf - 1, 0));
+	buf[0] = '\0';
+	type_all(buf, sizeof buf, "x\xe2\x82");	/* cut at the end */
+	ck_assert_str_eq(buf, "x");
+	buf[0] = '\0';
+	type_all(buf, 4, "ab\xc3\xa9");		/* no room for all of it */
+	ck_assert_str_eq(buf, "ab");
+	ck_assert(!safetext_text_ok("a\x1b[31m", 100, 0));
+	ck_assert(!safetext_text_ok("a\xe2\x80\xae", 100, 0));
+	ck_assert(!safetext_text_ok("\xc0\xaf", 100, 0));
+	ck_assert(safetext_text_ok("a\nb", 100, 1));
+	ck_assert(!safetext_text_ok("abc", 2, 0));
+}
+END_TEST
+
 static Suite *
 safetext_suite(void)
 {
@@ -123,6 +163,7 @@ safetext_suite(void)
 	tcase_add_test(tc, render_truncates_like_snprintf);
 	tcase_add_test(tc, csv_cells);
 	tcase_add_test(tc, names);
+	tcase_add_test(tc, typed_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

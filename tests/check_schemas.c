@@ -24,7 +24,7 @@
 
 static const char *const kinds[] = {
 	"list", "plan", "plan-search", "trace", "srs-replay", "review-list",
-	"stats", "lab-status", "lab-report", "export", NULL
+	"stats", "lab-status", "lab-report", "export", "deck-list", NULL
 };
 static int validated[16];	/* documents validated, per kind */
 
@@ -192,6 +192,9 @@ START_TEST(every_command_matches_its_schema)
 	    "good,again,good,easy", "--start", "2024-01-01", "--json", NULL));
 	check_run("review-list", run(cli_review_main, "review", "--list",
 	    "--json", NULL));
+	/* Issue 23: deck list --json was refused as an unknown option. */
+	check_run("deck-list", run(cli_deck_main, "deck", "list", "--json",
+	    NULL));
 	out = run(cli_review_main, "review", "--list", "--all", "--json", NULL);
 	check_doc("review-list", out);
 	doc = cJSON_Parse(out);

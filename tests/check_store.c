@@ -10,6 +10,7 @@
 #include <check.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,7 +223,8 @@ START_TEST(test_create_default_path)
 	char *home = getenv("HOME"), *xdg = getenv("XDG_DATA_HOME");
 	char *sh = home != NULL ? strdup(home) : NULL;
 	char *sx = xdg != NULL ? strdup(xdg) : NULL;
-	char buf[256];
+	struct passwd *pw;
+	char buf[4200], want[4200];
 
 	setenv("XDG_DATA_HOME", "/x/data", 1);
 	setenv("HOME", "/h", 1);
@@ -232,11 +234,26 @@ START_TEST(test_create_default_path)
 	setenv("XDG_DATA_HOME", "relative", 1);	/* ignored, per XDG spec */
 	ck_assert_int_eq(store_default_path(buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "/h/.local/share/parlearn/progress.db");
+	/* Issue 23: without HOME, the password database's home, as other
+	 * programs do (it used to be an error, and `parlearn list` failed). */
 	unsetenv("XDG_DATA_HOME");
 	unsetenv("HOME");
-	ck_assert_int_eq(store_default_path(buf, sizeof buf), -1);
+	pw = getpwuid(getuid());
+	if (pw != NULL && pw->pw_dir[0] != '\0') {
+		snprintf(want, sizeof want, "%s/.local/share/parlearn/"
+		    "progress.db", pw->pw_dir);
+		ck_assert_int_eq(store_default_path(buf, sizeof buf), 0);
+		ck_assert_str_eq(buf, want);
+	}
+	setenv("HOME", "", 1);
+	if (pw != NULL && pw->pw_dir[0] != '\0') {
+		ck_assert_int_eq(store_default_path(buf, sizeof buf), 0);
+		ck_assert_str_eq(buf, want);
+	}
 	if (sh != NULL)
 		setenv("HOME", sh, 1);
+	else
+		unsetenv("HOME");
 	if (sx != NULL)
 		setenv("XDG_DATA_HOME", sx, 1);
 	free(sh);
@@ -269,6 +286,151 @@ START_TEST(test_migrate_version0)
 	    "WHERE x = 'kept';"), 1);
 	ck_assert_int_eq(q_int(st->db, "SELECT COUNT(*) FROM answers;"), 0);
 	store_close(st);
+}
+END_TEST
+
+/*
+ * Issue 23: every upgrade path ends at the schema a fresh database has.
+ * Folding the 4 -> 5 migration into the first left a version-5 database
+ * without scenario_tradeoffs while every test passed. The schema is
+ * compared whole: sqlite_master's type, name, table and SQL (whitespace
+ * runs made one space), sorted.
+ */
+static char *
+schema_of(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	char *out = NULL, *row, *p, *q;
+	size_t len = 0, n;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT type || ' ' || name"
+	    " || ' ' || tbl_name || ' ' || ifnull(sql, '') FROM sqlite_master"
+	    " ORDER BY type, name", -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		row = strdup((const char *)sqlite3_column_text(s, 0));
+		ck_assert_ptr_nonnull(row);
+		for (p = q = row; *p != '\0'; p++)
+			if (!(*p == ' ' || *p == '\t' || *p == '\n') ||
+			    (q > row && q[-1] != ' '))
+				*q++ = *p == '\t' || *p == '\n' ? ' ' : *p;
+		*q = '\0';
+		n = strlen(row);
+		out = realloc(out, len + n + 2);
+		ck_assert_ptr_nonnull(out);
+		memcpy(out + len, row, n);
+		out[len + n] = '\n';
+		out[len + n + 1] = '\0';
+		len += n + 1;
+		free(row);
+	}
+	sqlite3_finalize(s);
+	return out != NULL ? out : strdup("");
+}
+
+static char *
+schema_of_file(const char *path)
+{
+	sqlite3 *db;
+	char *out;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	out = schema_of(db);
+	sqlite3_close(db);
+	return out;
+}
+
+/* Fail unless schemas a and b are the same, naming the first difference. */
+static void
+same_schema(const char *a, const char *b, const char *what, int v)
+{
+	size_t i = 0, start = 0;
+	char la[160], lb[160];
+
+	if (strcmp(a, b) == 0)
+		return;
+	while (a[i] != '\0' && a[i] == b[i])
+		if (a[i++] == '\n')
+			start = i;
+	snprintf(la, sizeof la, "%.*s", (int)strcspn(a + start, "\n"),
+	    a + start);
+	snprintf(lb, sizeof lb, "%.*s", (int)strcspn(b + start, "\n"),
+	    b + start);
+	ck_abort_msg("%s %d: has \"%s\" where the other has \"%s\"", what,
+	    v, la, lb);
+}
+
+/* A database at version v as migrations[] builds it today. */
+static void
+build_by_migrations(const char *path, int v)
+{
+	struct store raw;
+	struct pl_err err;
+
+	memset(&raw, 0, sizeof raw);
+	raw.path = (char *)path;
+	ck_assert_int_eq(sqlite3_open(path, &raw.db), SQLITE_OK);
+	ck_assert_msg(store_migrate_to(&raw, v, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(store_schema_version(&raw), v);
+	sqlite3_close(raw.db);
+}
+
+/* The frozen schema of version v (tests/data/schema/vN.sql). */
+static char *
+frozen_sql(int v)
+{
+	char path[1024];
+	unsigned char *buf;
+	size_t len;
+
+	snprintf(path, sizeof path, "%s/tests/data/schema/v%d.sql",
+	    TOP_SRCDIR, v);
+	buf = slurp(path, &len);
+	buf[len] = '\0';
+	return (char *)buf;
+}
+
+START_TEST(test_migrate_paths)
+{
+	struct store *st;
+	char path[600], *fresh, *got, *sql, *frozen;
+	int v;
+
+	snprintf(path, sizeof path, "%s/fresh.db", dir);
+	st = open_ok(path);
+	fresh = schema_of(st->db);
+	store_close(st);
+	ck_assert_ptr_nonnull(strstr(fresh, "table scenario_tradeoffs "));
+	for (v = 1; v < STORE_SCHEMA_VERSION; v++) {
+		/* As an older parlearn left it: the frozen schema of v. */
+		snprintf(path, sizeof path, "%s/frozen%d.db", dir, v);
+		sql = frozen_sql(v);
+		raw_exec(path, sql);
+		free(sql);
+		frozen = schema_of_file(path);
+		st = open_ok(path);
+		ck_assert_int_eq(store_schema_version(st),
+		    STORE_SCHEMA_VERSION);
+		got = schema_of(st->db);
+		store_close(st);
+		same_schema(got, fresh, "upgraded (vs. fresh) from version", v);
+		free(got);
+		/* migrations[] still builds exactly that version: a shipped
+		 * migration was not edited or moved. */
+		snprintf(path, sizeof path, "%s/built%d.db", dir, v);
+		build_by_migrations(path, v);
+		got = schema_of_file(path);
+		same_schema(got, frozen, "migrations (vs. tests/data/schema) "
+		    "up to", v);
+		free(got);
+		free(frozen);
+		st = open_ok(path);
+		got = schema_of(st->db);
+		store_close(st);
+		same_schema(got, fresh, "migrated (vs. fresh) from built "
+		    "version", v);
+		free(got);
+	}
+	free(fresh);
 }
 END_TEST
 
@@ -986,6 +1148,7 @@ store_suite(void)
 	tc = tcase_create("migrate");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_migrate_version0);
+	tcase_add_test(tc, test_migrate_paths);
 	tcase_add_test(tc, test_migrate_reopen_keeps_rows);
 	tcase_add_test(tc, test_migrate_newer_refused);
 	tcase_add_test(tc, test_migrate_newer_wal_refused);

@@ -101,6 +101,21 @@ expect 1 "$PARLEARN" lab step "$tmp/lab" 1x
 grep -q "a step from 1 to [0-9]*, 'next' or 'prev'" "$tmp/err" ||
 	fail "lab step 1x: $(cat "$tmp/err")"
 
+# Issue 23: an explicit --db creates no directories (it made
+# DIR/no/such/ and exited 0); the default path's directories still are.
+expect 2 "$PARLEARN" --db "$tmp/no/such/x.db" list
+grep -q "^parlearn: list: $tmp/no/such: no such directory" "$tmp/err" ||
+	fail "--db in a missing directory: $(cat "$tmp/err")"
+[ -e "$tmp/no" ] && fail "--db created $tmp/no"
+expect 2 "$PARLEARN" --db "$tmp/no/such/x.db" export
+[ -e "$tmp/no" ] && fail "--db export created $tmp/no"
+mkdir "$tmp/no"
+expect 0 "$PARLEARN" --db "$tmp/no/x.db" list
+[ -f "$tmp/no/x.db" ] || fail "--db in an existing directory: no database"
+expect 0 env XDG_DATA_HOME="$tmp/xdg2" "$PARLEARN" list
+[ -f "$tmp/xdg2/parlearn/progress.db" ] ||
+	fail "the default path's directories were not created"
+
 # A database from a newer parlearn is refused and left alone.
 expect 0 "$PARLEARN" --db "$tmp/new.db" list
 if part_needs sqlite3 "newer database refused"; then
@@ -124,5 +139,22 @@ tail -n +2 "$tmp/out" | grep -q '[^ ]\.\.\.$' ||
 tail -n +2 "$tmp/out" | LC_ALL=C awk 'length(substr($0, 72)) == 60 &&
 	!/\.\.\.$/ { bad = 1 } END { exit bad }' ||
 	fail "review --list: a front cut without ..."
+# Issue 23: deck list --json (it was refused) lists the course's decks and
+# the learner's own; review --list --deck NOSUCH is bad data as deck export
+# NOSUCH is (it exited 0).
+expect 0 "$PARLEARN" --profile lister deck list --json
+tr -d ' \n\t' <"$tmp/out" | grep -q '^{"schema":"parlearn.deck-list/1"' ||
+	fail "deck list --json: $(head -c 300 "$tmp/out")"
+tr -d ' \n\t' <"$tmp/out" | grep -q '{"id":"long","title":null,"cards":2,"own":true}' ||
+	fail "deck list --json lacks the imported deck: $(cat "$tmp/out")"
+expect 1 "$PARLEARN" deck export long --json
+expect 2 "$PARLEARN" --profile lister deck export NOSUCH
+expect 2 "$PARLEARN" --profile lister review --list --deck NOSUCH
+grep -q "^parlearn: review: no deck called 'NOSUCH' (see 'parlearn deck list')$" "$tmp/err" ||
+	fail "review --list --deck NOSUCH: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "review --list --deck NOSUCH printed: $(cat "$tmp/out")"
+expect 2 "$PARLEARN" --profile lister review --list --json --deck NOSUCH
+expect 0 "$PARLEARN" --profile lister review --list --deck long
+grep -q 'Short front' "$tmp/out" || fail "review --list --deck long: $(cat "$tmp/out")"
 echo "cli.sh: all checks passed"
 test_done

@@ -16,6 +16,8 @@ struct cli_ctx {
 	const char	*content_dir;	/* holds lessons/, flashcards/, labs/ */
 	const char	*data_dir;	/* holds gpus.json, models.json */
 	const char	*db_path;	/* progress database, never NULL */
+	int		 db_given;	/* bool: --db named it; create no
+					 * directories for it */
 	const char	*profile;	/* learner profile name, never NULL */
 	int		 projector;	/* bool: --projector, for the screens */
 };

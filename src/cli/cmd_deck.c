@@ -17,6 +17,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/common.h"
+#include "cli/jsonout.h"
 #include "cli/output.h"
 #include "cli/usage.h"
 #include "core/safetext.h"
@@ -29,7 +30,7 @@
 static void
 usage(FILE *fp)
 {
-	fprintf(fp, "%s", _("Usage: parlearn deck list\n"
+	fprintf(fp, "%s", _("Usage: parlearn deck list [--json]\n"
 	    "       parlearn deck export DECK [-o FILE]\n"
 	    "       parlearn deck import FILE [--name NAME]\n"
 	    "List the flashcard decks; export one as a text file Anki imports\n"
@@ -40,6 +41,7 @@ usage(FILE *fp)
 	    "front): importing a file again adds nothing and updates what\n"
 	    "changed.\n"
 	    "\n"
+	    "  --json              list as JSON (schema parlearn.deck-list/1)\n"
 	    "  -o, --output FILE   write the export to FILE (default: standard output)\n"
 	    "  --name NAME         import every note into deck NAME (default: the\n"
 	    "                      deck each note names)\n"
@@ -54,12 +56,55 @@ print_user_deck(const char *deck, int n, void *arg)
 	    "%-24s %4d cards  (yours)\n", n), deck, n);
 }
 
+static void
+add_user_deck(const char *deck, int n, void *arg)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "id", deck);
+	cJSON_AddNullToObject(o, "title");
+	cJSON_AddNumberToObject(o, "cards", n);
+	cJSON_AddBoolToObject(o, "own", 1);
+	cJSON_AddItemToArray(arg, o);
+}
+
 static int
-deck_list(struct cli_session *s)
+deck_list_json(struct cli_session *s)
+{
+	const struct content_deck *d;
+	struct pl_err err;
+	cJSON *doc, *arr, *o;
+	size_t i;
+
+	if ((doc = cli_json_doc(CLI_SCHEMA("deck-list"))) == NULL)
+		return cli_json_emit(NULL);
+	arr = cJSON_AddArrayToObject(doc, "decks");
+	for (i = 0; i < s->course->n_decks; i++) {
+		d = &s->course->decks[i];
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", d->id);
+		cJSON_AddStringToObject(o, "title", d->title);
+		cJSON_AddNumberToObject(o, "cards", (double)d->n_cards);
+		cJSON_AddBoolToObject(o, "own", 0);
+		cJSON_AddItemToArray(arr, o);
+	}
+	if (store_user_decks(s->store, s->profile, add_user_deck, arr,
+	    &err) != 0) {
+		cli_print_err(&err);
+		cJSON_Delete(doc);
+		return 2;
+	}
+	return cli_json_emit(doc);
+}
+
+static int
+deck_list(struct cli_session *s, int json)
 {
 	struct pl_err err;
 	size_t i;
 
+	if (json)
+		return deck_list_json(s);
 	for (i = 0; i < s->course->n_decks; i++)
 		cli_printf(stdout, P_("%-24s %4zu card   %s\n", "%-24s %4zu cards  %s\n",
 		    s->course->decks[i].n_cards), s->course->decks[i].id,
@@ -261,18 +306,20 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out = NULL, *name = NULL, *verb;
 	struct cli_session s;
-	int ch, rc, nargs;
+	int ch, rc, nargs, json = 0;
 
 	optind = 0;
 	while ((ch = cli_getopt(argc, argv, "ho:", opts)) != -1) {
 		switch (ch) {
 		case 'o': out = optarg; break;
 		case 'n': name = optarg; break;
+		case 'j': json = 1; break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -291,6 +338,8 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 		    "import)"), verb);
 	if (strcmp(verb, "list") == 0 && nargs > 0)
 		return cli_extra_argument(argv[optind + 1]);
+	if (json && strcmp(verb, "list") != 0)
+		return cli_usage_error("%s", _("--json goes with list"));
 	if (strcmp(verb, "list") != 0 && nargs != 1)
 		return nargs > 1 ? cli_extra_argument(argv[optind + 2]) :
 		    cli_usage_error("%s", strcmp(verb, "export") == 0 ?
@@ -298,7 +347,7 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
 		return rc;
 	if (strcmp(verb, "list") == 0)
-		rc = deck_list(&s);
+		rc = deck_list(&s, json);
 	else if (strcmp(verb, "export") == 0)
 		rc = deck_export(&s, argv[optind + 1], out);
 	else

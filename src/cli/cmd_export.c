@@ -81,7 +81,8 @@ cli_export_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if (optind != argc)
 		return cli_extra_argument(argv[optind]);
 	pl_err_clear(&err);
-	if ((st = store_open(ctx->db_path, &err)) == NULL) {
+	if ((st = store_open_dirs(ctx->db_path, !ctx->db_given,
+	    &err)) == NULL) {
 		cli_print_err(&err);
 		return 2;
 	}
@@ -131,7 +132,8 @@ cli_import_main(const struct cli_ctx *ctx, int argc, char **argv)
 		cli_print_err(&err);
 		return 2;
 	}
-	if ((st = store_open(ctx->db_path, &err)) == NULL) {
+	if ((st = store_open_dirs(ctx->db_path, !ctx->db_given,
+	    &err)) == NULL) {
 		free(text);
 		cli_print_err(&err);
 		return 2;

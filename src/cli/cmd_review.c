@@ -243,6 +243,17 @@ cli_review_main(const struct cli_ctx *ctx, int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
 		return rc;
+	/* An unknown deck is bad data, as for deck export (issue 23). */
+	if (o.deck != NULL && (rc = cli_deck_known(&s, o.deck, &err)) != 1) {
+		if (rc < 0)
+			cli_print_err(&err);
+		else
+			cli_error(_("no deck called '%s' (see 'parlearn deck "
+			    "list')"), o.deck);
+		cli_session_close(&s);
+		return 2;
+	}
+	rc = 0;
 	if (o.set[0] >= 0 || o.set[1] >= 0 || o.set[2] >= 0)
 		rc = save_settings(&s, &o);
 	else if (o.list) {

@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "store/cards.h"
 #include "store/progress_score.h"
 
 void
@@ -55,7 +56,7 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 	content_problems_free(&probs);
 	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);
 	s->scores = calloc(s->course->n_drops + 1, sizeof *s->scores);
-	s->store = store_open(ctx->db_path, &err);
+	s->store = store_open_dirs(ctx->db_path, !ctx->db_given, &err);
 	if (s->status == NULL || s->scores == NULL || s->store == NULL ||
 	    store_profile(s->store, ctx->profile, (int64_t)time(NULL),
 	    &s->profile, &err) != 0 ||
@@ -66,6 +67,36 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 		return 2;
 	}
 	return 0;
+}
+
+struct deck_find {
+	const char	*name;
+	int		 found;
+};
+
+static void
+match_user_deck(const char *deck, int n, void *arg)
+{
+	struct deck_find *f = arg;
+
+	if (n > 0 && strcmp(deck, f->name) == 0)
+		f->found = 1;
+}
+
+int
+cli_deck_known(const struct cli_session *s, const char *deck,
+    struct pl_err *err)
+{
+	struct deck_find f = { deck, 0 };
+	size_t i;
+
+	for (i = 0; i < s->course->n_decks; i++)
+		if (strcmp(s->course->decks[i].id, deck) == 0)
+			return 1;
+	if (store_user_decks(s->store, s->profile, match_user_deck, &f,
+	    err) != 0)
+		return -1;
+	return f.found;
 }
 
 void

@@ -37,6 +37,13 @@ int	cli_session_open(const struct cli_ctx *, struct cli_session *,
 void	cli_session_close(struct cli_session *);
 
 /*
+ * Whether deck is a course deck or one of the learner's own with a card:
+ * 1 or 0; -1 with err set when the store fails.
+ */
+int	cli_deck_known(const struct cli_session *, const char *deck,
+	    struct pl_err *err);
+
+/*
  * Fill st for tui_run(): first screen first, ctx's profile name and
  * projector mode, and s's course, store, learner and catalog (borrowed;
  * s may be NULL, as for the lab dashboard). Other fields are zero.

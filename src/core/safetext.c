@@ -168,3 +168,95 @@ safetext_name_ok(const char *s, size_t max_chars)
 	}
 	return chars >= 1 && chars <= max_chars && visible;
 }
+
+int
+safetext_text_ok(const char *s, size_t max, int newlines)
+{
+	unsigned int cp;
+	size_t n, len = 0;
+
+	for (; *s != '\0'; s += n, len += n) {
+		if ((n = safetext_utf8(s, &cp)) == 0)
+			return 0;
+		if (safetext_is_control(cp) && !(newlines && cp == '\n'))
+			return 0;
+	}
+	return len <= max;
+}
+
+/* Bytes a UTF-8 sequence with lead byte c has, or 0 for no lead byte. */
+static size_t
+seq_len(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		return 2;
+	if (c >= 0xE0 && c <= 0xEF)
+		return 3;
+	if (c >= 0xF0 && c <= 0xF4)
+		return 4;
+	return 0;
+}
+
+/* Start of the last character in buf (of length n). */
+static size_t
+last_start(const char *buf, size_t n)
+{
+	size_t i = n;
+
+	while (i > 0 && ((unsigned char)buf[i - 1] & 0xC0) == 0x80 &&
+	    n - i < 3)
+		i--;
+	return i > 0 ? i - 1 : 0;
+}
+
+int
+safetext_type(char *buf, size_t size, int ch)
+{
+	size_t n = strlen(buf), start, want, have;
+	unsigned int cp;
+
+	if (ch <= 0 || ch > 0xFF)
+		return 0;
+	/* A new character ends the one before, complete or not. */
+	if (((unsigned char)ch & 0xC0) != 0x80) {
+		safetext_text_end(buf);
+		n = strlen(buf);
+	}
+	if (n + 1 >= size)
+		return 0;
+	buf[n] = (char)ch;
+	buf[n + 1] = '\0';
+	start = last_start(buf, n + 1);
+	want = seq_len((unsigned char)buf[start]);
+	have = n + 1 - start;
+	if (want == 0 || have > want ||
+	    (((unsigned char)ch & 0xC0) == 0x80) != (have > 1))
+		goto refuse;
+	if (have < want)
+		return 1;	/* the rest of the character is to come */
+	if (safetext_utf8(buf + start, &cp) != want ||
+	    safetext_is_control(cp))
+		goto refuse;
+	return 1;
+refuse:
+	/* Drop the byte, and a character it made invalid. */
+	buf[n] = '\0';
+	if (have > 1 && want != 0 && have <= want)
+		buf[start] = '\0';
+	return 0;
+}
+
+void
+safetext_text_end(char *buf)
+{
+	size_t n = strlen(buf), start;
+	unsigned int cp;
+
+	if (n == 0)
+		return;
+	start = last_start(buf, n);
+	if (safetext_utf8(buf + start, &cp) != n - start)
+		buf[start] = '\0';
+}

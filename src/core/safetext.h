@@ -62,6 +62,21 @@ int	safetext_is_control(unsigned int cp);
  */
 int	safetext_name_ok(const char *s, size_t max_chars);
 
+/*
+ * 1 if s is valid UTF-8 of at most max bytes with no control character
+ * and no bidi override ('\n' allowed when newlines is set).
+ */
+int	safetext_text_ok(const char *s, size_t max, int newlines);
+
+/*
+ * Append the byte ch, typed, to the NUL-terminated buf of size bytes when
+ * the text stays what safetext_text_ok(buf, size - 1, 0) accepts once the
+ * character it starts or continues is complete. Returns 1 if appended.
+ * safetext_text_end() cuts a trailing incomplete character.
+ */
+int	safetext_type(char *buf, size_t size, int ch);
+void	safetext_text_end(char *buf);
+
 /* 1 if s holds a control character, a bidi override or invalid UTF-8. */
 int	safetext_has_control(const char *s);
 

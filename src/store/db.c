@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +132,13 @@ int
 store_default_path(char *buf, size_t size)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	struct passwd *pw;
 	int n;
+
+	/* Without HOME, the password database's home, as sh and ssh do. */
+	if ((home == NULL || home[0] == '\0') &&
+	    (pw = getpwuid(getuid())) != NULL)
+		home = pw->pw_dir;
 
 	if (xdg != NULL && xdg[0] == '/')
 		n = snprintf(buf, size, "%s/parlearn/progress.db", xdg);
@@ -312,13 +319,41 @@ configure(struct store *st, struct pl_err *err)
 	return store_exec(st, "PRAGMA synchronous = NORMAL;", err);
 }
 
+/* The directory part of path exists, or err names it. */
+static int
+parent_exists(const char *path, struct pl_err *err)
+{
+	char dir[4096], *p;
+	struct stat st;
+
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
+		pl_err_set(err, path, 0, 0, "%s", _("path is too long"));
+		return -1;
+	}
+	p = strrchr(dir, '/');
+	if (p == NULL || p == dir)
+		return 0;
+	*p = '\0';
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	pl_err_set(err, dir, 0, 0, "%s", _("no such directory; parlearn "
+	    "creates no directories for --db (create it first)"));
+	return -1;
+}
+
 struct store *
 store_open(const char *path, struct pl_err *err)
 {
+	return store_open_dirs(path, 1, err);
+}
+
+struct store *
+store_open_dirs(const char *path, int mkdirs, struct pl_err *err)
+{
 	struct store *st;
 
-	if (make_parents(path, err) != 0 || check_dir(path, err) != 0 ||
-	    create_private(path, err) != 0)
+	if ((mkdirs ? make_parents(path, err) : parent_exists(path, err)) != 0 ||
+	    check_dir(path, err) != 0 || create_private(path, err) != 0)
 		return NULL;
 	st = calloc(1, sizeof *st);
 	if (st == NULL)

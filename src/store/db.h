@@ -31,6 +31,12 @@ struct store {
  * Free with store_close().
  */
 struct store	*store_open(const char *path, struct pl_err *err);
+/*
+ * store_open(), creating missing parent directories only when mkdirs is
+ * set; else a missing directory is an error (an explicit --db).
+ */
+struct store	*store_open_dirs(const char *path, int mkdirs,
+		    struct pl_err *err);
 void		 store_close(struct store *);
 
 /* A migrated database in memory, for fuzzing and tests: no file at all. */
@@ -73,8 +79,9 @@ int	store_fail(struct store *, struct pl_err *err);
 
 /*
  * Default database path: $XDG_DATA_HOME/parlearn/progress.db, else
- * $HOME/.local/share/parlearn/progress.db. Writes into buf; returns 0, or
- * -1 if neither variable is set.
+ * $HOME/.local/share/parlearn/progress.db, the home directory coming from
+ * the password database when HOME is unset or empty. Writes into buf;
+ * returns 0, or -1 if no home is known.
  */
 int	store_default_path(char *buf, size_t size);
 

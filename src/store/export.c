@@ -18,6 +18,7 @@
 #include "core/json.h"
 #include "core/number.h"
 #include "core/safetext.h"
+#include "core/course/scenario.h"
 #include "store/export.h"
 #include "store/progress_score.h"
 
@@ -223,6 +224,41 @@ export_review_stats(struct store *st, int64_t profile, struct pl_err *err)
 	return o;
 }
 
+/*
+ * A trade-off an older parlearn stored that import refuses (a control
+ * character, a bidi override, bytes that are not UTF-8) is exported as
+ * its safe rendering, cut to the limit at a character; one with nothing
+ * left is not exported. Import takes back all it is given.
+ */
+static void
+safe_tradeoffs(cJSON *arr)
+{
+	cJSON *row, *next, *t;
+	char *safe;
+	size_t n;
+
+	for (row = arr != NULL ? arr->child : NULL; row != NULL; row = next) {
+		next = row->next;
+		t = cJSON_GetObjectItem(row, "text");
+		if (cJSON_IsString(t) && sc_tradeoff_ok(t->valuestring))
+			continue;
+		safe = cJSON_IsString(t) ? safetext_dup(t->valuestring,
+		    SAFETEXT_UTF8) : NULL;
+		if (safe != NULL && (n = strlen(safe)) > SC_TRADEOFF_LEN - 1) {
+			n = SC_TRADEOFF_LEN - 1;
+			while (n > 0 && ((unsigned char)safe[n] & 0xC0) == 0x80)
+				n--;
+			safe[n] = '\0';
+		}
+		if (safe != NULL && sc_tradeoff_ok(safe))
+			cJSON_ReplaceItemInObject(row, "text",
+			    cJSON_CreateString(safe));
+		else
+			cJSON_Delete(cJSON_DetachItemViaPointer(arr, row));
+		free(safe);
+	}
+}
+
 static cJSON *
 profile_tree(struct store *st, const char *name,
     const struct content_course *c, struct pl_err *err)
@@ -257,6 +293,7 @@ profile_tree(struct store *st, const char *name,
 		cJSON_Delete(o);
 		return NULL;
 	}
+	safe_tradeoffs(cJSON_GetObjectItem(o, "tradeoffs"));
 	cJSON_AddItemToObject(o, "scenarios", scenarios_json(answers, c));
 	cJSON_AddItemToObject(o, "review", export_review_stats(st, id, err));
 	if (err != NULL && err->msg[0] != '\0') {
@@ -310,6 +347,35 @@ csv_rows(struct csv *c, const char *kind, const cJSON *arr,
 	}
 }
 
+/*
+ * The review log, one row per review: the card in "item", the review's
+ * time, its length in seconds, the state it left the card in and the
+ * rating (1 again .. 4 easy) as the value.
+ */
+static void
+csv_reviews(struct csv *c, const cJSON *review)
+{
+	const cJSON *row, *ms;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItem(review, "review_log")) {
+		csv_word(c, "review");
+		csv_empty(c);
+		csv_value(c, cJSON_GetObjectItem(row, "card_id"));
+		csv_empty(c);
+		csv_empty(c);
+		csv_value(c, cJSON_GetObjectItem(row, "state_after"));
+		ms = cJSON_GetObjectItem(row, "duration_ms");
+		if (cJSON_IsNumber(ms))
+			csv_number(c, ms->valuedouble / 1000);
+		else
+			csv_empty(c);
+		csv_value(c, cJSON_GetObjectItem(row, "reviewed"));
+		csv_empty(c);
+		csv_value(c, cJSON_GetObjectItem(row, "rating"));
+		csv_end(c);
+	}
+}
+
 char *
 export_profile_csv(struct store *st, const char *name, struct pl_err *err)
 {
@@ -335,6 +401,7 @@ export_profile_csv(struct store *st, const char *name, struct pl_err *err)
 	csv_rows(&c, "tradeoff", cJSON_GetObjectItem(o, "tradeoffs"),
 	    trade_keys);
 	csv_rows(&c, "setting", cJSON_GetObjectItem(o, "settings"), set_keys);
+	csv_reviews(&c, cJSON_GetObjectItem(o, "review"));
 	cJSON_Delete(o);
 	if ((text = csv_take(&c)) == NULL)
 		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));

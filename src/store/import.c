@@ -282,16 +282,7 @@ int_value(const cJSON *v, enum ftype t, int64_t *out)
 static int
 text_ok(const char *s, size_t max, int newlines)
 {
-	unsigned int cp;
-	size_t n, len = 0;
-
-	for (; *s != '\0'; s += n, len += n) {
-		if ((n = safetext_utf8(s, &cp)) == 0)
-			return 0;
-		if (safetext_is_control(cp) && !(newlines && cp == '\n'))
-			return 0;
-	}
-	return len <= max;
+	return safetext_text_ok(s, max, newlines);
 }
 
 /* Check one field of a row; its integer value (if any) goes to *iv. */
@@ -327,8 +318,7 @@ check_field(struct import *im, const cJSON *row, const struct field *f,
 		    TEXT_MAX_BYTES : FACE_MAX_BYTES);
 		return -1;
 	case F_TRADEOFF:
-		if (cJSON_IsString(v) && v->valuestring[0] != '\0' &&
-		    text_ok(v->valuestring, SC_TRADEOFF_LEN - 1, 0))
+		if (cJSON_IsString(v) && sc_tradeoff_ok(v->valuestring))
 			return 0;
 		pl_err_set_path(im->err, im->file, path, _("must be text of "
 		    "1 to %d bytes without control characters"),

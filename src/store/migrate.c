@@ -147,6 +147,12 @@ static const char *const migrations[] = {
 int
 store_migrate(struct store *st, struct pl_err *err)
 {
+	return store_migrate_to(st, N_MIGRATIONS, err);
+}
+
+int
+store_migrate_to(struct store *st, int target, struct pl_err *err)
+{
 	char sql[64];
 	int v;
 
@@ -159,7 +165,9 @@ store_migrate(struct store *st, struct pl_err *err)
 		    v, N_MIGRATIONS);
 		return -1;
 	}
-	for (; v < N_MIGRATIONS; v++) {
+	if (target > N_MIGRATIONS)
+		target = N_MIGRATIONS;
+	for (; v < target; v++) {
 		if (store_begin(st, err) != 0)
 			return -1;
 		/* Re-read inside the write lock: another process may have

@@ -13,4 +13,11 @@
  */
 int	store_migrate(struct store *, struct pl_err *err);
 
+/*
+ * The same, stopping at version target (for tests that build a database
+ * as an older parlearn left it). A database already past target is left
+ * as it is.
+ */
+int	store_migrate_to(struct store *, int target, struct pl_err *err);
+
 #endif

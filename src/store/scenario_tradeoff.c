@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
+#include "core/course/scenario.h"
 #include "store/export.h"
 #include "store/scenario_tradeoff.h"
 
@@ -18,6 +20,14 @@ store_scenario_add_tradeoff(struct store *st, int64_t profile,
 	char q[160];
 
 	snprintf(q, sizeof q, "%s%s", EXPORT_SCENARIO_PREFIX, scenario_id);
+	/* Never store what import would refuse (issue 23). */
+	if (tradeoff != NULL && tradeoff[0] != '\0' &&
+	    !sc_tradeoff_ok(tradeoff)) {
+		pl_err_set(err, st->path, 0, 0, _("the trade-off must be text "
+		    "of 1 to %d bytes without control characters"),
+		    SC_TRADEOFF_LEN - 1);
+		return -1;
+	}
 	if (store_begin(st, err) != 0)
 		return -1;
 	/* The attempt number as store_answer_add counts it. */

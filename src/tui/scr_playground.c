@@ -29,6 +29,7 @@
 #include "i18n.h"
 #include "core/number.h"
 #include "store/scenario_store.h"
+#include "core/safetext.h"
 #include "store/scenario_tradeoff.h"
 #include "tui/app.h"
 #include "tui/scr_playground.h"
@@ -239,6 +240,8 @@ typing_key(struct pgs *p, int ch)
 	    sizeof p->predict_text, n = strlen(buf);
 
 	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27) {
+		/* No half character is kept (issue 23). */
+		safetext_text_end(buf);
 		p->typing = PGS_TYPE_NONE;
 		return;
 	}
@@ -247,12 +250,8 @@ typing_key(struct pgs *p, int ch)
 		while (n > 0 && ((unsigned char)buf[--n] & 0xC0) == 0x80)
 			;
 		buf[n] = '\0';
-	} else if (((ch >= 32 && ch < 127) || (ch >= 128 && ch < 256)) &&
-	    n + 1 < size) {
-		buf[n] = (char)ch;
-		buf[n + 1] = '\0';
-	} else
-		return;
+	} else if (ch < 32 || ch >= 256 || !safetext_type(buf, size, ch))
+		return;	/* what import refuses is never typed (issue 23) */
 	p->graded = 0;
 }
 
@@ -474,6 +473,18 @@ load_scenario(struct pgs *p, struct cm_config *cfg)
 	    p->app->profile, p->drop_id, p->sc->id, p->tradeoff,
 	    sizeof p->tradeoff, &err) < 0)
 		app_store_error(&err);
+	/* An older parlearn may have stored what may not be saved again:
+	 * keep its safe rendering (issue 23). */
+	if (p->tradeoff[0] != '\0' && !sc_tradeoff_ok(p->tradeoff)) {
+		char *safe = safetext_dup(p->tradeoff, SAFETEXT_UTF8);
+
+		p->tradeoff[0] = '\0';
+		if (safe != NULL) {
+			snprintf(p->tradeoff, sizeof p->tradeoff, "%s", safe);
+			safetext_text_end(p->tradeoff);
+		}
+		free(safe);
+	}
 	snprintf(p->passed_layout, sizeof p->passed_layout, "%s", st.layout);
 	p->panel = PGS_INCIDENT;
 	return 0;

@@ -23,6 +23,7 @@
 #include "core/number.h"
 #include "core/course/playground.h"
 #include "core/course/scenario.h"
+#include "core/safetext.h"
 
 static const char *const check_names[SC_N_CLAIM_CHECKS] = {
 	"fits", "headroom_ge_10pct", "tp_within_node", "bubble_le_10pct",
@@ -708,4 +709,11 @@ scenario_grade(const struct scenario *sc, const struct cm_result *r,
 	}
 	g->pass = g->goal_ok && g->diagnosis_ok && g->prediction.pass &&
 	    g->claims_ok && g->tradeoff_ok;
+}
+
+int
+sc_tradeoff_ok(const char *text)
+{
+	return text != NULL && text[0] != '\0' &&
+	    safetext_text_ok(text, SC_TRADEOFF_LEN - 1, 0);
 }

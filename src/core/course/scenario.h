@@ -40,6 +40,13 @@
 #define SC_MAX_CRIT	8
 #define SC_TEXT_LEN	200
 #define SC_TRADEOFF_LEN		600	/* bytes it may have, with NUL */
+
+/*
+ * The rule for a trade-off's text, wherever it comes from (typed in the
+ * playground, stored, exported, imported): 1 to SC_TRADEOFF_LEN - 1 bytes
+ * of valid UTF-8 with no control character and no bidi override.
+ */
+int	sc_tradeoff_ok(const char *text);
 #define SC_MIN_OPTIONS	3	/* diagnosis options, at least */
 #define SC_MAX_OPTIONS	5	/* and at most */
 #define SC_QTY_LEN	32	/* a cost-model quantity's name */
