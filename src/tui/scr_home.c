@@ -173,7 +173,8 @@ draw_drop(struct home *h, WINDOW *w, int y, int cols, int idx, int attr)
 	ui_put(w, y, 4, num, 3, attr);
 	ui_put_cut(w, y, 8, d->title, cols - 8 - right - 1, attr);
 	snprintf(mins, sizeof mins, _("%d min"), h->app->minutes[idx]);
-	ui_put(w, y, cols - right + 1, mins, 6, attr | ui_attr(UI_C_DIM));
+	/* "12 min", two columns before the status. */
+	ui_put(w, y, cols - right, mins, 6, attr | ui_attr(UI_C_DIM));
 	ui_put(w, y, cols - 18, curriculum_status_name(s), 9,
 	    attr ? attr : sattr);
 	/* The score once something has been answered (core/course/score). */
