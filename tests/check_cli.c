@@ -20,6 +20,10 @@
 #define TOP_SRCDIR "."
 #endif
 
+/* A reveal question (core/course/duration: 60 s besides its words). */
+#define REVEAL(id)	"{\"kind\": \"question\", \"id\": \"" id "\", " \
+	"\"type\": \"reveal\", \"prompt\": \"Why?\", \"answer\": \"So.\"}"
+
 static char *dir;
 static char dbpath[4096];
 static struct cli_ctx ctx;
@@ -36,7 +40,8 @@ setup(void)
 	    " [{\"kind\": \"text\", \"text\": \"x\"}]}");
 	test_write(dir, "c/lessons/1/02.json", "{\"id\": \"drop-02\", \"phase\": 1,"
 	    " \"number\": 2, \"title\": \"Second\", \"minutes\": 7, \"blocks\":"
-	    " [{\"kind\": \"text\", \"text\": \"x\"}]}");
+	    " [{\"kind\": \"text\", \"text\": \"x\"}, " REVEAL("r1") ", "
+	    REVEAL("r2") ", " REVEAL("r3") "]}");
 	test_write(dir, "c/lessons/2/03.json", "{\"id\": \"drop-03\", \"phase\": 2,"
 	    " \"number\": 3, \"title\": \"Third\", \"minutes\": 8, \"blocks\":"
 	    " [{\"kind\": \"text\", \"text\": \"x\"}]}");
@@ -91,6 +96,10 @@ START_TEST(list_json_contract)
 	ck_assert_ptr_nonnull(doc);
 	ck_assert_str_eq(cJSON_GetObjectItem(doc, "schema")->valuestring,
 	    "parlearn.list/1");
+	/* Drop 2's three reveal questions take 3 x 60 s: 1 + 3 + 1 minutes,
+	 * of which drop 1's is done. */
+	ck_assert_int_eq(cJSON_GetObjectItem(doc, "minutes")->valueint, 5);
+	ck_assert_int_eq(cJSON_GetObjectItem(doc, "minutes_left")->valueint, 4);
 	root = cJSON_GetObjectItem(doc, "phases");
 	ck_assert(cJSON_IsArray(root));
 	ck_assert_int_eq(cJSON_GetArraySize(root), 2);
@@ -101,7 +110,9 @@ START_TEST(list_json_contract)
 	ck_assert_str_eq(cJSON_GetObjectItem(d, "id")->valuestring, "drop-01");
 	ck_assert_int_eq(cJSON_GetObjectItem(d, "number")->valueint, 1);
 	ck_assert_str_eq(cJSON_GetObjectItem(d, "title")->valuestring, "First");
-	ck_assert_int_eq(cJSON_GetObjectItem(d, "minutes")->valueint, 6);
+	/* The typed "minutes" (6) are ignored: two words take the shortest
+	 * time shown, a minute (core/course/duration). */
+	ck_assert_int_eq(cJSON_GetObjectItem(d, "minutes")->valueint, 1);
 	ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "done");
 	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ph, "drops"), 1);
 	ck_assert_str_eq(cJSON_GetObjectItem(d, "status")->valuestring, "started");

@@ -110,6 +110,23 @@ START_TEST(phase_progress_counts)
 }
 END_TEST
 
+/* The time left is the estimate of the drops not done or mastered. */
+START_TEST(minutes_left_skip_finished_drops)
+{
+	static const int minutes[N] = { 10, 20, 30, 40, 50, 60 };
+
+	statuses("nnnnnn");
+	ck_assert_int_eq(curriculum_minutes_left(&course, st, minutes), 210);
+	statuses("dsnnnd");
+	st[2] = CURRICULUM_MASTERED;
+	st[3] = CURRICULUM_READ;
+	ck_assert_int_eq(curriculum_minutes_left(&course, st, minutes),
+	    20 + 40 + 50);
+	statuses("dddddd");
+	ck_assert_int_eq(curriculum_minutes_left(&course, st, minutes), 0);
+}
+END_TEST
+
 static Suite *
 curriculum_suite(void)
 {
@@ -126,6 +143,7 @@ curriculum_suite(void)
 	tc = tcase_create("phases");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, phase_progress_counts);
+	tcase_add_test(tc, minutes_left_skip_finished_drops);
 	suite_add_tcase(s, tc);
 	return s;
 }

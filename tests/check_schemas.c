@@ -252,6 +252,8 @@ refused(const char *schema_text, const char *doc_text, const char *want)
 	cJSON_Delete(d);
 }
 
+#define MINUTES	"\"minutes\": 5, \"minutes_left\": 5, "
+#define MINUTES_END	"\"minutes\": 5, \"minutes_left\": 5}"
 #define ONE_PHASE	"{\"phase\": 1, \"title\": \"P\", \"drops\": []}"
 #define A_SCORE	"\"score\": {\"fraction\": 1, \"items_earned\": 2, " \
 	"\"items\": 2, \"questions\": 2, \"questions_attempted\": 2, " \
@@ -266,8 +268,8 @@ START_TEST(the_validator_refuses)
 	cJSON *list = load_schema("list");
 	char *text = cJSON_PrintUnformatted(list);
 	static const char ok[] = "{\"schema\": \"parlearn.list/1\", \"title\": "
-	    "\"T\", \"phases\": [{\"phase\": 1, \"title\": \"P\", \"drops\": "
-	    "[{\"id\": \"d\", \"number\": 1, \"title\": \"D\", \"minutes\": 5, "
+	    "\"T\", " MINUTES "\"phases\": [{\"phase\": 1, \"title\": \"P\", "
+	    "\"drops\": [{\"id\": \"d\", \"number\": 1, \"title\": \"D\", \"minutes\": 5, "
 	    "\"status\": \"done\", \"score\": {\"fraction\": 1, "
 	    "\"items_earned\": 2, \"items\": 2, \"questions\": 2, "
 	    "\"questions_attempted\": 2, \"questions_first_try_right\": 2, "
@@ -282,33 +284,37 @@ START_TEST(the_validator_refuses)
 	ck_assert_int_eq(jsonschema_validate(s, d, err, sizeof err), 0);
 	cJSON_Delete(s);
 	cJSON_Delete(d);
-	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\"}",
-	    "$: required member \"phases\" is missing");
+	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
+	    MINUTES_END, "$: required member \"phases\" is missing");
+	/* The course's time is part of the contract (core/course/duration). */
+	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
+	    "\"minutes_left\": 5, \"phases\": [" ONE_PHASE "]}",
+	    "$: required member \"minutes\" is missing");
 	refused(text, "{\"schema\": \"parlearn.list/2\", \"title\": \"T\", "
-	    "\"phases\": [" ONE_PHASE "]}",
+	    MINUTES "\"phases\": [" ONE_PHASE "]}",
 	    "schema: is not the value the schema fixes");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": 3, "
-	    "\"phases\": [" ONE_PHASE "]}", "title: is number, not string");
+	    MINUTES "\"phases\": [" ONE_PHASE "]}", "title: is number, not string");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
-	    "\"phases\": [{\"phase\": 1, \"title\": \"P\", \"drops\": [{\"id\": "
+	    MINUTES "\"phases\": [{\"phase\": 1, \"title\": \"P\", \"drops\": [{\"id\": "
 	    "\"d\", \"number\": 1, \"title\": \"D\", \"minutes\": 5, "
 	    "\"status\": \"finished\", " A_SCORE "}]}]}",
 	    "phases[0].drops[0].status: \"finished\" is not one of the values");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
-	    "\"phases\": [{\"phase\": 1, \"title\": \"P\", \"drops\": [{\"id\": "
+	    MINUTES "\"phases\": [{\"phase\": 1, \"title\": \"P\", \"drops\": [{\"id\": "
 	    "\"d\", \"number\": 1, \"title\": \"D\", \"minutes\": -5, "
 	    "\"status\": \"new\", " A_SCORE "}]}]}",
 	    "phases[0].drops[0].minutes: -5 is less than the minimum 0");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
-	    "\"phases\": [{\"phase\": 1.5, \"title\": \"P\", \"drops\": []}]}",
+	    MINUTES "\"phases\": [{\"phase\": 1.5, \"title\": \"P\", \"drops\": []}]}",
 	    "phases[0].phase: is number, not integer");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
-	    "\"phases\": [" ONE_PHASE "], \"extra\": 1}",
+	    MINUTES "\"phases\": [" ONE_PHASE "], \"extra\": 1}",
 	    "extra: is not a member the schema allows");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
-	    "\"phases\": []}", "phases: has 0 items, fewer than 1");
+	    MINUTES "\"phases\": []}", "phases: has 0 items, fewer than 1");
 	refused(text, "{\"schema\": \"parlearn.list/1\", \"title\": \"T\", "
-	    "\"phases\": {}}", "phases: is object, not array");
+	    MINUTES "\"phases\": {}}", "phases: is object, not array");
 	refused("{\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/n\"}, "
 	    "\"minItems\": 1, \"$defs\": {\"n\": {\"type\": [\"integer\", "
 	    "\"null\"], \"maximum\": 3}}}", "[1, null, 4]",

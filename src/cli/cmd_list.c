@@ -16,6 +16,7 @@
 #include "cli/output.h"
 #include "cli/usage.h"
 #include "core/course/curriculum.h"
+#include "core/course/duration.h"
 #include "core/course/score.h"
 #include "store/progress.h"
 
@@ -59,7 +60,7 @@ add_score(cJSON *d, const struct drop_score *sc)
 /* The course as the document parlearn.list/1 (cli/jsonout.h). */
 static int
 print_json(const struct content_course *c, const enum curriculum_status *st,
-    const struct drop_score *sc)
+    const struct drop_score *sc, const int *minutes, int total)
 {
 	cJSON *root = cli_json_doc(CLI_SCHEMA("list")), *phases, *ph, *drops, *d;
 	size_t p, i;
@@ -67,6 +68,9 @@ print_json(const struct content_course *c, const enum curriculum_status *st,
 	if (root == NULL)
 		return cli_json_emit(NULL);
 	cJSON_AddStringToObject(root, "title", c->title);
+	cJSON_AddNumberToObject(root, "minutes", total);
+	cJSON_AddNumberToObject(root, "minutes_left",
+	    curriculum_minutes_left(c, st, minutes));
 	phases = cJSON_AddArrayToObject(root, "phases");
 	for (p = 0; p < c->n_phases; p++) {
 		ph = cJSON_CreateObject();
@@ -80,8 +84,7 @@ print_json(const struct content_course *c, const enum curriculum_status *st,
 			cJSON_AddStringToObject(d, "id", c->drops[i].id);
 			cJSON_AddNumberToObject(d, "number", c->drops[i].number);
 			cJSON_AddStringToObject(d, "title", c->drops[i].title);
-			cJSON_AddNumberToObject(d, "minutes",
-			    c->drops[i].minutes);
+			cJSON_AddNumberToObject(d, "minutes", minutes[i]);
 			/* The contract's status words are not translated. */
 			cJSON_AddStringToObject(d, "status",
 			    curriculum_status_word(st[i]));
@@ -95,12 +98,18 @@ print_json(const struct content_course *c, const enum curriculum_status *st,
 
 static void
 print_text(const struct content_course *c, const enum curriculum_status *st,
-    const struct drop_score *sc)
+    const struct drop_score *sc, const int *minutes, int total)
 {
 	struct curriculum_phase_progress pr;
+	char all[32], left[32];
 	size_t p, i;
 
 	cli_printf(stdout, "%s\n", c->title);
+	/* TRANSLATORS: the course's estimated time and what is left of it,
+	 * "About 4 h 40 min in all, 2 h 5 min left." */
+	cli_printf(stdout, _("About %s in all, %s left.\n"),
+	    duration_text(total, all, sizeof all), duration_text(
+	    curriculum_minutes_left(c, st, minutes), left, sizeof left));
 	for (p = 0; p < c->n_phases; p++) {
 		curriculum_phase(c, st, c->phases[p].number, &pr);
 		printf("\n");
@@ -111,7 +120,7 @@ print_text(const struct content_course *c, const enum curriculum_status *st,
 				continue;
 			cli_printf(stdout, _("  %2d  %-62s %2d min  %-8s %3.0f%%\n"),
 			    c->drops[i].number, c->drops[i].title,
-			    c->drops[i].minutes, curriculum_status_name(st[i]),
+			    minutes[i], curriculum_status_name(st[i]),
 			    100 * sc[i].score);
 		}
 	}
@@ -126,7 +135,7 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli_session s;
-	int json = 0, ch, rc;
+	int json = 0, ch, rc, total, *minutes;
 
 	optind = 0;
 	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
@@ -146,8 +155,16 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 	rc = cli_session_open(ctx, &s, 1);
 	if (rc != 0)
 		return rc;
-	rc = json ? print_json(s.course, s.status, s.scores) :
-	    (print_text(s.course, s.status, s.scores), 0);
+	minutes = calloc(s.course->n_drops + 1, sizeof *minutes);
+	if (minutes == NULL) {
+		cli_session_close(&s);
+		cli_printf(stderr, "parlearn: %s\n", _("out of memory"));
+		return 2;
+	}
+	total = duration_course(s.course, minutes);
+	rc = json ? print_json(s.course, s.status, s.scores, minutes, total) :
+	    (print_text(s.course, s.status, s.scores, minutes, total), 0);
+	free(minutes);
 	cli_session_close(&s);
 	return rc;
 }

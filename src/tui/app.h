@@ -23,6 +23,9 @@ struct app {
 	int			 problems;	/* content files skipped */
 	enum curriculum_status	*status;	/* per drop, owned */
 	struct drop_score	*scores;	/* per drop, owned */
+	int			*minutes;	/* per drop, owned: the time a
+						   drop takes, estimated from its
+						   content (core/course/duration.h) */
 	int			 last_drop;	/* index, or -1 */
 	const struct hw_catalog	*catalog;	/* borrowed; NULL if not loaded */
 	const char		*lab_dir;	/* lab mode: the lab directory */

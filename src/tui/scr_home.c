@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "core/course/duration.h"
 #include "store/cards.h"
 #include "tui/app.h"
 #include "tui/draw.h"
@@ -103,21 +104,38 @@ build(struct home *h)
 	add(h, ITEM_PLAYER, 0);
 }
 
+/*
+ * The Continue line, and at its right the time the drops not done yet
+ * take (core/course/duration.h): the whole course's before the first.
+ */
 static void
 draw_continue(struct home *h, WINDOW *w, int y, int cols, int attr)
 {
 	struct app *a = h->app;
 	int next = curriculum_continue(a->course, a->status, a->last_drop);
-	char line[512];
+	char line[512], left[64], mins[32];
+	int right = 0, n;
 
 	if (next < 0)
 		snprintf(line, sizeof line, "%s",
 		    _("Course complete. Enter shows the summary."));
-	else
+	else {
 		snprintf(line, sizeof line, a->last_drop < 0 ?
 		    _("Start: %d. %s") : _("Continue where I left off: %d. %s"),
 		    a->course->drops[next].number, a->course->drops[next].title);
-	ui_put_cut(w, y, 2, line, cols - 4, attr | A_BOLD);
+		/* TRANSLATORS: the time the drops not done yet take, "4 h
+		 * 40 min left". */
+		snprintf(left, sizeof left, _("%s left"), duration_text(
+		    curriculum_minutes_left(a->course, a->status, a->minutes),
+		    mins, sizeof mins));
+		n = (int)strlen(left);	/* ASCII in every catalog */
+		if (cols > 60 && n < cols / 3) {
+			right = n + 2;
+			ui_put(w, y, cols - n - 2, left, n, attr |
+			    ui_attr(UI_C_DIM));
+		}
+	}
+	ui_put_cut(w, y, 2, line, cols - 4 - right, attr | A_BOLD);
 }
 
 static void
@@ -154,8 +172,9 @@ draw_drop(struct home *h, WINDOW *w, int y, int cols, int idx, int attr)
 	snprintf(num, sizeof num, "%2d", d->number);
 	ui_put(w, y, 4, num, 3, attr);
 	ui_put_cut(w, y, 8, d->title, cols - 8 - right - 1, attr);
-	snprintf(mins, sizeof mins, _("%d min"), d->minutes);
-	ui_put(w, y, cols - right + 1, mins, 6, attr | ui_attr(UI_C_DIM));
+	snprintf(mins, sizeof mins, _("%d min"), h->app->minutes[idx]);
+	/* "12 min", two columns before the status. */
+	ui_put(w, y, cols - right, mins, 6, attr | ui_attr(UI_C_DIM));
 	ui_put(w, y, cols - 18, curriculum_status_name(s), 9,
 	    attr ? attr : sattr);
 	/* The score once something has been answered (core/course/score). */

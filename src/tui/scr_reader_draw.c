@@ -67,7 +67,8 @@ draw_title(const struct reader_scr *r, WINDOW *w, int cols, int projector)
 		snprintf(right, sizeof right, "%s", _("C or q to close"));
 	else
 		snprintf(right, sizeof right, P_("phase %d, %d min",
-		    "phase %d, %d min", d->minutes), d->phase, d->minutes);
+		    "phase %d, %d min", r->app->minutes[r->drop]), d->phase,
+		    r->app->minutes[r->drop]);
 	ui_title(w, cols, title, right[0] != '\0' ? right : NULL);
 }
 

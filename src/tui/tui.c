@@ -12,6 +12,7 @@
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
+#include "core/course/duration.h"
 #include "core/safeprint.h"
 
 /* Why the interactive program cannot start without a terminal, and what
@@ -96,11 +97,14 @@ app_init(struct app *a, const struct tui_start *st)
 		return 0;
 	a->status = calloc(a->course->n_drops + 1, sizeof *a->status);
 	a->scores = calloc(a->course->n_drops + 1, sizeof *a->scores);
-	if (a->status == NULL || a->scores == NULL) {
+	a->minutes = calloc(a->course->n_drops + 1, sizeof *a->minutes);
+	if (a->status == NULL || a->scores == NULL || a->minutes == NULL) {
 		free(a->status);
 		free(a->scores);
+		free(a->minutes);
 		return -1;
 	}
+	duration_course(a->course, a->minutes);
 	if (a->store != NULL)
 		app_refresh(a);
 	return 0;
@@ -123,6 +127,7 @@ tui_run(const struct tui_start *st)
 		    _(no_terminal[st->first]));
 		free(a.status);
 		free(a.scores);
+		free(a.minutes);
 		return 2;
 	}
 	if (a.course != NULL && a.course->reference != NULL)
@@ -142,5 +147,6 @@ tui_run(const struct tui_start *st)
 		fprintf(stderr, "parlearn: %s\n", _("out of memory"));
 	free(a.status);
 	free(a.scores);
+	free(a.minutes);
 	return rc;
 }

@@ -38,6 +38,29 @@ do
 done
 [ "$(screen_capture | grep -c ' new')" -ge 14 ] || fail "14 drops should be new"
 
+# The minutes are the estimate `parlearn list` prints (core/course/duration),
+# not typed ones: each drop's on its line, the course's on the Start line.
+list=$(HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data" \
+	"$PARLEARN" --profile tester list --json | tr -d ' \t\n') ||
+	fail "list --json failed"
+total=$(echo "$list" | sed -n 's/.*"minutes":\([0-9]*\),"minutes_left".*/\1/p')
+[ -n "$total" ] && [ "$total" -ge 120 ] ||
+	fail "the course should take hours, not '$total' minutes"
+if [ $((total % 60)) = 0 ]; then
+	left="$((total / 60)) h left"
+else
+	left="$((total / 60)) h $((total % 60)) min left"
+fi
+screen_capture | grep "Start: 1\." | grep -qF "$left" ||
+	fail "the Start line should end with '$left'"
+for n in 1 7 12 14; do
+	mins=$(echo "$list" | grep -o "\"number\":$n,\"title\":\"[^\"]*\",\"minutes\":[0-9]*" |
+		sed 's/.*://')
+	[ -n "$mins" ] || fail "no minutes for drop $n in list --json"
+	screen_capture | grep -E "^ +$n  " | grep -qF " $mins min " ||
+		fail "drop $n should show $mins min"
+done
+
 # The entry above the last opens the playground: wait for what only the
 # playground shows (its title is also the home screen's entry).
 screen_keys G k Enter

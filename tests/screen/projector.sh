@@ -161,7 +161,7 @@ screen_keys q
 
 export HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data"
 json=$("$PARLEARN" --profile tester list --json) || fail "list failed"
-echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-01","number":1,"title":"[^"]*","minutes":6,"status":"read"' ||
+echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-01","number":1,"title":"[^"]*","minutes":[0-9]*,"status":"read"' ||
 	fail "stepping to the end of drop 1 should mark it read: $json"
 
 # Every way into the screens takes --projector (tui_run's one start).

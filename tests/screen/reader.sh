@@ -83,9 +83,9 @@ screen_keys C-c
 # The database holds it: list --json from the same profile.
 export HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data"
 json=$("$PARLEARN" --profile tester list --json) || fail "list failed"
-echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-01","number":1,"title":"[^"]*","minutes":6,"status":"read"' ||
+echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-01","number":1,"title":"[^"]*","minutes":[0-9]*,"status":"read"' ||
 	fail "drop-01 should be read, not done, in the database: $json"
-echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-03","number":3,"title":"[^"]*","minutes":7,"status":"started"' ||
+echo "$json" | tr -d ' \t\n' | grep -q '"id":"drop-03","number":3,"title":"[^"]*","minutes":[0-9]*,"status":"started"' ||
 	fail "drop-03 not started in the database"
 
 # Starting again returns to drop 3, on the block that was on top.

@@ -152,11 +152,15 @@ drop_clear(struct content_drop *d)
 	memset(d, 0, sizeof *d);
 }
 
+/*
+ * A drop's time is not read: core/course/duration.c estimates it from
+ * the content. The "minutes" key older files carry is ignored.
+ */
 static int
 parse_drop(const cJSON *root, struct content_drop *d,
     const struct content_course *c, struct content_ctx *ctx)
 {
-	long phase = 0, number = 0, minutes = 0;
+	long phase = 0, number = 0;
 
 	if (content_take_string(root, "id", 1, "", ctx, &d->id) != 0 ||
 	    pl_json_int(root, "phase", 1, 1, 99, &phase, ctx->file, "",
@@ -164,8 +168,6 @@ parse_drop(const cJSON *root, struct content_drop *d,
 	    pl_json_int(root, "number", 1, 1, 99, &number, ctx->file, "",
 	    ctx->err) != 0 ||
 	    content_take_string(root, "title", 1, "", ctx, &d->title) != 0 ||
-	    pl_json_int(root, "minutes", 1, 1, 60, &minutes, ctx->file, "",
-	    ctx->err) != 0 ||
 	    content_take_string(root, "summary", 0, "", ctx,
 	    &d->summary) != 0)
 		return -1;
@@ -176,7 +178,6 @@ parse_drop(const cJSON *root, struct content_drop *d,
 	}
 	d->phase = (int)phase;
 	d->number = (int)number;
-	d->minutes = (int)minutes;
 	if (content_find_phase(c, d->phase) == NULL) {
 		pl_err_set_path(ctx->err, ctx->file, "phase", "%s",
 		    _("no such phase in course.json"));

@@ -89,7 +89,6 @@ struct content_drop {
 	int			 phase;		/* 1-based */
 	int			 number;	/* position in the course */
 	char			*title;
-	int			 minutes;
 	char			*summary;	/* may be NULL */
 	char			*file;		/* path it was loaded from */
 	struct content_block	*blocks;

@@ -27,6 +27,19 @@ curriculum_phase(const struct content_course *c,
 }
 
 int
+curriculum_minutes_left(const struct content_course *c,
+    const enum curriculum_status *status, const int *minutes)
+{
+	size_t i;
+	int left = 0;
+
+	for (i = 0; i < c->n_drops; i++)
+		if (!curriculum_is_done(status[i]))
+			left += minutes[i];
+	return left;
+}
+
+int
 curriculum_is_done(enum curriculum_status s)
 {
 	return s == CURRICULUM_DONE || s == CURRICULUM_MASTERED;

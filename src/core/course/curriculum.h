@@ -56,6 +56,14 @@ int	curriculum_continue(const struct content_course *,
 	    const enum curriculum_status *status, int last_index);
 
 /*
+ * The minutes the drops not done yet take: the sum of minutes[i] (one per
+ * course->drops[i], as duration_course() gives them) over the drops whose
+ * status[i] is not done or mastered.
+ */
+int	curriculum_minutes_left(const struct content_course *,
+	    const enum curriculum_status *status, const int *minutes);
+
+/*
  * One-word name of a status: "new", "started", "read", "attempted",
  * "done", "mastered" (for JSON).
  */
