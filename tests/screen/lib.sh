@@ -295,3 +295,18 @@ open_incident() {
 knob() {
 	screen_capture | grep -qE "^ $1 +$2 "
 }
+
+# noon_clock: run parlearn (SCREEN_WRAP) with its clock moved to noon
+# today, UTC, by an offset, so time still passes between its runs; for
+# tests whose queue counts a 10-minute learning step, which would cross
+# the 4 am day rollover at 03:55. Without faketime the real clock is kept
+# (under CI=true faketime is required).
+noon_clock() {
+	if ! command -v faketime >/dev/null 2>&1; then
+		part_needs faketime "the clock at noon" || true
+		return 0
+	fi
+	nc_off=$(( $(TZ=UTC date -d 12:00 +%s) - $(date +%s) ))
+	case $nc_off in -*) ;; *) nc_off="+$nc_off" ;; esac
+	SCREEN_WRAP="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 faketime -f $nc_off"
+}
