@@ -19,6 +19,8 @@
 #include "i18n.h"
 #include "run/run_exec.h"
 #include "run/run_report.h"
+#include "cli/output.h"
+#include "cli/usage.h"
 #include "core/safeprint.h"
 
 #ifndef LOCALEDIR
@@ -45,11 +47,13 @@ check_request(const struct run_proc *p, int argc, char **argv,
 		    "started\n"), o->np, p->size);
 		return 2;
 	}
-	if (run_opts_config(o, p->size, cfg, &err) != 0) {
-		if (p->rank == 0)
+	if ((rc = run_opts_config(o, p->size, cfg, &err)) != 0) {
+		if (p->rank == 0 && rc == 1)
+			cli_usage_error("%s", err.msg);
+		else if (p->rank == 0)
 			safeprint_printf(stderr,
 			    _("parlearn: run: %s\n"), err.msg);
-		return 2;
+		return rc;
 	}
 	return -1;
 }
@@ -68,6 +72,7 @@ main(int argc, char **argv)
 	bindtextdomain(PACKAGE, LOCALEDIR);
 	textdomain(PACKAGE);
 #endif
+	cli_set_command("run");
 	/* The timeout of MPI_Init itself cannot be known before parsing. */
 	p.rank = -1;
 	p.timeout = 120.0;
@@ -84,7 +89,9 @@ main(int argc, char **argv)
 		rc = run_report(&x, &o, &cfg);
 		run_exec_free(&x);
 	}
-	fflush(stdout);
+	/* A lost result is a failed run (stdout full, closed, gone). */
+	if (p.rank == 0)
+		rc = cli_finish(rc);
 	run_guard(&p, _("finishing MPI"));
 	MPI_Finalize();
 	run_unguard();

@@ -249,19 +249,22 @@ run_opts_config(const struct run_opts *o, int np, struct sim_config *cfg,
 	struct sim_request req = o->req;
 	struct pl_err why;
 
+	/* Options that make no run at the mode's own size: a usage error. */
+	req.gpus = 0;
+	if (sim_config_build(&req, cfg, &why) != 0) {
+		pl_err_set(err, NULL, 0, 0, "%s", why.msg);
+		return 1;
+	}
 	req.gpus = np;
 	if (sim_config_build(&req, cfg, &why) != 0) {
-		if (np > 0)
-			pl_err_set(err, NULL, 0, 0, _("%d processes do not fit "
-			    "this run: %s"), np, why.msg);
-		else
-			pl_err_set(err, NULL, 0, 0, "%s", why.msg);
-		return -1;
+		pl_err_set(err, NULL, 0, 0, _("%d processes do not fit "
+		    "this run: %s"), np, why.msg);
+		return 2;
 	}
 	if (np > 0 && cfg->gpus != np) {
 		pl_err_set(err, NULL, 0, 0, _("%d processes do not fit mode %s: "
 		    "it runs on %d"), np, sim_mode_name(cfg->mode), cfg->gpus);
-		return -1;
+		return 2;
 	}
 	return 0;
 }
