@@ -3,7 +3,8 @@
 # job in bounded time: one line naming what happened, exit 2, and no
 # process of the job left behind. PARLEARN_RUN_FAULT (parlearn.1) makes
 # rank R kill itself (die:R) or stop answering (hang:R) as it starts its
-# first backward pass.
+# first backward pass. A failed run leaves no log behind, and mpirun
+# failing by itself is told with its own words.
 set -u
 PARLEARN=${PARLEARN:-./parlearn}
 top_srcdir=${top_srcdir:-.}
@@ -51,7 +52,22 @@ fault hang hang:1 tp 2 15
 grep -q '^parlearn: run: rank [0-9]: waited 2 s for the .* another process has died or hung' \
 	"$tmp/hang.err" || fail "hang: $(cat "$tmp/hang.err")"
 
-# The log named in the line holds mpirun's own messages.
-log=$(sed -n 's/.*messages: \([^)]*\)).*/\1/p' "$tmp/hang.err")
-[ -s "$log" ] || fail "hang: no log at '$log'"
+# A failed run cleans up after itself: no log left in $TMPDIR.
+logs() { ls "$tmp" | grep '^parlearn-run\.'; }
+[ -z "$(logs)" ] || fail "logs left behind: $(logs)"
+
+# mpirun that cannot start (no ssh or rsh agent on this PATH) says why.
+PATH=/nonexistent "$PARLEARN" run --mode dp --np 2 >"$tmp/path.out" \
+	2>"$tmp/path.err" </dev/null
+rc=$?
+[ "$rc" = 2 ] || fail "PATH: exit $rc, want 2: $(cat "$tmp/path.err")"
+if ! grep -q 'no mpirun to start the processes with' "$tmp/path.err"; then
+	grep -q '^parlearn: run: the MPI job failed, mpirun exited with status' \
+		"$tmp/path.err" || fail "PATH: $(cat "$tmp/path.err")"
+	[ "$(grep -c '^  [^ ]' "$tmp/path.err")" -ge 1 ] ||
+		fail "PATH: mpirun's cause not said: $(cat "$tmp/path.err")"
+	grep -q 'parlearn-run\.' "$tmp/path.err" &&
+		fail "PATH: names a log: $(cat "$tmp/path.err")"
+fi
+[ -z "$(logs)" ] || fail "PATH: log left behind: $(logs)"
 test_done
