@@ -9,8 +9,10 @@
  *     started this process as one rank of a job (`mpirun -np 4 parlearn
  *     run --mode tp`, `srun -n 8 parlearn run --mode 3d`), or
  *   - starts `mpirun -np N parlearn-run ...` and waits for it, keeping
- *     mpirun's messages in a log and turning a failed job into one line
- *     and exit 2.
+ *     what the job prints on stdout (rank 0's results) to write it here,
+ *     every write checked, and mpirun's messages in an unlinked log that
+ *     turns a failed job into one line (or, when mpirun failed by itself,
+ *     its own words) and exit 2.
  * Keeping MPI out of the main binary means the tutor starts without an
  * MPI runtime, and MPI_Init never runs inside a curses program.
  */
