@@ -3,7 +3,8 @@
 # job in bounded time: one line naming what happened, exit 2, and no
 # process of the job left behind. PARLEARN_RUN_FAULT (parlearn.1) makes
 # rank R kill itself (die:R) or stop answering (hang:R) as it starts its
-# first backward pass. A failed run leaves no log behind, and mpirun
+# first backward pass (stop-init:R, stop-finalize:R: stops as MPI starts
+# or finishes). A failed run leaves no log behind, and mpirun
 # failing by itself is told with its own words.
 set -u
 PARLEARN=${PARLEARN:-./parlearn}
@@ -51,6 +52,22 @@ grep -q '^parlearn: run: rank 2 died on signal 9' "$tmp/die.err" ||
 fault hang hang:1 tp 2 15
 grep -q '^parlearn: run: rank [0-9]: waited 2 s for the .* another process has died or hung' \
 	"$tmp/hang.err" || fail "hang: $(cat "$tmp/hang.err")"
+
+# Stopped as MPI starts or finishes: --timeout bounds those waits too,
+# and the parent's backstop is near it (was 90 s at --timeout 3).
+for f in stop-init:1 stop-finalize:1; do
+	t0=$(date +%s)
+	PARLEARN_RUN_FAULT=$f timeout 60 "$PARLEARN" run --mode dp --np 2 \
+		--timeout 3 -o "$tmp/$f.json" >"$tmp/edge.out" 2>"$tmp/edge.err" \
+		</dev/null
+	rc=$?
+	t1=$(date +%s)
+	[ "$rc" = 2 ] || fail "$f: exit $rc, want 2: $(cat "$tmp/edge.err")"
+	[ $((t1 - t0)) -le 12 ] || fail "$f: took $((t1 - t0)) s, limit 12"
+	grep -q '^parlearn: run: rank 0: .* MPI did not finish within 3 s' \
+		"$tmp/edge.err" || fail "$f: $(cat "$tmp/edge.err")"
+	wait_until 10 job_gone "$f" || fail "$f: processes left: $(job_left "$f")"
+done
 
 # A failed run cleans up after itself: no log left in $TMPDIR.
 logs() { ls "$tmp" | grep '^parlearn-run\.'; }

@@ -43,6 +43,11 @@
 #endif
 
 #define HELPER		"parlearn-run"
+/* The parent's backstop: every wait of a rank is bounded by --timeout
+ * (starting and finishing MPI each once, the step's many waits briefly);
+ * mpirun is given this long in all, and RUN_GRACE once a rank gave up. */
+#define RUN_GRACE	5.0
+#define RUN_BACKSTOP(t)	(2.0 * (t) + 15.0)
 #define NO_MPI_HINT	N_("parlearn: run needs MPI, and this parlearn was " \
 	"built without it: install it (Debian: apt-get install openmpi-bin " \
 	"libopenmpi-dev) and rebuild parlearn\n")
@@ -347,20 +352,54 @@ capture_read(struct capture *c, int wait_ms)
 }
 
 /*
- * Wait for mpirun, keeping what it prints. Every process bounds its own
- * waits (--timeout); this is the backstop if mpirun itself stalls, and
- * passes Ctrl-C on.
+ * Has a rank given up (its one line in the log)? Read with pread: the
+ * job appends to the log through the same open file.
  */
 static int
-wait_mpirun(pid_t pid, double limit_s, struct capture *c)
+rank_gave_up(int fd, off_t *seen)
+{
+	static const char mark[] = "parlearn: run: ";
+	char buf[4096];
+	struct stat st;
+	off_t at;
+	ssize_t n;
+
+	if (fstat(fd, &st) != 0 || st.st_size == *seen)
+		return 0;
+	/* From a little before the new text, for a line split across. */
+	at = *seen > (off_t)sizeof mark ? *seen - (off_t)sizeof mark : 0;
+	*seen = st.st_size;
+	while ((n = pread(fd, buf, sizeof buf - 1, at)) > 0) {
+		buf[n] = '\0';
+		if (memmem(buf, (size_t)n, mark, sizeof mark - 1) != NULL)
+			return 1;
+		if (n < (ssize_t)sizeof buf - 1)
+			break;		/* the end */
+		at += n - (ssize_t)sizeof mark;
+	}
+	return 0;
+}
+
+/*
+ * Wait for mpirun, keeping what it prints. Every process bounds its own
+ * waits (--timeout); this is the backstop if mpirun itself stalls: once
+ * a rank has given up, mpirun has RUN_GRACE seconds to end the job, and
+ * the whole job no more than RUN_BACKSTOP(timeout). Passes Ctrl-C on.
+ */
+static int
+wait_mpirun(pid_t pid, double timeout, int log_fd, struct capture *c)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 }, t0, now;
-	double waited = 0, term_at = -1;
-	int status = 0;
+	double waited = 0, term_at = -1, limit_s = RUN_BACKSTOP(timeout);
+	off_t seen = 0;
+	int status = 0, n = 0;
 	pid_t r;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((r = waitpid(pid, &status, WNOHANG)) == 0) {
+		if (++n % 10 == 0 && limit_s > waited + RUN_GRACE &&
+		    rank_gave_up(log_fd, &seen))
+			limit_s = waited + RUN_GRACE;
 		if (term_at < 0 && (got_signal || waited > limit_s)) {
 			kill(-pid, SIGTERM);
 			term_at = waited;
@@ -466,8 +505,10 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 		}
 		return 2;
 	}
-	/* The log lives only as long as we hold it, whatever happens. */
+	/* The log lives only as long as we hold it, whatever happens; the
+	 * job appends to it wherever we read. */
 	unlink(log_path);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND);
 	if (pipe(out) != 0) {
 		fprintf(stderr, _("parlearn: run: fork: %s\n"), strerror(errno));
 		fclose(log);
@@ -495,7 +536,7 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	status = wait_mpirun(pid, 10.0 * o->timeout + 60.0, &c);
+	status = wait_mpirun(pid, o->timeout, fd, &c);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (c.fd >= 0)

@@ -65,6 +65,7 @@ main(int argc, char **argv)
 	struct run_proc p;
 	struct run_opts o;
 	struct sim_config cfg;
+	double timeout;
 	int rc;
 
 	setlocale(LC_ALL, "");
@@ -73,16 +74,22 @@ main(int argc, char **argv)
 	textdomain(PACKAGE);
 #endif
 	cli_set_command("run");
-	/* The timeout of MPI_Init itself cannot be known before parsing. */
-	p.rank = -1;
-	p.timeout = 120.0;
+	/*
+	 * --timeout bounds MPI_Init too: parsed quietly first (a bad
+	 * request is told once MPI can say which rank speaks), with the
+	 * rank the launcher gave this process.
+	 */
+	timeout = run_opts_parse(argc, argv, &o, 1) == 0 ? o.timeout :
+	    RUN_TIMEOUT_DEFAULT;
+	p.rank = run_env_rank();
+	p.timeout = timeout;
 	run_guard(&p, _("starting MPI"));
+	run_fault_edge(p.rank, RUN_AT_INIT);
 	MPI_Init(&argc, &argv);
 	run_unguard();
-	run_proc_init(&p, RUN_TIMEOUT_DEFAULT);
+	run_proc_init(&p, timeout);
 	rc = check_request(&p, argc, argv, &o, &cfg);
 	if (rc < 0) {
-		p.timeout = o.timeout;
 		run_exec_init(&x, &p, &cfg, o.reduce);
 		run_clock_sync(&p);
 		run_exec_step(&x);
@@ -93,6 +100,7 @@ main(int argc, char **argv)
 	if (p.rank == 0)
 		rc = cli_finish(rc);
 	run_guard(&p, _("finishing MPI"));
+	run_fault_edge(p.rank, RUN_AT_FINALIZE);
 	MPI_Finalize();
 	run_unguard();
 	return rc;
