@@ -3,7 +3,9 @@
 # job in bounded time: one line naming what happened, exit 2, and no
 # process of the job left behind. PARLEARN_RUN_FAULT (parlearn.1) makes
 # rank R kill itself (die:R) or stop answering (hang:R) as it starts its
-# first backward pass.
+# first backward pass (stop-init:R, stop-finalize:R: stops as MPI starts
+# or finishes). A failed run leaves no log behind, and mpirun
+# failing by itself is told with its own words.
 set -u
 PARLEARN=${PARLEARN:-./parlearn}
 top_srcdir=${top_srcdir:-.}
@@ -51,7 +53,38 @@ fault hang hang:1 tp 2 15
 grep -q '^parlearn: run: rank [0-9]: waited 2 s for the .* another process has died or hung' \
 	"$tmp/hang.err" || fail "hang: $(cat "$tmp/hang.err")"
 
-# The log named in the line holds mpirun's own messages.
-log=$(sed -n 's/.*messages: \([^)]*\)).*/\1/p' "$tmp/hang.err")
-[ -s "$log" ] || fail "hang: no log at '$log'"
+# Stopped as MPI starts or finishes: --timeout bounds those waits too,
+# and the parent's backstop is near it (was 90 s at --timeout 3).
+for f in stop-init:1 stop-finalize:1; do
+	t0=$(date +%s)
+	PARLEARN_RUN_FAULT=$f timeout 60 "$PARLEARN" run --mode dp --np 2 \
+		--timeout 3 -o "$tmp/$f.json" >"$tmp/edge.out" 2>"$tmp/edge.err" \
+		</dev/null
+	rc=$?
+	t1=$(date +%s)
+	[ "$rc" = 2 ] || fail "$f: exit $rc, want 2: $(cat "$tmp/edge.err")"
+	[ $((t1 - t0)) -le 12 ] || fail "$f: took $((t1 - t0)) s, limit 12"
+	grep -q '^parlearn: run: rank 0: .* MPI did not finish within 3 s' \
+		"$tmp/edge.err" || fail "$f: $(cat "$tmp/edge.err")"
+	wait_until 10 job_gone "$f" || fail "$f: processes left: $(job_left "$f")"
+done
+
+# A failed run cleans up after itself: no log left in $TMPDIR.
+logs() { ls "$tmp" | grep '^parlearn-run\.'; }
+[ -z "$(logs)" ] || fail "logs left behind: $(logs)"
+
+# mpirun that cannot start (no ssh or rsh agent on this PATH) says why.
+PATH=/nonexistent "$PARLEARN" run --mode dp --np 2 >"$tmp/path.out" \
+	2>"$tmp/path.err" </dev/null
+rc=$?
+[ "$rc" = 2 ] || fail "PATH: exit $rc, want 2: $(cat "$tmp/path.err")"
+if ! grep -q 'no mpirun to start the processes with' "$tmp/path.err"; then
+	grep -q '^parlearn: run: the MPI job failed, mpirun exited with status' \
+		"$tmp/path.err" || fail "PATH: $(cat "$tmp/path.err")"
+	[ "$(grep -c '^  [^ ]' "$tmp/path.err")" -ge 1 ] ||
+		fail "PATH: mpirun's cause not said: $(cat "$tmp/path.err")"
+	grep -q 'parlearn-run\.' "$tmp/path.err" &&
+		fail "PATH: names a log: $(cat "$tmp/path.err")"
+fi
+[ -z "$(logs)" ] || fail "PATH: log left behind: $(logs)"
 test_done

@@ -5,7 +5,9 @@
 # reductions bit for bit those of the simulator's run of the same layout;
 # its events move the bytes the simulator's do; with --reduce mpi the
 # library's own order still agrees to 1e-9. Started by mpirun itself,
-# `parlearn run` joins the job.
+# `parlearn run` joins the job. -o writes like every other -o (no link
+# followed, nothing but a regular file replaced), and results that cannot
+# be written (a full disk, stdout closed, a reader gone) fail the run.
 set -u
 PARLEARN=${PARLEARN:-./parlearn}
 top_srcdir=${top_srcdir:-.}
@@ -129,4 +131,66 @@ grep -q 'largest difference from the simulator: loss 0, gradients 0, parameters 
 	"$tmp/joined.out" || fail "joined: summary: $(cat "$tmp/joined.out")"
 [ "$(grep -c '^parlearn run: tp on 4 processes' "$tmp/joined.out")" = 1 ] ||
 	fail "joined: want one summary (rank 0's): $(cat "$tmp/joined.out")"
+
+# out NAME WANT ARGS...: `parlearn run --mode dp --np 2 ARGS`, stdout in
+# $tmp/NAME.out, stderr $tmp/NAME.err; exit WANT.
+out() {
+	name=$1 want=$2
+	shift 2
+	timeout 60 "$PARLEARN" run --mode dp --np 2 --timeout 20 "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+	rc=$?
+	[ "$rc" = "$want" ] || fail "$name: exit $rc, want $want: $(cat "$tmp/$name.err")"
+}
+# -o never writes through a planted link, nor into a FIFO.
+echo victim >"$tmp/victim.txt"
+ln -s victim.txt "$tmp/link.json"
+out link 2 -o "$tmp/link.json"
+[ "$(cat "$tmp/victim.txt")" = victim ] || fail "link: wrote through the link"
+grep -q 'link.json: is a symbolic link; not writing through it' "$tmp/link.err" ||
+	fail "link: $(cat "$tmp/link.err")"
+mkfifo "$tmp/fifo.json"
+t0=$(date +%s)
+out fifo 2 -o "$tmp/fifo.json"
+[ $(($(date +%s) - t0)) -le 10 ] || fail "fifo: waited on the FIFO"
+grep -q 'fifo.json: not a regular file; not replacing it' "$tmp/fifo.err" ||
+	fail "fifo: $(cat "$tmp/fifo.err")"
+# An existing file is replaced whole, keeping its mode.
+echo old >"$tmp/keep.json"
+chmod 600 "$tmp/keep.json"
+out keep 0 -o "$tmp/keep.json"
+[ "$(jval processes "$tmp/keep.json")" = 2 ] || fail "keep: not replaced"
+ls -l "$tmp/keep.json" | grep -q '^-rw-------' || fail "keep: mode changed"
+ls -a "$tmp" | grep -q 'parlearn-.*\.tmp$' && fail "keep: temporary file left"
+# Started by mpirun, rank 0 writes -o the same way.
+timeout 60 mpirun -np 2 --oversubscribe "$PARLEARN" run --mode dp \
+	--timeout 20 -o "$tmp/link.json" >"$tmp/joinlink.out" 2>&1 </dev/null &&
+	fail "joined: -o through a link succeeded"
+[ "$(cat "$tmp/victim.txt")" = victim ] || fail "joined: wrote through the link"
+# Results that cannot be written fail the run, with the reason.
+if [ -w /dev/full ]; then
+	for j in "" --json; do
+		# shellcheck disable=SC2086
+		timeout 60 "$PARLEARN" run --mode tp --np 4 --timeout 20 $j \
+			>/dev/full 2>"$tmp/full.err" </dev/null
+		rc=$?
+		[ "$rc" = 2 ] || fail "/dev/full $j: exit $rc, want 2"
+		grep -q '^parlearn: run: standard output: No space left on device$' \
+			"$tmp/full.err" || fail "/dev/full $j: $(cat "$tmp/full.err")"
+	done
+fi
+timeout 60 "$PARLEARN" run --mode dp --np 2 --timeout 20 >&- \
+	2>"$tmp/closed.err" </dev/null
+rc=$?
+[ "$rc" = 2 ] || fail "stdout closed: exit $rc, want 2"
+[ "$(cat "$tmp/closed.err")" = \
+    "parlearn: run: standard output: Bad file descriptor" ] ||
+	fail "stdout closed: $(cat "$tmp/closed.err")"
+( timeout 60 "$PARLEARN" run --mode dp --np 2 --timeout 20 --json \
+	2>"$tmp/head.err" </dev/null; echo $? >"$tmp/head.rc" ) | true
+# (true has left long before the step ends.)
+[ "$(cat "$tmp/head.rc")" = 2 ] || fail "reader gone: exit $(cat "$tmp/head.rc")"
+[ "$(cat "$tmp/head.err")" = \
+    "parlearn: run: standard output: the reader went away before the results were written" ] ||
+	fail "reader gone: $(cat "$tmp/head.err")"
 test_done

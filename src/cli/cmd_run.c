@@ -9,14 +9,17 @@
  *     started this process as one rank of a job (`mpirun -np 4 parlearn
  *     run --mode tp`, `srun -n 8 parlearn run --mode 3d`), or
  *   - starts `mpirun -np N parlearn-run ...` and waits for it, keeping
- *     mpirun's messages in a log and turning a failed job into one line
- *     and exit 2.
+ *     what the job prints on stdout (rank 0's results) to write it here,
+ *     every write checked, and mpirun's messages in an unlinked log that
+ *     turns a failed job into one line (or, when mpirun failed by itself,
+ *     its own words) and exit 2.
  * Keeping MPI out of the main binary means the tutor starts without an
  * MPI runtime, and MPI_Init never runs inside a curses program.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "cli/usage.h"
 #include "run/run_opts.h"
 
 #ifndef PL_PKGLIBEXECDIR
@@ -39,6 +43,11 @@
 #endif
 
 #define HELPER		"parlearn-run"
+/* The parent's backstop: every wait of a rank is bounded by --timeout
+ * (starting and finishing MPI each once, the step's many waits briefly);
+ * mpirun is given this long in all, and RUN_GRACE once a rank gave up. */
+#define RUN_GRACE	5.0
+#define RUN_BACKSTOP(t)	(2.0 * (t) + 15.0)
 #define NO_MPI_HINT	N_("parlearn: run needs MPI, and this parlearn was " \
 	"built without it: install it (Debian: apt-get install openmpi-bin " \
 	"libopenmpi-dev) and rebuild parlearn\n")
@@ -228,17 +237,37 @@ log_line(FILE *log, const char *prefix, char *buf, size_t n)
 	return 0;
 }
 
-/* One line for a failed job, from what the log says. */
+/*
+ * What mpirun itself said, when it failed before any rank could speak
+ * (no ssh or rsh agent, no such program): its messages, indented, up to
+ * a screenful, without Open MPI's rules of dashes.
+ */
 static void
-report_failure(FILE *log, const char *log_path, int status)
+print_log(FILE *log)
+{
+	char line[1024];
+	int n = 0;
+
+	rewind(log);
+	while (n < 24 && fgets(line, sizeof line, log) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[strspn(line, "- \t")] == '\0')
+			continue;
+		cli_printf(stderr, "  %s\n", line);
+		n++;
+	}
+}
+
+/* A failed job: one line from what the log says, or mpirun's own words. */
+static void
+report_failure(FILE *log, const char *mpirun, int status)
 {
 	char line[1024];
 	int rank, sig;
 	const char *p;
 
 	if (log_line(log, "parlearn: run: ", line, sizeof line)) {
-		cli_printf(stderr, _("%s (mpirun's messages: %s)\n"), line,
-		    log_path);
+		cli_printf(stderr, "%s\n", line);
 		return;
 	}
 	if (log_line(log, "process rank ", line, sizeof line) &&
@@ -246,19 +275,20 @@ report_failure(FILE *log, const char *log_path, int status)
 	    (p = strstr(line, "signal ")) != NULL &&
 	    sscanf(p, "signal %d", &sig) == 1) {
 		cli_printf(stderr, _("parlearn: run: rank %d died on signal %d "
-		    "(%s) in the middle of the step; mpirun stopped the others "
-		    "(its messages: %s)\n"), rank, sig, strsignal(sig),
-		    log_path);
+		    "(%s) in the middle of the step; mpirun stopped the "
+		    "others\n"), rank, sig, strsignal(sig));
 		return;
 	}
 	if (WIFSIGNALED(status))
-		cli_printf(stderr, _("parlearn: run: mpirun ended on signal %d "
-		    "(its messages: %s)\n"), WTERMSIG(status), log_path);
+		cli_printf(stderr, _("parlearn: run: mpirun ended on signal "
+		    "%d\n"), WTERMSIG(status));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		cli_printf(stderr, _("parlearn: run: could not start %s\n"),
+		    mpirun);
 	else
-		cli_printf(stderr,
-		    _("parlearn: run: the MPI job failed, mpirun "
-		    "exited with status %d (its messages: %s)\n"),
-		    WEXITSTATUS(status), log_path);
+		cli_printf(stderr, _("parlearn: run: the MPI job failed, "
+		    "mpirun exited with status %d\n"), WEXITSTATUS(status));
+	print_log(log);
 }
 
 static void
@@ -272,28 +302,164 @@ copy_log(FILE *log)
 		fwrite(buf, 1, n, stderr);
 }
 
+/* What the job printed on stdout (rank 0's results), kept for us. */
+struct capture {
+	int	 fd;		/* the read end of mpirun's stdout, or -1 */
+	char	*buf;
+	size_t	 len, cap;
+	int	 nomem;
+};
+
+/* Read what is there now; with wait_ms, wait that long for more. */
+static int
+capture_read(struct capture *c, int wait_ms)
+{
+	struct pollfd pfd;
+	char chunk[8192];
+	ssize_t n;
+
+	if (c->fd < 0)
+		return 0;
+	pfd.fd = c->fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, wait_ms) <= 0)
+		return 0;
+	if ((n = read(c->fd, chunk, sizeof chunk)) <= 0) {
+		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+			close(c->fd);
+			c->fd = -1;
+		}
+		return 0;
+	}
+	if (c->len + (size_t)n > c->cap && !c->nomem) {
+		size_t cap = c->cap ? c->cap : 65536;
+		char *b;
+
+		while (cap < c->len + (size_t)n)
+			cap *= 2;
+		if ((b = realloc(c->buf, cap)) == NULL)
+			c->nomem = 1;
+		else {
+			c->buf = b;
+			c->cap = cap;
+		}
+	}
+	if (!c->nomem) {
+		memcpy(c->buf + c->len, chunk, (size_t)n);
+		c->len += (size_t)n;
+	}
+	return 1;
+}
+
 /*
- * Wait for mpirun. Every process bounds its own waits (--timeout); this
- * is the backstop if mpirun itself stalls, and passes Ctrl-C on.
+ * Has a rank given up (its one line in the log)? Read with pread: the
+ * job appends to the log through the same open file.
  */
 static int
-wait_mpirun(pid_t pid, double limit_s)
+rank_gave_up(int fd, off_t *seen)
 {
-	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	double waited = 0, term_at = -1;
-	int status = 0;
+	static const char mark[] = "parlearn: run: ";
+	char buf[4096];
+	struct stat st;
+	off_t at;
+	ssize_t n;
+
+	if (fstat(fd, &st) != 0 || st.st_size == *seen)
+		return 0;
+	/* From a little before the new text, for a line split across. */
+	at = *seen > (off_t)sizeof mark ? *seen - (off_t)sizeof mark : 0;
+	*seen = st.st_size;
+	while ((n = pread(fd, buf, sizeof buf - 1, at)) > 0) {
+		buf[n] = '\0';
+		if (memmem(buf, (size_t)n, mark, sizeof mark - 1) != NULL)
+			return 1;
+		if (n < (ssize_t)sizeof buf - 1)
+			break;		/* the end */
+		at += n - (ssize_t)sizeof mark;
+	}
+	return 0;
+}
+
+/*
+ * Wait for mpirun, keeping what it prints. Every process bounds its own
+ * waits (--timeout); this is the backstop if mpirun itself stalls: once
+ * a rank has given up, mpirun has RUN_GRACE seconds to end the job, and
+ * the whole job no more than RUN_BACKSTOP(timeout). Passes Ctrl-C on.
+ */
+static int
+wait_mpirun(pid_t pid, double timeout, int log_fd, struct capture *c)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 }, t0, now;
+	double waited = 0, term_at = -1, limit_s = RUN_BACKSTOP(timeout);
+	off_t seen = 0;
+	int status = 0, n = 0;
 	pid_t r;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((r = waitpid(pid, &status, WNOHANG)) == 0) {
+		if (++n % 10 == 0 && limit_s > waited + RUN_GRACE &&
+		    rank_gave_up(log_fd, &seen))
+			limit_s = waited + RUN_GRACE;
 		if (term_at < 0 && (got_signal || waited > limit_s)) {
 			kill(-pid, SIGTERM);
 			term_at = waited;
 		} else if (term_at >= 0 && waited > term_at + 5.0)
 			kill(-pid, SIGKILL);
-		nanosleep(&tick, NULL);
-		waited += 0.02;
+		if (c->fd >= 0)
+			capture_read(c, 20);
+		else
+			nanosleep(&tick, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		waited = (double)(now.tv_sec - t0.tv_sec) +
+		    (now.tv_nsec - t0.tv_nsec) / 1e9;
 	}
+	/* The rest, unless a stray process still holds the pipe. */
+	while (c->fd >= 0 && capture_read(c, 200))
+		;
 	return r < 0 ? -1 : status;
+}
+
+/*
+ * The job's results on our stdout, every write checked: 0, or 2 after
+ * saying why (a reader that went away is said as such).
+ */
+static int
+write_results(const struct capture *c)
+{
+	struct cli_out so = { stdout, NULL, NULL };
+	struct sigaction sa, old;
+	size_t done = 0;
+	ssize_t n;
+	int e = 0;
+
+	if (c->nomem) {
+		fprintf(stderr, "%s", _("parlearn: run: out of memory\n"));
+		return 2;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &old);
+	while (done < c->len) {
+		n = write(STDOUT_FILENO, c->buf + done, c->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			e = n < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	if (e == EPIPE) {
+		fprintf(stderr, "%s", _("parlearn: run: standard output: the "
+		    "reader went away before the results were written\n"));
+		return 2;
+	}
+	if (e != 0) {
+		cli_out_error(&so, e);
+		return 2;
+	}
+	return 0;
 }
 
 static int
@@ -303,9 +469,11 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	char mbuf[PATH_MAX], log_path[PATH_MAX];
 	const char *mpirun = find_mpirun(mbuf, sizeof mbuf), *tmp;
 	struct sigaction sa, old_int, old_term;
+	struct cli_out so = { stdout, NULL, NULL };
+	struct capture c = { -1, NULL, 0, 0, 0 };
 	FILE *log;
 	pid_t pid;
-	int fd, status;
+	int fd, status, out[2], rc;
 
 	if (mpirun == NULL) {
 		fprintf(stderr, "%s", _("parlearn: run: no mpirun to start the "
@@ -320,41 +488,67 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 		    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set\n"));
 		return 2;
 	}
+	/* No stdout to hand the results to: say so before running. */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		cli_out_error(&so, EBADF);
+		return 2;
+	}
 	tmp = getenv("TMPDIR");
 	snprintf(log_path, sizeof log_path, "%s/parlearn-run.XXXXXX",
 	    tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
 	if ((fd = mkstemp(log_path)) < 0 || (log = fdopen(fd, "w+")) == NULL) {
 		cli_printf(stderr, _("parlearn: run: %s: %s\n"), log_path,
 		    strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(log_path);
+		}
+		return 2;
+	}
+	/* The log lives only as long as we hold it, whatever happens; the
+	 * job appends to it wherever we read. */
+	unlink(log_path);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND);
+	if (pipe(out) != 0) {
+		fprintf(stderr, _("parlearn: run: fork: %s\n"), strerror(errno));
+		fclose(log);
 		return 2;
 	}
 	fflush(stdout);
 	if ((pid = fork()) < 0) {
 		fprintf(stderr, _("parlearn: run: fork: %s\n"), strerror(errno));
 		fclose(log);
-		unlink(log_path);
+		close(out[0]);
+		close(out[1]);
 		return 2;
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		close(out[0]);
+		dup2(out[1], STDOUT_FILENO);
+		if (out[1] != STDOUT_FILENO)
+			close(out[1]);
 		exec_mpirun(mpirun, helper, np, fd, argc, argv);
+	}
+	close(out[1]);
+	c.fd = out[0];
+	fcntl(c.fd, F_SETFD, FD_CLOEXEC);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	status = wait_mpirun(pid, 10.0 * o->timeout + 60.0);
+	status = wait_mpirun(pid, o->timeout, fd, &c);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	if (c.fd >= 0)
+		close(c.fd);
+	rc = write_results(&c);
+	free(c.buf);
 	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		copy_log(log);
 		fclose(log);
-		unlink(log_path);
-		return 0;
+		return rc;
 	}
-	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		cli_printf(stderr, _("parlearn: run: could not start %s (its "
-		    "messages: %s)\n"), mpirun, log_path);
-	else
-		report_failure(log, log_path, status);
+	report_failure(log, mpirun, status);
 	fclose(log);
 	return 2;
 }
@@ -405,10 +599,12 @@ cli_run_main(const struct cli_ctx *ctx, int argc, char **argv)
 			    "launcher started %d processes\n"), o.np, l.size);
 		return 2;
 	}
-	if (run_opts_config(&o, np, &cfg, &err) != 0) {
-		if (l.rank == 0)
-			fprintf(stderr, _("parlearn: run: %s\n"), err.msg);
-		return 2;
+	if ((rc = run_opts_config(&o, np, &cfg, &err)) != 0) {
+		if (l.rank == 0 && rc == 1)
+			cli_usage_error("%s", err.msg);
+		else if (l.rank == 0)
+			cli_printf(stderr, _("parlearn: run: %s\n"), err.msg);
+		return rc;
 	}
 	if ((helper = find_helper(hbuf, sizeof hbuf)) == NULL) {
 		if (l.rank == 0)

@@ -19,6 +19,8 @@
 #include "i18n.h"
 #include "run/run_exec.h"
 #include "run/run_report.h"
+#include "cli/output.h"
+#include "cli/usage.h"
 #include "core/safeprint.h"
 
 #ifndef LOCALEDIR
@@ -45,11 +47,13 @@ check_request(const struct run_proc *p, int argc, char **argv,
 		    "started\n"), o->np, p->size);
 		return 2;
 	}
-	if (run_opts_config(o, p->size, cfg, &err) != 0) {
-		if (p->rank == 0)
+	if ((rc = run_opts_config(o, p->size, cfg, &err)) != 0) {
+		if (p->rank == 0 && rc == 1)
+			cli_usage_error("%s", err.msg);
+		else if (p->rank == 0)
 			safeprint_printf(stderr,
 			    _("parlearn: run: %s\n"), err.msg);
-		return 2;
+		return rc;
 	}
 	return -1;
 }
@@ -61,6 +65,7 @@ main(int argc, char **argv)
 	struct run_proc p;
 	struct run_opts o;
 	struct sim_config cfg;
+	double timeout;
 	int rc;
 
 	setlocale(LC_ALL, "");
@@ -68,24 +73,34 @@ main(int argc, char **argv)
 	bindtextdomain(PACKAGE, LOCALEDIR);
 	textdomain(PACKAGE);
 #endif
-	/* The timeout of MPI_Init itself cannot be known before parsing. */
-	p.rank = -1;
-	p.timeout = 120.0;
+	cli_set_command("run");
+	/*
+	 * --timeout bounds MPI_Init too: parsed quietly first (a bad
+	 * request is told once MPI can say which rank speaks), with the
+	 * rank the launcher gave this process.
+	 */
+	timeout = run_opts_parse(argc, argv, &o, 1) == 0 ? o.timeout :
+	    RUN_TIMEOUT_DEFAULT;
+	p.rank = run_env_rank();
+	p.timeout = timeout;
 	run_guard(&p, _("starting MPI"));
+	run_fault_edge(p.rank, RUN_AT_INIT);
 	MPI_Init(&argc, &argv);
 	run_unguard();
-	run_proc_init(&p, RUN_TIMEOUT_DEFAULT);
+	run_proc_init(&p, timeout);
 	rc = check_request(&p, argc, argv, &o, &cfg);
 	if (rc < 0) {
-		p.timeout = o.timeout;
 		run_exec_init(&x, &p, &cfg, o.reduce);
 		run_clock_sync(&p);
 		run_exec_step(&x);
 		rc = run_report(&x, &o, &cfg);
 		run_exec_free(&x);
 	}
-	fflush(stdout);
+	/* A lost result is a failed run (stdout full, closed, gone). */
+	if (p.rank == 0)
+		rc = cli_finish(rc);
 	run_guard(&p, _("finishing MPI"));
+	run_fault_edge(p.rank, RUN_AT_FINALIZE);
 	MPI_Finalize();
 	run_unguard();
 	return rc;

@@ -14,6 +14,8 @@
 #include "core/number.h"
 #include "core/safeprint.h"
 
+#define RUN_MAX_TRY	64	/* process counts tried for a usage error */
+
 void
 run_opts_usage(FILE *fp)
 {
@@ -242,6 +244,20 @@ run_opts_parse(int argc, char **argv, struct run_opts *o, int silent)
 	return 0;
 }
 
+/* Does any count of processes make a run of these options? */
+static int
+fits_some_size(const struct sim_request *r)
+{
+	struct sim_request req = *r;
+	struct sim_config cfg;
+	struct pl_err why;
+
+	for (req.gpus = 1; req.gpus <= RUN_MAX_TRY; req.gpus++)
+		if (sim_config_build(&req, &cfg, &why) == 0)
+			return 1;
+	return 0;
+}
+
 int
 run_opts_config(const struct run_opts *o, int np, struct sim_config *cfg,
     struct pl_err *err)
@@ -256,12 +272,13 @@ run_opts_config(const struct run_opts *o, int np, struct sim_config *cfg,
 			    "this run: %s"), np, why.msg);
 		else
 			pl_err_set(err, NULL, 0, 0, "%s", why.msg);
-		return -1;
+		/* Options that make no run at any size: a usage error. */
+		return fits_some_size(&o->req) ? 2 : 1;
 	}
 	if (np > 0 && cfg->gpus != np) {
 		pl_err_set(err, NULL, 0, 0, _("%d processes do not fit mode %s: "
 		    "it runs on %d"), np, sim_mode_name(cfg->mode), cfg->gpus);
-		return -1;
+		return 2;
 	}
 	return 0;
 }

@@ -43,8 +43,9 @@ int	run_opts_parse(int argc, char **argv, struct run_opts *, int silent);
 
 /*
  * The simulator config of the run on np processes (np 0: the mode's
- * default). Returns 0, or -1 with err holding one line saying why np or
- * the options do not fit the mode.
+ * default). Returns 0; 1, a usage error, when the options make no run
+ * on any number of processes; or 2 when np (or the mode's default) does
+ * not fit them; err holds the one line saying why.
  */
 int	run_opts_config(const struct run_opts *, int np, struct sim_config *,
 	    struct pl_err *);

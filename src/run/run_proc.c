@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "i18n.h"
@@ -15,17 +16,62 @@
 
 #define CLOCK_PROBES	8	/* ping-pongs per rank; the fastest counts */
 
-static char guard_msg[512];	/* written by run_guard, read by the alarm */
+#define GUARD_LATE	2.0	/* seconds past due: this process was stopped */
+
+/* Written by run_guard, read by the alarm. */
+static char guard_msg[512];	/* another process died or hung */
+static char guard_self[512];	/* this one was stopped */
+static struct timespec guard_due;
 
 static void
 on_alarm(int sig)
 {
+	struct timespec now;
+	const char *m = guard_msg;
 	ssize_t n;
 
 	(void)sig;
-	n = write(STDERR_FILENO, guard_msg, strlen(guard_msg));
+	if (guard_self[0] != '\0' &&
+	    clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
+	    (double)(now.tv_sec - guard_due.tv_sec) +
+	    (now.tv_nsec - guard_due.tv_nsec) / 1e9 > GUARD_LATE)
+		m = guard_self;
+	n = write(STDERR_FILENO, m, strlen(m));
 	(void)n;
 	_exit(2);
+}
+
+int
+run_env_rank(void)
+{
+	static const char *const names[] = {
+		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"
+	};
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((v = getenv(names[i])) != NULL && *v >= '0' && *v <= '9')
+			return atoi(v);
+	return -1;
+}
+
+void
+run_fault_edge(int rank, enum run_fault_at at)
+{
+	const char *f = getenv("PARLEARN_RUN_FAULT");
+	char what[16], where[16];
+	int r = -1;
+
+	if (rank < 0 || f == NULL ||
+	    sscanf(f, "%15[a-z]-%15[a-z]:%d", what, where, &r) != 3 ||
+	    r != rank || strcmp(where, at == RUN_AT_INIT ? "init" :
+	    at == RUN_AT_FINALIZE ? "finalize" : "") != 0)
+		return;
+	if (strcmp(what, "die") == 0)
+		raise(SIGKILL);
+	else if (strcmp(what, "stop") == 0)
+		raise(SIGSTOP);
 }
 
 void
@@ -77,13 +123,21 @@ run_guard(const struct run_proc *p, const char *what)
 {
 	unsigned s = (unsigned)p->timeout + 1;
 
-	if (p->rank < 0)	/* before MPI_Init: no rank yet */
+	guard_self[0] = '\0';
+	if (p->rank < 0)	/* no rank known */
 		snprintf(guard_msg, sizeof guard_msg, _("parlearn: run: %s "
 		    "did not finish within %g s\n"), what, p->timeout);
-	else
+	else {
 		snprintf(guard_msg, sizeof guard_msg, _("parlearn: run: rank "
 		    "%d: %s did not finish within %g s; another process has "
 		    "died or hung\n"), p->rank, what, p->timeout);
+		snprintf(guard_self, sizeof guard_self, _("parlearn: run: "
+		    "rank %d was stopped while %s, for longer than the %g s "
+		    "timeout; the others gave up on it\n"), p->rank, what,
+		    p->timeout);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &guard_due);
+	guard_due.tv_sec += s;
 	signal(SIGALRM, on_alarm);
 	alarm(s);
 }

@@ -25,6 +25,13 @@ enum run_fault {
 	RUN_FAULT_HANG		/* stop answering at its first backward pass */
 };
 
+/* Where a fault of PARLEARN_RUN_FAULT strikes. */
+enum run_fault_at {
+	RUN_AT_BACKWARD,	/* die:R, hang:R */
+	RUN_AT_INIT,		/* die-init:R, stop-init:R: as MPI_Init starts */
+	RUN_AT_FINALIZE		/* die-finalize:R, stop-finalize:R */
+};
+
 struct run_proc {
 	int		 rank;		/* in MPI_COMM_WORLD */
 	int		 size;
@@ -38,6 +45,16 @@ struct run_proc {
 /* Fill rank, size, timeout and the fault this rank is asked to inject. */
 void	run_proc_init(struct run_proc *, double timeout);
 
+/* This process's rank as the launcher's environment says, or -1. */
+int	run_env_rank(void);
+
+/*
+ * Inject a fault of PARLEARN_RUN_FAULT at MPI_Init or MPI_Finalize, if
+ * rank is the one it names: die- kills the process, stop- stops it
+ * (SIGSTOP), as a debugger or an overloaded node would.
+ */
+void	run_fault_edge(int rank, enum run_fault_at);
+
 /* Seconds since the step's start on rank 0's clock. */
 double	run_now(const struct run_proc *);
 
@@ -50,7 +67,9 @@ void	run_fail(const struct run_proc *, const char *fmt, ...)
 
 /*
  * Arm an alarm of the timeout for an MPI call that cannot be polled
- * (what names it in the message); run_unguard() disarms it.
+ * (what names it in the message); run_unguard() disarms it. An alarm
+ * that comes late, because this process itself was stopped, says so
+ * instead of blaming another process.
  */
 void	run_guard(const struct run_proc *, const char *what);
 void	run_unguard(void);

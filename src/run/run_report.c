@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "run/run_gather.h"
 #include "run/run_report.h"
+#include "cli/output.h"
 #include "core/safeprint.h"
 
 /* Largest differences of one run from another. */
@@ -68,24 +69,25 @@ to_json(const struct run_opts *o, const struct sim_config *cfg,
 	return root;
 }
 
+/*
+ * The timeline to path through the writer every -o uses (cli/output.h:
+ * no link followed, nothing but a regular file replaced, a temporary file
+ * renamed into place), or to stdout when path is NULL.
+ */
 static int
 write_json(const char *path, const cJSON *root)
 {
 	char *text = cJSON_Print(root);
-	FILE *fp;
 	int rc = 0;
 
-	if (text == NULL)
+	if (text == NULL) {
+		fprintf(stderr, "%s", _("parlearn: run: out of memory\n"));
 		return -1;
-	if (path == NULL) {
-		printf("%s\n", text);
-	} else if ((fp = fopen(path, "w")) == NULL ||
-	    fprintf(fp, "%s\n", text) < 0 || fclose(fp) != 0) {
-		safeprint_printf(stderr,
-		    _("parlearn: run: %s: cannot write the timeline\n"),
-		    path);
-		rc = -1;
 	}
+	if (path == NULL)
+		printf("%s\n", text);
+	else if (cli_write_text(path, text) != 0)
+		rc = -1;
 	free(text);
 	return rc;
 }
