@@ -21,6 +21,13 @@ screen_wait "Flashcard review  (0 due, 0 learning, 7 new)"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
+# The day starts 12 hours from now, so that no learning step of this test
+# crosses the rollover (at 03:55 a 10-minute step under the default 4 am
+# would be tomorrow's card); check_cards_store holds the crossing itself.
+hour=$(date +%H)
+run review --rollover $(( (${hour#0} + 12) % 24 )) >/dev/null ||
+	fail "setting the rollover failed"
+
 # Without a terminal: a clear error, exit 2.
 run review </dev/null >/dev/null 2>"$SCREEN_TMP/err"
 [ $? = 2 ] || fail "review without a terminal should exit 2"
