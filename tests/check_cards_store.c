@@ -109,6 +109,25 @@ START_TEST(test_unlock)
 }
 END_TEST
 
+/*
+ * Today at hour:min, local time. The tests that review "now" use noon, so
+ * that a 10-minute learning step never crosses the 4 am day rollover
+ * (at 03:55 it would be tomorrow's card, and the counts below would not
+ * hold); test_step_across_rollover holds the crossing itself.
+ */
+static int64_t
+today_at(int hour, int min)
+{
+	time_t t = time(NULL);
+	struct tm tm = *localtime(&t);
+
+	tm.tm_hour = hour;
+	tm.tm_min = min;
+	tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm);
+}
+
 /* Rate a card through the session-free API, as the session does. */
 static int64_t
 rate(const char *id, enum fsrs_rating g, int64_t now, struct fsrs_card *out)
@@ -239,30 +258,12 @@ START_TEST(test_today_and_settings)
 }
 END_TEST
 
-/*
- * Today at noon, local time: far from the 4 am day rollover, so a
- * 10-minute learning step stays in today's queue whenever the suite runs
- * (it failed between 03:50 and 04:00; issue 23, item 18).
- */
-static int64_t
-midday(void)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	tm.tm_hour = 12;
-	tm.tm_min = tm.tm_sec = 0;
-	tm.tm_isdst = -1;
-	return (int64_t)mktime(&tm);
-}
-
 START_TEST(test_session_rate_undo)
 {
 	struct store_review r;
 	struct store_card *k;
 	struct pl_err err;
-	int64_t now = midday();
+	int64_t now = today_at(12, 0);
 	char first[128];
 	int n_new;
 
@@ -293,6 +294,33 @@ START_TEST(test_session_rate_undo)
 END_TEST
 
 /*
+ * At 03:55 a new card rated Good is due again at 04:05, after the day's
+ * 4 am rollover: it is tomorrow's learning card, not today's.
+ */
+START_TEST(test_step_across_rollover)
+{
+	struct store_review r;
+	struct pl_err err;
+	int64_t now = today_at(3, 55);
+	int n_new;
+
+	start_drop("drop-01");
+	ck_assert_int_eq(store_review_open(st, prof, course, NULL, NULL, 0, now,
+	    &r, &err), 0);
+	n_new = r.queue.n_new;
+	ck_assert_int_eq(store_review_rate(st, &r, FSRS_GOOD, now, 5, &err), 0);
+	ck_assert_int_eq(r.queue.n_new, n_new - 1);
+	ck_assert_int_eq(r.queue.n_learning, 0);
+	store_review_close(&r);
+	/* Ten minutes after the rollover it is due today. */
+	ck_assert_int_eq(store_review_open(st, prof, course, NULL, NULL, 0,
+	    today_at(4, 10), &r, &err), 0);
+	ck_assert_int_eq(r.queue.n_learning, 1);
+	store_review_close(&r);
+}
+END_TEST
+
+/*
  * Two parlearn processes review the same profile: both load the same card
  * and rate it. The second rating must be computed from the card as the
  * first left it (the log says two reviews, the card says two), never from
@@ -304,7 +332,7 @@ START_TEST(test_two_instances_rate_one_card)
 	struct fsrs_card stored, replay;
 	struct store *st2;
 	struct pl_err err;
-	int64_t now = (int64_t)time(NULL);
+	int64_t now = today_at(12, 0);
 	char path[600], id[128];
 
 	start_drop("drop-01");
@@ -338,7 +366,7 @@ START_TEST(test_cram_leaves_schedule)
 {
 	struct store_review r;
 	struct pl_err err;
-	int64_t now = (int64_t)time(NULL);
+	int64_t now = today_at(12, 0);
 	int sum_before, n;
 
 	start_drop("drop-01");
@@ -539,7 +567,7 @@ START_TEST(test_stats)
 	struct review_stats s;
 	struct pl_err err;
 	struct fsrs_card c;
-	int64_t now = (int64_t)time(NULL);
+	int64_t now = today_at(12, 0);
 
 	start_drop("drop-01");
 	ck_assert_int_eq(store_cards_unlock(st, prof, course, now, NULL, &err), 0);
@@ -577,6 +605,7 @@ cards_suite(void)
 	tcase_add_test(t, test_undo);
 	tcase_add_test(t, test_today_and_settings);
 	tcase_add_test(t, test_session_rate_undo);
+	tcase_add_test(t, test_step_across_rollover);
 	tcase_add_test(t, test_two_instances_rate_one_card);
 	tcase_add_test(t, test_cram_leaves_schedule);
 	tcase_add_test(t, test_question_card);

@@ -53,10 +53,16 @@ to_json(const struct run_opts *o, const struct sim_config *cfg,
     const struct diff *vs_sim)
 {
 	cJSON *root = sim_result_json(cfg, &out->res, &out->origin), *m, *h;
+	cJSON *doc = cJSON_CreateObject();
 	int i;
 
-	if (root == NULL)
+	/* A document of its own, schema/run.json, named first. */
+	if (root == NULL || doc == NULL ||
+	    cJSON_AddStringToObject(doc, "schema", "parlearn.run/1") == NULL) {
+		cJSON_Delete(root);
+		cJSON_Delete(doc);
 		return NULL;
+	}
 	m = cJSON_GetObjectItemCaseSensitive(root, "measured");
 	cJSON_AddStringToObject(m, "reduce", o->reduce == RUN_REDUCE_MPI ?
 	    "mpi" : "ordered");
@@ -66,7 +72,12 @@ to_json(const struct run_opts *o, const struct sim_config *cfg,
 	for (i = 0; i < out->origin.processes; i++)
 		cJSON_AddItemToArray(h, cJSON_CreateString(out->host[i]));
 	cJSON_AddItemToObject(root, "simulator", diff_json(vs_sim, sim->loss));
-	return root;
+	while ((m = root->child) != NULL) {
+		cJSON_DetachItemViaPointer(root, m);
+		cJSON_AddItemToObject(doc, m->string, m);
+	}
+	cJSON_Delete(root);
+	return doc;
 }
 
 /*

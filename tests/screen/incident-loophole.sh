@@ -12,45 +12,47 @@
 screen_start 100 40
 screen_wait "Phase 1"
 open_incident 12 "A 35% bubble with m pinned"
-screen_has "at least 1.00 of the starting layout's tokens/s"
+screen_wait "at least 1.00 of the starting layout's tokens/s"
 screen_keys Tab
 screen_wait "Memory/GPU"
 # TP 8 x PP 2 (DP is locked, so PP takes TP's factors), then plain attention.
 screen_keys Right Right Right
 wait_until 10 knob "TP degree" 8 || fail "TP should be 8"
-knob "PP degree" 2 || fail "PP should be 2"
+wait_until 10 knob "PP degree" 2 || fail "PP should be 2"
 screen_keys j j j j j j j
 screen_keys Right
 wait_until 10 knob "Attention" plain || fail "attention should be plain"
 reason 3 0.034
-screen_resize 100 70
+# Every assertion after a resize or a key waits with a deadline.
+screen_resize_wait 100 70
 screen_keys c
 screen_wait "Check: not yet"
-screen_has "bubble 3.4% of the step (at most 15.0%)"
-screen_has "TP group of 8 GPUs, nodes of 8: inside one node"
-screen_capture | grep "of the start's" | grep -q "at least 1.00" ||
-	fail "the floor against the start should be shown"
-screen_capture | grep "of the start's" | grep -q "✗" ||
-	fail "the floor against the start should fail"
-screen_capture | grep "bubble 3.4%" | grep -q "✓" ||
-	fail "the bubble criterion should hold"
+screen_wait "bubble 3.4% of the step (at most 15.0%)"
+screen_wait "TP group of 8 GPUs, nodes of 8: inside one node"
+# The floor against the start is shown, and fails; the bubble holds.
+screen_wait_line "of the start's" "at least 1.00"
+screen_wait_line "of the start's" "✗"
+screen_wait_line "bubble 3.4%" "✓"
 screen_keys q
 screen_wait "Drop 12:"
 screen_keys q
 screen_wait "Phase 3"
-screen_resize 100 40
+screen_resize_wait 100 40
 
 # Drop 14: (4, 4, 4), ZeRO-1 (the draft is TP 8 x PP 1 x DP 8, ZeRO 0).
 open_incident 14 "Defend a tuple for Llama 2 70B"
 # The brief says "press t": the footer lists t, whole at 80 columns.
-screen_resize 80 40
+screen_resize_wait 80 40
 screen_wait "Status: not passed yet"
-status=$(screen_capture | tail -n 1)
-case "$status" in
-*" t trade-off "*"q back") ;;
-*) fail "the defense's footer should list t, uncut: '$status'" ;;
-esac
-screen_resize 100 40
+footer_whole() {
+	case "$(screen_capture | tail -n 1)" in
+	*" t trade-off "*"q back") return 0 ;;
+	esac
+	return 1
+}
+wait_until 10 footer_whole ||
+	fail "the defense's footer should list t, uncut: '$(screen_capture | tail -n 1)'"
+screen_resize_wait 100 40
 screen_keys 1 2 3 4 5
 screen_wait "[x] 5."
 screen_keys Tab
@@ -59,17 +61,17 @@ screen_keys Left
 wait_until 10 knob "TP degree" 4 || fail "TP should be 4"
 screen_keys j Right Right
 wait_until 10 knob "PP degree" 4 || fail "PP should be 4"
-knob "DP degree" 4 || fail "DP should be 4"
+wait_until 10 knob "DP degree" 4 || fail "DP should be 4"
 screen_keys j Right
 wait_until 10 knob "ZeRO stage" 1 || fail "ZeRO should be 1"
 reason 4 56
-screen_resize 100 90
+screen_resize_wait 100 90
 screen_keys c
 screen_wait "Check: not yet"
-screen_has "claims: none asserted that holds on your layout and not on the"
-screen_capture | grep "claim 5" | grep -q "holds, asserted, true of the runner-up too" ||
-	fail "claim 5 should hold on (4, 4, 4) and on the runner-up"
-screen_has "Runner-up (row 1 of the ranking): DP 32 x TP 2 x PP 1"
+screen_wait "claims: none asserted that holds on your layout and not on the"
+# Claim 5 holds on (4, 4, 4) and on the runner-up.
+screen_wait_line "claim 5" "holds, asserted, true of the runner-up too"
+screen_wait "Runner-up (row 1 of the ranking): DP 32 x TP 2 x PP 1"
 screen_keys 6
 screen_keys t
 screen_wait "Trade-off (Enter ends): _"
@@ -78,14 +80,14 @@ screen_wait "ZeRO-3 layout_"
 screen_keys Enter
 screen_keys c
 screen_wait "Check: PASSED"
-screen_has "trade-off: exposed communication 12% confirmed"
-screen_capture | grep "claim 6" | grep -q "sets your layout apart" ||
-	fail "claim 6 should set (4, 4, 4) apart"
+screen_wait "trade-off: exposed communication 12% confirmed"
+# Claim 6 sets (4, 4, 4) apart.
+screen_wait_line "claim 6" "sets your layout apart"
 # Passed: no promise of hints after failed checks.
 screen_keys G
 screen_wait "Passed with:"
-screen_has "Press w for the worked solution."
-screen_lacks "A hint opens after each failed check."
+screen_wait "Press w for the worked solution."
+screen_wait_gone "A hint opens after each failed check."
 screen_keys q
 screen_wait "Drop 14:"
 # Reopened: the trade-off is read back.

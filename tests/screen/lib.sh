@@ -139,6 +139,45 @@ screen_wait_gone() {
 		fail "still on screen: $1"
 }
 
+# pane_sized SOCK COLS ROWS: the pane is COLS x ROWS and the program has
+# drawn that size (its last row, the status line, is not blank: a resize
+# adds blank rows below the old frame until the program redraws).
+pane_sized() {
+	[ "$(tmux -L "$1" display-message -p '#{pane_width}x#{pane_height}' \
+		2>/dev/null)" = "$2x$3" ] &&
+		pane_capture "$1" | tail -n 1 | grep -q '[^ ]'
+}
+
+# screen_resize_wait COLS ROWS [SECONDS]: resize, then wait until parlearn
+# has drawn the new size.
+screen_resize_wait() {
+	screen_resize "$1" "$2"
+	wait_until "${3:-10}" pane_sized "$SCREEN_SOCK" "$1" "$2" ||
+		fail "not redrawn at $1x$2 in time"
+}
+
+# screen_line TEXT TEXT2: a line of the screen holds TEXT and TEXT2.
+screen_line() {
+	screen_capture | grep -F -- "$1" | grep -qF -- "$2"
+}
+
+# screen_wait_line TEXT TEXT2 [SECONDS]: wait until a line holds both.
+screen_wait_line() {
+	wait_until "${3:-10}" screen_line "$1" "$2" ||
+		fail "timed out waiting for a line with: $1 ... $2"
+}
+
+# screen_count_is TEXT N: N lines of the screen hold TEXT.
+screen_count_is() {
+	[ "$(screen_capture | grep -cF -- "$1")" -eq "$2" ]
+}
+
+# screen_wait_count TEXT N [SECONDS]: wait until N lines hold TEXT.
+screen_wait_count() {
+	wait_until "${3:-10}" screen_count_is "$1" "$2" ||
+		fail "not $2 line(s) with: $1 ($(screen_capture | grep -cF -- "$1"))"
+}
+
 screen_has() {
 	screen_capture | grep -qF -- "$1" || fail "not on screen: $1"
 }
@@ -294,19 +333,4 @@ open_incident() {
 # knob NAME VALUE: the knob NAME shows VALUE.
 knob() {
 	screen_capture | grep -qE "^ $1 +$2 "
-}
-
-# noon_clock: run parlearn (SCREEN_WRAP) with its clock moved to noon
-# today, UTC, by an offset, so time still passes between its runs; for
-# tests whose queue counts a 10-minute learning step, which would cross
-# the 4 am day rollover at 03:55. Without faketime the real clock is kept
-# (under CI=true faketime is required).
-noon_clock() {
-	if ! command -v faketime >/dev/null 2>&1; then
-		part_needs faketime "the clock at noon" || true
-		return 0
-	fi
-	nc_off=$(( $(TZ=UTC date -d 12:00 +%s) - $(date +%s) ))
-	case $nc_off in -*) ;; *) nc_off="+$nc_off" ;; esac
-	SCREEN_WRAP="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 faketime -f $nc_off"
 }

@@ -33,6 +33,13 @@ screen_capture | grep "Two sums of model state" | grep -qE "done +100%" ||
 # The same day: a review of one card is no retrieval "later".
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+# The day starts 12 hours from now, so that the 10-minute learning step
+# stays today's (at 03:55 it would cross the default 4 am rollover).
+hour=$(date +%H)
+HOME="$SCREEN_TMP/home" XDG_DATA_HOME="$SCREEN_TMP/data" "$PARLEARN" \
+	--profile tester --content "$content" \
+	review --rollover $(( (${hour#0} + 12) % 24 )) >/dev/null ||
+	fail "setting the rollover failed"
 screen_start 80 24 --content "$content" review
 screen_wait "new 2  learning 0  due 0"
 screen_keys Space 3
