@@ -1,7 +1,7 @@
 #!/bin/sh
 # The JSON contract, judged by a validator that is not ours: every --json
 # document a command prints (list, plan, plan --search, trace, srs replay,
-# stats, review --list, lab status and report, export, and run --json when
+# stats, review --list, deck list, lab status and report, export, and run --json when
 # parlearn has MPI) is valid against its schema/KIND.json under Debian's
 # python3-jsonschema, and names that schema first. tests/check_schemas
 # holds the same documents to the suite's own checker (tests/jsonschema.c),
@@ -84,6 +84,7 @@ json srs-replay "$PARLEARN" srs replay --ratings good,again,good,easy --start 20
 json review-list "$PARLEARN" review --list --json
 json review-list "$PARLEARN" review --list --all --json
 json review-list "$PARLEARN" review --list --cram --json
+json deck-list "$PARLEARN" deck list --json
 json stats "$PARLEARN" stats --json
 json export "$PARLEARN" export
 lab="$tmp/lab"

@@ -256,7 +256,10 @@ add_memory(struct sim_timeline *tl, const struct part *pt, int rank,
 	return 0;
 }
 
-/* The earliest event start of any rank, if before 0 (clock error). */
+/*
+ * The earliest event start or memory sample of any rank, if before 0
+ * (clock error): the timeline is shifted so that nothing is negative.
+ */
 static double
 earliest(const struct part *pt, int n_ranks)
 {
@@ -264,10 +267,14 @@ earliest(const struct part *pt, int n_ranks)
 	size_t i;
 	int r;
 
-	for (r = 0; r < n_ranks; r++)
+	for (r = 0; r < n_ranks; r++) {
 		for (i = 0; i < pt[r].n_ev; i++)
 			if (pt[r].ev[i * EV_LEN + 11] < t)
 				t = pt[r].ev[i * EV_LEN + 11];
+		for (i = 0; i < pt[r].n_mem; i++)
+			if (pt[r].mem[i * MEM_LEN] < t)
+				t = pt[r].mem[i * MEM_LEN];
+	}
 	return t;
 }
 
