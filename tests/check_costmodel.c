@@ -741,13 +741,13 @@ START_TEST(new_settings_json)
 	ck_assert_int_eq(cm_config_from_json(&c, o, &cat, "l.json", "engine",
 	    &err), 0);
 	cJSON_Delete(o);
-	ck_assert_int_eq(c.rank_order, CM_ORDER_DP_PP_TP);
+	ck_assert_str_eq(mesh_order_name(c.rank_order), "dp-pp-tp");
 	ck_assert(!c.reshard_after_forward && c.hsdp && c.tp_overlap &&
 	    !c.dp_overlap && c.model.dropout);
 	ck_assert_double_eq(c.intra_eff, 1);
 	ck_assert_double_eq(c.inter_eff, 0.5);
 	eval(&c, &r);
-	ck_assert_int_eq(r.tp_group.per_node, 1);	/* TP outermost */
+	ck_assert_int_eq(r.group[MESH_TP].per_node, 1);	/* TP outermost */
 	j = cm_result_json(&r);
 	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "layout"),
 	    "rank_order")->valuestring, "dp-pp-tp");
@@ -757,7 +757,7 @@ START_TEST(new_settings_json)
 	ck_assert_int_eq(cJSON_GetObjectItem(n, "per_node")->valueint, 1);
 	ck_assert_int_eq(cJSON_GetObjectItem(n, "nodes")->valueint, 8);
 	ck_assert_double_eq(cJSON_GetObjectItem(n, "bus_bw_bytes_per_s")->valuedouble,
-	    r.tp_bw);
+	    r.group_bw[MESH_TP]);
 	ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
 	    "time_s"), "tp_exposed")->valuedouble, r.t_tp_exposed);
 	ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j,

@@ -174,7 +174,7 @@ START_TEST(drop02_two_nodes)
 	struct cm_result *r = calloc(1, sizeof *r);
 
 	run(q->question.engine, NULL, r);
-	ck_assert(r->dp_group.per_node == 8 && r->dp_group.nodes == 2);
+	ck_assert(r->group[MESH_DP].per_node == 8 && r->group[MESH_DP].nodes == 2);
 	NEAR(number_in(q->question.explain, "about ", " ms, a quarter"),
 	    r->t_dp * 1e3, 0.05);
 	ck_assert_ptr_nonnull(strstr(t->text, "8 × 50 = 400 GB/s"));
@@ -209,7 +209,7 @@ START_TEST(drop03_tp16_runs)
 	run(base, "{\"dp\": 1, \"tp\": 8, \"pp\": 2}", s);
 	run(base, "{\"dp\": 1, \"tp\": 16, \"pp\": 1}", r);
 	ck_assert(r->valid && r->fits && r->tp_inter &&
-	    r->tp_group.per_node == 8);
+	    r->group[MESH_TP].per_node == 8);
 	ck_assert(s->fits && !s->tp_inter);
 	NEAR(number_in(q, "gives about ", " GB per GPU"), r->mem_total / 1e9,
 	    0.02);
@@ -221,9 +221,9 @@ START_TEST(drop03_tp16_runs)
 	    r->tokens_per_s / s->tokens_per_s), 0.05);
 	NEAR(number_in(q, "takes about ", " s of each step"), r->t_tp, 0.02);
 	NEAR(number_in(q, "instead of about ", " s."), s->t_tp, 0.02);
-	NEAR(number_in(q, "gets about ", " GB/s per GPU"), r->tp_bw / 1e9,
+	NEAR(number_in(q, "gets about ", " GB/s per GPU"), r->group_bw[MESH_TP] / 1e9,
 	    0.02);
-	NEAR(number_in(q, "GB/s per GPU against ", " on NVLink"), s->tp_bw / 1e9,
+	NEAR(number_in(q, "GB/s per GPU against ", " on NVLink"), s->group_bw[MESH_TP] / 1e9,
 	    0.02);
 	ck_assert(r->t_tp / s->t_tp > 2.7 && r->t_tp / s->t_tp < 3.3);
 	/* The same TP 16 in one 16-GPU NVLink domain. */
@@ -286,15 +286,15 @@ START_TEST(drop06_ratios)
 	    r);
 	run(base, "{\"tp\": 8, \"pp\": 2, \"intra_eff\": 1, \"inter_eff\": 1}",
 	    s);
-	ck_assert(r->tp_inter && r->tp_group.per_node == 8);
+	ck_assert(r->tp_inter && r->group[MESH_TP].per_node == 8);
 	NEAR(number_in(t, "only about ", " times slower than TP inside one"),
-	    s->tp_bw / r->tp_bw, 0.05);
+	    s->group_bw[MESH_TP] / r->group_bw[MESH_TP], 0.05);
 	run(base, "{\"gpu\": \"a100-80gb\", \"tp\": 16, \"pp\": 1, "
 	    "\"intra_eff\": 1, \"inter_eff\": 1}", r);
 	run(base, "{\"gpu\": \"a100-80gb\", \"tp\": 8, \"pp\": 2, "
 	    "\"intra_eff\": 1, \"inter_eff\": 1}", s);
 	NEAR(number_in(t, "200 against 300 GB/s, about ", " times."),
-	    s->tp_bw / r->tp_bw, 0.05);
+	    s->group_bw[MESH_TP] / r->group_bw[MESH_TP], 0.05);
 	/* Per layer and micro-batch, at the engine's defaults. */
 	run(base, "{\"tp\": 16, \"pp\": 1}", r);
 	run(base, "{\"tp\": 8, \"pp\": 2}", s);
@@ -329,7 +329,7 @@ START_TEST(drop11_forty_percent)
 	run(start, NULL, r);
 	run(start, "{\"gpus\": 64, \"tp\": 8, \"pp\": 8, \"dp\": 1, "
 	    "\"rank_order\": \"tp-pp-dp\"}", old);
-	ck_assert_int_eq(r->tp_group.per_node, 1);
+	ck_assert_int_eq(r->group[MESH_TP].per_node, 1);
 	NEAR(number_in(t, "is about ", " of the old total"),
 	    r->tokens_per_s / old->tokens_per_s, 0.03);
 	ck_assert(r->tokens_per_s / old->tokens_per_s > 0.55 &&

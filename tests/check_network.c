@@ -23,6 +23,16 @@
 #include "core/engine/hardware.h"
 #include "catfix.h"
 
+/* The mesh order called name (core/mesh/mesh.h). */
+static int
+order_of(const char *name)
+{
+	int o = -1;
+
+	ck_assert_int_eq(mesh_order_parse(name, &o), 0);
+	return o;
+}
+
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
@@ -42,11 +52,11 @@ START_TEST(dgx_a100_allreduce_busbw)
 {
 	/* A DP group of 8 ranks in each of 4 DGX A100 nodes (t = p = 1). */
 	struct cm_config c;
-	struct cm_group g;
+	struct mesh_span g;
 	double bw, S = 8e9, t, busbw;
 
 	cfg_for(&c, "gpt3-175b", "a100-80gb", 32, 1, 1);
-	cm_group_of(&c, CM_AXIS_DP, &g);
+	cm_group_of(&c, MESH_DP, &g);
 	ck_assert_int_eq(g.per_node, 8);
 	ck_assert_int_eq(g.nodes, 4);
 	bw = cm_group_bw(&c, &g);
@@ -68,13 +78,13 @@ START_TEST(h100_node_nvls)
 	 * ~370; 4 ranks stay on the ring; off, every collective rings. */
 	static const double want[] = { 369, 369, 369, 420, 440, 460, 480 };
 	struct cm_config c;
-	struct cm_group g;
+	struct mesh_span g;
 	double S = 4e9, busbw;
 	int n;
 
 	for (n = 2; n <= 8; n++) {
 		cfg_for(&c, "llama2-7b", "h100-80gb", n, 1, 1);
-		cm_group_of(&c, CM_AXIS_DP, &g);
+		cm_group_of(&c, MESH_DP, &g);
 		ck_assert_int_eq(g.nodes, 1);
 		ck_assert_double_eq_tol(cm_group_bw(&c, &g) / 1e9, 369, 1);
 		busbw = 2.0 * (n - 1) / n * S / cm_coll_s(&c, CM_ALLREDUCE, &g,
@@ -92,13 +102,13 @@ START_TEST(h100_node_nvls)
 	ck_assert_double_eq_tol(busbw / 1e9, 369, 369 * 0.02);
 	/* A100s have no NVLS: the ring at 0.77 of 300 GB/s. */
 	cfg_for(&c, "llama2-7b", "a100-80gb", 8, 1, 1);
-	cm_group_of(&c, CM_AXIS_DP, &g);
+	cm_group_of(&c, MESH_DP, &g);
 	ck_assert_int_eq(c.nvls, 0);
 	busbw = 2.0 * 7 / 8 * S / cm_coll_s(&c, CM_ALLREDUCE, &g, S);
 	ck_assert_double_eq_tol(busbw / 1e9, 231, 231 * 0.02);
 	/* Across two nodes the all-reduce rings (no NVLS-tree here). */
 	cfg_for(&c, "llama2-7b", "h100-80gb", 16, 1, 1);
-	cm_group_of(&c, CM_AXIS_DP, &g);
+	cm_group_of(&c, MESH_DP, &g);
 	ck_assert_double_eq(cm_nvls_bw(&c, &g), 0);
 }
 END_TEST
@@ -130,11 +140,11 @@ START_TEST(ndr_nic_one_rank_per_node)
 {
 	/* TP = 8 fills each H100 node, so a DP group has 1 rank per node. */
 	struct cm_config c;
-	struct cm_group g;
+	struct mesh_span g;
 	double bw;
 
 	cfg_for(&c, "llama3-70b", "h100-80gb", 16, 8, 1);
-	cm_group_of(&c, CM_AXIS_DP, &g);
+	cm_group_of(&c, MESH_DP, &g);
 	ck_assert_int_eq(g.per_node, 1);
 	ck_assert_int_eq(g.nodes, 16);
 	bw = cm_group_bw(&c, &g);
@@ -148,21 +158,21 @@ START_TEST(partial_nodes)
 {
 	/* TP 2 inside a node leaves 4 DP ranks per node: 4 NICs' worth. */
 	struct cm_config c;
-	struct cm_group g;
+	struct mesh_span g;
 
 	cfg_for(&c, "llama3-70b", "h100-80gb", 8, 2, 1);
-	cm_group_of(&c, CM_AXIS_DP, &g);
+	cm_group_of(&c, MESH_DP, &g);
 	ck_assert_int_eq(g.per_node, 4);
 	ck_assert_int_eq(g.nodes, 2);
 	ck_assert_double_eq_tol(cm_group_bw(&c, &g),
 	    4 * c.inter_bw * c.inter_eff, 1);
 	/* Never more than NVLink: 8 NDR NICs (400 GB/s) vs 450 x eff. */
 	cfg_for(&c, "llama3-70b", "h100-80gb", 16, 1, 1);
-	cm_group_of(&c, CM_AXIS_DP, &g);
+	cm_group_of(&c, MESH_DP, &g);
 	ck_assert(cm_group_bw(&c, &g) <= c.intra_bw * c.intra_eff + 1);
 	/* Inside one node: NVLink. */
 	cfg_for(&c, "llama3-70b", "h100-80gb", 1, 8, 1);
-	cm_group_of(&c, CM_AXIS_TP, &g);
+	cm_group_of(&c, MESH_TP, &g);
 	ck_assert_int_eq(g.nodes, 1);
 	ck_assert_double_eq(cm_group_bw(&c, &g), c.intra_bw * c.intra_eff);
 }
@@ -173,7 +183,7 @@ START_TEST(nccl_latency_model)
 	/* tuning.cc, ring, Simple: base + steps x hop latency; only the
 	 * steps that cross a node pay the network figure. */
 	struct cm_config c;
-	struct cm_group g = { 16, 8, 2 };
+	struct mesh_span g = { 16, 8, 2 };
 	double want;
 
 	cfg_for(&c, "llama3-70b", "h100-80gb", 16, 1, 1);
@@ -191,27 +201,27 @@ END_TEST
 START_TEST(rank_order_places_groups)
 {
 	struct cm_config c;
-	struct cm_group g;
+	struct mesh_span g;
 
 	cfg_for(&c, "gpt3-175b", "a100-80gb", 4, 8, 4);	/* 128 GPUs */
-	cm_group_of(&c, CM_AXIS_TP, &g);
+	cm_group_of(&c, MESH_TP, &g);
 	ck_assert_int_eq(g.nodes, 1);
-	cm_group_of(&c, CM_AXIS_PP, &g);
+	cm_group_of(&c, MESH_PP, &g);
 	ck_assert_int_eq(g.per_node, 1);
 	ck_assert_int_eq(g.nodes, 4);
 	/* TP outermost: each TP rank 16 GPUs apart, one per node. */
-	c.rank_order = CM_ORDER_DP_PP_TP;
-	cm_group_of(&c, CM_AXIS_TP, &g);
+	c.rank_order = order_of("dp-pp-tp");
+	cm_group_of(&c, MESH_TP, &g);
 	ck_assert_int_eq(g.per_node, 1);
 	ck_assert_int_eq(g.nodes, 8);
-	cm_group_of(&c, CM_AXIS_DP, &g);
+	cm_group_of(&c, MESH_DP, &g);
 	ck_assert_int_eq(g.nodes, 1);	/* DP innermost: 4 in a node */
 }
 END_TEST
 
 /* TP time per micro-batch for a 175B layout with TP t and the order. */
 static double
-tp_time(int t, enum cm_rank_order o, struct cm_result *r)
+tp_time(int t, int o, struct cm_result *r)
 {
 	struct cm_config c;
 	struct pl_err err;
@@ -226,9 +236,9 @@ tp_time(int t, enum cm_rank_order o, struct cm_result *r)
 START_TEST(tp_across_nodes)
 {
 	struct cm_result in, per_node, two;
-	double a = tp_time(8, CM_ORDER_TP_PP_DP, &in);
-	double b = tp_time(8, CM_ORDER_DP_PP_TP, &per_node);
-	double c = tp_time(16, CM_ORDER_TP_PP_DP, &two);
+	double a = tp_time(8, order_of("tp-pp-dp"), &in);
+	double b = tp_time(8, order_of("dp-pp-tp"), &per_node);
+	double c = tp_time(16, order_of("tp-pp-dp"), &two);
 
 	printf("network: GPT-3 TP time per micro-batch: TP 8 in a node %.1f "
 	    "ms, one rank per node %.1f ms (%.1fx), TP 16 over two whole "
@@ -236,9 +246,9 @@ START_TEST(tp_across_nodes)
 	    c / a);
 	ck_assert_int_eq(in.tp_inter, 0);
 	ck_assert_int_eq(per_node.tp_inter, 1);
-	ck_assert_int_eq(per_node.tp_group.per_node, 1);
+	ck_assert_int_eq(per_node.group[MESH_TP].per_node, 1);
 	ck_assert(b > 5 * a);		/* the classic misconfiguration */
-	ck_assert_int_eq(two.tp_group.per_node, 8);
+	ck_assert_int_eq(two.group[MESH_TP].per_node, 8);
 	ck_assert(c > 1.05 * a && c < 2.5 * a);	/* moderately slower */
 	ck_assert(per_node.t_step > 1.5 * in.t_step);
 	ck_assert(two.t_step > in.t_step);
@@ -277,7 +287,7 @@ START_TEST(nic_shared_with_dp)
 		    "(%.1f ms of it hidden); step +%.1f ms from shared NICs\n",
 		    zero, 1e3 * alone.t_tp, 1e3 * shared.t_tp, 1e3 * hidden,
 		    1e3 * shared.t_nic_shared);
-		ck_assert_int_eq(shared.tp_group.per_node, 8);
+		ck_assert_int_eq(shared.group[MESH_TP].per_node, 8);
 		ck_assert_int_eq(shared.dp_inter, 1);
 		ck_assert(alone.t_nic_shared == 0);
 		ck_assert(shared.t_nic_shared > 0);

@@ -269,7 +269,7 @@ START_TEST(rank_order_knob)
 	pg_knob_value(pg, PG_RANK_ORDER, v, sizeof v);
 	ck_assert_str_eq(v, "dp-pp-tp");
 	ck_assert(pg->cur_valid && pg->cur.tp_inter);
-	ck_assert_int_eq(pg->cur.tp_group.per_node, 1);
+	ck_assert_int_eq(pg->cur.group[MESH_TP].per_node, 1);
 	ck_assert(pg->cur.tokens_per_s < tokens);
 	pg_layout_text(&pg->cfg, buf, sizeof buf);
 	ck_assert_ptr_nonnull(strstr(buf, " order=dp-pp-tp"));

@@ -281,7 +281,7 @@ END_TEST
 START_TEST(question_degrees)
 {
 	struct content_question q = question(CONTENT_Q_NUMERIC);
-	double d[4];
+	double d[QUIZ_MAX_DEGREES];
 
 	ck_assert_uint_eq(quiz_degrees(&q, d), 0);
 	q.engine = cJSON_Parse("{\"tp\": 2, \"pp\": 1, \"dp\": 4, "

@@ -191,7 +191,7 @@ START_TEST(drop11_tp_across_nodes)
 
 	/* The start lays each TP rank in its own node: one NIC per GPU. */
 	ck_assert(!grade(f, &f->start_cfg, 0));
-	ck_assert_int_eq(f->start.tp_group.per_node, 1);
+	ck_assert_int_eq(f->start.group[MESH_TP].per_node, 1);
 	/* TP 8 with the order left as it is still spreads over nodes. */
 	c.tp = 8;
 	c.pp = 8;
@@ -201,9 +201,9 @@ START_TEST(drop11_tp_across_nodes)
 	/* Ranks back in blocks, TP innermost: TP 16 is 8 per node and
 	 * faster, but still leaves the node; TP 8 passes. */
 	c = f->start_cfg;
-	c.rank_order = CM_ORDER_TP_PP_DP;
+	c.rank_order = 0;	/* tp-pp-dp */
 	ck_assert(!grade(f, &c, 0));
-	ck_assert_int_eq(f->r.tp_group.per_node, 8);
+	ck_assert_int_eq(f->r.group[MESH_TP].per_node, 8);
 	ck_assert(f->r.tokens_per_s > 2 * f->start.tokens_per_s);
 	c.tp = 8;
 	c.pp = 8;

@@ -596,10 +596,11 @@ grid_text(int gpus, int gpn, int layers, char *buf, size_t size)
 	buf[0] = '\0';
 	cm_grid_start(&g, &c);
 	while (cm_grid_next(&g)) {
-		ck_assert_int_eq(g.tp * g.pp * g.dp, gpus);
+		cm_grid_apply(&g, &c);
+		ck_assert_int_eq(c.tp * c.pp * c.dp, gpus);
 		len = strlen(buf);
 		snprintf(buf + len, size - len, "%s%dx%dx%d", len ? " " : "",
-		    g.tp, g.pp, g.dp);
+		    c.tp, c.pp, c.dp);
 	}
 }
 
@@ -807,16 +808,16 @@ START_TEST(tp_in_node)
 	search(&c, CM_SEARCH_MAX);
 	ck_assert_int_gt(s->n_top, 0);
 	for (i = 0; i < s->n_top; i++)
-		across |= s->top[i].tp_group.nodes > 1;
+		across |= s->top[i].group[MESH_TP].nodes > 1;
 	ck_assert_msg(across, "no TP group across nodes without the rule");
 	free_best = s->top[0].t_step;
 	c.tp_in_node = 1;
-	for (c.rank_order = CM_ORDER_TP_PP_DP; c.rank_order <=
-	    CM_ORDER_DP_PP_TP; c.rank_order++) {
+	for (c.rank_order = 0; c.rank_order < MESH_N_ORDERS;
+	    c.rank_order++) {
 		search(&c, CM_SEARCH_MAX);
 		for (i = 0; i < s->n_top; i++)
-			ck_assert_int_eq(s->top[i].tp_group.nodes, 1);
-		if (c.rank_order == CM_ORDER_TP_PP_DP) {
+			ck_assert_int_eq(s->top[i].group[MESH_TP].nodes, 1);
+		if (c.rank_order == 0) {	/* tp-pp-dp */
 			ck_assert_int_gt(s->n_top, 0);
 			ck_assert(s->top[0].t_step >= free_best);
 		}

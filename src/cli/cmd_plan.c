@@ -346,30 +346,46 @@ print_memory(const struct cm_result *r)
 	    r->mem_total - r->mem_usable));
 }
 
+/* 1 if o gives every axis's degree (else plan searches). */
+static int
+every_degree(const cJSON *o)
+{
+	int a;
+
+	for (a = 0; a < MESH_N_AXES; a++)
+		if (!has(o, mesh_axis((enum mesh_axis)a)->key))
+			return 0;
+	return 1;
+}
+
 static void print_assumed(const struct cm_config *, const cJSON *);
 
 /* Bus bandwidth each group gets and where its ranks sit. */
 static void
 print_links(const struct cm_result *r)
 {
-	const struct cm_group *g[] = { &r->tp_group, &r->pp_group,
-	    &r->dp_group };
-	const double bw[] = { r->tp_bw, r->pp_bw, r->dp_bw };
-	const char *name[] = { "TP", "PP", "DP" };
-	const enum cm_axis axis[] = { CM_AXIS_TP, CM_AXIS_PP, CM_AXIS_DP };
-	size_t i;
+	const struct mesh_span *g;
+	struct mesh inner;
+	enum mesh_axis a;
+	double bw;
+	int i;
 
-	for (i = 0; i < 3; i++) {
-		if (g[i]->n <= 1)
+	/* Innermost axis first, as the default rank order numbers them. */
+	mesh_init(&inner, 1);
+	for (i = 0; i < MESH_N_AXES; i++) {
+		a = inner.order[i];
+		g = &r->group[a];
+		bw = r->group_bw[a];
+		if (g->n <= 1)
 			continue;
 		/* TRANSLATORS: "TP group: 8 ranks, 8 per node on 1 node(s),
 		 * 346 GB/s" */
 		printf(_("  %s group: %d ranks, %d per node on %d node(s), "
-		    "%.0f GB/s\n"), name[i], g[i]->n, g[i]->per_node,
-		    g[i]->nodes, bw[i] / 1e9);
-		if (cm_axis_nvls_bw(r, axis[i]) > bw[i])
+		    "%.0f GB/s\n"), mesh_axis(a)->label, g->n, g->per_node,
+		    g->nodes, bw / 1e9);
+		if (cm_axis_nvls_bw(r, a) > bw)
 			printf(_("    its all-reduces: %.0f GB/s with NVLink "
-			    "SHARP\n"), cm_axis_nvls_bw(r, axis[i]) / 1e9);
+			    "SHARP\n"), cm_axis_nvls_bw(r, a) / 1e9);
 	}
 	if (r->dp_bytes > 0)
 		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "
@@ -384,14 +400,16 @@ static void
 print_one(const struct cm_result *r, const cJSON *o)
 {
 	const struct cm_config *c = &r->cfg;
-	char fw[200];
+	char fw[200], lay[96];
+	struct mesh m;
 	int i;
 
 	printf(_("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
 	    r->params / 1e9, c->gpus, c->gpu.name);
-	printf(_("Layout DP %d x TP %d x PP %d, %s (v=%d), micro-batch %d, "
-	    "%ld micro-batches, ZeRO %d, recompute %s%s\n"), c->dp, c->tp,
-	    c->pp, pipe_schedule_name(c->schedule), c->virtual_stages,
+	cm_mesh(c, &m);
+	printf(_("Layout %s, %s (v=%d), micro-batch %d, %ld micro-batches, "
+	    "ZeRO %d, recompute %s%s\n"), mesh_layout_text(&m, lay,
+	    sizeof lay), pipe_schedule_name(c->schedule), c->virtual_stages,
 	    c->micro_batch, r->microbatches, c->zero,
 	    cm_recompute_name(c->recompute), c->seq_parallel ? ", SP" : "");
 	/* TRANSLATORS: "Kernels eager, attention flash"; the words are the
@@ -676,7 +694,7 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if (cm_config_from_json(&c, o, &cat, NULL, "", &err) != 0) {
 		report(&err, &cat, o);
 		rc = 1;
-	} else if (!has(o, "dp") || !has(o, "tp") || !has(o, "pp")) {
+	} else if (!every_degree(o)) {
 		c.search_keep = kept_knobs(o);
 		rc = run_search(&c, o, json);
 	} else

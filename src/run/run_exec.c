@@ -98,7 +98,7 @@ run_exec_init(struct run_exec *x, struct run_proc *p,
     const struct sim_config *cfg, enum run_reduce reduce)
 {
 	size_t T;
-	int i;
+	int i, coord[MESH_N_AXES], tp_id, dp_id;
 
 	memset(x, 0, sizeof *x);
 	x->proc = p;
@@ -106,9 +106,10 @@ run_exec_init(struct run_exec *x, struct run_proc *p,
 	x->sh.b = x->lay.b;
 	x->sh.t = x->lay.t;
 	x->sh.sp = x->lay.sp;
-	x->k = p->rank % x->lay.t;
-	x->s = (p->rank / x->lay.t) % x->lay.p;
-	x->r = p->rank / (x->lay.t * x->lay.p);
+	mesh_coords(&x->lay.mesh, p->rank, coord);
+	x->k = coord[MESH_TP];
+	x->s = coord[MESH_PP];
+	x->r = coord[MESH_DP];
 	for (i = 0; i < SIM_BATCH; i++)
 		x->loss[i] = NAN;
 	if (sim_timeline_init(&x->tl, p->size) != 0 ||
@@ -116,11 +117,12 @@ run_exec_init(struct run_exec *x, struct run_proc *p,
 	    NULL) != 0)
 		run_fail(p, "%s", _("out of memory"));
 	run_comm_init(&x->comm, p, reduce, &x->tl);
-	/* Group keys: TP groups 256 + first rank, DP groups 512 + first. */
-	run_group_split(&x->comm, &x->tp, x->r * x->lay.p + x->s, x->k,
-	    256 + sim_rank(&x->lay, x->r, x->s, 0));
-	run_group_split(&x->comm, &x->dp, x->s * x->lay.t + x->k, x->r,
-	    512 + sim_rank(&x->lay, 0, x->s, x->k));
+	/* One communicator per group of the mesh, its members ordered by
+	 * their coordinate; keys: TP groups 256 + first rank, DP 512 + it. */
+	tp_id = (int)mesh_group_id(&x->lay.mesh, MESH_TP, p->rank);
+	dp_id = (int)mesh_group_id(&x->lay.mesh, MESH_DP, p->rank);
+	run_group_split(&x->comm, &x->tp, tp_id, x->k, 256 + tp_id);
+	run_group_split(&x->comm, &x->dp, dp_id, x->r, 512 + dp_id);
 	sim_model_data(x->x, x->target);
 	init_shard(x);
 	T = (size_t)sim_shape_tokens(&x->sh);

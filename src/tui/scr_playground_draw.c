@@ -234,17 +234,19 @@ static void
 draw_invalid(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
 	struct pgs_flow f = { w, *b, b->y, 0, 0, 0, 0, 0, NULL, 0 };
-	char line[200];
+	char line[200], named[96];
 	const struct cm_config *c = &p->pg.cfg;
-	long prod = (long)c->dp * c->tp * c->pp;
+	long prod = cm_layout_gpus(c);
+	struct mesh m;
 
 	pgs_flow_text(&f, _("This combination is not a valid layout:"), 0,
 	    ui_attr(UI_C_WARN));
 	pgs_flow_text(&f, p->pg.why, 2, (int)A_NORMAL);
 	f.y++;
 	if (prod == c->gpus) {
-		snprintf(line, sizeof line, _("DP %d x TP %d x PP %d = %ld "
-		    "GPUs, as it should be."), c->dp, c->tp, c->pp, prod);
+		cm_mesh(c, &m);
+		snprintf(line, sizeof line, _("%s = %ld GPUs, as it should "
+		    "be."), mesh_layout_text(&m, named, sizeof named), prod);
 		pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
 	}
 	pgs_flow_text(&f, p->base == PG_VS_START ? _("Turn a knob to get back "

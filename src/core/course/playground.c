@@ -30,29 +30,44 @@
 /* Values tried when looking for one that keeps DP x TP x PP = GPUs. */
 #define PG_MAX_TRIES	512
 
+/* The knobs other than the axes' degrees, whose rows are the mesh's. */
 static const char *const knob_names[PG_N_KNOBS] = {
-	"model", "gpu", "gpus", "gpus_per_node", "seq", "global_batch",
-	"micro_batch", "dp", "tp", "pp", "zero", "recompute", "seq_parallel",
-	"schedule", "virtual_stages", "attention", "rank_order"
+	[PG_MODEL] = "model", [PG_GPU] = "gpu", [PG_GPUS] = "gpus",
+	[PG_GPN] = "gpus_per_node", [PG_SEQ] = "seq",
+	[PG_GLOBAL_BATCH] = "global_batch", [PG_MICRO_BATCH] = "micro_batch",
+	[PG_ZERO] = "zero", [PG_RECOMPUTE] = "recompute",
+	[PG_SP] = "seq_parallel", [PG_SCHEDULE] = "schedule",
+	[PG_VSTAGES] = "virtual_stages", [PG_ATTENTION] = "attention",
+	[PG_RANK_ORDER] = "rank_order"
 };
 
 static const char *const knob_labels[PG_N_KNOBS] = {
-	N_("Model"), N_("GPU type"), N_("GPUs"), N_("GPUs per node"),
-	N_("Sequence length"), N_("Global batch"), N_("Micro-batch"),
-	N_("DP degree"), N_("TP degree"), N_("PP degree"), N_("ZeRO stage"),
-	N_("Recompute"), N_("Sequence parallel"), N_("Schedule"),
-	N_("Virtual stages"), N_("Attention"), N_("Rank order")
+	[PG_MODEL] = N_("Model"), [PG_GPU] = N_("GPU type"),
+	[PG_GPUS] = N_("GPUs"), [PG_GPN] = N_("GPUs per node"),
+	[PG_SEQ] = N_("Sequence length"), [PG_GLOBAL_BATCH] = N_("Global batch"),
+	[PG_MICRO_BATCH] = N_("Micro-batch"), [PG_ZERO] = N_("ZeRO stage"),
+	[PG_RECOMPUTE] = N_("Recompute"), [PG_SP] = N_("Sequence parallel"),
+	[PG_SCHEDULE] = N_("Schedule"), [PG_VSTAGES] = N_("Virtual stages"),
+	[PG_ATTENTION] = N_("Attention"), [PG_RANK_ORDER] = N_("Rank order")
 };
 
 const char *
 pg_knob_name(enum pg_knob k)
 {
+	enum mesh_axis a;
+
+	if (pg_knob_axis(k, &a) == 0)
+		return mesh_axis(a)->key;
 	return k < PG_N_KNOBS ? knob_names[k] : "";
 }
 
 const char *
 pg_knob_label(enum pg_knob k)
 {
+	enum mesh_axis a;
+
+	if (pg_knob_axis(k, &a) == 0)
+		return mesh_axis(a)->knob;
 	return k < PG_N_KNOBS ? knob_labels[k] : "";
 }
 
@@ -62,7 +77,7 @@ pg_knob_parse(const char *name, enum pg_knob *out)
 	int k;
 
 	for (k = 0; k < PG_N_KNOBS; k++)
-		if (strcmp(name, knob_names[k]) == 0) {
+		if (strcmp(name, pg_knob_name((enum pg_knob)k)) == 0) {
 			*out = (enum pg_knob)k;
 			return 0;
 		}
@@ -156,12 +171,45 @@ pow2_step(long v, int dir, long lo, long hi)
 	return best;
 }
 
+int
+pg_knob_axis(enum pg_knob k, enum mesh_axis *a)
+{
+	if (k < PG_AXES || k >= PG_AXES + MESH_N_AXES)
+		return -1;
+	*a = (enum mesh_axis)(k - PG_AXES);
+	return 0;
+}
+
+/*
+ * Next degree of axis a after v, stepped as the search grid steps it: a
+ * power of two up to PG_MAX_TP, every value up to the layers, and the
+ * REST axis (DP) through nice sizes while the GPU count may follow it,
+ * else every value up to the GPUs.
+ */
+static long
+degree_step(const struct pg_state *s, enum mesh_axis a, long v, int dir)
+{
+	const struct mesh_axis_info *x = mesh_axis(a);
+	long n = s->cfg.gpus;
+
+	if (x->step == MESH_STEP_POW2)
+		return pow2_step(v, dir, 1, PG_MAX_TP);
+	if (x->step == MESH_STEP_REST && !(s->locked & (1u << PG_GPUS)))
+		return nice_step(v, dir, 1, PG_MAX_GPUS);
+	if (x->cap == MESH_CAP_LAYERS)
+		n = s->cfg.model.layers;
+	v += dir;
+	return v >= 1 && v <= n ? v : -1;
+}
+
 /* Next value of a numeric knob after v, or -1 at the end of its range. */
 static long
 num_step(const struct pg_state *s, enum pg_knob k, long v, int dir)
 {
-	long n;
+	enum mesh_axis a;
 
+	if (pg_knob_axis(k, &a) == 0)
+		return degree_step(s, a, v, dir);
 	switch (k) {
 	case PG_GPUS:
 		return nice_step(v, dir, 1, PG_MAX_GPUS);
@@ -173,16 +221,6 @@ num_step(const struct pg_state *s, enum pg_knob k, long v, int dir)
 		return nice_step(v, dir, 1, PG_MAX_BATCH);
 	case PG_MICRO_BATCH:
 		return pow2_step(v, dir, 1, PG_MAX_MB);
-	case PG_TP:
-		return pow2_step(v, dir, 1, PG_MAX_TP);
-	case PG_DP:
-		if (!(s->locked & (1u << PG_GPUS)))
-			return nice_step(v, dir, 1, PG_MAX_GPUS);
-		/* FALLTHROUGH */
-	case PG_PP:
-		n = k == PG_PP ? s->cfg.model.layers : s->cfg.gpus;
-		v += dir;
-		return v >= 1 && v <= n ? v : -1;
 	case PG_ZERO:
 		v += dir;
 		return v >= 0 && v <= 3 ? v : -1;
@@ -197,44 +235,66 @@ num_step(const struct pg_state *s, enum pg_knob k, long v, int dir)
 static int *
 degree(struct cm_config *c, enum pg_knob k)
 {
-	return k == PG_DP ? &c->dp : k == PG_TP ? &c->tp : k == PG_PP ?
-	    &c->pp : &c->gpus;
+	enum mesh_axis a;
+
+	if (pg_knob_axis(k, &a) != 0)
+		return &c->gpus;
+	return (int *)(void *)((char *)c + cm_degree_offset(a));
 }
 
 /*
- * Make DP x TP x PP = GPUs after knob k changed by adjusting the first
- * unlocked partner that can take an integer value. Returns the partner,
- * k itself when nothing needed to change, or PG_N_KNOBS if none can.
+ * The knobs that may move to keep the degrees' product equal to the GPUs
+ * after knob k changed, in the order they are tried: after the GPU count,
+ * the axes that follow it; after an axis, the GPU count if that axis
+ * absorbs first (DP), then the other axes by the table's absorbs order.
+ */
+static int
+partners(enum pg_knob k, enum pg_knob *out)
+{
+	enum mesh_axis changed = MESH_N_AXES, a;
+	int n = 0, rank, i;
+
+	if (pg_knob_axis(k, &changed) == 0 && mesh_axis(changed)->absorbs == 0)
+		out[n++] = PG_GPUS;
+	for (rank = 0; rank < MESH_N_AXES; rank++)
+		for (i = 0; i < MESH_N_AXES; i++) {
+			a = (enum mesh_axis)i;
+			if (a == changed || mesh_axis(a)->absorbs != rank ||
+			    (k == PG_GPUS && !mesh_axis(a)->follows_gpus))
+				continue;
+			out[n++] = (enum pg_knob)(PG_AXES + i);
+		}
+	return n;
+}
+
+/*
+ * Make the degrees' product equal the GPUs after knob k changed by
+ * adjusting the first unlocked partner that can take an integer value.
+ * Returns the partner, k itself when nothing needed to change, or
+ * PG_N_KNOBS if none can.
  */
 static enum pg_knob
 balance(const struct pg_state *s, struct cm_config *c, enum pg_knob k)
 {
-	static const enum pg_knob partners[4][3] = {
-		{ PG_DP, PG_PP, PG_N_KNOBS },		/* GPUs */
-		{ PG_GPUS, PG_PP, PG_TP },		/* DP */
-		{ PG_DP, PG_PP, PG_N_KNOBS },		/* TP */
-		{ PG_DP, PG_TP, PG_N_KNOBS },		/* PP */
-	};
-	int row = k == PG_GPUS ? 0 : k == PG_DP ? 1 : k == PG_TP ? 2 : 3;
-	long prod, rest;
-	int i, *slot;
+	enum pg_knob with[MESH_N_AXES + 1];
+	long prod = cm_layout_gpus(c), rest;
+	int i, n = partners(k, with), *slot;
 
-	if ((long)c->dp * c->tp * c->pp == c->gpus)
+	if (prod == c->gpus)
 		return k;
-	for (i = 0; i < 3 && partners[row][i] != PG_N_KNOBS; i++) {
-		enum pg_knob p = partners[row][i];
+	for (i = 0; i < n; i++) {
+		enum pg_knob p = with[i];
 
 		if (s->locked & (1u << p))
 			continue;
 		slot = degree(c, p);
 		if (p == PG_GPUS) {
-			prod = (long)c->dp * c->tp * c->pp;
-			if (prod > PG_MAX_GPUS)
+			if (prod < 1 || prod > PG_MAX_GPUS)
 				continue;
 			*slot = (int)prod;
 			return p;
 		}
-		rest = (long)c->dp * c->tp * c->pp / *slot;
+		rest = prod / *slot;
 		if (rest < 1 || c->gpus % rest != 0)
 			continue;
 		*slot = (int)(c->gpus / rest);
@@ -251,7 +311,7 @@ change_degree(struct pg_state *s, enum pg_knob k, int dir)
 	long v = *degree(&s->cfg, k), first = -1;
 	enum pg_knob moved;
 	int tries;
-	char val[32];
+	char val[32], labels[64];
 
 	for (tries = 0; tries < PG_MAX_TRIES; tries++) {
 		if ((v = num_step(s, k, v, dir)) < 0)
@@ -266,16 +326,16 @@ change_degree(struct pg_state *s, enum pg_knob k, int dir)
 		if (moved != k) {
 			pg_knob_value(s, moved, val, sizeof val);
 			snprintf(s->note, sizeof s->note, _("%s set to %s to keep "
-			    "DP x TP x PP = GPUs."), _(pg_knob_label(moved)),
-			    val);
+			    "%s = GPUs."), _(pg_knob_label(moved)), val,
+			    mesh_labels_text(labels, sizeof labels));
 		}
 		return 1;
 	}
 	if (first < 0)
 		return 0;
 	*degree(&s->cfg, k) = (int)first;
-	snprintf(s->note, sizeof s->note, "%s", _("No unlocked knob could "
-	    "restore DP x TP x PP = GPUs."));
+	snprintf(s->note, sizeof s->note, _("No unlocked knob could "
+	    "restore %s = GPUs."), mesh_labels_text(labels, sizeof labels));
 	return 1;
 }
 
@@ -449,8 +509,8 @@ change_enum(struct pg_state *s, enum pg_knob k, int dir)
 		return change_schedule(s, dir);
 	case PG_RANK_ORDER:
 		v = (int)s->cfg.rank_order;
-		if ((rc = enum_step(&v, CM_ORDER_DP_PP_TP + 1, dir)))
-			s->cfg.rank_order = (enum cm_rank_order)v;
+		if ((rc = enum_step(&v, MESH_N_ORDERS, dir)))
+			s->cfg.rank_order = v;
 		return rc;
 	default:
 		return change_vstages(s, dir);
@@ -473,6 +533,7 @@ note_end(struct pg_state *s, enum pg_knob k, int dir)
 int
 pg_change(struct pg_state *s, enum pg_knob k, int dir)
 {
+	enum mesh_axis a;
 	int rc;
 
 	s->note[0] = '\0';
@@ -484,14 +545,14 @@ pg_change(struct pg_state *s, enum pg_knob k, int dir)
 		return -1;
 	}
 	dir = dir < 0 ? -1 : 1;
-	switch (k) {
+	switch (pg_knob_axis(k, &a) == 0 ? PG_GPUS : k) {
 	case PG_MODEL:
 		rc = change_model(s, dir);
 		break;
 	case PG_GPU:
 		rc = change_gpu(s, dir);
 		break;
-	case PG_GPUS: case PG_DP: case PG_TP: case PG_PP:
+	case PG_GPUS:	/* and every axis's degree */
 		rc = change_degree(s, k, dir);
 		break;
 	case PG_GPN: case PG_SEQ: case PG_GLOBAL_BATCH: case PG_MICRO_BATCH:
@@ -524,7 +585,12 @@ pg_knob_value(const struct pg_state *s, enum pg_knob k, char *buf,
     size_t size)
 {
 	const struct cm_config *c = &s->cfg;
+	enum mesh_axis a;
 
+	if (pg_knob_axis(k, &a) == 0) {
+		snprintf(buf, size, "%d", cm_degree(c, a));
+		return;
+	}
 	switch (k) {
 	case PG_MODEL: snprintf(buf, size, "%s", c->model.name); break;
 	case PG_GPU: snprintf(buf, size, "%s", c->gpu.name); break;
@@ -534,9 +600,6 @@ pg_knob_value(const struct pg_state *s, enum pg_knob k, char *buf,
 	case PG_GLOBAL_BATCH: snprintf(buf, size, "%ld", c->global_batch);
 		break;
 	case PG_MICRO_BATCH: snprintf(buf, size, "%d", c->micro_batch); break;
-	case PG_DP: snprintf(buf, size, "%d", c->dp); break;
-	case PG_TP: snprintf(buf, size, "%d", c->tp); break;
-	case PG_PP: snprintf(buf, size, "%d", c->pp); break;
 	case PG_ZERO: snprintf(buf, size, "%d", c->zero); break;
 	case PG_RECOMPUTE:
 		snprintf(buf, size, "%s", cm_recompute_name(c->recompute));
@@ -551,7 +614,7 @@ pg_knob_value(const struct pg_state *s, enum pg_knob k, char *buf,
 		snprintf(buf, size, "%s", cm_attention_name(c->attention));
 		break;
 	case PG_RANK_ORDER:
-		snprintf(buf, size, "%s", cm_rank_order_name(c->rank_order));
+		snprintf(buf, size, "%s", mesh_order_name(c->rank_order));
 		break;
 	default: snprintf(buf, size, "?"); break;
 	}
@@ -604,31 +667,42 @@ pg_delta(const struct pg_state *s, enum pg_fig f)
 void
 pg_layout_text(const struct cm_config *c, char *buf, size_t size)
 {
-	snprintf(buf, size, "dp=%d tp=%d pp=%d mb=%d zero=%d recompute=%s "
+	size_t used = 0;
+	int a;
+
+	buf[0] = '\0';
+	for (a = 0; a < MESH_N_AXES && used < size; a++)
+		used += (size_t)snprintf(buf + used, size - used, "%s=%d ",
+		    mesh_axis((enum mesh_axis)a)->key,
+		    cm_degree(c, (enum mesh_axis)a));
+	if (used >= size)
+		return;
+	snprintf(buf + used, size - used, "mb=%d zero=%d recompute=%s "
 	    "sp=%s schedule=%s v=%d attention=%s seq=%d gb=%ld gpus=%d gpn=%d "
-	    "model=%s gpu=%s", c->dp, c->tp, c->pp, c->micro_batch, c->zero,
+	    "model=%s gpu=%s", c->micro_batch, c->zero,
 	    cm_recompute_name(c->recompute), c->seq_parallel ? "on" : "off",
 	    pipe_schedule_name(c->schedule), c->virtual_stages,
 	    cm_attention_name(c->attention), c->model.seq, c->global_batch,
 	    c->gpus, c->gpus_per_node, c->model.name, c->gpu.name);
-	if (c->rank_order != CM_ORDER_TP_PP_DP && strlen(buf) + 1 < size)
+	if (c->rank_order != 0 && strlen(buf) + 1 < size)
 		snprintf(buf + strlen(buf), size - strlen(buf), " order=%s",
-		    cm_rank_order_name(c->rank_order));
+		    mesh_order_name(c->rank_order));
 }
 
 /* Knob k of c as a number (names compared separately). */
 static long
 knob_num(const struct cm_config *c, enum pg_knob k)
 {
+	enum mesh_axis a;
+
+	if (pg_knob_axis(k, &a) == 0)
+		return cm_degree(c, a);
 	switch (k) {
 	case PG_GPUS: return c->gpus;
 	case PG_GPN: return c->gpus_per_node;
 	case PG_SEQ: return c->model.seq;
 	case PG_GLOBAL_BATCH: return c->global_batch;
 	case PG_MICRO_BATCH: return c->micro_batch;
-	case PG_DP: return c->dp;
-	case PG_TP: return c->tp;
-	case PG_PP: return c->pp;
 	case PG_ZERO: return c->zero;
 	case PG_RECOMPUTE: return (long)c->recompute;
 	case PG_SP: return c->seq_parallel;

@@ -28,8 +28,9 @@ enum pg_knob {
 	PG_SEQ,			/* sequence length, tokens */
 	PG_GLOBAL_BATCH,	/* samples per step */
 	PG_MICRO_BATCH,		/* samples per micro-batch */
-	PG_DP, PG_TP, PG_PP,	/* degrees */
-	PG_ZERO,		/* 0..3 */
+	PG_AXES,		/* one knob per axis's degree, in enum
+				   mesh_axis order (the mesh's table) */
+	PG_ZERO = PG_AXES + MESH_N_AXES,	/* 0..3 */
 	PG_RECOMPUTE,		/* none, selective, full */
 	PG_SP,			/* sequence parallelism off/on */
 	PG_SCHEDULE,		/* gpipe, 1f1b, interleaved */
@@ -38,6 +39,10 @@ enum pg_knob {
 	PG_RANK_ORDER,		/* rank numbering, innermost axis first */
 	PG_N_KNOBS
 };
+
+#define PG_DP	((enum pg_knob)(PG_AXES + MESH_DP))
+#define PG_TP	((enum pg_knob)(PG_AXES + MESH_TP))
+#define PG_PP	((enum pg_knob)(PG_AXES + MESH_PP))
 
 /* The figures a screen shows and diffs. */
 enum pg_fig {
@@ -132,6 +137,9 @@ int	pg_has_base(const struct pg_state *, enum pg_base base);
  * gpu=a100-80gb", with " order=pp-tp-dp" at the end when the rank order
  * is not the default one.
  */
+/* The axis knob k sets the degree of: 0, or -1 for another knob. */
+int	pg_knob_axis(enum pg_knob k, enum mesh_axis *a);
+
 void	pg_layout_text(const struct cm_config *cfg, char *buf, size_t size);
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/course/quiz.h"
+#include "core/mesh/mesh.h"
 #include "core/number.h"
 
 int
@@ -189,12 +190,16 @@ quiz_numeric_hint(double given, double expected, int memory,
 size_t
 quiz_degrees(const struct content_question *q, double *out)
 {
-	static const char *const keys[] = { "tp", "pp", "dp", "gpus" };
+	struct mesh m;
 	const cJSON *v;
-	size_t i, n = 0;
+	size_t n = 0;
+	int i;
 
-	for (i = 0; q->engine != NULL && i < 4; i++) {
-		v = cJSON_GetObjectItemCaseSensitive(q->engine, keys[i]);
+	/* Each axis's degree, innermost first, then the GPUs. */
+	mesh_init(&m, 1);
+	for (i = 0; q->engine != NULL && i <= MESH_N_AXES; i++) {
+		v = cJSON_GetObjectItemCaseSensitive(q->engine, i < MESH_N_AXES ?
+		    mesh_axis(m.order[i])->key : "gpus");
 		if (cJSON_IsNumber(v) && v->valuedouble > 1)
 			out[n++] = v->valuedouble;
 	}
@@ -206,7 +211,7 @@ quiz_submit_numeric(const struct content_question *q, struct quiz_state *st,
     const char *text)
 {
 	unsigned flags = PL_NUM_LOCALE | PL_NUM_RATIO;
-	double v, deg[4];
+	double v, deg[QUIZ_MAX_DEGREES];
 	size_t nd;
 
 	if (!isfinite(st->expected))
@@ -314,7 +319,7 @@ quiz_restore(const struct content_question *q, struct quiz_state *st,
 		st->given = v;
 		snprintf(st->input, sizeof st->input, "%s", response);
 		if (!correct && isfinite(st->expected)) {
-			double deg[4];
+			double deg[QUIZ_MAX_DEGREES];
 			size_t nd = quiz_degrees(q, deg);
 
 			st->hint = quiz_numeric_hint(v, st->expected,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "core/course/content.h"
+#include "core/mesh/mesh.h"
 
 /* Self-grades of a reveal question. */
 enum quiz_self {
@@ -117,8 +118,9 @@ int	quiz_wants_fraction(const struct content_question *);
 enum quiz_hint	quiz_numeric_hint(double given, double expected, int memory,
 		    const double *degrees, size_t n);
 
-/* The parallel degrees of q's engine configuration (tp, pp, dp, gpus,
- * those above 1) into out (at least 4); returns how many. */
+/* The parallel degrees of q's engine configuration (each axis's, then
+ * gpus; those above 1) into out (QUIZ_MAX_DEGREES); returns how many. */
+#define QUIZ_MAX_DEGREES	(MESH_N_AXES + 1)
 size_t	quiz_degrees(const struct content_question *, double *out);
 
 /* 1 when the figure of a numeric question may be shown: quiz_over. */

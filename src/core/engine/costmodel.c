@@ -67,7 +67,7 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	 * fragmentation is the reserve (costmodel_memory.c). */
 	c->buffers_bytes = 1e9;
 	c->reserve_frac = 0.05;		/* engine choice, reference d */
-	c->rank_order = CM_ORDER_TP_PP_DP;
+	c->rank_order = 0;		/* tp-pp-dp */
 	c->coll_base_s = NCCL_BASE_S;
 	c->reshard_after_forward = 1;	/* PyTorch FSDP's default */
 	c->hsdp = 0;
@@ -138,39 +138,66 @@ cm_elem_bytes(const struct cm_config *c)
 	return c->precision == CM_PREC_FP32 ? 4.0 : 2.0;
 }
 
+static int
+degrees_positive(const struct cm_config *c)
+{
+	int a;
+
+	for (a = 0; a < MESH_N_AXES; a++)
+		if (cm_degree(c, (enum mesh_axis)a) < 1)
+			return 0;
+	return 1;
+}
+
 /* Why cfg is not a valid layout, or NULL. */
 static const char *
 invalid_reason(const struct cm_config *c, char *buf, size_t size)
 {
 	const struct hw_model *m = &c->model;
+	struct mesh mesh;
+	char labels[64], degrees[64];
 	long m_b;
-	int pv, chunk;
+	int pv, chunk, a;
 
-	if (c->gpus < 1 || c->gpus_per_node < 1 || c->dp < 1 || c->tp < 1 ||
-	    c->pp < 1 || c->micro_batch < 1 || c->global_batch < 1 ||
+	if (c->gpus < 1 || c->gpus_per_node < 1 || !degrees_positive(c) ||
+	    c->micro_batch < 1 || c->global_batch < 1 ||
 	    c->virtual_stages < 1 || c->zero < 0 || c->zero > 3)
 		return _("GPUs, degrees, batches and stages must be positive "
 		    "and ZeRO 0 to 3");
 	if (buf == NULL)
 		size = 0;
-	if ((long)c->dp * c->tp * c->pp != c->gpus) {
+	cm_mesh(c, &mesh);
+	if (mesh_size(&mesh) != c->gpus) {
 		if (size > 0)
-			snprintf(buf, size, _("DP x TP x PP = %d x %d x %d = "
-			    "%ld, not the %d GPUs"), c->dp, c->tp, c->pp,
-			    (long)c->dp * c->tp * c->pp, c->gpus);
+			snprintf(buf, size, _("%s = %s = %ld, not the %d GPUs"),
+			    mesh_labels_text(labels, sizeof labels),
+			    mesh_degrees_text(&mesh, degrees, sizeof degrees),
+			    mesh_size(&mesh), c->gpus);
 		return size > 0 ? buf : "";
 	}
-	if (m->heads % c->tp != 0 || m->hidden % c->tp != 0 ||
-	    m->ffn % c->tp != 0) {
-		if (size > 0)
-			snprintf(buf, size, _("TP %d does not divide the %d "
-			    "heads (and hidden %d, ffn %d)"), c->tp, m->heads,
-			    m->hidden, m->ffn);
-		return size > 0 ? buf : "";
+	for (a = 0; a < MESH_N_AXES; a++) {
+		const struct mesh_axis_info *x = mesh_axis((enum mesh_axis)a);
+		int d = mesh.degree[a];
+
+		if (!(x->rules & MESH_RULE_HEADS))
+			continue;
+		if (m->heads % d != 0 || m->hidden % d != 0 ||
+		    m->ffn % d != 0) {
+			if (size > 0)
+				snprintf(buf, size, _("%s %d does not divide "
+				    "the %d heads (and hidden %d, ffn %d)"),
+				    x->label, d, m->heads, m->hidden, m->ffn);
+			return size > 0 ? buf : "";
+		}
+		/* K/V heads are split or replicated, never cut
+		 * ([MEGA-MEM]). */
+		if (m->kv_heads % d != 0 && d % m->kv_heads != 0) {
+			if (size > 0)
+				snprintf(buf, size, _("%s must divide the KV "
+				    "heads or be a multiple of them"), x->label);
+			return size > 0 ? buf : "";
+		}
 	}
-	/* K/V heads are split or replicated, never cut ([MEGA-MEM]). */
-	if (m->kv_heads % c->tp != 0 && c->tp % m->kv_heads != 0)
-		return _("TP must divide the KV heads or be a multiple of them");
 	if (c->schedule == PIPE_INTERLEAVED &&
 	    (c->pp < 2 || c->virtual_stages < 2))
 		return _("the interleaved schedule needs PP >= 2 and at least "

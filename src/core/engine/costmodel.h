@@ -20,6 +20,7 @@
 #include "core/err.h"
 #include "core/pipeline.h"
 #include "core/engine/hardware.h"
+#include "core/mesh/mesh.h"
 
 enum cm_recompute { CM_RECOMPUTE_NONE, CM_RECOMPUTE_SELECTIVE,
 	CM_RECOMPUTE_FULL };
@@ -55,28 +56,13 @@ enum cm_kernels { CM_KERNELS_EAGER, CM_KERNELS_COMPILED, CM_KERNELS_FUSED };
 enum cm_gather { CM_GATHER_LAYER, CM_GATHER_PARAM };
 
 /*
- * Order in which ranks are numbered over the three axes, innermost first:
- * CM_ORDER_TP_PP_DP puts the TP ranks of a group on consecutive GPUs (one
- * node), then the PP stages, then the replicas (Megatron-LM, [LLAMA3]
- * Figure 5). CM_ORDER_DP_PP_TP makes TP the outermost axis: the classic
- * misconfiguration that lays a TP group one rank per node.
+ * The parallel axes, their degrees' product, the rank numbering and where
+ * each axis's groups sit are the mesh's (core/mesh/mesh.h); a config's
+ * rank_order is a mesh order: 0, tp-pp-dp, puts the TP ranks of a group
+ * on consecutive GPUs (one node), then the PP stages, then the replicas
+ * (Megatron-LM, [LLAMA3] Figure 5); dp-pp-tp makes TP the outermost axis,
+ * the classic misconfiguration that lays a TP group one rank per node.
  */
-enum cm_rank_order { CM_ORDER_TP_PP_DP, CM_ORDER_TP_DP_PP,
-	CM_ORDER_PP_TP_DP, CM_ORDER_PP_DP_TP, CM_ORDER_DP_TP_PP,
-	CM_ORDER_DP_PP_TP };
-
-/* The three parallel axes, as communication groups. */
-enum cm_axis { CM_AXIS_TP, CM_AXIS_PP, CM_AXIS_DP };
-
-/*
- * Where the ranks of one communication group sit (costmodel_net.c): n
- * ranks, per_node of them in each node they touch, over `nodes` nodes.
- */
-struct cm_group {
-	int	n;		/* ranks in the group */
-	int	per_node;	/* ranks of the group in one node (k) */
-	int	nodes;		/* nodes the group spans */
-};
 
 struct cm_config {
 	struct hw_model		model;		/* architecture (copied) */
@@ -91,7 +77,14 @@ struct cm_config {
 	double			inter_eff;	/* achieved/nominal network, 0..1 */
 	long			global_batch;	/* B, samples per step */
 	int			micro_batch;	/* b, samples */
-	int			dp, tp, pp;	/* degrees d, t, p */
+	/* The degrees d, t, p, by axis of the mesh or by name; the names
+	 * in enum mesh_axis order (costmodel_mesh.c checks it). */
+	union {
+		int		degree[MESH_N_AXES];
+		struct {
+			int	dp, tp, pp;
+		};
+	};
 	int			zero;		/* ZeRO stage 0..3 (FSDP = 3) */
 	enum cm_recompute	recompute;
 	int			seq_parallel;	/* bool */
@@ -109,7 +102,7 @@ struct cm_config {
 	double			buffers_bytes;	/* CUDA context, workspaces, bytes */
 	double			reserve_frac;	/* held back (fragmentation), 0..1 */
 	/* Network, sharding and overlap (issue 12; costmodel.md f). */
-	enum cm_rank_order	rank_order;	/* axis order, innermost first */
+	int			rank_order;	/* mesh order: axes innermost first */
 	double			coll_base_s;	/* fixed cost per collective, s */
 	int			reshard_after_forward; /* bool: ZeRO-3 frees
 						    * gathered weights after the
@@ -218,10 +211,9 @@ struct cm_result {
 						 * the bubble), s */
 	double			dp_bytes;	/* DP/ZeRO bytes per GPU per step */
 	long			dp_collectives;	/* DP/ZeRO collectives per step */
-	double			tp_bw;		/* bus bandwidth of the TP group */
-	double			pp_bw;		/* bandwidth of a PP hop */
-	double			dp_bw;		/* bus bandwidth of the DP group */
-	struct cm_group		tp_group, pp_group, dp_group;
+	/* Each axis's group and its bus bandwidth (a PP hop's for PP). */
+	struct mesh_span	group[MESH_N_AXES];
+	double			group_bw[MESH_N_AXES];
 	double			t_step;		/* s */
 	double			bubble_fraction; /* (p-1)/(v m + p-1) */
 	double			tokens_per_s;	/* tokens/s, whole job */
@@ -412,32 +404,45 @@ double	cm_sendrecv_s(double bytes, double bw, double lat_s);
 enum cm_coll { CM_ALLREDUCE, CM_ALLGATHER, CM_REDUCESCATTER, CM_SENDRECV };
 
 /*
+ * The config's layout as a mesh (its degrees, rank order and GPUs per
+ * node), and its degree on axis a, read and set: the field each axis
+ * keeps in struct cm_config is named once, in costmodel_mesh.c.
+ */
+void	cm_mesh(const struct cm_config *, struct mesh *);
+int	cm_degree(const struct cm_config *, enum mesh_axis a);
+void	cm_set_degree(struct cm_config *, enum mesh_axis a, int degree);
+/* Where axis a's degree sits in struct cm_config (an int). */
+size_t	cm_degree_offset(enum mesh_axis a);
+/* The GPUs the layout asks for: the degrees' product (0 on overflow). */
+long	cm_layout_gpus(const struct cm_config *);
+
+/*
  * Where the group of `axis` sits under cfg's rank order and GPUs per node
  * (costmodel_net.c).
  */
-void	cm_group_of(const struct cm_config *, enum cm_axis axis,
-	    struct cm_group *g);
+void	cm_group_of(const struct cm_config *, enum mesh_axis axis,
+	    struct mesh_span *g);
 
 /*
  * Bus bandwidth a group gets, bytes/s: NVLink inside a node; across nodes
  * min(NVLink, k x NIC) with k = ranks of the group per node (NCCL stripes
  * its channels over every NIC of the node), times the link efficiencies.
  */
-double	cm_group_bw(const struct cm_config *, const struct cm_group *g);
+double	cm_group_bw(const struct cm_config *, const struct mesh_span *g);
 
 /*
  * Bus bandwidth of an all-reduce on g with NVLink SHARP, bytes/s; 0 where
  * it does not apply (off, no NVLS on the GPU, fewer than 5 ranks, or a
  * group across nodes).
  */
-double	cm_nvls_bw(const struct cm_config *, const struct cm_group *g);
+double	cm_nvls_bw(const struct cm_config *, const struct mesh_span *g);
 
 /*
  * The NVLink SHARP bus bandwidth axis a's all-reduces get in r, or 0 when
  * that axis does not all-reduce (TP under SP, PP, DP under ZeRO) or NVLS
  * does not apply to its group.
  */
-double	cm_axis_nvls_bw(const struct cm_result *r, enum cm_axis a);
+double	cm_axis_nvls_bw(const struct cm_result *r, enum mesh_axis a);
 
 /*
  * Time of one collective of `bytes` (the whole array, as nccl-tests count
@@ -445,7 +450,7 @@ double	cm_axis_nvls_bw(const struct cm_result *r, enum cm_axis a);
  * (a base cost, then one step per hop, network steps slower), s.
  */
 double	cm_coll_s(const struct cm_config *, enum cm_coll kind,
-	    const struct cm_group *g, double bytes);
+	    const struct mesh_span *g, double bytes);
 
 /*
  * Achieved fraction of peak for an M x K by K x N bf16 product on gpu
@@ -549,7 +554,6 @@ const char	*cm_recompute_name(enum cm_recompute);
 const char	*cm_optimizer_name(enum cm_optimizer);
 const char	*cm_precision_name(enum cm_precision);
 const char	*cm_attention_name(enum cm_attention);
-const char	*cm_rank_order_name(enum cm_rank_order);
 const char	*cm_kernels_name(enum cm_kernels);
 const char	*cm_gather_name(enum cm_gather);
 
@@ -558,7 +562,6 @@ int	cm_recompute_parse(const char *, enum cm_recompute *);
 int	cm_optimizer_parse(const char *, enum cm_optimizer *);
 int	cm_precision_parse(const char *, enum cm_precision *);
 int	cm_attention_parse(const char *, enum cm_attention *);
-int	cm_rank_order_parse(const char *, enum cm_rank_order *);
 int	cm_kernels_parse(const char *, enum cm_kernels *);
 int	cm_gather_parse(const char *, enum cm_gather *);
 int	cm_mlp_parse(const char *, enum hw_mlp *);

@@ -70,9 +70,9 @@
 #include "core/engine/costmodel_int.h"
 
 void
-cm_shard_group(const struct cm_config *c, struct cm_group *g)
+cm_shard_group(const struct cm_config *c, struct mesh_span *g)
 {
-	cm_group_of(c, CM_AXIS_DP, g);
+	cm_group_of(c, MESH_DP, g);
 	if (c->zero >= 3 && c->hsdp && g->nodes > 1) {
 		g->n = g->per_node;
 		g->nodes = 1;
@@ -110,7 +110,7 @@ behind(struct cm_result *r, double t, double window)
 /* The pieces of one step's DP traffic, per layer and in total. */
 struct dp_plan {
 	const struct cm_config	*c;
-	struct cm_group		 grp;	/* group the collectives run on */
+	struct mesh_span		 grp;	/* group the collectives run on */
 	double			 layers;	/* collectives per pass */
 	double			 w, g;	/* weight, gradient bytes per layer */
 };
@@ -182,7 +182,7 @@ zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
 {
 	const struct cm_config *c = p->c;
 	struct dp_plan rep = *p;
-	struct cm_group dp;
+	struct mesh_span dp;
 	double m = (double)r->microbatches, agf, agb = 0, rs, x, ar;
 	double ag1, rs1;
 
@@ -206,11 +206,11 @@ zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
 		x = agf + agb + rs;
 	r->t_dp = m * (agf + agb + rs);
 	r->t_dp_exposed = m * x;
-	cm_group_of(c, CM_AXIS_DP, &dp);
+	cm_group_of(c, MESH_DP, &dp);
 	if (p->grp.n == dp.n)
 		return;
 	/* HSDP: each gradient shard all-reduced across the nodes. */
-	cm_group_place(dp.n / p->grp.n, 1L << 30, c->gpus_per_node, &rep.grp);
+	mesh_span_place(dp.n / p->grp.n, 1L << 30, c->gpus_per_node, &rep.grp);
 	ar = pass_s(&rep, CM_ALLREDUCE, p->g / p->grp.n, r);
 	r->t_dp += ar;
 	r->t_dp_exposed += c->dp_overlap ? behind(r, ar, beyond(tb, agb + rs)) :
@@ -224,9 +224,9 @@ cm_dp_time(const struct cm_config *c, struct cm_result *r)
 	double e = cm_elem_bytes(c), g = c->grad_accum_fp32 ? 4 : e;
 	double wf = 0, wb = 0;
 
-	cm_group_of(c, CM_AXIS_DP, &r->dp_group);
-	r->dp_inter = r->dp_group.nodes > 1;
-	r->dp_bw = cm_group_bw(c, &r->dp_group);
+	cm_group_of(c, MESH_DP, &r->group[MESH_DP]);
+	r->dp_inter = r->group[MESH_DP].nodes > 1;
+	r->group_bw[MESH_DP] = cm_group_bw(c, &r->group[MESH_DP]);
 	r->t_dp = r->t_dp_exposed = r->dp_bytes = 0;
 	r->t_comm_slowed = 0;
 	r->dp_collectives = 0;

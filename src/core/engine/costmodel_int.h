@@ -115,15 +115,8 @@ void	cm_memory(const struct cm_config *, struct cm_result *r);
 void	cm_time(const struct cm_config *, struct cm_result *r);
 
 /*
- * Place a group of n ranks spaced `stride` apart on nodes of g GPUs
- * (costmodel_net.c).
- */
-void	cm_group_place(int n, long stride, int gpus_per_node,
-	    struct cm_group *g);
-
-/*
  * DP / ZeRO / FSDP traffic of one step (costmodel_dp.c): fills t_dp,
- * t_dp_exposed, dp_bytes, dp_collectives, dp_bw and dp_group from
+ * t_dp_exposed, dp_bytes, dp_collectives and the DP group and its bandwidth from
  * params_gpu, stage_layers, microbatches, t_fwd_mb and t_bwd_mb.
  */
 void	cm_dp_time(const struct cm_config *, struct cm_result *r);
@@ -132,7 +125,7 @@ void	cm_dp_time(const struct cm_config *, struct cm_result *r);
  * The data-parallel group ZeRO-3 shards over: the whole DP group, or
  * under HSDP its ranks inside one node (costmodel_dp.c).
  */
-void	cm_shard_group(const struct cm_config *, struct cm_group *g);
+void	cm_shard_group(const struct cm_config *, struct mesh_span *g);
 
 /*
  * Slow down the traffic of groups that cross nodes on the same NICs while
@@ -147,19 +140,22 @@ int	cm_valid_quick(const struct cm_config *);
 void	cm_evaluate_quick(const struct cm_config *, struct cm_result *r);
 
 /*
- * cm_search's grid of layouts (layout_grid.c): TP each power of two up to
- * 8 x GPUs per node while it divides the GPUs, and for each TP, PP every
- * divisor of GPUs / TP up to the layers, in that order; DP the rest.
- * Heads, batch and memory are not looked at here. Walk it with
- *	cm_grid_start(&g, c); while (cm_grid_next(&g)) use g.tp, g.pp, g.dp;
+ * cm_search's grid of layouts (layout_grid.c): the mesh's walk over the
+ * axis table (mesh_walk.c: TP each power of two up to 8 x GPUs per node,
+ * for each TP every PP up to the layers, DP the rest, each dividing what
+ * is left), without TP groups across nodes when cfg.tp_in_node. Heads,
+ * batch and memory are not looked at here. Walk it with
+ *	cm_grid_start(&g, c); while (cm_grid_next(&g)) cm_grid_apply(&g, c);
  */
 struct cm_grid {
 	const struct cm_config	*cfg;
-	int	gpus, tp_cap, layers;	/* from the config */
-	int	tp, pp, dp;		/* the current layout */
+	struct mesh_walk	 walk;	/* its degree[] is the current layout */
 };
 
 void	cm_grid_start(struct cm_grid *, const struct cm_config *);
 int	cm_grid_next(struct cm_grid *);	/* 1 with a layout, 0 at the end */
+/* Set c's degrees to the current layout; is c's layout the current one? */
+void	cm_grid_apply(const struct cm_grid *, struct cm_config *c);
+int	cm_grid_is(const struct cm_grid *, const struct cm_config *c);
 
 #endif

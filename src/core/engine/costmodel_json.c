@@ -12,10 +12,11 @@ add_layout(cJSON *o, const struct cm_result *r)
 {
 	const struct cm_config *c = &r->cfg;
 	cJSON *l = cJSON_AddObjectToObject(o, "layout");
+	int a;
 
-	cJSON_AddNumberToObject(l, "dp", c->dp);
-	cJSON_AddNumberToObject(l, "tp", c->tp);
-	cJSON_AddNumberToObject(l, "pp", c->pp);
+	for (a = 0; a < MESH_N_AXES; a++)
+		cJSON_AddNumberToObject(l, mesh_axis((enum mesh_axis)a)->key,
+		    cm_degree(c, (enum mesh_axis)a));
 	cJSON_AddNumberToObject(l, "zero", c->zero);
 	cJSON_AddNumberToObject(l, "microbatches", (double)r->microbatches);
 	cJSON_AddNumberToObject(l, "micro_batch", c->micro_batch);
@@ -25,7 +26,7 @@ add_layout(cJSON *o, const struct cm_result *r)
 	    cm_recompute_name(c->recompute));
 	cJSON_AddBoolToObject(l, "seq_parallel", c->seq_parallel);
 	cJSON_AddStringToObject(l, "rank_order",
-	    cm_rank_order_name(c->rank_order));
+	    mesh_order_name(c->rank_order));
 	cJSON_AddStringToObject(l, "attention",
 	    cm_attention_name(c->attention));
 	cJSON_AddStringToObject(l, "kernels", cm_kernels_name(c->kernels));
@@ -41,7 +42,7 @@ add_layout(cJSON *o, const struct cm_result *r)
 
 /* One group: ranks, ranks per node, nodes, bus bandwidth (bytes/s). */
 static void
-add_group(cJSON *o, const char *name, const struct cm_group *g, double bw)
+add_group(cJSON *o, const char *name, const struct mesh_span *g, double bw)
 {
 	cJSON *j = cJSON_AddObjectToObject(o, name);
 
@@ -55,10 +56,14 @@ static void
 add_network(cJSON *o, const struct cm_result *r)
 {
 	cJSON *n = cJSON_AddObjectToObject(o, "network");
+	struct mesh m;
+	int i;
 
-	add_group(n, "tp", &r->tp_group, r->tp_bw);
-	add_group(n, "pp", &r->pp_group, r->pp_bw);
-	add_group(n, "dp", &r->dp_group, r->dp_bw);
+	/* Innermost axis first, as the default rank order numbers them. */
+	mesh_init(&m, 1);
+	for (i = 0; i < MESH_N_AXES; i++)
+		add_group(n, mesh_axis(m.order[i])->key, &r->group[m.order[i]],
+		    r->group_bw[m.order[i]]);
 	cJSON_AddNumberToObject(n, "dp_bytes_per_gpu", r->dp_bytes);
 	cJSON_AddNumberToObject(n, "dp_collectives", (double)r->dp_collectives);
 	cJSON_AddBoolToObject(n, "nvls", r->cfg.nvls);

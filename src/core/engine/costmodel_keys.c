@@ -4,7 +4,8 @@
  * configuration (a lesson's "engine", a scenario's "start", or `parlearn
  * plan`'s options gathered into an object) into a struct cm_config.
  *
- * To add a setting: one line in keys[] below. The builder, plan's options
+ * To add a setting: one line in rows[] below (an axis: its row in
+ * core/mesh/mesh_axes.c). The builder, plan's options
  * and plan --help all come from that line; tests/check_cmd_plan.c holds
  * that every key is an option and every option a key.
  */
@@ -26,8 +27,6 @@ static const char *const attn_w[] = { "flash", "plain", "flash2", NULL };
 static const char *const kern_w[] = { "eager", "compiled", "fused", NULL };
 static const char *const gather_w[] = { "layer", "param", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
-static const char *const order_w[] = { "tp-pp-dp", "tp-dp-pp", "pp-tp-dp",
-	"pp-dp-tp", "dp-tp-pp", "dp-pp-tp", NULL };
 
 static int
 word(const char *const *w, const char *s)
@@ -65,12 +64,6 @@ cm_attention_name(enum cm_attention v)
 }
 
 const char *
-cm_rank_order_name(enum cm_rank_order v)
-{
-	return order_w[v];
-}
-
-const char *
 cm_kernels_name(enum cm_kernels v)
 {
 	return kern_w[v];
@@ -98,7 +91,6 @@ PARSER(cm_optimizer_parse, enum cm_optimizer, opt_w)
 PARSER(cm_precision_parse, enum cm_precision, prec_w)
 PARSER(cm_attention_parse, enum cm_attention, attn_w)
 PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
-PARSER(cm_rank_order_parse, enum cm_rank_order, order_w)
 PARSER(cm_kernels_parse, enum cm_kernels, kern_w)
 PARSER(cm_gather_parse, enum cm_gather, gather_w)
 
@@ -106,7 +98,6 @@ PARSER(cm_gather_parse, enum cm_gather, gather_w)
 _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
     sizeof(enum pipe_schedule) == sizeof(int) &&
     sizeof(enum hw_mlp) == sizeof(int) &&
-    sizeof(enum cm_rank_order) == sizeof(int) &&
     sizeof(enum cm_kernels) == sizeof(int) &&
     sizeof(enum cm_gather) == sizeof(int), "enum fields are int-sized");
 
@@ -132,11 +123,18 @@ realistic_hook(struct cm_config *c, int on)
 	{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, AT(f), NULL, h }
 #define HOOK(n, g, fn, h) \
 	{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, -1, 0, fn, NULL, h }
+/* One INT row per parallel axis, from the mesh's axis table. */
+#define AXES \
+	{ "", CM_KEY_INT, CM_GROUP_LAYOUT, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
 #define BIG		1e8
 #define GPUS		1e7
 
-/* One line per key; the builder applies them in this order. */
-static const struct cm_key keys[] = {
+/*
+ * One line per key; the builder applies them in this order. The AXES
+ * line stands for the axes' degrees, made from core/mesh/mesh_axes.c;
+ * rank_order's words are the mesh's orders.
+ */
+static const struct cm_key rows[] = {
 	NAME("model", MODEL, "NAME", N_("a preset from models.json, or the "
 	    "sizes below")),
 	NUM("params", MODEL, model.params, 1, 1e16, 1, "N",
@@ -177,16 +175,14 @@ static const struct cm_key keys[] = {
 	    N_("samples per step (default: the model's, or 512)")),
 	INT("micro_batch", BATCH, micro_batch, 1, GPUS, "b",
 	    N_("samples per micro-batch (1)")),
-	INT("dp", LAYOUT, dp, 1, GPUS, "D", N_("data-parallel degree")),
-	INT("tp", LAYOUT, tp, 1, GPUS, "T", N_("tensor-parallel degree")),
-	INT("pp", LAYOUT, pp, 1, GPUS, "P", N_("pipeline stages")),
+	AXES,
 	WORD("schedule", LAYOUT, schedule, pipe_schedule_names,
 	    N_("pipeline schedule (1f1b)")),
 	INT("virtual_stages", LAYOUT, virtual_stages, 1, 1000, "V",
 	    N_("chunks per stage, interleaved only (default 2)")),
 	BOOL("pp_scatter_gather", LAYOUT, pp_scatter_gather,
 	    N_("split PP sends over TP ranks (on; off: DeepSpeed)")),
-	WORD("rank_order", LAYOUT, rank_order, order_w,
+	WORD("rank_order", LAYOUT, rank_order, NULL,
 	    N_("rank numbering, innermost axis first (tp-pp-dp)")),
 	INT("zero", SETUP, zero, 0, 3, "0..3", N_("ZeRO stage (0)")),
 	WORD("recompute", SETUP, recompute, rc_w,
@@ -218,9 +214,40 @@ static const struct cm_key keys[] = {
 	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
 };
 
+#define N_ROWS	(sizeof rows / sizeof rows[0])
+static struct cm_key keys[N_ROWS - 1 + MESH_N_AXES];
+
 const struct cm_key *
 cm_keys(void)
 {
+	const struct mesh_axis_info *x;
+	size_t i, n = 0;
+	int a;
+
+	if (keys[0].name != NULL)
+		return keys;
+	for (i = 0; i < N_ROWS; i++) {
+		if (rows[i].name == NULL || rows[i].name[0] != '\0') {
+			keys[n] = rows[i];
+			if (keys[n].kind == CM_KEY_WORD && keys[n].words == NULL)
+				keys[n].words = mesh_order_names();
+			n++;
+			continue;
+		}
+		for (a = 0; a < MESH_N_AXES; a++) {
+			x = mesh_axis((enum mesh_axis)a);
+			keys[n] = rows[i];
+			keys[n].name = x->key;
+			keys[n].lo = 1;
+			keys[n].hi = GPUS;
+			keys[n].scale = 1;
+			keys[n].off = (long)cm_degree_offset(x->axis);
+			keys[n].size = sizeof(int);
+			keys[n].arg = x->arg;
+			keys[n].help = x->help;
+			n++;
+		}
+	}
 	return keys;
 }
 
@@ -229,7 +256,7 @@ cm_key_find(const char *name)
 {
 	const struct cm_key *k;
 
-	for (k = keys; name != NULL && k->name != NULL; k++)
+	for (k = cm_keys(); name != NULL && k->name != NULL; k++)
 		if (strcmp(k->name, name) == 0)
 			return k;
 	return NULL;
@@ -392,6 +419,7 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 {
 	static const char *const sizes[] = { "layers", "hidden", "heads",
 	    "ffn", "vocab", "seq", NULL };
+	char labels[64];
 	long long n;
 	int i;
 
@@ -405,10 +433,11 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 	if (has(o, "heads") && !has(o, "kv_heads"))
 		c->model.kv_heads = c->model.heads;
 	if (!has(o, "gpus")) {
-		n = (long long)c->dp * c->tp * c->pp;
-		if (n > (long long)GPUS)
-			return fail(w, NULL, "%s", _("DP x TP x PP is more "
-			    "GPUs than the engine takes"));
+		n = cm_layout_gpus(c);
+		if (n < 1 || n > (long long)GPUS)
+			return fail(w, NULL, _("%s is more GPUs than the "
+			    "engine takes"), mesh_labels_text(labels,
+			    sizeof labels));
 		c->gpus = (int)n;
 	}
 	if (c->schedule == PIPE_INTERLEAVED && !has(o, "virtual_stages"))
@@ -432,7 +461,7 @@ cm_config_from_json(struct cm_config *c, const cJSON *o,
 			return fail(&w, it->string, "%s", _("unknown key"));
 	if (base(c, o, cat, &w) != 0)
 		return -1;
-	for (k = keys; k->name != NULL; k++)
+	for (k = cm_keys(); k->name != NULL; k++)
 		if (k->kind != CM_KEY_NAME && has(o, k->name) &&
 		    apply(c, k, o, &w) != 0)
 			return -1;

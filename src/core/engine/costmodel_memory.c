@@ -193,7 +193,7 @@ stage_act(const struct cm_config *c, int r, int layers, long m)
 static int
 communicators(const struct cm_config *c)
 {
-	struct cm_group sh;
+	struct mesh_span sh;
 	int n = (c->tp > 1) + (c->pp > 1) + (c->dp > 1);
 
 	cm_shard_group(c, &sh);
@@ -208,7 +208,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot, gathered;
 	double pw, pg, po;
-	struct cm_group sh;
+	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
 	d = sh.n;

@@ -2,12 +2,11 @@
  * costmodel_net.c - where the ranks of a communication group sit, which
  * bandwidth the group gets and how long one collective takes on it.
  *
- * Placement. Ranks are numbered over the axes in cfg->rank_order,
- * innermost first (default TP, then PP, then DP, as Megatron-LM and
- * [LLAMA3] Figure 5 do). A group of axis X has n ranks spaced `stride`
- * apart, stride being the product of the axes inside X. With g GPUs per
- * node it has k = min(n, g / stride) ranks in each node it touches
- * (k = 1 once stride >= g).
+ * Placement is the mesh's (core/mesh/mesh.c): ranks are numbered over the
+ * axes in cfg->rank_order, innermost first (default TP, then PP, then DP,
+ * as Megatron-LM and [LLAMA3] Figure 5 do); a group of axis X has n ranks
+ * `stride` apart, and with g GPUs per node k = min(n, g / stride) of them
+ * in each node it touches.
  *
  * Bandwidth (reference/costmodel.md f, "Which bandwidth a group gets").
  * Inside one node NCCL rings run over NVLink at the per-GPU unidirectional
@@ -33,53 +32,18 @@
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
 
-/* Axes innermost first, one row per enum cm_rank_order. */
-static const enum cm_axis orders[][3] = {
-	{ CM_AXIS_TP, CM_AXIS_PP, CM_AXIS_DP },
-	{ CM_AXIS_TP, CM_AXIS_DP, CM_AXIS_PP },
-	{ CM_AXIS_PP, CM_AXIS_TP, CM_AXIS_DP },
-	{ CM_AXIS_PP, CM_AXIS_DP, CM_AXIS_TP },
-	{ CM_AXIS_DP, CM_AXIS_TP, CM_AXIS_PP },
-	{ CM_AXIS_DP, CM_AXIS_PP, CM_AXIS_TP },
-};
-
-static int
-axis_size(const struct cm_config *c, enum cm_axis a)
-{
-	return a == CM_AXIS_TP ? c->tp : a == CM_AXIS_PP ? c->pp : c->dp;
-}
-
 void
-cm_group_place(int n, long stride, int gpus_per_node, struct cm_group *g)
+cm_group_of(const struct cm_config *c, enum mesh_axis axis,
+    struct mesh_span *g)
 {
-	long k;
+	struct mesh m;
 
-	g->n = n > 0 ? n : 1;
-	if (stride < 1)
-		stride = 1;
-	k = stride >= gpus_per_node ? 1 : gpus_per_node / stride;
-	if (k > g->n)
-		k = g->n;
-	if (k < 1)
-		k = 1;
-	g->per_node = (int)k;
-	g->nodes = (int)((g->n + k - 1) / k);
-}
-
-void
-cm_group_of(const struct cm_config *c, enum cm_axis axis, struct cm_group *g)
-{
-	const enum cm_axis *o = orders[c->rank_order];
-	long stride = 1;
-	int i;
-
-	for (i = 0; i < 3 && o[i] != axis; i++)
-		stride *= axis_size(c, o[i]);
-	cm_group_place(axis_size(c, axis), stride, c->gpus_per_node, g);
+	cm_mesh(c, &m);
+	mesh_span_of(&m, axis, g);
 }
 
 double
-cm_group_bw(const struct cm_config *c, const struct cm_group *g)
+cm_group_bw(const struct cm_config *c, const struct mesh_span *g)
 {
 	double intra = c->intra_bw * c->intra_eff, inter;
 
@@ -101,7 +65,7 @@ cm_group_bw(const struct cm_config *c, const struct cm_group *g)
  * Bus bandwidth of an all-reduce on g, or 0 where NVLS does not apply.
  */
 double
-cm_nvls_bw(const struct cm_config *c, const struct cm_group *g)
+cm_nvls_bw(const struct cm_config *c, const struct mesh_span *g)
 {
 	static const double of8[] = { 420.0 / 480, 440.0 / 480, 460.0 / 480,
 	    1 };
@@ -112,20 +76,20 @@ cm_nvls_bw(const struct cm_config *c, const struct cm_group *g)
 }
 
 double
-cm_axis_nvls_bw(const struct cm_result *r, enum cm_axis a)
+cm_axis_nvls_bw(const struct cm_result *r, enum mesh_axis a)
 {
 	const struct cm_config *c = &r->cfg;
 
-	if (a == CM_AXIS_TP && !c->seq_parallel)
-		return cm_nvls_bw(c, &r->tp_group);
-	if (a == CM_AXIS_DP && c->zero == 0)
-		return cm_nvls_bw(c, &r->dp_group);
+	if (a == MESH_TP && !c->seq_parallel)
+		return cm_nvls_bw(c, &r->group[MESH_TP]);
+	if (a == MESH_DP && c->zero == 0)
+		return cm_nvls_bw(c, &r->group[MESH_DP]);
 	return 0;
 }
 
 /* NCCL ring latency, tuning.cc: base + intra steps + network steps. */
 static double
-ring_latency(const struct cm_config *c, const struct cm_group *g, int twice)
+ring_latency(const struct cm_config *c, const struct mesh_span *g, int twice)
 {
 	double steps = (g->n - 1.0) * twice, inter = (g->nodes - 1.0) * twice;
 
@@ -135,7 +99,7 @@ ring_latency(const struct cm_config *c, const struct cm_group *g, int twice)
 
 double
 cm_coll_s(const struct cm_config *c, enum cm_coll kind,
-    const struct cm_group *g, double bytes)
+    const struct mesh_span *g, double bytes)
 {
 	double bw, n = g->n;
 
@@ -243,18 +207,18 @@ cm_nic_share(const struct cm_config *c, struct cm_result *r)
 	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
 	    c->model.hidden;
 	if (r->tp_inter && c->tp > 1) {
-		s_tp = cm_group_bw(&half, &r->tp_group) /
-		    (r->tp_group.per_node * c->inter_bw * c->inter_eff);
+		s_tp = cm_group_bw(&half, &r->group[MESH_TP]) /
+		    (r->group[MESH_TP].per_node * c->inter_bw * c->inter_eff);
 		x_tp = stretch(r->t_tp, frac, cm_coll_s(c, CM_ALLREDUCE,
-		    &r->tp_group, S), cm_coll_s(&half, CM_ALLREDUCE,
-		    &r->tp_group, S), s_tp, &deficit);
+		    &r->group[MESH_TP], S), cm_coll_s(&half, CM_ALLREDUCE,
+		    &r->group[MESH_TP], S), s_tp, &deficit);
 	}
 	if (r->pp_inter && c->pp > 1) {
 		if (c->pp_scatter_gather)
 			S /= c->tp;
 		x_pp = stretch(r->t_pp, frac, cm_coll_s(c, CM_SENDRECV,
-		    &r->pp_group, S), cm_coll_s(&half, CM_SENDRECV,
-		    &r->pp_group, S), 0.5, &deficit);
+		    &r->group[MESH_PP], S), cm_coll_s(&half, CM_SENDRECV,
+		    &r->group[MESH_PP], S), 0.5, &deficit);
 	}
 	add_tp = c->tp_overlap ? beyond(r->t_tp + x_tp, r->t_gemm) -
 	    beyond(r->t_tp, r->t_gemm) : x_tp;

@@ -194,7 +194,7 @@ static void
 try_fsdp(struct cm_search *s, int max, struct cm_config *c,
     const struct cm_config *base, struct cm_result *scratch)
 {
-	struct cm_group g;
+	struct mesh_span g;
 	int f;
 
 	if (c->zero < 3 || (base->search_keep & CM_KEEP_FSDP)) {
@@ -203,7 +203,7 @@ try_fsdp(struct cm_search *s, int max, struct cm_config *c,
 		try_one(s, max, c, scratch);
 		return;
 	}
-	cm_group_of(c, CM_AXIS_DP, &g);
+	cm_group_of(c, MESH_DP, &g);
 	for (f = 0; f < 4; f++) {
 		if ((f & 1) && c->pp > 1)
 			continue;
@@ -295,13 +295,13 @@ static int
 enumerated(const struct cm_config *c)
 {
 	const unsigned k = c->search_keep;
-	struct cm_group g;
+	struct mesh_span g;
 	struct cm_grid grid;
 	int on = 0;
 
 	cm_grid_start(&grid, c);
 	while (!on && cm_grid_next(&grid))
-		on = grid.tp == c->tp && grid.pp == c->pp;
+		on = cm_grid_is(&grid, c);
 	if (!on)
 		return 0;
 	if (!(k & CM_KEEP_MICRO_BATCH) &&
@@ -310,7 +310,7 @@ enumerated(const struct cm_config *c)
 	if (c->seq_parallel && c->tp < 2)
 		return 0;
 	if (c->zero >= 3 && !(k & CM_KEEP_FSDP)) {
-		cm_group_of(c, CM_AXIS_DP, &g);
+		cm_group_of(c, MESH_DP, &g);
 		if ((!c->reshard_after_forward && c->pp > 1) ||
 		    (c->hsdp && g.nodes < 2))
 			return 0;
@@ -413,9 +413,7 @@ cm_search(const struct cm_config *base, int max, struct cm_search *s,
 		return -1;
 	cm_grid_start(&g, &c);
 	while (cm_grid_next(&g)) {
-		c.tp = g.tp;
-		c.pp = g.pp;
-		c.dp = g.dp;
+		cm_grid_apply(&g, &c);
 		try_schedules(s, max, &c, base, &scratch);
 	}
 	if (!enumerated(base))

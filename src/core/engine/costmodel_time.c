@@ -307,17 +307,17 @@ tp_layer_s(const struct cm_config *c, struct cm_result *r)
 	double S;
 	int n = c->recompute == CM_RECOMPUTE_FULL ? 6 : 4;
 
-	cm_group_of(c, CM_AXIS_TP, &r->tp_group);
-	r->tp_inter = r->tp_group.nodes > 1;
-	r->tp_bw = cm_group_bw(c, &r->tp_group);
+	cm_group_of(c, MESH_TP, &r->group[MESH_TP]);
+	r->tp_inter = r->group[MESH_TP].nodes > 1;
+	r->group_bw[MESH_TP] = cm_group_bw(c, &r->group[MESH_TP]);
 	if (c->tp <= 1)
 		return 0;
 	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
 	    c->model.hidden;
 	if (c->seq_parallel)	/* ring time of an all-reduce, never NVLS */
-		return n * (cm_coll_s(c, CM_REDUCESCATTER, &r->tp_group, S) +
-		    cm_coll_s(c, CM_ALLGATHER, &r->tp_group, S));
-	return n * cm_coll_s(c, CM_ALLREDUCE, &r->tp_group, S);
+		return n * (cm_coll_s(c, CM_REDUCESCATTER, &r->group[MESH_TP], S) +
+		    cm_coll_s(c, CM_ALLGATHER, &r->group[MESH_TP], S));
+	return n * cm_coll_s(c, CM_ALLREDUCE, &r->group[MESH_TP], S);
 }
 
 /*
@@ -335,9 +335,9 @@ pp_mb_s(const struct cm_config *c, struct cm_result *r)
 {
 	double S, one;
 
-	cm_group_of(c, CM_AXIS_PP, &r->pp_group);
-	r->pp_inter = r->pp_group.nodes > 1;
-	r->pp_bw = r->pp_inter ? c->inter_bw * c->inter_eff :
+	cm_group_of(c, MESH_PP, &r->group[MESH_PP]);
+	r->pp_inter = r->group[MESH_PP].nodes > 1;
+	r->group_bw[MESH_PP] = r->pp_inter ? c->inter_bw * c->inter_eff :
 	    c->intra_bw * c->intra_eff;
 	if (c->pp <= 1)
 		return 0;
@@ -345,10 +345,10 @@ pp_mb_s(const struct cm_config *c, struct cm_result *r)
 	    c->model.hidden;
 	if (!c->pp_scatter_gather)	/* each TP rank sends all of it */
 		return 2.0 * c->virtual_stages * cm_coll_s(c, CM_SENDRECV,
-		    &r->pp_group, S);
-	one = cm_coll_s(c, CM_SENDRECV, &r->pp_group, S / c->tp);
+		    &r->group[MESH_PP], S);
+	one = cm_coll_s(c, CM_SENDRECV, &r->group[MESH_PP], S / c->tp);
 	if (c->tp > 1 && !c->seq_parallel)
-		one += cm_coll_s(c, CM_ALLGATHER, &r->tp_group, S);
+		one += cm_coll_s(c, CM_ALLGATHER, &r->group[MESH_TP], S);
 	return 2.0 * c->virtual_stages * one;
 }
 
@@ -438,7 +438,7 @@ tp_exposed(const struct cm_config *c, const struct stage_t *st)
 static double
 optimizer_s(const struct cm_config *c, const struct cm_result *r)
 {
-	struct cm_group sh;
+	struct mesh_span sh;
 	double own = r->params_gpu;
 
 	cm_shard_group(c, &sh);

@@ -1,7 +1,8 @@
 /*
- * layout_grid.c - the (TP, PP, DP) layouts cm_search tries, one at a
- * time, so the search, the "why is it empty" walk and the check of
- * whether a given layout is on the grid all walk the same grid.
+ * layout_grid.c - the layouts cm_search tries, one at a time, so the
+ * search, the "why is it empty" walk and the check of whether a given
+ * layout is on the grid all walk the same grid: the mesh's walk over the
+ * axis table (core/mesh/mesh_walk.c).
  */
 #include "core/engine/costmodel_int.h"
 
@@ -9,52 +10,65 @@ void
 cm_grid_start(struct cm_grid *g, const struct cm_config *c)
 {
 	g->cfg = c;
-	g->gpus = c->gpus;
-	g->tp_cap = 8 * c->gpus_per_node;
-	g->layers = c->model.layers;
-	g->tp = 1;
-	g->pp = 0;
-	g->dp = 0;
+	mesh_walk_start(&g->walk, c->gpus, c->gpus_per_node, c->model.layers);
 }
 
 /*
- * With cfg.tp_in_node the search keeps every TP group inside one node, as
- * teams do that keep TP on NVLink ([LLAMA3] 3.3.2: the innermost
- * parallelism "is usually constrained to within the same server").
+ * With cfg.tp_in_node the search keeps every group of an in-node axis
+ * (TP) inside one node, as teams do that keep TP on NVLink ([LLAMA3]
+ * 3.3.2: the innermost parallelism "is usually constrained to within the
+ * same server").
  */
 static int
-tp_spans_nodes(const struct cm_grid *g)
+spans_nodes(const struct cm_grid *g)
 {
 	struct cm_config c;
-	struct cm_group tp;
+	struct mesh_span span;
+	int a;
 
-	if (!g->cfg->tp_in_node || g->tp == 1)
+	if (!g->cfg->tp_in_node)
 		return 0;
 	c = *g->cfg;
-	c.tp = g->tp;
-	c.pp = g->pp;
-	c.dp = g->dp;
-	cm_group_of(&c, CM_AXIS_TP, &tp);
-	return tp.nodes > 1;
+	cm_grid_apply(g, &c);
+	for (a = 0; a < MESH_N_AXES; a++) {
+		if (!(mesh_axis((enum mesh_axis)a)->rules & MESH_RULE_IN_NODE) ||
+		    g->walk.degree[a] == 1)
+			continue;
+		cm_group_of(&c, (enum mesh_axis)a, &span);
+		if (span.nodes > 1)
+			return 1;
+	}
+	return 0;
 }
 
 int
 cm_grid_next(struct cm_grid *g)
 {
-	/* A TP that does not divide the GPUs ends the walk: every larger
-	 * power of two is a multiple of it and cannot divide them either. */
-	while (g->tp <= g->tp_cap && g->tp <= g->gpus &&
-	    g->gpus % g->tp == 0) {
-		while (++g->pp <= g->gpus / g->tp && g->pp <= g->layers) {
-			if ((g->gpus / g->tp) % g->pp == 0) {
-				g->dp = g->gpus / (g->tp * g->pp);
-				if (tp_spans_nodes(g))
-					continue;
-				return 1;
-			}
-		}
-		g->tp *= 2;
-		g->pp = 0;
+	while (mesh_walk_next(&g->walk)) {
+		if (!spans_nodes(g))
+			return 1;
 	}
 	return 0;
+}
+
+void
+cm_grid_apply(const struct cm_grid *g, struct cm_config *c)
+{
+	int a;
+
+	for (a = 0; a < MESH_N_AXES; a++)
+		cm_set_degree(c, (enum mesh_axis)a, g->walk.degree[a]);
+}
+
+int
+cm_grid_is(const struct cm_grid *g, const struct cm_config *c)
+{
+	int a;
+
+	/* The REST axis follows from the others and the GPUs. */
+	for (a = 0; a < MESH_N_AXES; a++)
+		if (mesh_axis((enum mesh_axis)a)->step != MESH_STEP_REST &&
+		    cm_degree(c, (enum mesh_axis)a) != g->walk.degree[a])
+			return 0;
+	return 1;
 }

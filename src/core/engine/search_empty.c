@@ -81,7 +81,7 @@ list_text(const struct seen *s, char *buf, size_t size)
 }
 
 /*
- * Walk cm_search's grid of (TP, PP, DP), cm_grid. With seen NULL, return
+ * Walk cm_search's grid of layouts, cm_grid. With seen NULL, return
  * 1 at the first valid layout; else note why each is invalid and return
  * whether one was valid. *tp_max gets the largest TP tried.
  */
@@ -96,10 +96,8 @@ walk(const struct cm_config *base, struct seen *seen, int *tp_max)
 	*tp_max = 0;
 	cm_grid_start(&g, &c);
 	while (cm_grid_next(&g)) {
-		*tp_max = g.tp;
-		c.tp = g.tp;
-		c.pp = g.pp;
-		c.dp = g.dp;
+		cm_grid_apply(&g, &c);
+		*tp_max = c.tp;
 		if (any_valid(&c)) {
 			found = 1;
 			if (seen == NULL)

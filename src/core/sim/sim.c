@@ -116,6 +116,10 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 	}
 	if (lay->kind == PIPE_INTERLEAVED && lay->v == 1)
 		lay->kind = PIPE_1F1B;
+	mesh_init(&lay->mesh, cfg->cost.gpus_per_node);
+	lay->mesh.degree[MESH_DP] = lay->d;
+	lay->mesh.degree[MESH_PP] = lay->p;
+	lay->mesh.degree[MESH_TP] = lay->t;
 	lay->lps = SIM_LAYERS / (lay->p * lay->v);
 	lay->b = lay->m > 0 ? SIM_BATCH / (lay->d * lay->m) : 0;
 }

@@ -37,6 +37,7 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/mesh/mesh.h"
 #include "core/sim/schedule.h"
 #include "core/sim/sim_model.h"
 #include "core/sim/timeline.h"
@@ -108,8 +109,15 @@ struct sim_result {
 	double			 bubble_formula;	/* (p-1)/(v*m+p-1), 0 if p = 1 */
 	size_t			 bytes_moved;	/* bytes sent, all devices */
 	double			 step_time;	/* seconds, end of the timeline */
-	int			 dp, tp, pp, v;	/* layout: replicas, TP, stages,
-						   chunks per stage */
+	/* layout: replicas, TP, stages by axis of the mesh or by name
+	 * (in enum mesh_axis order), and chunks per stage */
+	union {
+		int		 degree[MESH_N_AXES];
+		struct {
+			int	 dp, tp, pp;
+		};
+	};
+	int			 v;
 	double			 grads[SIM_NPARAMS];	/* full-layout gradients */
 	double			 params[SIM_NPARAMS];	/* full-layout, after step */
 	struct sim_timeline	 tl;		/* the events, sorted */

@@ -41,27 +41,36 @@ sim_zero3_shard(const struct sim_layout *lay)
 int
 sim_rank(const struct sim_layout *lay, int r, int s, int k)
 {
-	return (r * lay->p + s) * lay->t + k;
+	int coord[MESH_N_AXES];
+
+	coord[MESH_DP] = r;
+	coord[MESH_PP] = s;
+	coord[MESH_TP] = k;
+	return (int)mesh_rank(&lay->mesh, coord);
+}
+
+/* The group of axis a holding device rank, by the mesh, into g. */
+static int
+group(const struct sim_layout *lay, enum mesh_axis a, int rank, int *g)
+{
+	long members[SIM_MAX_GPUS];
+	int i, n = mesh_group(&lay->mesh, a, rank, members);
+
+	for (i = 0; i < n; i++)
+		g[i] = (int)members[i];
+	return n;
 }
 
 int
 sim_tp_group(const struct sim_layout *lay, int r, int s, int *g)
 {
-	int k;
-
-	for (k = 0; k < lay->t; k++)
-		g[k] = sim_rank(lay, r, s, k);
-	return lay->t;
+	return group(lay, MESH_TP, sim_rank(lay, r, s, 0), g);
 }
 
 int
 sim_dp_group(const struct sim_layout *lay, int s, int k, int *g)
 {
-	int r;
-
-	for (r = 0; r < lay->d; r++)
-		g[r] = sim_rank(lay, r, s, k);
-	return lay->d;
+	return group(lay, MESH_DP, sim_rank(lay, 0, s, k), g);
 }
 
 double *

@@ -152,14 +152,15 @@ sim_result_json(const struct sim_config *cfg, const struct sim_result *r,
     const struct sim_origin *origin)
 {
 	cJSON *root = cJSON_CreateObject();
+	int a;
 
 	if (root == NULL)
 		return NULL;
 	cJSON_AddStringToObject(root, "mode", sim_mode_name(cfg->mode));
 	cJSON_AddNumberToObject(root, "gpus", cfg->gpus);
-	cJSON_AddNumberToObject(root, "dp", r->dp);
-	cJSON_AddNumberToObject(root, "tp", r->tp);
-	cJSON_AddNumberToObject(root, "pp", r->pp);
+	for (a = 0; a < MESH_N_AXES; a++)
+		cJSON_AddNumberToObject(root, mesh_axis((enum mesh_axis)a)->key,
+		    r->degree[a]);
 	cJSON_AddNumberToObject(root, "microbatches", cfg->microbatches);
 	cJSON_AddStringToObject(root, "schedule",
 	    pipe_schedule_name(cfg->schedule));

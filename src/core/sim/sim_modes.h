@@ -3,11 +3,11 @@
  * over devices, what each device holds, and the executor that runs one
  * step on that layout. Used by the sim_*.c files only.
  *
- * Every mode is one grid: d replicas (data parallel) x p pipeline stages x
- * t tensor-parallel ranks, device rank = (r*p + s)*t + k (TP innermost, as
- * Megatron places it), plus the ZeRO-3 flag (parameters sharded over the d
- * replicas). single is 1x1x1, dp dx1x1, tp 1x1xt, pp 1xpx1, fsdp dx1x1
- * sharded, 3d 2x2x2.
+ * Every mode is one mesh (core/mesh/mesh.h): d replicas (data parallel)
+ * x p pipeline stages x t tensor-parallel ranks in the default rank order,
+ * TP innermost as Megatron places it (device rank = (r*p + s)*t + k), plus
+ * the ZeRO-3 flag (parameters sharded over the d replicas). single is
+ * 1x1x1, dp dx1x1, tp 1x1xt, pp 1xpx1, fsdp dx1x1 sharded, 3d 2x2x2.
  *
  * Layers are 0-based here (events carry layer+1). Boundary j is the
  * input of layer j (j = 0 the data, j = SIM_LAYERS the output).
@@ -17,10 +17,12 @@
 
 #include <stddef.h>
 
+#include "core/mesh/mesh.h"
 #include "core/sim/sim.h"
 #include "core/sim/sim_block.h"
 
 struct sim_layout {
+	struct mesh	 mesh;		/* the devices; d, p, t are its degrees */
 	int		 d;		/* data-parallel replicas */
 	int		 p;		/* pipeline stages */
 	int		 t;		/* tensor-parallel ranks */
@@ -76,10 +78,11 @@ void	sim_layout_of(const struct sim_config *, struct sim_layout *);
 /* Values in one ZeRO-3 shard of a layer: ceil(SIM_LAYER_PARAMS / d). */
 size_t	sim_zero3_shard(const struct sim_layout *);
 
-/* Device rank of replica r, stage s, TP rank k. */
+/* Device rank of replica r, stage s, TP rank k (the mesh's). */
 int	sim_rank(const struct sim_layout *, int r, int s, int k);
 
-/* The TP group of (r, s) and the DP group of (s, k) into g; their sizes. */
+/* The TP group of (r, s) and the DP group of (s, k) into g, by the mesh;
+ * their sizes. */
 int	sim_tp_group(const struct sim_layout *, int r, int s, int *g);
 int	sim_dp_group(const struct sim_layout *, int s, int k, int *g);
 

@@ -2,10 +2,11 @@
  * sim_place.c - what each device of a run is called and where it sits in
  * the layout, the one naming the lessons, the player and `parlearn trace`
  * share: GPUs G0, G1, ... and pipeline stages from 0, stage 0 on G0
- * (sim_modes.h places rank (r*p + s)*t + k).
+ * (the run's mesh, as sim_layout_of lays it out, places each rank).
  */
 #include <stdio.h>
 
+#include "core/mesh/mesh.h"
 #include "core/sim/sim.h"
 
 const char *
@@ -19,12 +20,18 @@ void
 sim_device_place(const struct sim_result *res, int dev,
     struct sim_place *pl)
 {
-	int t = res->tp > 0 ? res->tp : 1, p = res->pp > 0 ? res->pp : 1;
-	int v = res->v > 0 ? res->v : 1, lps = SIM_LAYERS / (p * v), l;
+	int p = res->pp > 0 ? res->pp : 1, v = res->v > 0 ? res->v : 1;
+	int lps = SIM_LAYERS / (p * v), l, coord[MESH_N_AXES];
+	struct mesh m;
 
-	pl->tp_rank = dev % t;
-	pl->stage = (dev / t) % p;
-	pl->replica = dev / (t * p);
+	mesh_init(&m, 1);
+	m.degree[MESH_DP] = res->dp > 0 ? res->dp : 1;
+	m.degree[MESH_TP] = res->tp > 0 ? res->tp : 1;
+	m.degree[MESH_PP] = p;
+	mesh_coords(&m, dev, coord);
+	pl->tp_rank = coord[MESH_TP];
+	pl->stage = coord[MESH_PP];
+	pl->replica = coord[MESH_DP];
 	pl->layers = 0;
 	for (l = 0; lps > 0 && l < SIM_LAYERS; l++)
 		if ((l / lps) % p == pl->stage)

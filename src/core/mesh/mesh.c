@@ -1,0 +1,251 @@
+/*
+ * mesh.c - ranks, coordinates, groups and their placement on nodes, for
+ * any number of axes (mesh.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/mesh/mesh.h"
+
+/* Axes sorted by nest: the default order, innermost first. */
+static void
+default_order(enum mesh_axis *o)
+{
+	int i, j;
+
+	for (i = 0; i < MESH_N_AXES; i++)
+		for (j = 0; j < MESH_N_AXES; j++)
+			if (mesh_axis((enum mesh_axis)j)->nest == i)
+				o[i] = (enum mesh_axis)j;
+}
+
+void
+mesh_init(struct mesh *m, int gpus_per_node)
+{
+	int a;
+
+	for (a = 0; a < MESH_N_AXES; a++)
+		m->degree[a] = 1;
+	default_order(m->order);
+	m->gpus_per_node = gpus_per_node > 0 ? gpus_per_node : 1;
+}
+
+/*
+ * Permutation number k of the axes in lexicographic order of their nests
+ * (the factorial number system): 0 is the default order.
+ */
+static void
+nth_order(int k, enum mesh_axis *out)
+{
+	enum mesh_axis pool[MESH_N_AXES];
+	int n = MESH_N_AXES, fact = 1, i, j, pick;
+
+	default_order(pool);
+	for (i = 2; i < n; i++)
+		fact *= i;
+	if (k < 0 || k >= MESH_N_ORDERS)
+		k = 0;
+	for (i = 0; i < MESH_N_AXES; i++) {
+		pick = k / fact;
+		k %= fact;
+		out[i] = pool[pick];
+		for (j = pick; j < n - 1; j++)
+			pool[j] = pool[j + 1];
+		n--;
+		if (n > 1)
+			fact /= n;
+	}
+}
+
+void
+mesh_set_order(struct mesh *m, int order)
+{
+	nth_order(order, m->order);
+}
+
+/* "tp-pp-dp" for each order, made once. */
+static char order_text[MESH_N_ORDERS][MESH_N_AXES * 8];
+static const char *order_list[MESH_N_ORDERS + 1];
+
+const char *const *
+mesh_order_names(void)
+{
+	enum mesh_axis o[MESH_N_AXES];
+	int k, i;
+	size_t used;
+
+	if (order_list[0] != NULL)
+		return order_list;
+	for (k = 0; k < MESH_N_ORDERS; k++) {
+		nth_order(k, o);
+		used = 0;
+		for (i = 0; i < MESH_N_AXES; i++)
+			used += (size_t)snprintf(order_text[k] + used,
+			    sizeof order_text[k] - used, "%s%s", i ? "-" : "",
+			    mesh_axis(o[i])->key);
+		order_list[k] = order_text[k];
+	}
+	return order_list;
+}
+
+const char *
+mesh_order_name(int order)
+{
+	return mesh_order_names()[order >= 0 && order < MESH_N_ORDERS ?
+	    order : 0];
+}
+
+int
+mesh_order_parse(const char *s, int *order)
+{
+	const char *const *names = mesh_order_names();
+	int k;
+
+	for (k = 0; s != NULL && k < MESH_N_ORDERS; k++)
+		if (strcmp(s, names[k]) == 0) {
+			*order = k;
+			return 0;
+		}
+	return -1;
+}
+
+long
+mesh_size(const struct mesh *m)
+{
+	long n = 1;
+	int a;
+
+	for (a = 0; a < MESH_N_AXES; a++) {
+		if (m->degree[a] < 1 || n > MESH_MAX_RANKS / m->degree[a])
+			return 0;
+		n *= m->degree[a];
+	}
+	return n;
+}
+
+long
+mesh_stride(const struct mesh *m, enum mesh_axis a)
+{
+	long s = 1;
+	int i;
+
+	for (i = 0; i < MESH_N_AXES && m->order[i] != a; i++)
+		s *= m->degree[m->order[i]];
+	return s;
+}
+
+void
+mesh_coords(const struct mesh *m, long rank, int coord[MESH_N_AXES])
+{
+	int i;
+
+	for (i = 0; i < MESH_N_AXES; i++) {
+		enum mesh_axis a = m->order[i];
+		int d = m->degree[a] > 0 ? m->degree[a] : 1;
+
+		coord[a] = (int)(rank % d);
+		rank /= d;
+	}
+}
+
+long
+mesh_rank(const struct mesh *m, const int coord[MESH_N_AXES])
+{
+	long rank = 0;
+	int i;
+
+	for (i = MESH_N_AXES - 1; i >= 0; i--) {
+		enum mesh_axis a = m->order[i];
+
+		rank = rank * m->degree[a] + coord[a];
+	}
+	return rank;
+}
+
+int
+mesh_group(const struct mesh *m, enum mesh_axis a, long rank, long *members)
+{
+	long first = mesh_group_id(m, a, rank), stride = mesh_stride(m, a);
+	int i;
+
+	for (i = 0; i < m->degree[a]; i++)
+		members[i] = first + i * stride;
+	return m->degree[a];
+}
+
+long
+mesh_group_id(const struct mesh *m, enum mesh_axis a, long rank)
+{
+	int coord[MESH_N_AXES];
+
+	mesh_coords(m, rank, coord);
+	return rank - coord[a] * mesh_stride(m, a);
+}
+
+/*
+ * With g GPUs per node a group of n ranks `stride` apart has
+ * k = min(n, g / stride) ranks in each node it touches (k = 1 once
+ * stride >= g), and spans ceil(n / k) nodes.
+ */
+void
+mesh_span_place(int n, long stride, int gpus_per_node, struct mesh_span *g)
+{
+	long k;
+
+	g->n = n > 0 ? n : 1;
+	if (stride < 1)
+		stride = 1;
+	k = stride >= gpus_per_node ? 1 : gpus_per_node / stride;
+	if (k > g->n)
+		k = g->n;
+	if (k < 1)
+		k = 1;
+	g->per_node = (int)k;
+	g->nodes = (int)((g->n + k - 1) / k);
+}
+
+void
+mesh_span_of(const struct mesh *m, enum mesh_axis a, struct mesh_span *g)
+{
+	mesh_span_place(m->degree[a], mesh_stride(m, a), m->gpus_per_node, g);
+}
+
+const char *
+mesh_labels_text(char *buf, size_t size)
+{
+	size_t used = 0;
+	int a;
+
+	buf[0] = '\0';
+	for (a = 0; a < MESH_N_AXES && used < size; a++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+		    a ? " x " : "", mesh_axis((enum mesh_axis)a)->label);
+	return buf;
+}
+
+const char *
+mesh_degrees_text(const struct mesh *m, char *buf, size_t size)
+{
+	size_t used = 0;
+	int a;
+
+	buf[0] = '\0';
+	for (a = 0; a < MESH_N_AXES && used < size; a++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%d",
+		    a ? " x " : "", m->degree[a]);
+	return buf;
+}
+
+const char *
+mesh_layout_text(const struct mesh *m, char *buf, size_t size)
+{
+	size_t used = 0;
+	int a;
+
+	buf[0] = '\0';
+	for (a = 0; a < MESH_N_AXES && used < size; a++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s %d",
+		    a ? " x " : "", mesh_axis((enum mesh_axis)a)->label,
+		    m->degree[a]);
+	return buf;
+}
