@@ -44,7 +44,8 @@ static const char *const knob_names[PG_N_KNOBS] = {
 static const char *const knob_labels[PG_N_KNOBS] = {
 	[PG_MODEL] = N_("Model"), [PG_GPU] = N_("GPU type"),
 	[PG_GPUS] = N_("GPUs"), [PG_GPN] = N_("GPUs per node"),
-	[PG_SEQ] = N_("Sequence length"), [PG_GLOBAL_BATCH] = N_("Global batch"),
+	[PG_SEQ] = N_("Sequence length"),
+	[PG_GLOBAL_BATCH] = N_("Global batch"),
 	[PG_MICRO_BATCH] = N_("Micro-batch"), [PG_ZERO] = N_("ZeRO stage"),
 	[PG_RECOMPUTE] = N_("Recompute"), [PG_SP] = N_("Sequence parallel"),
 	[PG_SCHEDULE] = N_("Schedule"), [PG_VSTAGES] = N_("Virtual stages"),

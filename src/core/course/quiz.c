@@ -198,8 +198,8 @@ quiz_degrees(const struct content_question *q, double *out)
 	/* Each axis's degree, innermost first, then the GPUs. */
 	mesh_init(&m, 1);
 	for (i = 0; q->engine != NULL && i <= MESH_N_AXES; i++) {
-		v = cJSON_GetObjectItemCaseSensitive(q->engine, i < MESH_N_AXES ?
-		    mesh_axis(m.order[i])->key : "gpus");
+		v = cJSON_GetObjectItemCaseSensitive(q->engine,
+		    i < MESH_N_AXES ? mesh_axis(m.order[i])->key : "gpus");
 		if (cJSON_IsNumber(v) && v->valuedouble > 1)
 			out[n++] = v->valuedouble;
 	}

@@ -194,7 +194,8 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 		if (m->kv_heads % d != 0 && d % m->kv_heads != 0) {
 			if (size > 0)
 				snprintf(buf, size, _("%s must divide the KV "
-				    "heads or be a multiple of them"), x->label);
+				    "heads or be a multiple of them"),
+				    x->label);
 			return size > 0 ? buf : "";
 		}
 	}

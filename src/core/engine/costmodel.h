@@ -102,7 +102,7 @@ struct cm_config {
 	double			buffers_bytes;	/* CUDA context, workspaces, bytes */
 	double			reserve_frac;	/* held back (fragmentation), 0..1 */
 	/* Network, sharding and overlap (issue 12; costmodel.md f). */
-	int			rank_order;	/* mesh order: axes innermost first */
+	int			rank_order;	/* mesh order, innermost first */
 	double			coll_base_s;	/* fixed cost per collective, s */
 	int			reshard_after_forward; /* bool: ZeRO-3 frees
 						    * gathered weights after the

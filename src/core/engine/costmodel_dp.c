@@ -110,7 +110,7 @@ behind(struct cm_result *r, double t, double window)
 /* The pieces of one step's DP traffic, per layer and in total. */
 struct dp_plan {
 	const struct cm_config	*c;
-	struct mesh_span		 grp;	/* group the collectives run on */
+	struct mesh_span	 grp;	/* group the collectives run on */
 	double			 layers;	/* collectives per pass */
 	double			 w, g;	/* weight, gradient bytes per layer */
 };

@@ -193,8 +193,8 @@ cm_explain(struct cm_result *r)
 		add(r, "tp_inter_node", CM_NOTE, 0, _("the TP group of %d spans "
 		    "%d nodes (%d per node): its all-reduces get %.0f GB/s, "
 		    "NVLink alone %.0f"), c->tp, r->group[MESH_TP].nodes,
-		    r->group[MESH_TP].per_node, r->group_bw[MESH_TP] / 1e9, c->intra_bw *
-		    c->intra_eff / 1e9);
+		    r->group[MESH_TP].per_node, r->group_bw[MESH_TP] / 1e9,
+		    c->intra_bw * c->intra_eff / 1e9);
 	if (c->pp > 1 && r->microbatches < c->pp)
 		add(r, "pipeline_unfilled", CM_NOTE, 0, _("only %ld "
 		    "micro-batches for %d stages: the pipeline never fills"),

@@ -116,7 +116,8 @@ void	cm_time(const struct cm_config *, struct cm_result *r);
 
 /*
  * DP / ZeRO / FSDP traffic of one step (costmodel_dp.c): fills t_dp,
- * t_dp_exposed, dp_bytes, dp_collectives and the DP group and its bandwidth from
+ * t_dp_exposed, dp_bytes, dp_collectives and the DP group and its
+ * bandwidth from
  * params_gpu, stage_layers, microbatches, t_fwd_mb and t_bwd_mb.
  */
 void	cm_dp_time(const struct cm_config *, struct cm_result *r);
@@ -149,7 +150,7 @@ void	cm_evaluate_quick(const struct cm_config *, struct cm_result *r);
  */
 struct cm_grid {
 	const struct cm_config	*cfg;
-	struct mesh_walk	 walk;	/* its degree[] is the current layout */
+	struct mesh_walk	 walk;	/* degree[]: the current layout */
 };
 
 void	cm_grid_start(struct cm_grid *, const struct cm_config *);

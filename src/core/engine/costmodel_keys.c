@@ -125,7 +125,8 @@ realistic_hook(struct cm_config *c, int on)
 	{ n, CM_KEY_BOOL, CM_GROUP_##g, 0, 0, 1, NULL, -1, 0, fn, NULL, h }
 /* One INT row per parallel axis, from the mesh's axis table. */
 #define AXES \
-	{ "", CM_KEY_INT, CM_GROUP_LAYOUT, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
+	{ "", CM_KEY_INT, CM_GROUP_LAYOUT, 0, 0, 0, NULL, -1, 0, NULL, NULL, \
+	    NULL }
 #define BIG		1e8
 #define GPUS		1e7
 
@@ -229,7 +230,8 @@ cm_keys(void)
 	for (i = 0; i < N_ROWS; i++) {
 		if (rows[i].name == NULL || rows[i].name[0] != '\0') {
 			keys[n] = rows[i];
-			if (keys[n].kind == CM_KEY_WORD && keys[n].words == NULL)
+			if (keys[n].kind == CM_KEY_WORD &&
+			    keys[n].words == NULL)
 				keys[n].words = mesh_order_names();
 			n++;
 			continue;

@@ -304,6 +304,7 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
 static double
 tp_layer_s(const struct cm_config *c, struct cm_result *r)
 {
+	const struct mesh_span *g;
 	double S;
 	int n = c->recompute == CM_RECOMPUTE_FULL ? 6 : 4;
 
@@ -314,10 +315,11 @@ tp_layer_s(const struct cm_config *c, struct cm_result *r)
 		return 0;
 	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
 	    c->model.hidden;
+	g = &r->group[MESH_TP];
 	if (c->seq_parallel)	/* ring time of an all-reduce, never NVLS */
-		return n * (cm_coll_s(c, CM_REDUCESCATTER, &r->group[MESH_TP], S) +
-		    cm_coll_s(c, CM_ALLGATHER, &r->group[MESH_TP], S));
-	return n * cm_coll_s(c, CM_ALLREDUCE, &r->group[MESH_TP], S);
+		return n * (cm_coll_s(c, CM_REDUCESCATTER, g, S) +
+		    cm_coll_s(c, CM_ALLGATHER, g, S));
+	return n * cm_coll_s(c, CM_ALLREDUCE, g, S);
 }
 
 /*

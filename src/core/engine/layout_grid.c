@@ -31,8 +31,8 @@ spans_nodes(const struct cm_grid *g)
 	c = *g->cfg;
 	cm_grid_apply(g, &c);
 	for (a = 0; a < MESH_N_AXES; a++) {
-		if (!(mesh_axis((enum mesh_axis)a)->rules & MESH_RULE_IN_NODE) ||
-		    g->walk.degree[a] == 1)
+		if (g->walk.degree[a] == 1 ||
+		    !(mesh_axis((enum mesh_axis)a)->rules & MESH_RULE_IN_NODE))
 			continue;
 		cm_group_of(&c, (enum mesh_axis)a, &span);
 		if (span.nodes > 1)

@@ -31,19 +31,19 @@ enum mesh_axis { MESH_DP, MESH_TP, MESH_PP };
 enum mesh_step {
 	MESH_STEP_POW2,		/* 1, 2, 4, ... */
 	MESH_STEP_EVERY,	/* 1, 2, 3, ... */
-	MESH_STEP_REST		/* what the GPUs leave: their count / the rest */
+	MESH_STEP_REST		/* the GPUs over the other degrees */
 };
 
 /* What bounds an axis's degree on the grid, beyond dividing the GPUs. */
 enum mesh_cap {
 	MESH_CAP_NONE,
 	MESH_CAP_NODES8,	/* 8 nodes' worth of GPUs ([NAR21] 3.3) */
-	MESH_CAP_LAYERS		/* the model's layers: a stage holds one */
+	MESH_CAP_LAYERS		/* the layers: a stage holds one at least */
 };
 
-/* Rules a degree must follow (checked by the engine, the simulator). */
+/* Rules a degree must follow (checked by the engine). */
 #define MESH_RULE_HEADS		0x01u	/* divides heads, hidden, ffn */
-#define MESH_RULE_LAYERS	0x02u	/* divides the layers (or nearly) */
+#define MESH_RULE_LAYERS	0x02u	/* divides the layers, nearly */
 #define MESH_RULE_BATCH		0x04u	/* divides the batch */
 #define MESH_RULE_IN_NODE	0x08u	/* kept in a node on request */
 
@@ -53,28 +53,28 @@ enum mesh_cap {
 #define MESH_COLL_REDUCESCATTER	0x04u
 #define MESH_COLL_SENDRECV	0x08u
 
-/* One row of the axis table. */
+/*
+ * One row of the axis table. key names the --KEY option, the engine
+ * configuration and lesson key and the JSON member; label is how layouts
+ * are written ("TP"); help and knob (the playground's "TP degree") are
+ * marked for gettext. nest is the axis's place in the default rank order
+ * (innermost 0), which is also how the search grid nests its loops;
+ * absorbs is the order in which the playground moves a degree to keep
+ * the product equal to the GPUs, and follows_gpus says whether it may
+ * move when the GPU count does. priced, simulated and framework say
+ * where the engine prices its collectives, where the simulator issues
+ * them and who runs the axis this way.
+ */
 struct mesh_axis_info {
 	enum mesh_axis	 axis;
-	const char	*key;		/* "tp": the --tp option, the config and
-					   lesson key, the JSON member */
-	const char	*label;		/* "TP", as layouts are written */
-	const char	*arg;		/* the option's argument: "T" */
-	const char	*help;		/* the option's help line, marked for gettext */
-	const char	*knob;		/* the playground's knob: "TP degree" */
-	int		 nest;		/* place in the default rank order,
-					   innermost 0; also the order in which
-					   the search grid nests its loops */
-	enum mesh_step	 step;		/* how the search grid steps it */
-	enum mesh_cap	 cap;		/* what else bounds it on the grid */
-	int		 absorbs;	/* order in which the playground moves
-					   it to keep the product (0 first) */
-	int		 follows_gpus;	/* 1: may move when the GPU count does */
+	const char	*key, *label, *arg, *help, *knob;
+	int		 nest;
+	enum mesh_step	 step;
+	enum mesh_cap	 cap;
+	int		 absorbs, follows_gpus;
 	unsigned	 rules;		/* MESH_RULE_* */
 	unsigned	 collectives;	/* MESH_COLL_* */
-	const char	*priced;	/* where the engine prices them */
-	const char	*simulated;	/* where the simulator issues them */
-	const char	*framework;	/* who runs the axis this way */
+	const char	*priced, *simulated, *framework;
 };
 
 /* The row of axis a; the rows are in enum order. */
@@ -131,7 +131,8 @@ int	mesh_group(const struct mesh *, enum mesh_axis a, long rank,
 long	mesh_group_id(const struct mesh *, enum mesh_axis a, long rank);
 
 /* How the groups of axis a sit on nodes (the same for every group). */
-void	mesh_span_of(const struct mesh *, enum mesh_axis a, struct mesh_span *);
+void	mesh_span_of(const struct mesh *, enum mesh_axis a,
+	    struct mesh_span *);
 /* n ranks `stride` apart with gpus_per_node per node. */
 void	mesh_span_place(int n, long stride, int gpus_per_node,
 	    struct mesh_span *);
@@ -141,9 +142,11 @@ void	mesh_span_place(int n, long stride, int gpus_per_node,
  * order, joined by " x ", into buf (size bytes).
  */
 const char	*mesh_labels_text(char *buf, size_t size);
-const char	*mesh_degrees_text(const struct mesh *, char *buf, size_t size);
+const char	*mesh_degrees_text(const struct mesh *, char *buf,
+		    size_t size);
 /* "DP 4 x TP 8 x PP 8": each label with its degree. */
-const char	*mesh_layout_text(const struct mesh *, char *buf, size_t size);
+const char	*mesh_layout_text(const struct mesh *, char *buf,
+		    size_t size);
 
 /*
  * The search grid (mesh_walk.c): every way to split `gpus` over the axes

@@ -23,7 +23,8 @@ static const struct mesh_axis_info axes[MESH_N_AXES] = {
 		    MESH_COLL_REDUCESCATTER,
 		.priced = "core/engine/costmodel_dp.c",
 		.simulated = "core/sim/sim_grads.c",
-		.framework = "PyTorch DDP and FSDP, DeepSpeed ZeRO, Megatron-LM",
+		.framework = "PyTorch DDP and FSDP, DeepSpeed ZeRO, "
+		    "Megatron-LM",
 	},
 	{
 		.axis = MESH_TP, .key = "tp", .label = "TP", .arg = "T",
