@@ -135,8 +135,9 @@ usage(FILE *fp)
 	int g;
 
 	fprintf(fp, "%s", _("Usage: parlearn plan [OPTION]...\n"
-	    "Estimate memory and step time of a DP x TP x PP training layout;\n"
-	    "without all of --dp, --tp and --pp, rank every valid layout that\n"
+	    "Estimate memory and step time of a training layout over the\n"
+	    "parallel axes (their degrees are under Layout); without every\n"
+	    "degree, rank every valid layout that\n"
 	    "fits with --headroom free and a framework runs (ties within 3 %\n"
 	    "marked =); the search keeps the micro-batch, schedule, ZeRO,\n"
 	    "FSDP, recompute and SP options you give and varies the rest.\n"
@@ -501,31 +502,39 @@ static void
 print_search(const struct cm_search *s, const struct cm_config *c)
 {
 	const struct cm_result *r;
-	char rk[16], fw[16], z[8], why[CM_REASON_LEN];
-	int i;
+	char rk[16], fw[16], z[8], why[CM_REASON_LEN], lay[96];
+	struct mesh m;
+	int i, a;
 
 	print_search_head(s, c);
 	if (s->evaluated == 0)
 		return;
 	if (s->n_top == 0) {
 		printf("%s", _("No layout is ranked."));
+		cm_mesh(&s->closest.cfg, &m);
 		if (s->have_closest)
-			printf(_(" Closest: DP %d x TP %d x PP %d, %s"),
-			    s->closest.cfg.dp, s->closest.cfg.tp,
-			    s->closest.cfg.pp, s->closest.fits ?
+			printf(_(" Closest: %s, %s"), mesh_layout_text(&m, lay,
+			    sizeof lay), s->closest.fits ?
 			    cm_search_why_excluded(&s->closest, why,
 			    sizeof why) : s->closest.reasons[0].text);
 		printf("\n");
 		return;
 	}
-	printf("%s", _("  # rank  DP  TP  PP sched       v  b ZeRO recomp    "
-	    "SP   step s  TFLOP/s   MFU  mem GB free  fw\n"));
+	/* One column per axis, between the rank and the schedule. */
+	printf("%s", _("  # rank"));
+	for (a = 0; a < MESH_N_AXES; a++)
+		printf(" %3s", mesh_axis((enum mesh_axis)a)->label);
+	printf("%s", _(" sched       v  b ZeRO recomp    SP   step s  TFLOP/s   "
+	    "MFU  mem GB free  fw\n"));
 	for (i = 0; i < s->n_top; i++) {
 		r = &s->top[i];
 		rank_text(r, rk, sizeof rk);
-		printf("%3d %4s %3d %3d %3d %-11s %2d %2d %4s %-9s %-3s %8.3f "
-		    "%8.1f %5.1f%% %7.1f %3.0f%%  %s\n", i + 1, rk, r->cfg.dp,
-		    r->cfg.tp, r->cfg.pp, pipe_schedule_name(r->cfg.schedule),
+		printf("%3d %4s", i + 1, rk);
+		for (a = 0; a < MESH_N_AXES; a++)
+			printf(" %3d", r->cfg.degree[a]);
+		printf(" %-11s %2d %2d %4s %-9s %-3s %8.3f "
+		    "%8.1f %5.1f%% %7.1f %3.0f%%  %s\n",
+		    pipe_schedule_name(r->cfg.schedule),
 		    r->cfg.virtual_stages, r->cfg.micro_batch,
 		    cm_zero_label(&r->cfg, z, sizeof z),
 		    cm_recompute_name(r->cfg.recompute),

@@ -124,13 +124,16 @@ incident_defense(const struct pgs *p, struct pgs_flow *f)
 {
 	const struct sc_grade *g = &p->grade;
 	const struct cm_config *u = &g->runner_up.cfg;
-	char line[600], z[8];
+	char line[600], z[8], lay[96];
+	struct mesh m;
 	int i;
+
+	cm_mesh(u, &m);
 
 	if (g->runner >= 0)
 		snprintf(line, sizeof line, _("Runner-up (row %d of the "
-		    "ranking): DP %d x TP %d x PP %d, micro-batch %d, %s"),
-		    g->runner + 1, u->dp, u->tp, u->pp, u->micro_batch,
+		    "ranking): %s, micro-batch %d, %s"), g->runner + 1,
+		    mesh_layout_text(&m, lay, sizeof lay), u->micro_batch,
 		    cm_zero_label(u, z, sizeof z));
 	else
 		snprintf(line, sizeof line, "%s", _("Runner-up: none ranked"));
@@ -303,12 +306,16 @@ search_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y,
 {
 	const struct cm_result *r = &p->search->top[i];
 	char line[200], rk[16], fw[16], z[8];
-	int attr = (int)A_NORMAL;
+	int attr = (int)A_NORMAL, a, n;
 
 	snprintf(rk, sizeof rk, "%d%s", r->rank, r->tied ? "=" : "");
-	snprintf(line, sizeof line, "%2d %3s %4d %3d %3d %2d %-5s %2d %-3s "
-	    "%-4s %-3s %7.3f %5.1f%% %3.0f%% %-3s %6.1f", i + 1, rk, r->cfg.dp,
-	    r->cfg.tp, r->cfg.pp, r->cfg.micro_batch, short_sched(&r->cfg),
+	n = snprintf(line, sizeof line, "%2d %3s", i + 1, rk);
+	for (a = 0; a < MESH_N_AXES; a++)	/* DP is 4 wide, the rest 3 */
+		n += snprintf(line + n, sizeof line - (size_t)n, " %*d",
+		    a == 0 ? 4 : 3, r->cfg.degree[a]);
+	snprintf(line + n, sizeof line - (size_t)n, " %2d %-5s %2d %-3s "
+	    "%-4s %-3s %7.3f %5.1f%% %3.0f%% %-3s %6.1f", r->cfg.micro_batch,
+	    short_sched(&r->cfg),
 	    r->cfg.virtual_stages, cm_zero_label(&r->cfg, z, sizeof z),
 	    short_rc(&r->cfg),
 	    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step, 100 * r->mfu,
@@ -327,7 +334,8 @@ static void
 search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
 	const struct cm_search *s = p->search;
-	char line[400], why[CM_REASON_LEN];
+	char line[400], why[CM_REASON_LEN], head[160];
+	int a, n;
 
 	snprintf(line, sizeof line, _("%ld layouts, %ld ranked; the %d "
 	    "fastest for %s on %d x %s:"), s->evaluated, s->eligible,
@@ -349,8 +357,13 @@ search_head(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 		snprintf(line, sizeof line, "%s", _("Your layout is not "
 		    "ranked: it is not a valid layout."));
 	ui_put_cut(w, b->y + 1, b->x, line, b->w, ui_attr(UI_C_ACCENT));
-	ui_put_cut(w, b->y + 2, b->x + 2, _(" # rank  DP  TP  PP mb sched  v Z   rc   "
-	    "SP   step s   MFU free fw      GB"), b->w - 2, ui_attr(UI_C_DIM));
+	n = snprintf(head, sizeof head, "%s", _(" # rank"));
+	for (a = 0; a < MESH_N_AXES; a++)
+		n += snprintf(head + n, sizeof head - (size_t)n, " %3s",
+		    mesh_axis((enum mesh_axis)a)->label);
+	snprintf(head + n, sizeof head - (size_t)n, "%s", _(" mb sched  v Z   "
+	    "rc   SP   step s   MFU free fw      GB"));
+	ui_put_cut(w, b->y + 2, b->x + 2, head, b->w - 2, ui_attr(UI_C_DIM));
 }
 
 void

@@ -38,6 +38,8 @@ void
 cm_config_default(struct cm_config *c, const struct hw_model *m,
     const struct hw_gpu *g)
 {
+	int a;
+
 	memset(c, 0, sizeof *c);
 	if (m != NULL)
 		c->model = *m;
@@ -56,7 +58,8 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->global_batch = c->model.global_batch > 0 ? c->model.global_batch :
 	    512;
 	c->micro_batch = 1;
-	c->dp = c->tp = c->pp = 1;
+	for (a = 0; a < MESH_N_AXES; a++)
+		c->degree[a] = 1;
 	c->recompute = CM_RECOMPUTE_SELECTIVE;
 	c->schedule = PIPE_1F1B;
 	c->virtual_stages = 1;

@@ -232,7 +232,8 @@ cm_zero_label(const struct cm_config *c, char *buf, size_t size)
 }
 
 /* Settings that shape each part, the most direct cause first. */
-enum knob { K_DP, K_TP, K_PP, K_MB, K_SCHED, K_ZERO, K_RC, K_SP, K_N };
+enum knob { K_DP = MESH_DP, K_TP = MESH_TP, K_PP = MESH_PP,
+	K_MB = MESH_N_AXES, K_SCHED, K_ZERO, K_RC, K_SP, K_N };
 #define KB(k)	(1u << (k))
 #define K_END	K_N
 
@@ -253,10 +254,10 @@ static unsigned
 differing(const struct cm_config *a, const struct cm_config *b)
 {
 	unsigned m = 0;
+	int x;
 
-	m |= a->dp != b->dp ? KB(K_DP) : 0;
-	m |= a->tp != b->tp ? KB(K_TP) : 0;
-	m |= a->pp != b->pp ? KB(K_PP) : 0;
+	for (x = 0; x < MESH_N_AXES; x++)	/* an axis's knob is its enum */
+		m |= a->degree[x] != b->degree[x] ? KB(x) : 0;
 	m |= a->micro_batch != b->micro_batch ? KB(K_MB) : 0;
 	m |= a->schedule != b->schedule ||
 	    a->virtual_stages != b->virtual_stages ? KB(K_SCHED) : 0;
@@ -275,16 +276,14 @@ knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
 {
 	char za[8], zb[8];
 
+	if ((int)k < MESH_N_AXES) {
+		/* TRANSLATORS: "TP 2 vs 4": an axis's degree in two layouts */
+		snprintf(buf, size, _("%s %d vs %d"),
+		    mesh_axis((enum mesh_axis)k)->label, a->degree[k],
+		    b->degree[k]);
+		return;
+	}
 	switch (k) {
-	case K_DP:
-		snprintf(buf, size, _("DP %d vs %d"), a->dp, b->dp);
-		break;
-	case K_TP:
-		snprintf(buf, size, _("TP %d vs %d"), a->tp, b->tp);
-		break;
-	case K_PP:
-		snprintf(buf, size, _("PP %d vs %d"), a->pp, b->pp);
-		break;
 	case K_MB:
 		snprintf(buf, size, _("micro-batch %d vs %d"), a->micro_batch,
 		    b->micro_batch);

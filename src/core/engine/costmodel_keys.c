@@ -155,7 +155,7 @@ static const struct cm_key rows[] = {
 	NAME("gpu", CLUSTER, "TYPE",
 	    N_("a GPU from gpus.json (default below)")),
 	INT("gpus", CLUSTER, gpus, 1, GPUS, "N",
-	    N_("GPUs in the job (default: DP x TP x PP)")),
+	    N_("GPUs in the job (default: the degrees' product)")),
 	INT("gpus_per_node", CLUSTER, gpus_per_node, 1, 1024, "G",
 	    N_("GPUs per node (8)")),
 	NUM("intra_bw", CLUSTER, intra_bw, 1e-3, 1e6, 1e9, "GBps",
