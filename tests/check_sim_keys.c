@@ -188,9 +188,10 @@ START_TEST(ranges_name_the_option)
 				ck_assert_int_eq(sim_opts_take(cmds[c],
 				    opt_val(cmds[c], k), bad[i], &req, &err),
 				    -1);
-				snprintf(want, sizeof want, "--%s: '%s' is not a "
-				    "whole number from 1 to %d",
-				    sim_key_option(k, cmds[c]), bad[i], INT_MAX);
+				snprintf(want, sizeof want, "--%s: '%s' is not "
+				    "a whole number from 1 to %d",
+				    sim_key_option(k, cmds[c]), bad[i],
+				    INT_MAX);
 				ck_assert_str_eq(err.msg, want);
 				ck_assert_int_eq(int_field(&req, k), 0);
 			}

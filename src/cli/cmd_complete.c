@@ -9,9 +9,9 @@
  * command's own --help (helpopts.h), values from the catalog (model
  * presets, GPUs), the course and the database (decks), the engine's
  * words and the simulator's (core/sim/sim_keys.c: trace's and run's
- * --mode and --schedule); so the completion follows the binary it runs and never goes
- * stale. Completing reads, and never creates, the progress database or a
- * profile in it.
+ * --mode and --schedule); so the completion follows the binary it runs
+ * and never goes stale. Completing reads, and never creates, the
+ * progress database or a profile in it.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -207,7 +207,8 @@ sim_opts_longopts(unsigned cmd, struct option *out)
 
 	for (i = 0; keys[i].key != NULL; i++)
 		if (keys[i].uses & cmd)
-			out[n++] = (struct option){ sim_key_option(&keys[i], cmd),
+			out[n++] = (struct option){
+			    sim_key_option(&keys[i], cmd),
 			    keys[i].kind == SIM_KEY_FLAG ? no_argument :
 			    required_argument, NULL, SIM_OPT_VAL + (int)i };
 	return n;

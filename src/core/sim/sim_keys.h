@@ -48,15 +48,16 @@ struct sim_key {
 	long		 block_hi;
 	size_t		 off;		/* its field in struct sim_request */
 	unsigned	 uses;		/* SIM_FOR_* */
-	const char	*help;		/* N_(); a WORD's follows its words */
-	const char	*run_help;	/* N_(), run's own, or NULL */
+	const char	*help;		/* gettext-marked; a WORD's: after
+					   its words */
+	const char	*run_help;	/* the same, run's own, or NULL */
 	const char	*json;		/* member of parlearn.trace/1 */
 	int		 json_negated;	/* 1: the member is the opposite */
 	int		 knob;		/* enum sim_knob, or -1 */
 	/* The player's keys: "gG" turns up and down, "p" toggles; NULL:
 	 * the screen binds it (the mode: Tab, Shift-Tab). */
 	const char	*knob_keys;
-	const char	*knob_help;	/* N_(), the player's help line */
+	const char	*knob_help;	/* the player's help line, marked */
 };
 
 /* The rows, terminated by one with key NULL. */
