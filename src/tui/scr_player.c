@@ -39,7 +39,8 @@ static const struct ui_key_help clock_help[] = {
 	{ N_("Left, h"), N_("step to the previous event") },
 	{ N_("+, -"), N_("faster, slower") },
 	{ N_("r"), N_("restart from the beginning") },
-	{ N_("Tab, Shift-Tab"), N_("next, previous mode (single ... 3d)") },
+	/* "(single ... 3d)": the first and last of the mode table's. */
+	{ N_("Tab, Shift-Tab"), N_("next, previous mode (%s ... %s)") },
 	{ NULL, NULL }
 };
 static const struct ui_key_help end_help[] = {
@@ -53,14 +54,21 @@ static const struct ui_key_help *
 player_keys(void)
 {
 	static struct ui_key_help help[SIM_NKEYS_MAX + 16];
-	static char label[SIM_NKEYS_MAX][8];
+	static char label[SIM_NKEYS_MAX][8], modes[64];
 	const struct sim_key *k;
 	size_t n = 0, i;
+	int last;
 
 	if (help[0].keys != NULL)
 		return help;
 	for (i = 0; clock_help[i].keys != NULL; i++)
 		help[n++] = clock_help[i];
+	k = sim_key_of_knob(SIM_KNOB_MODE);
+	for (last = 0; k->word(last + 1) != NULL; last++)
+		;
+	snprintf(modes, sizeof modes, _("next, previous mode (%s ... %s)"),
+	    k->word(0), k->word(last));
+	help[n - 1].what = modes;
 	for (k = sim_keys(), i = 0; k->key != NULL; k++, i++) {
 		if (!(k->uses & SIM_FOR_KNOB) || k->knob_keys == NULL)
 			continue;
