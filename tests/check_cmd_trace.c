@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "core/course/animation.h"
+#include "core/sim/sim_keys.h"
 #include "core/course/content.h"
 #include "core/json.h"
 #include "core/sim/schedule.h"
@@ -403,31 +404,31 @@ block_argv(const struct content_animation *an, char bufs[4][16], char **argv)
 
 	argv[n++] = "trace";
 	argv[n++] = "--mode";
-	argv[n++] = an->mode;
-	if (an->gpus > 0) {
-		snprintf(bufs[0], 16, "%d", an->gpus);
+	argv[n++] = (char *)an->req.mode;
+	if (an->req.gpus > 0) {
+		snprintf(bufs[0], 16, "%d", an->req.gpus);
 		argv[n++] = "--gpus";
 		argv[n++] = bufs[0];
 	}
-	if (an->microbatches > 0) {
-		snprintf(bufs[1], 16, "%d", an->microbatches);
+	if (an->req.microbatches > 0) {
+		snprintf(bufs[1], 16, "%d", an->req.microbatches);
 		argv[n++] = "--microbatches";
 		argv[n++] = bufs[1];
 	}
-	if (an->schedule != NULL) {
+	if (an->req.schedule != NULL) {
 		argv[n++] = "--schedule";
-		argv[n++] = an->schedule;
+		argv[n++] = (char *)an->req.schedule;
 	}
-	if (an->virtual_stages > 0) {
-		snprintf(bufs[2], 16, "%d", an->virtual_stages);
+	if (an->req.vstages > 0) {
+		snprintf(bufs[2], 16, "%d", an->req.vstages);
 		argv[n++] = "--virtual-stages";
 		argv[n++] = bufs[2];
 	}
-	if (an->sequence_parallel)
+	if (an->req.seq_parallel)
 		argv[n++] = "--sequence-parallel";
-	if (an->no_overlap)
+	if (an->req.no_overlap)
 		argv[n++] = "--no-overlap";
-	if (an->compute_only)
+	if (an->req.compute_only)
 		argv[n++] = "--compute-only";
 	argv[n++] = "--json";
 	argv[n] = NULL;
@@ -575,15 +576,15 @@ START_TEST(every_key_plays_what_trace_prints)
 		const struct content_animation *an = &d->blocks[b].animation;
 
 		ck_assert_int_eq(animation_config(an, &cfg, &err), 0);
-		ck_assert_int_eq(cfg.seq_parallel, an->sequence_parallel);
-		ck_assert_int_eq(cfg.overlap, !an->no_overlap);
-		ck_assert_int_eq(cfg.compute_only, an->compute_only);
+		ck_assert_int_eq(cfg.seq_parallel, an->req.seq_parallel);
+		ck_assert_int_eq(cfg.overlap, !an->req.no_overlap);
+		ck_assert_int_eq(cfg.compute_only, an->req.compute_only);
 		/* Without its switches the block asks for another run. */
 		bare = *an;
-		bare.sequence_parallel = bare.no_overlap = 0;
-		bare.compute_only = 0;
-		if (an->sequence_parallel || an->no_overlap ||
-		    an->compute_only) {
+		bare.req.seq_parallel = bare.req.no_overlap = 0;
+		bare.req.compute_only = 0;
+		if (an->req.seq_parallel || an->req.no_overlap ||
+		    an->req.compute_only) {
 			ck_assert_int_eq(animation_config(&bare, &plain, &err),
 			    0);
 			ck_assert(!sim_config_same(&cfg, &plain));
@@ -608,6 +609,7 @@ END_TEST
  */
 START_TEST(every_option_is_a_key)
 {
+	const struct sim_key *k;
 	struct capture c;
 	const char *s;
 	char name[64];
@@ -633,8 +635,8 @@ START_TEST(every_option_is_a_key)
 		    "%s has no animation key", name);
 		options++;
 	}
-	for (i = 0; animation_keys[i] != NULL; i++)
-		;
+	for (i = 0, k = sim_keys(); k->key != NULL; k++)
+		i += (k->uses & SIM_FOR_BLOCK) != 0;
 	ck_assert_uint_eq(options, i);
 	ck_assert_uint_eq(options, 8);
 	capture_free(&c);
@@ -668,6 +670,7 @@ help_options(char names[][32], size_t max)
  */
 START_TEST(docs_list_every_option)
 {
+	const struct sim_key *k;
 	char opts[16][32], want[80], *man, *readme, *lessons;
 	const char *sec, *end, *row;
 	struct pl_err err;
@@ -710,11 +713,13 @@ START_TEST(docs_list_every_option)
 		    "`%s`, not an animation key", want);
 		rows++;
 	}
-	for (i = 0; animation_keys[i] != NULL; i++) {
-		snprintf(want, sizeof want, "\n| `%s` |", animation_keys[i]);
+	for (i = 0, k = sim_keys(); k->key != NULL; k++) {
+		if (!(k->uses & SIM_FOR_BLOCK))
+			continue;
+		snprintf(want, sizeof want, "\n| `%s` |", k->key);
 		ck_assert_msg(strstr(sec, want) != NULL && strstr(sec, want) <
-		    end, "lessons/README.md lacks the key %s",
-		    animation_keys[i]);
+		    end, "lessons/README.md lacks the key %s", k->key);
+		i++;
 	}
 	ck_assert_uint_eq(rows, i + 1);
 	free(man);

@@ -139,8 +139,8 @@ START_TEST(loads_valid_course)
 	ck_assert_str_eq(a->blocks[2].question.quantity, "model_state_gb");
 	ck_assert_double_eq_tol(a->blocks[2].question.tolerance, 0.1, 1e-12);
 	ck_assert_str_eq(a->blocks[3].question.answer, "Because.");
-	ck_assert_str_eq(a->blocks[4].animation.mode, "pp");
-	ck_assert_int_eq(a->blocks[4].animation.microbatches, 8);
+	ck_assert_str_eq(a->blocks[4].animation.req.mode, "pp");
+	ck_assert_int_eq(a->blocks[4].animation.req.microbatches, 8);
 	ck_assert_uint_eq(c->n_decks, 1);
 	ck_assert_uint_eq(c->n_cards, 2);
 	ck_assert_str_eq(c->cards[1].deck, "d1");

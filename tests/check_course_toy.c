@@ -207,8 +207,8 @@ START_TEST(microbatches_from_zero)
 	ck_assert_ptr_nonnull(r);
 	for (i = 0; i < d->n_blocks && a == NULL; i++)
 		if (d->blocks[i].kind == CONTENT_ANIMATION &&
-		    d->blocks[i].animation.schedule != NULL &&
-		    strcmp(d->blocks[i].animation.schedule, "gpipe") == 0)
+		    d->blocks[i].animation.req.schedule != NULL &&
+		    strcmp(d->blocks[i].animation.req.schedule, "gpipe") == 0)
 			a = &d->blocks[i];
 	ck_assert_ptr_nonnull(a);
 	run_block(a, &cfg, r);

@@ -115,9 +115,9 @@ START_TEST(a_synthetic_drop)
 	b[4].question.prompt = "Why?";			/* 1 */
 	b[4].question.answer = "Because it is.";	/* 3 */
 	b[5].kind = CONTENT_ANIMATION;
-	b[5].animation.mode = "pp";
-	b[5].animation.microbatches = 8;
-	b[5].animation.schedule = "1f1b";
+	b[5].animation.req.mode = "pp";
+	b[5].animation.req.microbatches = 8;
+	b[5].animation.req.schedule = "1f1b";
 	b[5].animation.caption = "Watch the bubble";	/* 3 */
 	b[6].kind = CONTENT_SCENARIO;
 	b[6].scenario.title = "OOM";			/* 1 */

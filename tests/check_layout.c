@@ -283,7 +283,7 @@ make_drop(void)
 	blocks[1].question.options = options;
 	blocks[1].question.n_options = 2;
 	blocks[2].kind = CONTENT_ANIMATION;
-	blocks[2].animation.mode = "dp";
+	blocks[2].animation.req.mode = "dp";
 	blocks[2].animation.caption = "Watch the ring all-reduce.";
 	memset(&drop, 0, sizeof drop);
 	drop.id = "drop-01";

@@ -94,7 +94,7 @@ add_animation(void)
 	int b = (int)drop.n_blocks++;
 
 	blocks[b].kind = CONTENT_ANIMATION;
-	blocks[b].animation.mode = "dp";
+	blocks[b].animation.req.mode = "dp";
 	blocks[b].animation.caption = "Watch.";
 	return b;
 }

@@ -62,6 +62,13 @@ expect "3d dp fsdp pp single tp" run --mode ""
 expect "1f1b gpipe interleaved" trace --schedule ""
 expect "1f1b gpipe interleaved" run --np 4 --schedule ""
 expect "mpi ordered" run --reduce ""
+# The simulator's settings as each command spells them (core/sim/sim_keys.c):
+# run's --np is trace's --gpus; --compute-only is trace's alone.
+expect "--no-overlap --np" run --n
+expect "--gpus" trace --gp
+expect "" run --gp
+expect "--compute-only" trace --comp
+expect "" run --comp
 expect "host join report reset status step submit" lab ""
 expect "--help --no-dashboard --script" lab host "$tmp" --
 expect "csv json" lab report "$tmp" --format ""

@@ -52,8 +52,14 @@ done
 sed -n '/^\.SH KEYS/,/^\.SH /p' "$tmp/plain" | awk '/^\.TP/ { tag = 1; next }
 	tag && /^\.B / { sub(/^\.B +/, ""); print } { tag = 0 }' |
 	sed -e 's/^"\(.*\)"$/\1/' | sort -u >"$tmp/keys"
-grep -ho '{ N_("[^"]*"), N_(' "$top_srcdir"/src/tui/*.c |
-	sed 's/^{ N_("\(.*\)"), N_($/\1/' | sort -u >"$tmp/labels"
+{
+	grep -ho '{ N_("[^"]*"), N_(' "$top_srcdir"/src/tui/*.c |
+		sed 's/^{ N_("\(.*\)"), N_($/\1/'
+	# The player's knobs, from the simulator's table: "gG" is "g, G".
+	grep -ho 'KNOB([A-Z_]*, "[^"]*"' "$top_srcdir/src/core/sim/sim_keys.c" |
+		sed 's/.*"\(.*\)"$/\1/' |
+		awk 'length($0) == 2 { print substr($0, 1, 1) ", " substr($0, 2, 1); next } { print }'
+} | sort -u >"$tmp/labels"
 [ "$(wc -l <"$tmp/labels")" -gt 30 ] || fail "too few key labels read"
 while IFS= read -r label; do
 	grep -Fxq -- "$label" "$tmp/keys" || missing="$missing

@@ -7,10 +7,11 @@
  *
  * Commands come from the table (commands.c), options and verbs from each
  * command's own --help (helpopts.h), values from the catalog (model
- * presets, GPUs), the course and the database (decks) and the engine's
- * words; so the completion follows the binary it runs and never goes
- * stale. Completing reads, and never creates, the progress database or a
- * profile in it.
+ * presets, GPUs), the course and the database (decks), the engine's
+ * words and the simulator's (core/sim/sim_keys.c: trace's and run's
+ * --mode and --schedule); so the completion follows the binary it runs
+ * and never goes stale. Completing reads, and never creates, the
+ * progress database or a profile in it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,8 @@
 #include "cli/helpopts.h"
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
-#include "core/pipeline.h"
 #include "core/safetext.h"
-#include "core/sim/sim.h"
+#include "core/sim/sim_keys.h"
 #include "store/cards_anki.h"
 #include "store/db.h"
 
@@ -118,6 +118,7 @@ put_decks(struct comp *c)
 static void
 put_value(struct comp *c, const char *cmd, const struct helpopt *o)
 {
+	const struct sim_key *k;
 	int m;
 
 	if (strcmp(o->name, "--model") == 0)
@@ -126,13 +127,11 @@ put_value(struct comp *c, const char *cmd, const struct helpopt *o)
 		put_catalog(c, 1);
 	else if (strcmp(o->name, "--deck") == 0)
 		put_decks(c);
-	else if ((strcmp(cmd, "trace") == 0 || strcmp(cmd, "run") == 0) &&
-	    strcmp(o->name, "--mode") == 0)
-		for (m = SIM_SINGLE; m <= SIM_3D; m++)
-			put(sim_mode_name((enum sim_mode)m), c);
-	else if (strcmp(o->name, "--schedule") == 0)	/* trace, run: "S" */
-		for (m = 0; pipe_schedule_names[m] != NULL; m++)
-			put(pipe_schedule_names[m], c);
+	else if ((k = sim_key_by_option(strcmp(cmd, "trace") == 0 ?
+	    SIM_FOR_TRACE : strcmp(cmd, "run") == 0 ? SIM_FOR_RUN : 0,
+	    o->name)) != NULL && k->kind == SIM_KEY_WORD)
+		for (m = 0; k->word(m) != NULL; m++)	/* mode, schedule */
+			put(k->word(m), c);
 	else if (strcmp(cmd, "run") == 0 && strcmp(o->name, "--reduce") == 0)
 		put_words(c, "ordered|mpi");
 	else if (strcmp(o->name, "--ratings") == 0)

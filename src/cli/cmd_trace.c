@@ -8,7 +8,6 @@
  * one `parlearn run` measured on real processes.
  */
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include "cli/usage.h"
 #include "core/json.h"
 #include "core/sim/sim_json.h"
+#include "core/sim/sim_keys.h"
 #include "tui/tui.h"
 
 #define GANTT_COLS	64	/* characters of time per row */
@@ -39,90 +39,27 @@ struct trace_opts {
 static void
 usage(FILE *fp)
 {
-	fprintf(fp, "%s", _("Usage: parlearn trace [--mode MODE] [--gpus N] "
-	    "[--microbatches M]\n"
-	    "         [--schedule gpipe|1f1b|interleaved] [--virtual-stages V]\n"
-	    "         [--sequence-parallel] [--no-overlap] [--compute-only] "
-	    "[--json]\n"
-	    "   or: parlearn trace --from FILE [--json]\n"
+	static const char *const extra[] = { "[--json]", NULL };
+
+	/* The settings, their synopsis and help: core/sim/sim_keys.c. */
+	sim_opts_synopsis(fp, SIM_FOR_TRACE, _("Usage: parlearn trace"),
+	    extra);
+	fprintf(fp, "%s", _("   or: parlearn trace --from FILE [--json]\n"
 	    "Run the toy model (4 transformer layers, L1 to L4) for one "
 	    "training step on\nsimulated GPUs, G0, G1, ..., and show what each "
 	    "GPU does over time, with the\nGPUs and layers of each pipeline "
 	    "stage (stage 0 first). Times are those of\nthe model scaled "
 	    "up 512 times on H100s; bytes are the toy's own. An "
 	    "animation\nblock of a lesson takes the same settings, with _ "
-	    "for -.\n"
-	    "\n"
-	    "  --mode MODE           single, dp, tp, pp, fsdp or 3d (default pp)\n"
-	    "  --gpus N              devices (default 4; 3d needs 8)\n"
-	    "  --microbatches M      micro-batches per pipeline (default 8 for "
-	    "pp and 3d,\n"
-	    "                        else 1)\n"
-	    "  --schedule S          gpipe, 1f1b or interleaved (default 1f1b)\n"
-	    "  --virtual-stages V    model chunks per device, interleaved only "
-	    "(default 2)\n"
-	    "  --sequence-parallel   split norms and residuals by position "
-	    "(tp, 3d)\n"
-	    "  --no-overlap          reduce DP gradients after the backward "
-	    "pass; gather\n"
-	    "                        ZeRO-3 layers without prefetching\n"
-	    "  --compute-only        make communication free (the bubble then "
-	    "matches the\n"
-	    "                        formula)\n"
-	    "  --json                print the settings, each GPU's place, the "
-	    "events,\n"
-	    "                        memory and results as JSON (schema\n"
-	    "                        parlearn.trace/1)\n"
-	    "  --from FILE           replay a step saved by parlearn run -o "
-	    "FILE (or by\n"
-	    "                        trace --json) in the player; without a "
-	    "terminal,\n"
-	    "                        print its Gantt chart\n"
-	    "  -h, --help            show this help\n"));
-}
-
-static int
-parse_opt(struct trace_opts *o, int ch, char *arg)
-{
-	const char *name = ch == 'g' ? "--gpus" : ch == 'b' ?
-	    "--microbatches" : "--virtual-stages";
-	long n;
-
-	if (ch == 'F') {
-		o->from = arg;
-		return 0;
-	}
-	if (ch != 'j')
-		o->n_run_opts++;
-	switch (ch) {
-	case 'm':
-		o->req.mode = arg;
-		return 0;
-	case 's':
-		o->req.schedule = arg;
-		return 0;
-	case 'j':
-		o->json = 1;
-		return 0;
-	case 'c':
-		o->req.compute_only = 1;
-		return 0;
-	case 'p':
-		o->req.seq_parallel = 1;
-		return 0;
-	case 'o':
-		o->req.no_overlap = 1;
-		return 0;
-	}
-	if (cli_whole_number(name, arg, 1, INT_MAX, &n) != 0)
-		return -1;
-	if (ch == 'g')
-		o->req.gpus = (int)n;
-	else if (ch == 'b')
-		o->req.microbatches = (int)n;
-	else
-		o->req.vstages = (int)n;
-	return 0;
+	    "for -.\n\n"));
+	sim_opts_help(fp, SIM_FOR_TRACE);
+	sim_opts_line(fp, "--json", _("print the settings, each GPU's place, "
+	    "the events, memory and results as JSON (schema "
+	    "parlearn.trace/1)"));
+	sim_opts_line(fp, "--from FILE", _("replay a step saved by parlearn "
+	    "run -o FILE (or by trace --json) in the player; without a "
+	    "terminal, print its Gantt chart"));
+	sim_opts_line(fp, "-h, --help", _("show this help"));
 }
 
 static int
@@ -281,26 +218,18 @@ trace_from(const struct cli_ctx *ctx, const char *file, int json)
 int
 cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "gpus", required_argument, NULL, 'g' },
-		{ "microbatches", required_argument, NULL, 'b' },
-		{ "schedule", required_argument, NULL, 's' },
-		{ "virtual-stages", required_argument, NULL, 'v' },
-		{ "sequence-parallel", no_argument, NULL, 'p' },
-		{ "no-overlap", no_argument, NULL, 'o' },
-		{ "compute-only", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct option opts[SIM_NKEYS_MAX + 4];
+	size_t n = sim_opts_longopts(SIM_FOR_TRACE, opts);
 	struct trace_opts o;
 	struct sim_config cfg;
 	struct sim_result res;
 	struct pl_err err;
 	int ch, rc;
 
+	opts[n++] = (struct option){ "json", no_argument, NULL, 'j' };
+	opts[n++] = (struct option){ "from", required_argument, NULL, 'F' };
+	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 	memset(&o, 0, sizeof o);
 	optind = 0;
 	while ((ch = cli_getopt(argc, argv, "+h", opts)) != -1) {
@@ -310,8 +239,15 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 		}
 		if (ch == '?')
 			return 1;
-		if (parse_opt(&o, ch, optarg) != 0)
-			return 1;
+		if (ch == 'j')
+			o.json = 1;
+		else if (ch == 'F')
+			o.from = optarg;
+		else if (sim_opts_take(SIM_FOR_TRACE, ch, optarg, &o.req,
+		    &err) < 0)
+			return cli_usage_error("%s", err.msg);
+		else
+			o.n_run_opts++;
 	}
 	if (optind < argc)
 		return cli_extra_argument(argv[optind]);

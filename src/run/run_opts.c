@@ -1,63 +1,50 @@
 /*
  * run_opts.c - `parlearn run`'s options and the config they make.
  *
- * The config comes from sim_config_build, the simulator's one builder,
- * so a run on processes is always a layout the simulator can run too and
- * the two can be compared number for number.
+ * The settings it shares with `parlearn trace` (mode, micro-batches, ...,
+ * its --np being trace's --gpus) are the simulator's table's
+ * (core/sim/sim_keys.c): parsed by sim_opts_take and described by
+ * sim_opts_help. The config comes from sim_config_build, the simulator's
+ * one builder, so a run on processes is always a layout the simulator can
+ * run too and the two can be compared number for number.
  */
 #include <getopt.h>
-#include <limits.h>
 #include <string.h>
 
 #include "i18n.h"
 #include "run/run_opts.h"
-#include "core/number.h"
 #include "core/safeprint.h"
+#include "core/sim/sim_keys.h"
 
 #define RUN_MAX_TRY	64	/* process counts tried for a usage error */
 
 void
 run_opts_usage(FILE *fp)
 {
-	fprintf(fp, "%s", _("Usage: parlearn run [--mode MODE] [--np N] "
-	    "[--microbatches M]\n"
-	    "         [--schedule gpipe|1f1b|interleaved] [--virtual-stages V]\n"
-	    "         [--sequence-parallel] [--no-overlap] [--reduce ordered|mpi]\n"
-	    "         [--timeout SECONDS] [--json] [-o FILE]\n"
-	    "Run one training step of the toy model (4 transformer layers) on N "
-	    "real\nprocesses with MPI, each holding only its shard, and check "
-	    "that loss,\ngradients and updated parameters equal one device's.\n"
-	    "Started by mpirun or srun, it joins their processes; otherwise it "
-	    "starts\nmpirun -np N itself.\n"
-	    "\n"
-	    "  --mode MODE           single, dp, tp, pp, fsdp or 3d (default pp)\n"
-	    "  --np N                processes (default 4; 3d needs 8; under "
-	    "mpirun or\n"
-	    "                        srun, the processes they started)\n"
-	    "  --microbatches M      micro-batches per pipeline (default 8 for "
-	    "pp and 3d,\n"
-	    "                        else 1)\n"
-	    "  --schedule S          gpipe, 1f1b or interleaved (default 1f1b)\n"
-	    "  --virtual-stages V    model chunks per process, interleaved only\n"
-	    "  --sequence-parallel   split norms and residuals by position "
-	    "(tp, 3d)\n"
-	    "  --no-overlap          reduce DP gradients after the backward "
-	    "pass; gather\n"
-	    "                        ZeRO-3 layers without prefetching\n"
-	    "  --reduce ordered      add partial sums in the simulator's ring "
-	    "order\n"
-	    "                        (default: the same bits as the simulator)\n"
-	    "  --reduce mpi          let MPI_Allreduce choose the order (equal "
-	    "to\n"
-	    "                        rounding)\n"
-	    "  --timeout SECONDS     longest any process waits for another "
-	    "(default 30)\n"
-	    "  --json                print the measured timeline and results as "
-	    "JSON\n"
-	    "  -o, --output FILE     write them to FILE (replay: parlearn trace "
-	    "--from\n"
-	    "                        FILE)\n"
-	    "  -h, --help            show this help\n"));
+	static const char *const extra[] = { "[--reduce ordered|mpi]",
+	    "[--timeout SECONDS]", "[--json]", "[-o FILE]", NULL };
+
+	/* The settings, their synopsis and help: core/sim/sim_keys.c. */
+	sim_opts_synopsis(fp, SIM_FOR_RUN, _("Usage: parlearn run"), extra);
+	fprintf(fp, "%s", _("Run one training step of the toy model (4 "
+	    "transformer layers) on N real\nprocesses with MPI, each playing "
+	    "one GPU of parlearn trace and holding only\nits shard, and check "
+	    "that loss, gradients and updated parameters equal one\ndevice's. "
+	    "Started by mpirun or srun, it joins their processes; otherwise "
+	    "it\nstarts mpirun -np N itself.\n\n"));
+	sim_opts_help(fp, SIM_FOR_RUN);
+	sim_opts_line(fp, "--reduce ordered", _("add partial sums in the "
+	    "simulator's ring order (default: the same bits as the "
+	    "simulator)"));
+	sim_opts_line(fp, "--reduce mpi", _("let MPI_Allreduce choose the "
+	    "order (equal to rounding)"));
+	sim_opts_line(fp, "--timeout SECONDS", _("longest any process waits "
+	    "for another (default 30)"));
+	sim_opts_line(fp, "--json", _("print the measured timeline and "
+	    "results as JSON"));
+	sim_opts_line(fp, "-o, --output FILE", _("write them to FILE (replay: "
+	    "parlearn trace --from FILE)"));
+	sim_opts_line(fp, "-h, --help", _("show this help"));
 }
 
 static int quiet;	/* 1: parse without printing errors */
@@ -89,27 +76,6 @@ bad_option(int ch, char **argv, int argc, int before)
 		    "requires an argument (try 'parlearn run --help')\n") :
 		    _("parlearn: run: unrecognized option '-%c' (try 'parlearn "
 		    "run --help')\n"), optopt > ' ' && optopt < 127 ? optopt : '?');
-}
-
-/*
- * A whole number in [1, INT_MAX], or -1 after printing an error; the
- * message is cli_whole_number's (cli/usage.c), which this program does
- * not link.
- */
-static int
-parse_count(const char *opt, const char *s)
-{
-	long v;
-
-	if (pl_parse_long(s, 1, INT_MAX, &v) == 0)
-		return (int)v;
-	if (!quiet) {
-		safeprint_printf(stderr, "parlearn: run: ");
-		safeprint_printf(stderr, _("%s: '%s' is not a whole number "
-		    "from %ld to %ld"), opt, s, 1L, (long)INT_MAX);
-		safeprint_printf(stderr, "\n");
-	}
-	return -1;
 }
 
 /* Seconds as digits[.digits] in any locale, 0 < s <= 86400; -1 if not. */
@@ -152,68 +118,44 @@ parse_reduce(const char *s, enum run_reduce *r)
 	return 0;
 }
 
+/* run's own options; the settings are sim_opts_take's. */
 static int
 parse_opt(struct run_opts *o, int ch, char *arg)
 {
-	int n;
+	struct pl_err err;
+	int rc;
 
 	switch (ch) {
-	case 'm':
-		o->req.mode = arg;
-		return 0;
-	case 's':
-		o->req.schedule = arg;
-		return 0;
 	case 'j':
 		o->json = 1;
 		return 0;
 	case 'O':
 		o->out = arg;
 		return 0;
-	case 'p':
-		o->req.seq_parallel = 1;
-		return 0;
-	case 'x':
-		o->req.no_overlap = 1;
-		return 0;
 	case 'r':
 		return parse_reduce(arg, &o->reduce);
 	case 't':
 		return (o->timeout = parse_seconds(arg)) < 0 ? -1 : 0;
 	}
-	n = parse_count(ch == 'n' ? "--np" : ch == 'b' ? "--microbatches" :
-	    "--virtual-stages", arg);
-	if (n < 0)
-		return -1;
-	if (ch == 'n')
-		o->np = n;
-	else if (ch == 'b')
-		o->req.microbatches = n;
-	else
-		o->req.vstages = n;
-	return 0;
+	if ((rc = sim_opts_take(SIM_FOR_RUN, ch, arg, &o->req, &err)) < 0 &&
+	    !quiet)
+		safeprint_printf(stderr, "parlearn: run: %s\n", err.msg);
+	return rc < 0 ? -1 : 0;
 }
 
 int
 run_opts_parse(int argc, char **argv, struct run_opts *o, int silent)
 {
-	static const struct option opts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "np", required_argument, NULL, 'n' },
-		{ "microbatches", required_argument, NULL, 'b' },
-		{ "schedule", required_argument, NULL, 's' },
-		{ "virtual-stages", required_argument, NULL, 'v' },
-		{ "sequence-parallel", no_argument, NULL, 'p' },
-		{ "no-overlap", no_argument, NULL, 'x' },
-		{ "reduce", required_argument, NULL, 'r' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'O' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct option opts[SIM_NKEYS_MAX + 6];
+	size_t n = sim_opts_longopts(SIM_FOR_RUN, opts);
 	int ch, before;
 
+	opts[n++] = (struct option){ "reduce", required_argument, NULL, 'r' };
+	opts[n++] = (struct option){ "timeout", required_argument, NULL, 't' };
+	opts[n++] = (struct option){ "json", no_argument, NULL, 'j' };
+	opts[n++] = (struct option){ "output", required_argument, NULL, 'O' };
+	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 	memset(o, 0, sizeof *o);
 	o->timeout = RUN_TIMEOUT_DEFAULT;
 	quiet = silent;
@@ -241,6 +183,9 @@ run_opts_parse(int argc, char **argv, struct run_opts *o, int silent)
 			    "'%s' (try 'parlearn run --help')\n"), argv[optind]);
 		return 1;
 	}
+	/* The gpus setting is run's --np: the processes, given apart. */
+	o->np = o->req.gpus;
+	o->req.gpus = 0;
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 
 #include "i18n.h"
 #include "core/course/animation.h"
+#include "core/sim/sim_keys.h"
 #include "core/sim/sim_knob.h"
 #include "tui/scr_player.h"
 #include "tui/term.h"
@@ -28,25 +29,59 @@
 
 #define TICK_MS		33	/* ~30 frames a second while playing */
 
-/* Each description fits the help box's 43 columns. */
-static const struct ui_key_help player_help[] = {
+/*
+ * Each description fits the help box's 43 columns. The knobs' lines
+ * (between Tab and x) are the simulator's table's: see player_keys().
+ */
+static const struct ui_key_help clock_help[] = {
 	{ N_("Space"), N_("play or pause") },
 	{ N_("Right, l"), N_("step to the next event (pauses)") },
 	{ N_("Left, h"), N_("step to the previous event") },
 	{ N_("+, -"), N_("faster, slower") },
 	{ N_("r"), N_("restart from the beginning") },
-	{ N_("Tab, Shift-Tab"), N_("next, previous mode (single ... 3d)") },
-	{ N_("g, G"), N_("more, fewer GPUs") },
-	{ N_("m, M"), N_("more, fewer micro-batches") },
-	{ N_("s, S"), N_("next, previous pipeline schedule") },
-	{ N_("v, V"), N_("more, fewer chunks per GPU (interleaved)") },
-	{ N_("p"), N_("sequence parallelism on, off (tp, 3d)") },
-	{ N_("o"), N_("DP bucket, ZeRO-3 gather overlap on, off") },
-	{ N_("c"), N_("compute only: every transfer free") },
+	/* "(single ... 3d)": the first and last of the mode table's. */
+	{ N_("Tab, Shift-Tab"), N_("next, previous mode (%s ... %s)") },
+	{ NULL, NULL }
+};
+static const struct ui_key_help end_help[] = {
 	{ N_("x"), N_("compare (side by side from 160 columns)") },
 	{ N_("q, Esc"), N_("back") },
 	{ NULL, NULL }
 };
+
+/* The help: clock_help, a line per knob of core/sim/sim_keys.c, end_help. */
+static const struct ui_key_help *
+player_keys(void)
+{
+	static struct ui_key_help help[SIM_NKEYS_MAX + 16];
+	static char label[SIM_NKEYS_MAX][8], modes[64];
+	const struct sim_key *k;
+	size_t n = 0, i;
+	int last;
+
+	if (help[0].keys != NULL)
+		return help;
+	for (i = 0; clock_help[i].keys != NULL; i++)
+		help[n++] = clock_help[i];
+	k = sim_key_of_knob(SIM_KNOB_MODE);
+	for (last = 0; k->word(last + 1) != NULL; last++)
+		;
+	snprintf(modes, sizeof modes, _("next, previous mode (%s ... %s)"),
+	    k->word(0), k->word(last));
+	help[n - 1].what = modes;
+	for (k = sim_keys(), i = 0; k->key != NULL; k++, i++) {
+		if (!(k->uses & SIM_FOR_KNOB) || k->knob_keys == NULL)
+			continue;
+		/* "g, G": up and down; "p": a switch. */
+		snprintf(label[i], sizeof label[i], k->knob_keys[1] != '\0' ?
+		    "%c, %c" : "%c", k->knob_keys[0], k->knob_keys[1]);
+		help[n++] = (struct ui_key_help){ label[i], k->knob_help };
+	}
+	for (i = 0; end_help[i].keys != NULL; i++)
+		help[n++] = end_help[i];
+	help[n] = (struct ui_key_help){ NULL, NULL };
+	return help;
+}
 
 /*
  * The player the clock drives: in a comparison, the longer run; a
@@ -207,36 +242,41 @@ turn(struct pscr *ps, enum sim_knob knob, int dir)
 	load(ps, ps->ok && lead(ps)->playing);
 }
 
+/* The knob ch turns and which way: Tab for the mode, else the table's. */
+static int
+knob_of_key(int ch, enum sim_knob *knob, int *dir)
+{
+	const struct sim_key *k;
+
+	*knob = SIM_KNOB_MODE;
+	*dir = ch == '\t' ? 1 : -1;
+	if (ch == '\t' || ch == KEY_BTAB)
+		return 1;
+	for (k = sim_keys(); ch > 0 && ch < 256 && k->key != NULL; k++) {
+		if (!(k->uses & SIM_FOR_KNOB) || k->knob_keys == NULL ||
+		    strchr(k->knob_keys, ch) == NULL)
+			continue;
+		*knob = (enum sim_knob)k->knob;
+		*dir = ch == k->knob_keys[0] ? 1 : -1;
+		return 1;
+	}
+	return 0;
+}
+
 static int
 knob_key(struct pscr *ps, int ch)
 {
-	static const struct {
-		int		 ch;
-		enum sim_knob	 knob;
-		int		 dir;
-	} keys[] = {
-		{ '\t', SIM_KNOB_MODE, 1 }, { KEY_BTAB, SIM_KNOB_MODE, -1 },
-		{ 'g', SIM_KNOB_GPUS, 1 }, { 'G', SIM_KNOB_GPUS, -1 },
-		{ 'm', SIM_KNOB_MICROBATCHES, 1 },
-		{ 'M', SIM_KNOB_MICROBATCHES, -1 },
-		{ 's', SIM_KNOB_SCHEDULE, 1 }, { 'S', SIM_KNOB_SCHEDULE, -1 },
-		{ 'v', SIM_KNOB_VSTAGES, 1 }, { 'V', SIM_KNOB_VSTAGES, -1 },
-		{ 'p', SIM_KNOB_SP, 1 }, { 'o', SIM_KNOB_OVERLAP, 1 },
-		{ 'c', SIM_KNOB_COMPUTE_ONLY, 1 }
-	};
-	size_t i;
+	enum sim_knob knob;
+	int dir;
 
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (keys[i].ch == ch) {
-			if (ps->ok && ps->pl.origin.measured)
-				ps->note = N_("a measured run keeps its "
-				    "settings; x puts the simulator's run "
-				    "beside it");
-			else
-				turn(ps, keys[i].knob, keys[i].dir);
-			return 1;
-		}
-	return 0;
+	if (!knob_of_key(ch, &knob, &dir))
+		return 0;
+	if (ps->ok && ps->pl.origin.measured)
+		ps->note = N_("a measured run keeps its settings; x puts the "
+		    "simulator's run beside it");
+	else
+		turn(ps, knob, dir);
+	return 1;
 }
 
 static enum ui_result
@@ -371,7 +411,7 @@ static void
 player_setup(struct ui_screen *s, struct pscr *ps)
 {
 	s->title = N_("Animation");
-	s->help = player_help;
+	s->help = player_keys();
 	s->draw = player_draw;
 	s->key = player_key;
 	s->next_tick_ms = player_next_tick;

@@ -19,6 +19,7 @@
 
 #include "i18n.h"
 #include "core/wrap.h"
+#include "core/sim/sim_knob.h"
 #include "tui/scr_player.h"
 #include "tui/term.h"
 
@@ -34,14 +35,10 @@ compare_label(const struct player *p, int measuring, char *buf, size_t n)
 		    p->origin.processes);
 	else if (measuring)
 		snprintf(buf, n, "%s", _("simulated on H100s"));
-	else if (c->mode == SIM_PP || c->mode == SIM_3D)
-		snprintf(buf, n, "%s", pipe_schedule_name(c->schedule));
-	else if (c->mode == SIM_TP)
-		snprintf(buf, n, "%s", c->seq_parallel ? _("SP on") :
-		    _("SP off"));
 	else
-		snprintf(buf, n, "%s", c->overlap ? _("overlap on") :
-		    _("overlap off"));
+		sim_knob_value(c, c->mode == SIM_PP || c->mode == SIM_3D ?
+		    SIM_KNOB_SCHEDULE : c->mode == SIM_TP ? SIM_KNOB_SP :
+		    SIM_KNOB_OVERLAP, buf, n);
 }
 
 /* The device that held the most at once, and how much ("1.2 MB"). */

@@ -9,6 +9,7 @@
 
 #include "i18n.h"
 #include "core/wrap.h"
+#include "core/sim/sim_keys.h"
 #include "core/sim/sim_knob.h"
 #include "tui/scr_player.h"
 #include "tui/term.h"
@@ -78,47 +79,38 @@ setting(WINDOW *w, int y, int x, int end, const char *key, const char *val)
 	return kw + 1 + vw + 2;
 }
 
+/*
+ * The knobs this mode has, each as the simulator's table names it (its
+ * key, sim_knob_value's value), then compare where there is a run to
+ * compare with.
+ */
 void
 pscr_draw_settings(struct pscr *ps, WINDOW *w, int y, int cols)
 {
 	const struct sim_config *c = &ps->cfg;
-	char v[6][48];
-	static const char *const key[] = { "g", "m", "s", "v", "p", "o",
-	    "c", "x" };
-	static const enum sim_knob knob[] = { SIM_KNOB_GPUS,
-	    SIM_KNOB_MICROBATCHES, SIM_KNOB_SCHEDULE, SIM_KNOB_VSTAGES,
-	    SIM_KNOB_SP, SIM_KNOB_OVERLAP, SIM_KNOB_COMPUTE_ONLY };
-	const char *val[8];
+	const struct sim_key *k;
 	struct sim_config other;
-	int x = 1, i, used;
+	char key[2], v[48];
+	int x = 1, used;
 
 	if (ps->note != NULL) {
 		ui_put(w, y, 1, _(ps->note), cols - 2, ui_attr(UI_C_WARN));
 		return;
 	}
-	snprintf(v[0], sizeof v[0], P_("%d GPU", "%d GPUs", c->gpus), c->gpus);
-	snprintf(v[1], sizeof v[1], _("%d mb"), c->microbatches);
-	snprintf(v[2], sizeof v[2], "%s", pipe_schedule_name(c->schedule));
-	snprintf(v[3], sizeof v[3], _("%d chunks"), c->vstages);
-	snprintf(v[4], sizeof v[4], "%s", c->seq_parallel ? _("SP on") :
-	    _("SP off"));
-	snprintf(v[5], sizeof v[5], "%s", c->overlap ? _("overlap on") :
-	    _("overlap off"));
-	for (i = 0; i < 6; i++)
-		val[i] = v[i];
-	val[6] = c->compute_only ? _("transfers free") : _("transfers on");
-	val[7] = ps->cmp_ok ? _("compare off") : _("compare");
-	for (i = 0; i < 8; i++) {
-		/* only the knobs this mode has; compare where there is a
-		 * run to compare with */
-		if (i < 7 ? !sim_knob_applies(c, knob[i]) :
-		    !ps->cmp_ok && sim_config_compare(c, &other) != 0)
+	for (k = sim_keys(); k->key != NULL; k++) {
+		if (!(k->uses & SIM_FOR_KNOB) || k->knob_keys == NULL ||
+		    !sim_knob_applies(c, (enum sim_knob)k->knob))
 			continue;
-		used = setting(w, y, x, cols - 1, key[i], val[i]);
+		snprintf(key, sizeof key, "%c", k->knob_keys[0]);
+		used = setting(w, y, x, cols - 1, key,
+		    sim_knob_value(c, (enum sim_knob)k->knob, v, sizeof v));
 		if (used < 0)
-			break;
+			return;
 		x += used;
 	}
+	if (ps->cmp_ok || sim_config_compare(c, &other) == 0)
+		setting(w, y, x, cols - 1, "x", ps->cmp_ok ? _("compare off") :
+		    _("compare"));
 }
 
 struct cap_draw {

@@ -182,7 +182,10 @@ screen_wait_gone "gpipe: step"
 # The player's own keys, as doc/parlearn.1 lists them.
 screen_keys '?'
 screen_wait "Keys on this screen"
+# The knobs' lines come from the simulator's table (core/sim/sim_keys.c).
 for k in "Tab, Shift-Tab" "g, G" "m, M" "s, S" "v, V" "+, -" \
+	"next, previous mode (single ... 3d)" "more, fewer GPUs" \
+	"DP bucket, ZeRO-3 gather overlap on, off" \
 	"compare (side by side from 160 columns)"; do
 	screen_has "$k"
 done

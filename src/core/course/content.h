@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/err.h"
+#include "core/sim/sim.h"
 
 enum content_block_kind {
 	CONTENT_TEXT,
@@ -53,16 +54,14 @@ struct content_question {
 	char			*unit;		/* numeric: shown after the input; may be NULL */
 };
 
+/*
+ * An animation block: the simulator's settings, one per key of the
+ * block (core/sim/sim_keys.h), 0 or NULL where the block leaves it to the
+ * default. The strings req.mode and req.schedule are the block's own.
+ */
 struct content_animation {
-	char	*mode;			/* single, dp, tp, pp, fsdp, 3d */
-	int	 gpus;			/* 0 = the mode's default */
-	int	 microbatches;		/* 0 = default */
-	char	*schedule;		/* gpipe, 1f1b, interleaved; may be NULL */
-	int	 virtual_stages;	/* 0 = default */
-	int	 sequence_parallel;	/* 1: TP with SP */
-	int	 no_overlap;		/* 1: DP, ZeRO-3 no overlap */
-	int	 compute_only;		/* 1: every transfer free */
-	char	*caption;
+	struct sim_request	 req;
+	char			*caption;
 };
 
 struct content_scenario {

@@ -13,6 +13,7 @@
 #include "core/course/content_parse.h"
 #include "core/json.h"
 #include "core/course/scenario.h"
+#include "core/sim/sim_keys.h"
 
 char *
 content_strdup(const char *s)
@@ -186,66 +187,78 @@ static int
 check_animation_keys(const cJSON *b, const char *path,
     struct content_ctx *ctx)
 {
+	char keys[256], msg[320];
 	const cJSON *it;
 
 	cJSON_ArrayForEach(it, b)
 		if (strcmp(it->string, "kind") != 0 &&
 		    strcmp(it->string, "caption") != 0 &&
-		    !animation_key_known(it->string))
-			return fail(ctx, path, it->string, _("is not an "
-			    "animation key (mode, gpus, microbatches, "
-			    "schedule, virtual_stages, sequence_parallel, "
-			    "no_overlap, compute_only, caption)"));
+		    !animation_key_known(it->string)) {
+			sim_keys_names(SIM_FOR_BLOCK, keys, sizeof keys);
+			snprintf(msg, sizeof msg, _("is not an animation key "
+			    "(%s, caption)"), keys);
+			return fail(ctx, path, it->string, msg);
+		}
+	return 0;
+}
+
+/* A WORD setting (mode, schedule): the block's own copy of its text. */
+static int
+take_word(const cJSON *b, const struct sim_key *k, struct sim_request *req,
+    const char *path, struct content_ctx *ctx)
+{
+	char *s;
+
+	if (content_take_string(b, k->key, (k->uses & SIM_BLOCK_NEEDS) != 0,
+	    path, ctx, &s) != 0)
+		return -1;
+	*(const char **)(void *)((char *)req + k->off) = s;
 	return 0;
 }
 
 static int
-take_count(const cJSON *b, const char *key, long hi, int *out,
+check_word(const struct sim_key *k, const struct sim_request *req,
     const char *path, struct content_ctx *ctx)
 {
-	long v = 0;
+	const char *s = *(const char *const *)(const void *)
+	    ((const char *)req + k->off);
+	char words[128], msg[192];
 
-	if (pl_json_int(b, key, 0, 1, hi, &v, ctx->file, path, ctx->err) != 0)
-		return -1;
-	*out = (int)v;
-	return 0;
+	if (s == NULL || sim_key_word_index(k, s) >= 0)
+		return 0;
+	snprintf(msg, sizeof msg, _("must be %s"), sim_key_words(k, NULL,
+	    words, sizeof words));
+	return fail(ctx, path, k->key, msg);
 }
 
+/*
+ * The settings are the simulator's table's (core/sim/sim_keys.c): first
+ * the words, then the caption, the words checked, the numbers and
+ * switches; then the run they make together.
+ */
 static int
 parse_animation(const cJSON *b, struct content_block *blk, const char *path,
     struct content_ctx *ctx)
 {
 	struct content_animation *an = &blk->animation;
+	const struct sim_key *k;
 	struct sim_config cfg;
-	enum sim_mode mode;
-	enum pipe_schedule sched;
 	struct pl_err err;
 
-	if (check_animation_keys(b, path, ctx) != 0 ||
-	    content_take_string(b, "mode", 1, path, ctx, &an->mode) != 0 ||
-	    content_take_string(b, "caption", 1, path, ctx, &an->caption) != 0 ||
-	    content_take_string(b, "schedule", 0, path, ctx,
-	    &an->schedule) != 0)
+	if (check_animation_keys(b, path, ctx) != 0)
 		return -1;
-	if (sim_mode_parse(an->mode, &mode) != 0)
-		return fail(ctx, path, "mode",
-		    _("must be single, dp, tp, pp, fsdp or 3d"));
-	if (an->schedule != NULL && pipe_schedule_parse(an->schedule,
-	    &sched) != 0)
-		return fail(ctx, path, "schedule",
-		    _("must be gpipe, 1f1b or interleaved"));
-	if (take_count(b, "gpus", SIM_MAX_GPUS, &an->gpus, path, ctx) != 0 ||
-	    take_count(b, "microbatches", 256, &an->microbatches, path,
-	    ctx) != 0 ||
-	    take_count(b, "virtual_stages", 16, &an->virtual_stages, path,
-	    ctx) != 0 ||
-	    pl_json_bool(b, "sequence_parallel", 0, &an->sequence_parallel,
-	    ctx->file, path, ctx->err) != 0 ||
-	    pl_json_bool(b, "no_overlap", 0, &an->no_overlap, ctx->file, path,
-	    ctx->err) != 0 ||
-	    pl_json_bool(b, "compute_only", 0, &an->compute_only, ctx->file,
-	    path, ctx->err) != 0)
+	for (k = sim_keys(); k->key != NULL; k++)
+		if ((k->uses & SIM_FOR_BLOCK) && k->kind == SIM_KEY_WORD &&
+		    take_word(b, k, &an->req, path, ctx) != 0)
+			return -1;
+	if (content_take_string(b, "caption", 1, path, ctx,
+	    &an->caption) != 0)
 		return -1;
+	for (k = sim_keys(); k->key != NULL; k++)
+		if ((k->uses & SIM_FOR_BLOCK) && (k->kind == SIM_KEY_WORD ?
+		    check_word(k, &an->req, path, ctx) : sim_key_from_json(k, b,
+		    &an->req, ctx->file, path, ctx->err)) != 0)
+			return -1;
 	/* The settings together must be a run the toy can make. */
 	if (animation_config(an, &cfg, &err) != 0)
 		return fail(ctx, path, NULL, err.msg);
@@ -394,6 +407,7 @@ content_parse_blocks(const cJSON *arr, struct content_drop *drop,
 void
 content_block_clear(struct content_block *b)
 {
+	const struct sim_key *k;
 	size_t i;
 
 	free(b->title);
@@ -410,8 +424,10 @@ content_block_clear(struct content_block *b)
 	cJSON_Delete(b->question.engine);
 	free(b->question.quantity);
 	free(b->question.unit);
-	free(b->animation.mode);
-	free(b->animation.schedule);
+	for (k = sim_keys(); k->key != NULL; k++)
+		if (k->kind == SIM_KEY_WORD)
+			free(*(char **)(void *)((char *)&b->animation.req +
+			    k->off));
 	free(b->animation.caption);
 	free(b->scenario.id);
 	free(b->scenario.title);

@@ -8,6 +8,7 @@
 
 #include "i18n.h"
 #include "core/sim/sim.h"
+#include "core/sim/sim_keys.h"
 #include "core/sim/sim_modes.h"
 
 static int
@@ -29,15 +30,23 @@ sim_config_default(struct sim_config *cfg, enum sim_mode mode, int gpus)
 	cfg->cost = sim_cost_default();
 }
 
+/* The words of a setting, "gpipe, 1f1b or interleaved" (sim_keys.c). */
+static const char *
+words(const char *key, char *buf, size_t size)
+{
+	return sim_key_words(sim_key_find(key), NULL, buf, size);
+}
+
 int
 sim_config_build(const struct sim_request *req, struct sim_config *cfg,
     struct pl_err *err)
 {
 	enum sim_mode mode = SIM_PP;
+	char w[128];
 
 	if (req->mode != NULL && sim_mode_parse(req->mode, &mode) != 0) {
-		pl_err_set(err, NULL, 0, 0, _("unknown mode '%s' (single, dp, "
-		    "tp, pp, fsdp or 3d)"), req->mode);
+		pl_err_set(err, NULL, 0, 0, _("unknown mode '%s' (%s)"),
+		    req->mode, words("mode", w, sizeof w));
 		return -1;
 	}
 	sim_config_default(cfg, mode, default_gpus(mode));
@@ -47,8 +56,8 @@ sim_config_build(const struct sim_request *req, struct sim_config *cfg,
 		cfg->microbatches = req->microbatches;
 	if (req->schedule != NULL && pipe_schedule_parse(req->schedule,
 	    &cfg->schedule) != 0) {
-		pl_err_set(err, NULL, 0, 0, _("unknown schedule '%s' (gpipe, "
-		    "1f1b or interleaved)"), req->schedule);
+		pl_err_set(err, NULL, 0, 0, _("unknown schedule '%s' (%s)"),
+		    req->schedule, words("schedule", w, sizeof w));
 		return -1;
 	}
 	if (req->vstages > 0)

@@ -2,6 +2,9 @@
  * sim_knob.c - stepping a config's settings to their next valid values,
  * and choosing the run to compare a config with.
  */
+#include <stdio.h>
+
+#include "i18n.h"
 #include "core/sim/sim_knob.h"
 
 int
@@ -162,4 +165,42 @@ sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
 		return m != SIM_SINGLE;
 	}
 	return 0;
+}
+
+const char *
+sim_knob_value(const struct sim_config *c, enum sim_knob knob, char *buf,
+    size_t size)
+{
+	switch (knob) {
+	case SIM_KNOB_MODE:
+		snprintf(buf, size, "%s", sim_mode_name(c->mode));
+		break;
+	case SIM_KNOB_GPUS:
+		snprintf(buf, size, P_("%d GPU", "%d GPUs", c->gpus), c->gpus);
+		break;
+	case SIM_KNOB_MICROBATCHES:
+		snprintf(buf, size, _("%d mb"), c->microbatches);
+		break;
+	case SIM_KNOB_SCHEDULE:
+		snprintf(buf, size, "%s", pipe_schedule_name(c->schedule));
+		break;
+	case SIM_KNOB_VSTAGES:
+		snprintf(buf, size, _("%d chunks"), c->vstages);
+		break;
+	case SIM_KNOB_SP:
+		snprintf(buf, size, "%s", c->seq_parallel ? _("SP on") :
+		    _("SP off"));
+		break;
+	case SIM_KNOB_OVERLAP:
+		snprintf(buf, size, "%s", c->overlap ? _("overlap on") :
+		    _("overlap off"));
+		break;
+	case SIM_KNOB_COMPUTE_ONLY:
+		snprintf(buf, size, "%s", c->compute_only ?
+		    _("transfers free") : _("transfers on"));
+		break;
+	default:
+		snprintf(buf, size, "?");
+	}
+	return buf;
 }

@@ -44,6 +44,14 @@ int	sim_config_turn(struct sim_config *, enum sim_knob, int dir,
  */
 int	sim_knob_applies(const struct sim_config *, enum sim_knob);
 
+/*
+ * The knob's value as the player shows it, translated: "4 GPUs", "8 mb",
+ * "1f1b", "2 chunks", "SP on", "overlap off", "transfers free". Returns
+ * buf.
+ */
+const char	*sim_knob_value(const struct sim_config *, enum sim_knob,
+		    char *buf, size_t size);
+
 /* 1 if a and b ask for the same run (their costs are not compared). */
 int	sim_config_same(const struct sim_config *, const struct sim_config *);
 
