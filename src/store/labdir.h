@@ -87,12 +87,14 @@ int	labdir_submit(const char *dir, const struct lab_result *,
  * Add one attempt of an item with `tries` counting tries
  * (lab_result_answer) to the caller's result under the lock: read the
  * file, start afresh if it belongs to another session than r->session,
- * move to step, add, write. r names the user, profile and session, and
- * receives the result written. 0, or -1 with err set.
+ * move to step, add, write. A run's attempt may carry why the file was
+ * refused (refused, else NULL: lab_result_set_refused). r names the
+ * user, profile and session, and receives the result written. 0, or -1
+ * with err set.
  */
 int	labdir_submit_answer(const char *dir, struct lab_result *r, int step,
 	    enum lab_item_kind kind, const char *id, int correct, int tries,
-	    int64_t now, struct pl_err *err);
+	    const char *refused, int64_t now, struct pl_err *err);
 
 /* Bounds of one pass over the drop box, whatever students put in it. */
 #define LABDIR_MAX_PER_USER	8	/* result files (profiles) per student */

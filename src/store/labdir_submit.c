@@ -200,7 +200,7 @@ labdir_submit(const char *dir, const struct lab_result *r,
 int
 labdir_submit_answer(const char *dir, struct lab_result *r, int step,
     enum lab_item_kind kind, const char *id, int correct, int tries,
-    int64_t now, struct pl_err *err)
+    const char *refused, int64_t now, struct pl_err *err)
 {
 	char box[1200], name[300], session[sizeof r->session];
 	struct lab_result cur;
@@ -226,7 +226,8 @@ labdir_submit_answer(const char *dir, struct lab_result *r, int step,
 		}
 		r->updated = now;
 		if (lab_result_answer(r, step, kind, id, correct,
-		    tries) != 0) {
+		    tries) != 0 || (refused != NULL &&
+		    lab_result_set_refused(r, step, refused) != 0)) {
 			pl_err_set(err, dir, 0, 0, "%s",
 			    _("a bad id, or too many answers"));
 			rc = -1;
