@@ -98,10 +98,12 @@ item_check(const struct lab_step *s, long step,
 	else if (kind == LAB_ITEM_RUN)
 		cli_error(_("step %ld is not a run step; it asks about: %s"),
 		    step, list);
+	else if (kind == LAB_ITEM_SCENARIO)
+		cli_error(_("step %ld has no scenario %s; it asks about: %s"),
+		    step, id, list);
 	else
-		cli_error(_("step %ld has no %s %s; it asks about: %s"), step,
-		    kind == LAB_ITEM_SCENARIO ? _("scenario") : _("question"),
-		    id, list);
+		cli_error(_("step %ld has no question %s; it asks about: %s"),
+		    step, id, list);
 	return 1;
 }
 
