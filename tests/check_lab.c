@@ -342,15 +342,15 @@ START_TEST(class_table_and_most_missed)
 	ck_assert_ptr_nonnull(strstr(csv, "user,profile,step,step_title,row,"
 	    "item,attempts,first_correct,correct,right,wrong,scenarios_solved,"
 	    "status,tradeoff,first_try_right,right_after_feedback,earned,"
-	    "guess_flags,answered,not_earned,guessing,mean_attempts\n"));
+	    "guess_flags,answered,not_earned,guessing,mean_attempts,refused\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
 	    "\"ada\",\"p\",2,\"questions drop-03\",question,q2,2,0,1,,,,right,"
-	    ",0,0,0,,,,,\n"));
+	    ",0,0,0,,,,,,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
 	    "\"bob\",\"p\",2,\"questions drop-03\",step,,,,,0,1,0,current,"
-	    ",,,,,,,,\n"));
+	    ",,,,,,,,,\n"));
 	ck_assert_ptr_nonnull(strstr(csv, ",scenario,oom-4000,1,1,1,,,,right,"
-	    "\"Selective recompute costs \"\"10%\"\"\",1,0,1,,,,,\n"));
+	    "\"Selective recompute costs \"\"10%\"\"\",1,0,1,,,,,,\n"));
 	ck_assert_ptr_null(strstr(csv, "\"old\""));
 	json = lab_report_json(ls, NULL, r, 4, "S");
 	ck_assert_ptr_nonnull(strstr(json, "\"most_missed\""));
@@ -609,25 +609,25 @@ START_TEST(class_grading_columns)
 	/* Per student: first_try_right, right_after_feedback, earned,
 	 * guess_flags after the columns from before. */
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",question,q2,2,0,1,,,,right,,0,1,1,,,,,\n"));
+	    ",question,q2,2,0,1,,,,right,,0,1,1,,,,,,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",question,q2,2,0,1,,,,right,,0,0,0,followed-diagnostic,,,,\n"));
+	    ",question,q2,2,0,1,,,,right,,0,0,0,followed-diagnostic,,,,,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",question,q3,2,0,1,,,,right,,0,1,1,all-ticked,,,,\n"));
+	    ",question,q3,2,0,1,,,,right,,0,1,1,all-ticked,,,,,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",question,q3,2,0,0,,,,wrong,,0,0,0,all-ticked,,,,\n"));
+	    ",question,q3,2,0,0,,,,wrong,,0,0,0,all-ticked,,,,,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",question,q4,0,0,0,,,,unanswered,,0,0,0,,,,,\n"));
+	    ",question,q4,0,0,0,,,,unanswered,,0,0,0,,,,,,\n"));
 	/* Per question, the class: attempts, right, wrong, kind, first try,
 	 * after feedback, earned, answered, not earned, guessing, mean. */
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",class,q1,2,,,1,1,,question,,1,0,1,,2,1,0,1.00\n"));
+	    ",class,q1,2,,,1,1,,question,,1,0,1,,2,1,0,1.00,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",class,q2,4,,,2,0,,question,,0,1,1,,2,1,1,2.00\n"));
+	    ",class,q2,4,,,2,0,,question,,0,1,1,,2,1,1,2.00,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",class,q3,4,,,1,1,,question,,0,1,1,,2,1,2,2.00\n"));
+	    ",class,q3,4,,,1,1,,question,,0,1,1,,2,1,2,2.00,\n"));
 	ck_assert_ptr_nonnull(strstr(csv,
-	    ",class,q4,1,,,1,0,,self-graded,,1,0,0,,1,,0,1.00\n"));
+	    ",class,q4,1,,,1,0,,self-graded,,1,0,0,,1,,0,1.00,\n"));
 	/* Class rows come after every student's. */
 	ck_assert_ptr_null(strstr(strstr(csv, ",class,"), "\"cy\""));
 	free(csv);
@@ -760,11 +760,11 @@ START_TEST(labdir_submit_keeps_the_grading)
 	/* Another terminal: a numeric question (2 tries), wrong then right. */
 	mkresult(&back, r.user, "grades", "S1", 0);
 	ck_assert_int_eq(labdir_submit_answer(dir, &back, 0, LAB_ITEM_QUESTION,
-	    "q2", 0, 2, 1000, &err), 0);
+	    "q2", 0, 2, NULL, 1000, &err), 0);
 	lab_result_free(&back);
 	mkresult(&back, r.user, "grades", "S1", 0);
 	ck_assert_int_eq(labdir_submit_answer(dir, &back, 0, LAB_ITEM_QUESTION,
-	    "q2", 1, 2, 1001, &err), 0);
+	    "q2", 1, 2, NULL, 1001, &err), 0);
 	lab_result_free(&back);
 	ck_assert_int_eq(labdir_submit(dir, &r, &err), 0);
 	mkresult(&back, r.user, "grades", "", 0);
@@ -867,7 +867,7 @@ submitter(const char *dir, const char *q, int n)
 		mkresult(&r, "", "twin", "S1", 0);
 		labdir_whoami(r.user, sizeof r.user);
 		if (labdir_submit_answer(dir, &r, 0, LAB_ITEM_QUESTION, q,
-		    i & 1, 2, 1000 + i, &err) != 0)
+		    i & 1, 2, NULL, 1000 + i, &err) != 0)
 			_exit(1);
 		lab_result_free(&r);
 	}

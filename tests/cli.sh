@@ -74,6 +74,30 @@ expect 2 "$PARLEARN" lab join "$tmp/lab"
 grep -q "^parlearn: standard input and output must be a terminal$" "$tmp/err" ||
 	fail "lab join without a terminal: $(cat "$tmp/err")"
 
+# Issue 23: lab submit records only an item the step asks about (a
+# question the step does not have was recorded, exit 0); any other is a
+# usage error that says what the step asks about, and nothing is written.
+expect 1 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 1 --question nosuch --correct 1
+grep -q "^parlearn: lab submit: step 1 has no question nosuch; it asks about: --question q1, --question q2, " \
+	"$tmp/err" || fail "a question the step lacks: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+[ -e "$tmp/lab/results/$(id -un)@sub.json" ] && fail "a result was written"
+expect 1 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 1 --scenario q1 --correct 1
+grep -q "step 1 has no scenario q1" "$tmp/err" || fail "--scenario q1: $(cat "$tmp/err")"
+printf '{}' >"$tmp/run.json"
+expect 1 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 1 --run "$tmp/run.json"
+grep -q "step 1 is not a run step; it asks about: --question q1" "$tmp/err" ||
+	fail "--run on a drop step: $(cat "$tmp/err")"
+[ -e "$tmp/lab/results/$(id -un)@sub.json" ] && fail "a result was written"
+expect 0 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 1 --question q2 --correct 1
+expect 0 "$PARLEARN" lab step "$tmp/lab" 4
+expect 1 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 4 --question q1 --correct 1
+grep -q "step 4 has no question q1; it asks about: --scenario tp-across-nodes$" "$tmp/err" ||
+	fail "a question on a scenario step: $(cat "$tmp/err")"
+expect 0 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 4 --scenario tp-across-nodes --correct 0
+expect 0 "$PARLEARN" lab status "$tmp/lab" --json
+tr -d ' \n\t' <"$tmp/out" | grep -q '"students":1,' || fail "lab status: $(cat "$tmp/out")"
+
 # Whole-number options: the whole argument is the number (core's
 # pl_parse_long), refused in one line that gives the range. Before, lab
 # submit read "--step 1x" as step 1 and "--step abc" as no step at all.

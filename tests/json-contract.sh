@@ -113,6 +113,20 @@ if [ -x "$top_builddir/parlearn-run" ] && command -v mpirun >/dev/null 2>&1; the
 	validate run "$tmp/run-o.json"
 	"$PARLEARN" trace --from "$tmp/run-o.json" >/dev/null 2>"$tmp/err" \
 		</dev/null || fail "trace --from a run -o file: $(cat "$tmp/err")"
+	# A run refused by lab submit --run is in lab status and lab report.
+	printf '{"title": "r", "steps": [{"kind": "run", "minutes": 5, "run": {"mode": "tp", "np": 2}}]}' \
+		>"$tmp/run-lab.json"
+	"$PARLEARN" lab host "$tmp/rlab" --script "$tmp/run-lab.json" \
+		--no-dashboard >/dev/null 2>"$tmp/err" </dev/null ||
+		fail "lab host: $(cat "$tmp/err")"
+	sed '0,/^\t"loss":/s/^\t"loss":\t[^,]*,/\t"loss":\t123,/' \
+		"$tmp/run-o.json" >"$tmp/forged.json"
+	"$PARLEARN" lab submit "$tmp/rlab" --step 1 --run "$tmp/forged.json" \
+		>/dev/null 2>&1 </dev/null && fail "a run with loss 123 was taken"
+	json lab-status "$PARLEARN" lab status "$tmp/rlab" --json
+	grep -q '"reason":' "$tmp/doc$n.json" || fail "no refusal in lab status"
+	json lab-report "$PARLEARN" lab report "$tmp/rlab" --format json
+	grep -q '"refused":' "$tmp/doc$n.json" || fail "no refusal in lab report"
 else
 	part_skip "run --json" "parlearn was built without MPI (Debian: apt-get install openmpi-bin libopenmpi-dev, then ./configure)"
 fi

@@ -107,24 +107,64 @@ grep -q "$S@p.json: squatted: made by $A" "$T/st.err" ||
 "$PARLEARN" lab report "$LAB" >/dev/null 2>"$T/rp.err"
 grep -q "$S@p.json: squatted: made by $A" "$T/rp.err" ||
 	fail "report does not name the squat: $(cat "$T/rp.err")"
-# A squatted lock name is told too.
+# A squatted lock name is told too, to the victim and (issue 23: it was
+# not) to the instructor, as a squatted result name is.
 runuser -u "$A" -- sh -c "echo x > '$LAB/results/.$S@p3.json.lock'"
 as "$S" --profile p3 lab submit "$LAB" --step 1 --question q1 --correct 1 \
 	2>"$T/lk.err" && fail "S submitted with a squatted lock"
 grep -q "another user's file holds your lock name" "$T/lk.err" ||
 	fail "lock squat: $(cat "$T/lk.err")"
+"$PARLEARN" lab status "$LAB" >"$T/st.out" 2>"$T/st.err"
+grep -q "\.$S@p3\.json\.lock: squatted: made by $A (uid $(id -u "$A")), not by $S whose lock it is; $S cannot submit under this profile until you remove it" \
+	"$T/st.err" || fail "status does not name the lock squat: $(cat "$T/st.err")"
+# ... and so is a student's profile list (issue 23), made before theirs.
+runuser -u "$A" -- sh -c "echo x > '$LAB/results/.$I.profiles'"
+as "$I" --profile p lab submit "$LAB" --step 1 --question q1 --correct 1 \
+	2>"$T/pl.err" && fail "I submitted with a squatted profile list"
+grep -q "another user's file holds your lock name" "$T/pl.err" ||
+	fail "profile list squat: $(cat "$T/pl.err")"
+"$PARLEARN" lab status "$LAB" >"$T/st.out" 2>"$T/st.err"
+grep -q "\.$I\.profiles: squatted: made by $A .*, not by $I whose profile list it is" \
+	"$T/st.err" || fail "status does not name the list squat: $(cat "$T/st.err")"
+# A's own lock and list are no squat.
+grep -q "made by $A .* not by $A " "$T/st.err" && fail "A's own files: $(cat "$T/st.err")"
 
-# 3. One student, twelve profiles: eight are read, four skipped and said.
+# 3. One student, twelve profiles (issue 23: all were accepted, exit 0,
+#    and four never counted): the first eight are, p and x1..x7; a ninth
+#    is refused with the cap, and nothing is written for it.
 k=1
-while [ $k -le 12 ]; do
+while [ $k -le 7 ]; do
 	as "$A" --profile "x$k" lab submit "$LAB" --step 1 --question q1 --correct 1 ||
 		fail "A's submit $k"
 	k=$((k + 1))
 done
+while [ $k -le 12 ]; do
+	as "$A" --profile "x$k" lab submit "$LAB" --step 1 --question q1 --correct 1 \
+		2>"$T/cap9.err" && fail "A's submit $k beyond the cap exited 0"
+	grep -q "you have results under 8 profiles in this lab, the most the instructor's table counts for one student (8)" \
+		"$T/cap9.err" || fail "cap message: $(cat "$T/cap9.err")"
+	[ -e "$LAB/results/$A@x$k.json" ] && fail "x$k was written"
+	k=$((k + 1))
+done
+# Another answer under a profile A has is still taken.
+as "$A" --profile x3 lab submit "$LAB" --step 1 --question q2 --correct 1 ||
+	fail "A under x3 after the cap"
 "$PARLEARN" lab report "$LAB" --format json -o "$T/cap.json" 2>"$T/cap.err"
 n=$(grep -c "\"user\":	\"$A\"" "$T/cap.json")
 [ "$n" = 8 ] || fail "A has $n results in the report, not 8"
-[ "$(grep -c "more result files for this user" "$T/cap.err")" = 5 ] ||
+grep -q "more result files for this user" "$T/cap.err" &&
+	fail "files skipped under the cap: $(cat "$T/cap.err")"
+# Files put in the drop box by hand still meet the host's cap: eight are
+# read, the rest skipped and said.
+for k in 1 2; do
+	sed "s/\"profile\":\"x1\"/\"profile\":\"y$k\"/" "$LAB/results/$A@x1.json" |
+		runuser -u "$A" -- sh -c "cat > '$LAB/results/$A@y$k.json'" ||
+		fail "planting y$k"
+done
+"$PARLEARN" lab report "$LAB" --format json -o "$T/cap.json" 2>"$T/cap.err"
+n=$(grep -c "\"user\":	\"$A\"" "$T/cap.json")
+[ "$n" = 8 ] || fail "A has $n results in the report with 10 files, not 8"
+[ "$(grep -c "more result files for this user" "$T/cap.err")" = 2 ] ||
 	fail "cap not reported: $(cat "$T/cap.err")"
 
 # 4. 50,000 junk files: counted, a bounded number of lines printed.

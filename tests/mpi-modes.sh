@@ -113,9 +113,9 @@ grep -q '^step 2: dp on 4 processes on 1 host; .*: right$' "$tmp/sub.out" ||
 "$PARLEARN" lab report "$lab" --format csv >"$tmp/report.csv" || fail "lab report"
 # Then the grading's columns: first try right, not after feedback, earned,
 # no guess flags; and the class row of the run.
-grep -q ',2,"Run data parallelism on 4 processes",run,run,1,1,1,,,,right,,1,0,1,,,,,$' \
+grep -q ',2,"Run data parallelism on 4 processes",run,run,1,1,1,,,,right,,1,0,1,,,,,,$' \
 	"$tmp/report.csv" || fail "lab report: $(cat "$tmp/report.csv")"
-grep -q '^,,2,"Run data parallelism on 4 processes",class,run,1,,,1,0,,run,,1,0,1,,1,0,0,1.00$' \
+grep -q '^,,2,"Run data parallelism on 4 processes",class,run,1,,,1,0,,run,,1,0,1,,1,0,0,1.00,$' \
 	"$tmp/report.csv" || fail "lab report's class row: $(cat "$tmp/report.csv")"
 
 # The library's own reduction order: equal to rounding, not to the bit.

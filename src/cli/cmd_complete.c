@@ -108,7 +108,7 @@ put_decks(struct comp *c)
 		put(course->decks[i].id, c);
 	content_free(course);
 	if (access(c->ctx.db_path, R_OK) != 0 ||
-	    (st = store_open(c->ctx.db_path, &err)) == NULL)
+	    (st = store_open_read(c->ctx.db_path, 1, &err)) == NULL)
 		return;
 	store_user_deck_names(st, c->ctx.profile, put_user_deck, c, &err);
 	store_close(st);

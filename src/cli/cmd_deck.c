@@ -344,7 +344,8 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 		return nargs > 1 ? cli_extra_argument(argv[optind + 2]) :
 		    cli_usage_error("%s", strcmp(verb, "export") == 0 ?
 		    _("export: which deck?") : _("import: which file?"));
-	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
+	if ((rc = (strcmp(verb, "list") == 0 ? cli_session_read :
+	    cli_session_open)(ctx, &s, 1)) != 0)
 		return rc;
 	if (strcmp(verb, "list") == 0)
 		rc = deck_list(&s, json);

@@ -81,7 +81,7 @@ cli_export_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if (optind != argc)
 		return cli_extra_argument(argv[optind]);
 	pl_err_clear(&err);
-	if ((st = store_open_dirs(ctx->db_path, !ctx->db_given,
+	if ((st = store_open_read(ctx->db_path, !ctx->db_given,
 	    &err)) == NULL) {
 		cli_print_err(&err);
 		return 2;

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -18,6 +19,44 @@
 
 /* The contract's words for enum lab_item_kind, never translated. */
 static const char *const kind_word[] = { "question", "scenario", "run" };
+
+/*
+ * Each run handed in on a step of this session and refused by the
+ * grade's checks (lab_run_verify), with the reason: to stdout as text,
+ * or into arr.
+ */
+static void
+refusals(const struct labdir_scan *sc, const struct lab_state *st,
+    size_t n_steps, cJSON *arr)
+{
+	const struct lab_answer *a;
+	cJSON *o;
+	size_t i, k;
+
+	for (i = 0; i < sc->n; i++) {
+		if (strcmp(sc->results[i].session, st->session) != 0)
+			continue;
+		for (k = 0; k < sc->results[i].n_answers; k++) {
+			a = &sc->results[i].answers[k];
+			if (a->refused == NULL || (size_t)a->step >= n_steps)
+				continue;
+			if (arr == NULL) {
+				cli_printf(stdout, _("refused: %s@%s, step %d: "
+				    "%s\n"), sc->results[i].user,
+				    sc->results[i].profile, a->step + 1,
+				    a->refused);
+				continue;
+			}
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "user", sc->results[i].user);
+			cJSON_AddStringToObject(o, "profile",
+			    sc->results[i].profile);
+			cJSON_AddNumberToObject(o, "step", a->step + 1);
+			cJSON_AddStringToObject(o, "reason", a->refused);
+			cJSON_AddItemToArray(arr, o);
+		}
+	}
+}
 
 static void
 print_status(const struct lab_script *ls, const struct lab_state *st,
@@ -43,6 +82,7 @@ print_status(const struct lab_script *ls, const struct lab_state *st,
 		    cl->items[cl->most_missed].id, cl->items[cl->most_missed].missed);
 	printf(P_("%zu file skipped\n", "%zu files skipped\n",
 	    sc->n_skipped), sc->n_skipped);
+	refusals(sc, st, ls->n_steps, NULL);
 }
 
 static cJSON *
@@ -93,6 +133,8 @@ status_json(const struct lab_script *ls, const struct lab_state *st,
 		o = cJSON_CreateNull();
 	cJSON_AddItemToObject(doc, "most_missed", o);
 	cJSON_AddNumberToObject(doc, "files_skipped", (double)sc->n_skipped);
+	if ((a = cJSON_AddArrayToObject(doc, "refused")) != NULL)
+		refusals(sc, st, ls->n_steps, a);
 	return cli_json_emit(doc);
 }
 

@@ -23,11 +23,14 @@
 #include "store/labdir.h"
 
 /*
- * --run FILE for step (1-based) of ls: the item's correctness, or -1
- * after printing why the file does not do for the step.
+ * --run FILE for step (1-based) of ls: 1 right, 0 wrong; -1 after
+ * printing why the file is not the step's run (nothing is recorded); -2
+ * when lab_run_verify refuses it, its reason in why (recorded as a wrong
+ * answer with the reason, for the instructor to see).
  */
 static int
-run_correct(const struct lab_script *ls, long step, const char *file)
+run_correct(const struct lab_script *ls, long step, const char *file,
+    struct pl_err *why)
 {
 	struct sim_config cfg;
 	struct sim_result *res = calloc(1, sizeof *res);
@@ -48,7 +51,9 @@ run_correct(const struct lab_script *ls, long step, const char *file)
 	    &err) != 0) {
 		cli_print_err(&err);
 		correct = -1;
-	} else
+	} else if (lab_run_verify(root, &cfg, res, &o, file, why) != 0)
+		correct = -2;
+	else
 		printf(P_("step %ld: %s on %d processes on %d host; largest "
 		    "difference from one device %.3g: %s\n", "step %ld: %s on "
 		    "%d processes on %d hosts; largest difference from one "
@@ -63,32 +68,65 @@ run_correct(const struct lab_script *ls, long step, const char *file)
 }
 
 /*
- * The counting tries of question id on step s (quiz_counting_tries: how
- * many answers can earn it); 1 for a scenario or a run, or when the
- * course cannot be read or lacks the question.
+ * Whether step s (1-based: step) asks about (kind, id): 0, or 1 after
+ * saying what it asks about instead. course may be NULL.
  */
 static int
-counting_tries(const struct cli_ctx *ctx, const struct lab_step *s,
+item_check(const struct lab_step *s, long step,
+    const struct content_course *c, enum lab_item_kind kind, const char *id)
+{
+	static const char *const what[] = { "--question", "--scenario",
+	    "--run" };
+	const char *ids[512];
+	enum lab_item_kind kinds[512];
+	char list[400];
+	size_t n = lab_step_items(s, c, ids, kinds, 512), i, used = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (kinds[i] == kind && strcmp(ids[i], id) == 0)
+			return 0;
+		if (used < sizeof list)
+			used += (size_t)snprintf(list + used, sizeof list -
+			    used, "%s%s %s", i > 0 ? ", " : "",
+			    what[kinds[i]], kinds[i] == LAB_ITEM_RUN ?
+			    "FILE" : ids[i]);
+	}
+	if (n == 0)
+		cli_error(_("step %ld asks about nothing (%s): nothing to "
+		    "submit"), step, lab_step_kind_name(s->kind));
+	else if (kind == LAB_ITEM_RUN)
+		cli_error(_("step %ld is not a run step; it asks about: %s"),
+		    step, list);
+	else if (kind == LAB_ITEM_SCENARIO)
+		cli_error(_("step %ld has no scenario %s; it asks about: %s"),
+		    step, id, list);
+	else
+		cli_error(_("step %ld has no question %s; it asks about: %s"),
+		    step, id, list);
+	return 1;
+}
+
+/*
+ * The counting tries of question id on step s (quiz_counting_tries: how
+ * many answers can earn it); 1 for a scenario or a run, or when the
+ * course lacks the question.
+ */
+static int
+counting_tries(const struct content_course *c, const struct lab_step *s,
     enum lab_item_kind kind, const char *id)
 {
 	const struct content_drop *d;
-	struct content_course *c;
 	size_t i;
-	int tries = 1;
 
-	if (kind != LAB_ITEM_QUESTION || s->drop == NULL ||
-	    (c = content_load(ctx->content_dir, NULL)) == NULL)
+	if (kind != LAB_ITEM_QUESTION || s->drop == NULL || c == NULL ||
+	    (d = content_find_drop(c, s->drop)) == NULL)
 		return 1;
-	if ((d = content_find_drop(c, s->drop)) != NULL)
-		for (i = 0; i < d->n_blocks; i++)
-			if (d->blocks[i].kind == CONTENT_QUESTION &&
-			    strcmp(d->blocks[i].question.id, id) == 0) {
-				tries = quiz_counting_tries(
-				    &d->blocks[i].question);
-				break;
-			}
-	content_free(c);
-	return tries;
+	for (i = 0; i < d->n_blocks; i++)
+		if (d->blocks[i].kind == CONTENT_QUESTION &&
+		    strcmp(d->blocks[i].question.id, id) == 0)
+			return quiz_counting_tries(&d->blocks[i].question);
+	return 1;
 }
 
 int
@@ -104,12 +142,14 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	};
 	const char *id = NULL, *run = NULL;
 	enum lab_item_kind kind = LAB_ITEM_QUESTION;
+	struct content_course *c;
 	struct lab_script *ls;
 	struct lab_state st;
 	struct lab_result r;
-	struct pl_err err;
+	struct pl_err err, why;
+	char reason[sizeof why.path + sizeof why.msg + 4];
 	long step = 0, corr = -1;
-	int ch, rc, tries;
+	int ch, rc, tries = 1;
 
 	while ((ch = cli_getopt(argc, argv, "", opts)) != -1) {
 		if (ch == 's') {
@@ -148,17 +188,27 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 		    "is right: no --correct with it"));
 	if ((rc = lab_open(argv[optind], &ls, &st)) != 0)
 		return rc;
+	c = content_load(ctx->content_dir, NULL);
 	if (step > st.step + 1) {
 		cli_error(_("the lab is at step %d; step %ld is ahead"),
 		    st.step + 1, step);
-		lab_script_free(ls);
-		return 1;
-	}
-	if (run != NULL)
-		corr = run_correct(ls, step, run);
-	tries = counting_tries(ctx, &ls->steps[step - 1], kind, id);
+		rc = 1;
+	} else if (ls->steps[step - 1].kind == LAB_STEP_DROP &&
+	    ls->steps[step - 1].n_questions == 0 && c == NULL) {
+		cli_error(_("%s: cannot load the course, which says what step "
+		    "%ld asks"), ctx->content_dir, step);
+		rc = 2;
+	} else
+		rc = item_check(&ls->steps[step - 1], step, c, kind, id);
+	if (rc == 0 && run != NULL)
+		corr = run_correct(ls, step, run, &why);
+	if (rc == 0)
+		tries = counting_tries(c, &ls->steps[step - 1], kind, id);
+	content_free(c);
 	lab_script_free(ls);
-	if (corr < 0)
+	if (rc != 0)
+		return rc;
+	if (corr == -1)
 		return 2;
 	memset(&r, 0, sizeof r);
 	pl_err_clear(&err);
@@ -173,10 +223,21 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	snprintf(r.profile, sizeof r.profile, "%s", ctx->profile);
 	snprintf(r.session, sizeof r.session, "%s", st.session);
+	/* A refused run is a wrong answer, with the reason for the
+	 * instructor: the file, not the student's path, is what it names. */
+	if (corr == -2) {
+		err = why;
+		err.file[0] = '\0';
+		pl_err_format(&err, reason, sizeof reason);
+		pl_err_clear(&err);
+	}
 	/* Read, add and write under the student's lock: two terminals of
 	 * one student never lose each other's answers. */
 	rc = labdir_submit_answer(argv[optind], &r, (int)step - 1, kind, id,
-	    (int)corr, tries, (int64_t)time(NULL), &err);
+	    corr > 0, tries, corr == -2 ? reason : NULL, (int64_t)time(NULL),
+	    &err);
 	lab_result_free(&r);
-	return rc == 0 ? 0 : lab_err_out(&err);
+	if (rc != 0)
+		return lab_err_out(&err);
+	return corr == -2 ? lab_err_out(&why) : 0;
 }

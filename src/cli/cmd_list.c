@@ -152,7 +152,7 @@ cli_list_main(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_extra_argument(argv[optind]);
-	rc = cli_session_open(ctx, &s, 1);
+	rc = cli_session_read(ctx, &s, 1);
 	if (rc != 0)
 		return rc;
 	minutes = calloc(s.course->n_drops + 1, sizeof *minutes);

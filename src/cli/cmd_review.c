@@ -241,7 +241,10 @@ cli_review_main(const struct cli_ctx *ctx, int argc, char **argv)
 
 	if ((rc = parse_opts(&o, argc, argv)) != 0)
 		return rc < 0 ? 0 : rc;
-	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
+	/* --list only reads (a read-only database shows the cards as they
+	 * are stored); settings and the screen write. */
+	if ((rc = (o.list && o.set[0] < 0 && o.set[1] < 0 && o.set[2] < 0 ?
+	    cli_session_read : cli_session_open)(ctx, &s, 1)) != 0)
 		return rc;
 	/* An unknown deck is bad data, as for deck export (issue 23). */
 	if (o.deck != NULL && (rc = cli_deck_known(&s, o.deck, &err)) != 1) {

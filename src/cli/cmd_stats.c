@@ -137,7 +137,7 @@ cli_stats_main(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_extra_argument(argv[optind]);
-	if ((rc = cli_session_open(ctx, &s, 1)) != 0)
+	if ((rc = cli_session_read(ctx, &s, 1)) != 0)
 		return rc;
 	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	if (store_cards_unlock(s.store, s.profile, s.course, now, NULL,

@@ -28,8 +28,9 @@ print_problems(const struct content_problems *probs, int warn)
 		cli_print_problem(_("warning: skipped "), &probs->items[i]);
 }
 
-int
-cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
+static int
+session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn,
+    int readonly)
 {
 	struct content_problems probs = { NULL, 0, 0 };
 	struct pl_err err;
@@ -56,7 +57,8 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 	content_problems_free(&probs);
 	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);
 	s->scores = calloc(s->course->n_drops + 1, sizeof *s->scores);
-	s->store = store_open_dirs(ctx->db_path, !ctx->db_given, &err);
+	s->store = (readonly ? store_open_read : store_open_dirs)(ctx->db_path,
+	    !ctx->db_given, &err);
 	if (s->status == NULL || s->scores == NULL || s->store == NULL ||
 	    store_profile(s->store, ctx->profile, (int64_t)time(NULL),
 	    &s->profile, &err) != 0 ||
@@ -67,6 +69,18 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 		return 2;
 	}
 	return 0;
+}
+
+int
+cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
+{
+	return session_open(ctx, s, warn, 0);
+}
+
+int
+cli_session_read(const struct cli_ctx *ctx, struct cli_session *s, int warn)
+{
+	return session_open(ctx, s, warn, 1);
 }
 
 struct deck_find {

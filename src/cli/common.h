@@ -34,6 +34,13 @@ struct cli_session {
  */
 int	cli_session_open(const struct cli_ctx *, struct cli_session *,
 	    int warn);
+/*
+ * The same for a command that only reads: the store is opened with
+ * store_open_read, so a database (or its directory) that cannot be
+ * written is read as it is, and no profile is created.
+ */
+int	cli_session_read(const struct cli_ctx *, struct cli_session *,
+	    int warn);
 void	cli_session_close(struct cli_session *);
 
 /*

@@ -50,7 +50,7 @@ struct store_card_set {
 /*
  * Unlock the course cards whose drop this profile has started: each gets
  * a NEW row (added = now) unless it has one. *added (may be NULL) gets the
- * number of new rows.
+ * number of new rows. A read-only store (store_open_read) adds none.
  */
 int	store_cards_unlock(struct store *, int64_t profile,
 	    const struct content_course *, int64_t now, int *added,

@@ -54,6 +54,10 @@ store_cards_unlock(struct store *st, int64_t profile,
 	size_t i;
 	int rc = 0, n = 0;
 
+	if (added != NULL)
+		*added = 0;
+	if (st->readonly)	/* the cards as stored (store_open_read) */
+		return 0;
 	if (store_begin(st, err) != 0)
 		return -1;
 	if (store_prepare(st, new_row_sql, &ins, err) != 0 || store_prepare(st,

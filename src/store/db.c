@@ -181,6 +181,22 @@ fail:
 	return -1;
 }
 
+/* The directory part of path into dir. */
+static void
+dir_of(const char *path, char *dir, size_t size)
+{
+	char *p;
+
+	snprintf(dir, size, "%s", path);
+	p = strrchr(dir, '/');
+	if (p == NULL)
+		snprintf(dir, size, ".");
+	else if (p == dir)
+		dir[1] = '\0';
+	else
+		*p = '\0';
+}
+
 /*
  * The directory that holds the database must be ours, or root's and then
  * not writable by others unless sticky (/tmp): in a directory another user
@@ -189,17 +205,10 @@ fail:
 static int
 check_dir(const char *path, struct pl_err *err)
 {
-	char dir[4096], *p;
+	char dir[4096];
 	struct stat st;
 
-	snprintf(dir, sizeof dir, "%s", path);
-	p = strrchr(dir, '/');
-	if (p == NULL)
-		snprintf(dir, sizeof dir, ".");
-	else if (p == dir)
-		dir[1] = '\0';
-	else
-		*p = '\0';
+	dir_of(path, dir, sizeof dir);
 	if (stat(dir, &st) != 0) {
 		pl_err_set(err, dir, 0, 0, "%s", strerror(errno));
 		return -1;
@@ -222,16 +231,17 @@ check_dir(const char *path, struct pl_err *err)
 
 /*
  * Create or check the database file before SQLite opens it: never through
- * a symbolic link (O_NOFOLLOW), a regular file owned by us, mode 0600.
+ * a symbolic link (O_NOFOLLOW), a regular file owned by us, mode 0600 (a
+ * file only read is checked, not created or narrowed).
  */
 static int
-create_private(const char *path, struct pl_err *err)
+check_private(const char *path, int create, struct pl_err *err)
 {
 	struct stat st;
 	int fd;
 
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-	    0600);
+	fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == ELOOP) {
 		pl_err_set(err, path, 0, 0, "%s", _("the database is a symbolic "
 		    "link; refusing to follow it (give the real path with --db)"));
@@ -253,7 +263,7 @@ create_private(const char *path, struct pl_err *err)
 		close(fd);
 		return -1;
 	}
-	if ((st.st_mode & 07777) != 0600 && fchmod(fd, 0600) != 0) {
+	if (create && (st.st_mode & 07777) != 0600 && fchmod(fd, 0600) != 0) {
 		pl_err_set(err, path, 0, 0, "%s", strerror(errno));
 		close(fd);
 		return -1;
@@ -353,7 +363,7 @@ store_open_dirs(const char *path, int mkdirs, struct pl_err *err)
 	struct store *st;
 
 	if ((mkdirs ? make_parents(path, err) : parent_exists(path, err)) != 0 ||
-	    check_dir(path, err) != 0 || create_private(path, err) != 0)
+	    check_dir(path, err) != 0 || check_private(path, 1, err) != 0)
 		return NULL;
 	st = calloc(1, sizeof *st);
 	if (st == NULL)
@@ -372,6 +382,109 @@ store_open_dirs(const char *path, int mkdirs, struct pl_err *err)
 		return NULL;
 	}
 	return st;
+}
+
+/*
+ * SQLite's URI for path, read-only or immutable: "file:" and the path
+ * with every byte but [A-Za-z0-9/._~-] percent-encoded.
+ */
+static int
+ro_uri(const char *path, int immutable, char *buf, size_t size)
+{
+	size_t n;
+	int w;
+
+	w = snprintf(buf, size, "file:%s", path[0] == '/' ? "//" : "");
+	for (n = (size_t)w; w >= 0 && n < size && *path != '\0'; path++) {
+		unsigned char c = (unsigned char)*path;
+
+		w = strchr("/._~-", c) != NULL || (c >= 'a' && c <= 'z') ||
+		    (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ?
+		    snprintf(buf + n, size - n, "%c", c) :
+		    snprintf(buf + n, size - n, "%%%02X", c);
+		n += (size_t)w;
+	}
+	if (w >= 0 && n < size)
+		w = snprintf(buf + n, size - n, "%s", immutable ?
+		    "?immutable=1" : "?mode=ro");
+	return w < 0 || n + (size_t)w >= size ? -1 : 0;
+}
+
+/* The write-ahead log beside path holds changes not in the file. */
+static int
+wal_pending(const char *path)
+{
+	char wal[4200];
+	struct stat st;
+
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	return stat(wal, &st) == 0 && st.st_size > 0;
+}
+
+/*
+ * Open path read-only. SQLite reads a WAL database read-only with its
+ * -shm file, which a read-only directory cannot hold: then, when the log
+ * holds nothing, the file is all there is and is opened immutable.
+ * Returns the store and its schema version in *v, or NULL with err set.
+ */
+static struct store *
+open_ro(const char *path, int *v, struct pl_err *err)
+{
+	struct store *st = NULL;
+	char uri[8192];
+	int immutable;
+
+	for (immutable = 0; immutable < 2; immutable++) {
+		store_close(st);
+		if ((st = calloc(1, sizeof *st)) == NULL ||
+		    (st->path = strdup(path)) == NULL ||
+		    ro_uri(path, immutable, uri, sizeof uri) != 0) {
+			store_close(st);
+			pl_err_set(err, path, 0, 0, "%s", _("path is too long"));
+			return NULL;
+		}
+		st->readonly = 1;
+		if (sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY |
+		    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | OPEN_NOFOLLOW,
+		    NULL) == SQLITE_OK && (*v = store_schema_version(st)) >= 0)
+			return st;
+		if (wal_pending(path))
+			break;
+	}
+	store_fail(st, err);
+	store_close(st);
+	return NULL;
+}
+
+struct store *
+store_open_read(const char *path, int mkdirs, struct pl_err *err)
+{
+	char dir[4096];
+	struct stat sb;
+	struct store *st;
+	int v = -1;
+
+	dir_of(path, dir, sizeof dir);
+	/* Missing (created, as any command does) or writable: as ever. */
+	if (lstat(path, &sb) != 0 || (faccessat(AT_FDCWD, path, W_OK,
+	    AT_EACCESS) == 0 && faccessat(AT_FDCWD, dir, W_OK,
+	    AT_EACCESS) == 0))
+		return store_open_dirs(path, mkdirs, err);
+	if (check_dir(path, err) != 0 || check_private(path, 0, err) != 0 ||
+	    (st = open_ro(path, &v, err)) == NULL)
+		return NULL;
+	sqlite3_busy_timeout(st->db, 5000);
+	if (v > STORE_SCHEMA_VERSION)
+		check_not_newer(st, err);
+	else if (v < STORE_SCHEMA_VERSION)
+		pl_err_set(err, path, 0, 0, _("the database is at schema "
+		    "version %d and needs upgrading to %d, which needs write "
+		    "access, but it or its directory is read-only"), v,
+		    STORE_SCHEMA_VERSION);
+	else
+		return st;
+	store_close(st);
+	return NULL;
 }
 
 struct store *

@@ -17,6 +17,7 @@
 struct store {
 	sqlite3	*db;
 	char	*path;
+	int	 readonly;	/* opened by store_open_read, read-only */
 };
 
 /* Schema version this build writes. */
@@ -36,6 +37,17 @@ struct store	*store_open(const char *path, struct pl_err *err);
  * set; else a missing directory is an error (an explicit --db).
  */
 struct store	*store_open_dirs(const char *path, int mkdirs,
+		    struct pl_err *err);
+/*
+ * For a command that only reads: store_open_dirs() when the database is
+ * missing or both it and its directory can be written; else the file is
+ * opened read-only (immutable when its directory cannot hold SQLite's
+ * shared-memory file and the write-ahead log holds nothing), with no
+ * journal mode set and no migration. One that needs a migration is then
+ * refused with that reason. The store's readonly is set: store_profile()
+ * only looks a profile up, store_cards_unlock() unlocks nothing.
+ */
+struct store	*store_open_read(const char *path, int mkdirs,
 		    struct pl_err *err);
 void		 store_close(struct store *);
 

@@ -10,6 +10,10 @@
  *                     and cannot remove or replace one another's files
  *   DIR/results/.USER@PROFILE.json.lock
  *                     the student's lock (flock) for writing the next file
+ *   DIR/results/.USER.profiles
+ *                     the student's result file names, one a line, flock'ed
+ *                     while a submit runs: a new profile beyond
+ *                     LABDIR_MAX_PER_USER is refused
  *   DIR/results/USER@PROFILE.json
  *                     one student's results, created O_EXCL|O_NOFOLLOW
  *                     0600 (0640 with the directory's group when the
@@ -78,7 +82,9 @@ int	labdir_read_own(const char *dir, struct lab_result *r,
  * (DIR/results/.USER@PROFILE.json.lock, a file the caller owns, flock'ed)
  * with what the file holds now: an answer only the file has is kept, and
  * of two records of one answer the one with more attempts wins. So the
- * student screen and `lab submit` in another terminal lose nothing.
+ * student screen and `lab submit` in another terminal lose nothing. A
+ * student (not the host) with result files under LABDIR_MAX_PER_USER
+ * profiles is refused a new one: the host would never read it.
  */
 int	labdir_submit(const char *dir, const struct lab_result *,
 	    struct pl_err *err);
@@ -87,12 +93,14 @@ int	labdir_submit(const char *dir, const struct lab_result *,
  * Add one attempt of an item with `tries` counting tries
  * (lab_result_answer) to the caller's result under the lock: read the
  * file, start afresh if it belongs to another session than r->session,
- * move to step, add, write. r names the user, profile and session, and
- * receives the result written. 0, or -1 with err set.
+ * move to step, add, write. A run's attempt may carry why the file was
+ * refused (refused, else NULL: lab_result_set_refused). r names the
+ * user, profile and session, and receives the result written. 0, or -1
+ * with err set.
  */
 int	labdir_submit_answer(const char *dir, struct lab_result *r, int step,
 	    enum lab_item_kind kind, const char *id, int correct, int tries,
-	    int64_t now, struct pl_err *err);
+	    const char *refused, int64_t now, struct pl_err *err);
 
 /* Bounds of one pass over the drop box, whatever students put in it. */
 #define LABDIR_MAX_PER_USER	8	/* result files (profiles) per student */
@@ -120,7 +128,9 @@ struct labdir_scan {
  * result of the user they name are skipped and reported: not a result
  * name, no such user, a symlink or not a regular file, made by another
  * user than the one named ("squatted"), bad JSON, more than
- * LABDIR_MAX_PER_USER for one student (the host is not capped). Free with labdir_scan_free.
+ * LABDIR_MAX_PER_USER for one student (the host is not capped). A
+ * student's lock or profile list made by another user is reported as
+ * squatted too. Free with labdir_scan_free.
  */
 int	labdir_scan(const char *dir, struct labdir_scan *,
 	    struct pl_err *err);

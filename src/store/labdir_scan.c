@@ -3,9 +3,10 @@
  *
  * Anyone in the room can put files in the drop box, so a pass trusts no
  * entry and bounds its work whatever is there: a name that is not
- * USER@PROFILE.json costs no system call; users are looked up once per
- * pass (at most LABDIR_MAX_USERS of them); a student's files beyond
- * LABDIR_MAX_PER_USER are counted, not read (the host's own are not
+ * USER@PROFILE.json, a student's lock or profile list (whose owners are
+ * checked as a result's is) costs no system call; users are looked up
+ * once per pass (at most LABDIR_MAX_USERS of them); a student's files
+ * beyond LABDIR_MAX_PER_USER are counted, not read (the host's own are not
  * capped: an instructor may try the lab under many profiles); at most LABDIR_MAX_PROBLEMS
  * problems are kept (a name another user squatted first), the rest only
  * counted. The dashboard calls labdir_scan_refresh once a second: it does
@@ -145,10 +146,14 @@ push_result(struct labdir_scan *sc, const struct lab_result *r)
 	return 0;
 }
 
-/* A file under u's name that another user made: say who and what to do. */
+/*
+ * A file under u's name that another user made: say who and what to do.
+ * what is the kind of name: a result (0), its lock (1), the student's
+ * profile list (2), both kept by labdir_submit.c.
+ */
 static void
 squatted(struct pass *p, const char *name, const struct user_slot *u,
-    long owner)
+    long owner, int what)
 {
 	struct passwd *pw = p->sc->n_problems < LABDIR_MAX_PROBLEMS ||
 	    p->n_squatted < LABDIR_MAX_PROBLEMS ? getpwuid((uid_t)owner) : NULL;
@@ -156,11 +161,58 @@ squatted(struct pass *p, const char *name, const struct user_slot *u,
 	char path[1600];
 
 	snprintf(path, sizeof path, "%s/%s", p->box, name);
-	pl_err_set(&e, path, 0, 0, _("squatted: made by %s (uid %ld), not by "
-	    "%s whose name it bears; %s cannot submit under this profile "
-	    "until you remove it"), pw != NULL ? pw->pw_name : "?", owner,
-	    u->name, u->name);
+	if (what == 0)
+		pl_err_set(&e, path, 0, 0, _("squatted: made by %s (uid %ld), "
+		    "not by %s whose name it bears; %s cannot submit under this "
+		    "profile until you remove it"), pw != NULL ? pw->pw_name :
+		    "?", owner, u->name, u->name);
+	else if (what == 1)
+		pl_err_set(&e, path, 0, 0, _("squatted: made by %s (uid %ld), "
+		    "not by %s whose lock it is; %s cannot submit under this "
+		    "profile until you remove it"), pw != NULL ? pw->pw_name :
+		    "?", owner, u->name, u->name);
+	else
+		pl_err_set(&e, path, 0, 0, _("squatted: made by %s (uid %ld), "
+		    "not by %s whose profile list it is; %s cannot submit "
+		    "until you remove it"), pw != NULL ? pw->pw_name : "?",
+		    owner, u->name, u->name);
 	skip(p, &e, 1);
+}
+
+/*
+ * A dot entry: a student's lock (".USER@PROFILE.json.lock") or profile
+ * list (".USER.profiles") made by another user is squatted: the student
+ * it names cannot submit. Other dot entries (temporary files) are not
+ * looked at.
+ */
+static void
+scan_dot(struct pass *p, const char *name)
+{
+	char user[64], inner[320];
+	struct user_slot *u;
+	struct stat st;
+	size_t n = strlen(name);
+	int what;
+
+	if (n > 6 && strcmp(name + n - 5, ".lock") == 0 &&
+	    n - 6 < sizeof inner) {
+		memcpy(inner, name + 1, n - 6);
+		inner[n - 6] = '\0';
+		if (name_user(inner, user, sizeof user) != 0)
+			return;
+		what = 1;
+	} else if (n > 10 && strcmp(name + n - 9, ".profiles") == 0 &&
+	    n - 10 < sizeof user && memchr(name, '@', n) == NULL) {
+		memcpy(user, name + 1, n - 10);
+		user[n - 10] = '\0';
+		what = 2;
+	} else
+		return;
+	if ((u = user_slot(p, user)) == NULL || u->uid < 0)
+		return;
+	if (fstatat(p->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (long)st.st_uid != u->uid)
+		squatted(p, name, u, (long)st.st_uid, what);
 }
 
 /* Read and check one entry. */
@@ -195,7 +247,7 @@ scan_one(struct pass *p, const char *name)
 	}
 	if (fstatat(p->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISREG(st.st_mode) && (long)st.st_uid != u->uid) {
-		squatted(p, name, u, (long)st.st_uid);
+		squatted(p, name, u, (long)st.st_uid, 0);
 		return;
 	}
 	snprintf(path, sizeof path, "%s/%s", p->box, name);
@@ -252,8 +304,10 @@ scan_box(int dfd, const char *box, struct labdir_scan *sc,
 		return labdir_sys_fail(err, box);
 	}
 	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.')	/* ., .., locks, temp files */
+		if (de->d_name[0] != '.')
 			scan_one(&p, de->d_name);
+		else	/* ., .., locks, profile lists, temp files */
+			scan_dot(&p, de->d_name);
 	closedir(d);
 	free(p.users);
 	lab_results_sort(sc->results, sc->n);

@@ -16,22 +16,24 @@
 #include "store/labdir.h"
 #include "store/labdir_int.h"
 
+#define PROFILES_MAX	(16 * 1024)	/* bytes of a profile list read */
+
 /*
- * Take the caller's lock for result file name: ".NAME.lock" in the drop
- * box, created 0600 by the caller and refused if anyone else owns it (a
- * squatter would otherwise hold the name). Returns the descriptor holding
- * an exclusive flock, or -1 with err set.
+ * Open (creating 0600) and flock the caller's own file fname in the drop
+ * box, refused if anyone else owns it (a squatter would otherwise hold
+ * the name). Returns the descriptor holding an exclusive flock, or -1
+ * with err set.
  */
 static int
-lock_own(int dfd, const char *box, const char *name, struct pl_err *err)
+lock_file(int dfd, const char *box, const char *fname, struct pl_err *err)
 {
-	char lock[320], path[1600];
+	char path[1600];
 	struct stat st;
 	int fd;
 
-	snprintf(lock, sizeof lock, ".%s.lock", name);
-	snprintf(path, sizeof path, "%s/%s", box, lock);
-	fd = openat(dfd, lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	snprintf(path, sizeof path, "%s/%s", box, fname);
+	fd = openat(dfd, fname, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
 	if (fd < 0 && (errno == EACCES || errno == EPERM || errno == ELOOP)) {
 		pl_err_set(err, path, 0, 0, "%s", _("another user's file holds "
 		    "your lock name; ask the instructor to remove it"));
@@ -52,6 +54,91 @@ lock_own(int dfd, const char *box, const char *name, struct pl_err *err)
 			close(fd);
 			return -1;
 		}
+	return fd;
+}
+
+/* The caller's lock for result file name: ".NAME.lock". */
+static int
+lock_own(int dfd, const char *box, const char *name, struct pl_err *err)
+{
+	char lock[320];
+
+	snprintf(lock, sizeof lock, ".%s.lock", name);
+	return lock_file(dfd, box, lock, err);
+}
+
+/* line is a result file name of user's: "USER@...json", no '/'. */
+static int
+own_name(const char *line, const char *user)
+{
+	size_t n = strlen(line), u = strlen(user);
+
+	return n > u + 6 && strncmp(line, user, u) == 0 && line[u] == '@' &&
+	    strchr(line, '/') == NULL && strcmp(line + n - 5, ".json") == 0;
+}
+
+/*
+ * The host reads at most LABDIR_MAX_PER_USER result files of a student
+ * (labdir_scan.c), so a new profile beyond them is refused here rather
+ * than written and never counted. The student's profiles are listed in
+ * ".USER.profiles", their own file, flock'ed for the whole submit so
+ * that a new profile is listed before its file exists. Result file name
+ * may be written when it exists, is listed, or fits; then it is listed.
+ * Returns the descriptor holding the list's lock, -2 for the host (who
+ * is not capped: nothing held), or -1 with err set.
+ */
+static int
+lock_room(int dfd, const char *box, const char *user, const char *name,
+    struct pl_err *err)
+{
+	char list[320], path[1600], *text, *line, *next;
+	struct stat st;
+	ssize_t got;
+	int fd, n = 0, listed = 0;
+
+	if (fstat(dfd, &st) != 0)
+		return labdir_sys_fail(err, box);
+	if (st.st_uid == geteuid())
+		return -2;
+	snprintf(list, sizeof list, ".%s.profiles", user);
+	if ((fd = lock_file(dfd, box, list, err)) < 0)
+		return -1;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return fd;
+	snprintf(path, sizeof path, "%s/%s", box, list);
+	if ((text = calloc(1, PROFILES_MAX + 1)) == NULL ||
+	    (got = pread(fd, text, PROFILES_MAX, 0)) < 0) {
+		labdir_sys_fail(err, path);
+		free(text);
+		close(fd);
+		return -1;
+	}
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strcmp(line, name) == 0)
+			listed = 1;
+		else if (own_name(line, user) && fstatat(dfd, line, &st,
+		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid())
+			n++;
+	}
+	free(text);
+	if (!listed && n >= LABDIR_MAX_PER_USER) {
+		pl_err_set(err, path, 0, 0, _("you have results under %d "
+		    "profiles in this lab, the most the instructor's table "
+		    "counts for one student (%d); submit under one of them, or "
+		    "ask the instructor to remove one"), n,
+		    LABDIR_MAX_PER_USER);
+		close(fd);
+		return -1;
+	}
+	if (!listed && (lseek(fd, 0, SEEK_END) < 0 || write(fd, name,
+	    strlen(name)) != (ssize_t)strlen(name) || write(fd, "\n", 1) != 1)) {
+		labdir_sys_fail(err, path);
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 
@@ -135,10 +222,14 @@ write_result(int dfd, const char *box, const char *name,
 	return rc;
 }
 
-/* Open the drop box and lock the caller's name in it. */
+/*
+ * Open the drop box, make room for the caller's result file in it
+ * (lock_room: *rfd, or -2) and lock its name (*lfd).
+ */
 static int
 open_locked(const char *dir, const struct lab_result *r, char *box,
-    size_t bsize, char *name, size_t nsize, int *lfd, struct pl_err *err)
+    size_t bsize, char *name, size_t nsize, int *rfd, int *lfd,
+    struct pl_err *err)
 {
 	int dfd;
 
@@ -148,11 +239,26 @@ open_locked(const char *dir, const struct lab_result *r, char *box,
 	}
 	if ((dfd = labdir_open_dropbox(dir, box, bsize, 0, err)) < 0)
 		return -1;
+	if ((*rfd = lock_room(dfd, box, r->user, name, err)) == -1) {
+		close(dfd);
+		return -1;
+	}
 	if ((*lfd = lock_own(dfd, box, name, err)) < 0) {
+		if (*rfd >= 0)
+			close(*rfd);
 		close(dfd);
 		return -1;
 	}
 	return dfd;
+}
+
+static void
+close_locked(int dfd, int rfd, int lfd)
+{
+	close(lfd);
+	if (rfd >= 0)
+		close(rfd);
+	close(dfd);
 }
 
 int
@@ -162,10 +268,10 @@ labdir_submit(const char *dir, const struct lab_result *r,
 	char box[1200], name[300];
 	struct lab_result cur, merged;
 	size_t i;
-	int dfd, lfd, rc;
+	int dfd, rfd, lfd, rc;
 
 	if ((dfd = open_locked(dir, r, box, sizeof box, name, sizeof name,
-	    &lfd, err)) < 0)
+	    &rfd, &lfd, err)) < 0)
 		return -1;
 	memset(&merged, 0, sizeof merged);
 	rc = read_current(dfd, box, name, &cur, err);
@@ -192,22 +298,21 @@ labdir_submit(const char *dir, const struct lab_result *r,
 	}
 	lab_result_free(&cur);
 	lab_result_free(&merged);
-	close(lfd);
-	close(dfd);
+	close_locked(dfd, rfd, lfd);
 	return rc < 0 ? -1 : 0;
 }
 
 int
 labdir_submit_answer(const char *dir, struct lab_result *r, int step,
     enum lab_item_kind kind, const char *id, int correct, int tries,
-    int64_t now, struct pl_err *err)
+    const char *refused, int64_t now, struct pl_err *err)
 {
 	char box[1200], name[300], session[sizeof r->session];
 	struct lab_result cur;
-	int dfd, lfd, rc;
+	int dfd, rfd, lfd, rc;
 
 	if ((dfd = open_locked(dir, r, box, sizeof box, name, sizeof name,
-	    &lfd, err)) < 0)
+	    &rfd, &lfd, err)) < 0)
 		return -1;
 	rc = read_current(dfd, box, name, &cur, err);
 	if (rc >= 0) {
@@ -226,7 +331,8 @@ labdir_submit_answer(const char *dir, struct lab_result *r, int step,
 		}
 		r->updated = now;
 		if (lab_result_answer(r, step, kind, id, correct,
-		    tries) != 0) {
+		    tries) != 0 || (refused != NULL &&
+		    lab_result_set_refused(r, step, refused) != 0)) {
 			pl_err_set(err, dir, 0, 0, "%s",
 			    _("a bad id, or too many answers"));
 			rc = -1;
@@ -234,7 +340,6 @@ labdir_submit_answer(const char *dir, struct lab_result *r, int step,
 			rc = write_result(dfd, box, name, r, err);
 	}
 	lab_result_free(&cur);
-	close(lfd);
-	close(dfd);
+	close_locked(dfd, rfd, lfd);
 	return rc < 0 ? -1 : 0;
 }

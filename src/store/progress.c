@@ -21,6 +21,20 @@ store_profile(struct store *st, const char *name, int64_t now, int64_t *id,
 		    STORE_PROFILE_MAX_CHARS);
 		return -1;
 	}
+	/* A read-only store only looks it up: a profile it lacks is id 0,
+	 * which no row has. */
+	if (st->readonly) {
+		*id = 0;
+		if (store_prepare(st, "SELECT id FROM profiles WHERE name = ?1;",
+		    &s, err) != 0)
+			return -1;
+		sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+			*id = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+		return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+		    store_fail(st, err);
+	}
 	if (store_begin(st, err) != 0)
 		return -1;
 	if (store_prepare(st, "INSERT OR IGNORE INTO profiles (name, created) "

@@ -27,7 +27,8 @@ struct store_drop_progress {
 #define STORE_PROFILE_MAX_CHARS	64
 
 /*
- * Id of the profile called name, creating it if needed. A name must pass
+ * Id of the profile called name, creating it if needed (a read-only
+ * store, store_open_read: 0 when there is none). A name must pass
  * safetext_name_ok(name, STORE_PROFILE_MAX_CHARS): -1 with err otherwise.
  */
 int	store_profile(struct store *, const char *name, int64_t now,

@@ -94,6 +94,8 @@ enum lab_item_kind {
 #define LAB_ID_MAX	64		/* question/scenario id bytes, with NUL */
 #define LAB_MAX_ANSWERS	1024		/* answers one result may hold */
 #define LAB_TRADEOFF_MAX	600		/* bytes of a trade-off, with NUL */
+#define LAB_REFUSED_MAX		400		/* bytes of a refusal's reason,
+						   with NUL */
 
 /*
  * One student's record of one item, as the grading (core/course/score.h)
@@ -121,6 +123,9 @@ struct lab_answer {
 						 * showed the size of the miss */
 	char			*tradeoff;	/* a defense's written trade-off
 						 * (latest), or NULL; owned */
+	char			*refused;	/* a run: why the last file
+						 * refused was (lab_run_verify),
+						 * or NULL; owned */
 };
 
 /* One student's results (DIR/results/USER@PROFILE.json). */
@@ -181,6 +186,20 @@ int	lab_run_check(const struct lab_step *s, const struct sim_config *,
 	    const char *file, int *correct, struct pl_err *err);
 
 /*
+ * What a file-based grade can check of a measured run (lab_verify.c; what
+ * it cannot: labs/README.md). root is the document sim_result_from_json
+ * read as cfg, res and o. 0 when it is a parlearn.run/1 document whose
+ * layout is cfg's, whose events are those of the simulator's run of cfg
+ * with times of their own, whose summary is its events', and whose loss
+ * and differences are the simulator's numbers for cfg: bit for bit with
+ * ordered reductions, within LAB_RUN_TOLERANCE with the MPI library's.
+ * Else -1 with err holding a one-line reason and the JSON path.
+ */
+int	lab_run_verify(const cJSON *root, const struct sim_config *,
+	    const struct sim_result *, const struct sim_origin *,
+	    const char *file, struct pl_err *err);
+
+/*
  * Items a step asks about: its question ids (all the drop's questions
  * when a drop step lists none; course may be NULL), then its scenario.
  * Fills ids[] (borrowed) and kinds[] up to max; returns the count.
@@ -237,6 +256,15 @@ int	lab_result_answer(struct lab_result *, int step, enum lab_item_kind,
  */
 int	lab_result_set_tradeoff(struct lab_result *, int step, const char *id,
 	    const char *text);
+/*
+ * Note on the run record (step, LAB_RUN_ID), which must exist, why the
+ * file handed in for it was refused: a copy of reason with control
+ * characters removed, cut to LAB_REFUSED_MAX - 1 bytes on a character
+ * boundary, replacing any earlier one. 0, or -1 when there is no such
+ * record, reason is not UTF-8, or memory ran out.
+ */
+int	lab_result_set_refused(struct lab_result *, int step,
+	    const char *reason);
 /* The record for (step, kind, id), or NULL. Borrowed. */
 const struct lab_answer	*lab_result_find(const struct lab_result *, int step,
 			    enum lab_item_kind, const char *id);

@@ -242,7 +242,7 @@ csv_student(struct csv *b, const struct lab_script *ls,
 		csv_int(b, solved);
 		csv_word(b, (size_t)r->step == s ? "current" : NULL);
 		csv_empty(b);
-		csv_empties(b, 8);
+		csv_empties(b, 9);
 		csv_end(b);
 		for (k = 0; k < cl->n_items; k++) {
 			if ((size_t)cl->items[k].step != s)
@@ -270,6 +270,11 @@ csv_student(struct csv *b, const struct lab_script *ls,
 			csv_int(b, a != NULL ? a->earned : 0);
 			csv_word(b, guess_flags(a));
 			csv_empties(b, 4);
+			/* Why a run handed in was refused (lab_verify.c). */
+			if (a != NULL && a->refused != NULL)
+				csv_text(b, a->refused);
+			else
+				csv_empty(b);
 			csv_end(b);
 		}
 	}
@@ -313,6 +318,7 @@ csv_class(struct csv *b, const struct lab_script *ls,
 		csv_int(b, it->guessing);
 		csv_word(b, pl_num_c(mean, sizeof mean,
 		    lab_item_mean_attempts(it), 'f', 2));
+		csv_empty(b);
 		csv_end(b);
 	}
 }
@@ -325,7 +331,8 @@ lab_report_csv(const struct lab_script *ls, const struct content_course *c,
 	    "step_title", "row", "item", "attempts", "first_correct",
 	    "correct", "right", "wrong", "scenarios_solved", "status", "tradeoff",
 	    "first_try_right", "right_after_feedback", "earned", "guess_flags",
-	    "answered", "not_earned", "guessing", "mean_attempts", NULL };
+	    "answered", "not_earned", "guessing", "mean_attempts", "refused",
+	    NULL };
 	struct lab_class cl;
 	struct csv b = { NULL, 0, 0, 0, 0 };
 	size_t i;
@@ -418,6 +425,9 @@ json_answers(cJSON *students, const struct lab_result *res, size_t n,
 			if (x->tradeoff != NULL)
 				cJSON_AddStringToObject(a, "tradeoff",
 				    x->tradeoff);
+			if (x->refused != NULL)
+				cJSON_AddStringToObject(a, "refused",
+				    x->refused);
 			json_grading(a, x);
 			cJSON_AddItemToArray(arr, a);
 		}

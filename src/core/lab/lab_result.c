@@ -153,18 +153,21 @@ int
 lab_result_put(struct lab_result *r, const struct lab_answer *x)
 {
 	struct lab_answer *a;
-	char *t = NULL;
+	char *t = NULL, *f = NULL;
 
 	if (x->attempts < 1 || (x->tradeoff != NULL &&
-	    (t = strdup(x->tradeoff)) == NULL))
-		return -1;
-	if ((a = slot(r, x->step, x->kind, x->id)) == NULL) {
+	    (t = strdup(x->tradeoff)) == NULL) || (x->refused != NULL &&
+	    (f = strdup(x->refused)) == NULL) ||
+	    (a = slot(r, x->step, x->kind, x->id)) == NULL) {
 		free(t);
+		free(f);
 		return -1;
 	}
 	free(a->tradeoff);
+	free(a->refused);
 	*a = *x;
 	a->tradeoff = t;
+	a->refused = f;
 	return 0;
 }
 
@@ -183,6 +186,36 @@ lab_result_set_tradeoff(struct lab_result *r, int step, const char *id,
 	return 0;
 }
 
+/* A copy of text without control characters, at most max - 1 bytes cut
+ * on a character boundary; NULL if not UTF-8 or out of memory. */
+static char *
+clean_copy(const char *text, size_t max)
+{
+	char *t = content_sanitize(text, NULL);
+	size_t n;
+
+	if (t == NULL || (n = strlen(t)) < max)
+		return t;
+	n = max - 1;
+	while (n > 0 && ((unsigned char)t[n] & 0xc0) == 0x80)
+		n--;
+	t[n] = '\0';
+	return t;
+}
+
+int
+lab_result_set_refused(struct lab_result *r, int step, const char *reason)
+{
+	long i = search(r, step, LAB_ITEM_RUN, LAB_RUN_ID);
+	char *t;
+
+	if (i < 0 || (t = clean_copy(reason, LAB_REFUSED_MAX)) == NULL)
+		return -1;
+	free(r->answers[i].refused);
+	r->answers[i].refused = t;
+	return 0;
+}
+
 void
 lab_result_free(struct lab_result *r)
 {
@@ -190,8 +223,10 @@ lab_result_free(struct lab_result *r)
 
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->n_answers; i++)
+	for (i = 0; i < r->n_answers; i++) {
 		free(r->answers[i].tradeoff);
+		free(r->answers[i].refused);
+	}
 	free(r->answers);
 	r->answers = NULL;
 	r->n_answers = 0;
@@ -232,6 +267,8 @@ lab_result_to_json(const struct lab_result *r)
 		cJSON_AddBoolToObject(a, "followed", x->followed);
 		if (x->tradeoff != NULL)
 			cJSON_AddStringToObject(a, "tradeoff", x->tradeoff);
+		if (x->refused != NULL)
+			cJSON_AddStringToObject(a, "refused", x->refused);
 		cJSON_AddItemToArray(arr, a);
 	}
 	s = cJSON_PrintUnformatted(o);
@@ -299,7 +336,7 @@ static int
 parse_answer(const cJSON *a, struct lab_result *r, const char *file,
     const char *path, struct pl_err *err)
 {
-	const char *kind = NULL, *id = NULL, *tradeoff = NULL;
+	const char *kind = NULL, *id = NULL, *tradeoff = NULL, *refused = NULL;
 	struct lab_answer x;
 	long step = 0, att = 0;
 	int first = 0, corr = 0;
@@ -316,6 +353,7 @@ parse_answer(const cJSON *a, struct lab_result *r, const char *file,
 	    err) != 0 || pl_json_bool(a, "first_correct", 1, &first, file,
 	    path, err) != 0 || pl_json_bool(a, "correct", 1, &corr, file, path,
 	    err) != 0 || pl_json_string(a, "tradeoff", 0, &tradeoff, file, path,
+	    err) != 0 || pl_json_string(a, "refused", 0, &refused, file, path,
 	    err) != 0)
 		return -1;
 	if (strcmp(kind, "question") == 0)
@@ -348,6 +386,13 @@ parse_answer(const cJSON *a, struct lab_result *r, const char *file,
 	    lab_result_set_tradeoff(r, (int)step, id, tradeoff) != 0)) {
 		pl_err_set_path(err, file, path, "%s", _("tradeoff must be a "
 		    "scenario's text of at most 599 bytes"));
+		return -1;
+	}
+	if (refused != NULL && (k != LAB_ITEM_RUN ||
+	    strlen(refused) >= LAB_REFUSED_MAX ||
+	    lab_result_set_refused(r, (int)step, refused) != 0)) {
+		pl_err_set_path(err, file, path, _("refused must be a run's "
+		    "text of at most %d bytes"), LAB_REFUSED_MAX - 1);
 		return -1;
 	}
 	return 0;
