@@ -129,7 +129,7 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 {
 	const struct sim_timeline *tl = &r->tl;
 	double col = tl->t_end / GANTT_COLS;
-	char name[16];
+	char name[16], lay[96];
 	int d, c;
 
 	if (origin != NULL && origin->measured)
@@ -137,8 +137,9 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 		    "measured on %d processes with %s%s\n", origin->processes),
 		    origin->processes, origin->library, origin->hosts == 1 ?
 		    _("; CPU times on one machine") : "");
-	printf(_("parlearn trace: %s on %d GPUs (dp %d x tp %d x pp %d)"),
-	    sim_mode_name(cfg->mode), cfg->gpus, r->dp, r->tp, r->pp);
+	printf(_("parlearn trace: %s on %d GPUs (%s)"),
+	    sim_mode_name(cfg->mode), cfg->gpus,
+	    mesh_keys_text(r->degree, lay, sizeof lay));
 	if (r->pp > 1)
 		printf(", %s", pipe_schedule_name(cfg->schedule));
 	if (r->v > 1)

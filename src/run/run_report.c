@@ -110,10 +110,12 @@ print_text(const struct run_opts *o, const struct sim_config *cfg,
 {
 	const struct sim_result *r = &out->res;
 
-	printf(P_("parlearn run: %s on %d process (dp %d x tp %d x pp %d), ",
-	    "parlearn run: %s on %d processes (dp %d x tp %d x pp %d), ",
+	char lay[96];
+
+	printf(P_("parlearn run: %s on %d process (%s), ",
+	    "parlearn run: %s on %d processes (%s), ",
 	    out->origin.processes), sim_mode_name(cfg->mode),
-	    out->origin.processes, r->dp, r->tp, r->pp);
+	    out->origin.processes, mesh_keys_text(r->degree, lay, sizeof lay));
 	printf(P_("%s, %d micro-batch\n", "%s, %d micro-batches\n",
 	    cfg->microbatches), pipe_schedule_name(cfg->schedule),
 	    cfg->microbatches);

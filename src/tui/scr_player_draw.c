@@ -30,7 +30,7 @@ pscr_draw_title(struct pscr *ps, WINDOW *w, int cols)
 {
 	const struct sim_config *c = &ps->pl.cfg;
 	const struct sim_result *r = &ps->pl.res;
-	char t[256], right[64];
+	char t[256], right[64], lay[96];
 	int len;
 
 	if (ps->pl.origin.measured)
@@ -38,9 +38,9 @@ pscr_draw_title(struct pscr *ps, WINDOW *w, int cols)
 		    "Measured on %d processes: %s", ps->pl.origin.processes),
 		    ps->pl.origin.processes, sim_mode_name(c->mode));
 	else if (c->mode == SIM_3D)
-		len = snprintf(t, sizeof t, _("Animation: %s, %d GPUs = dp %d x "
-		    "tp %d x pp %d"), sim_mode_name(c->mode),
-		    player_devices(&ps->pl), r->dp, r->tp, r->pp);
+		len = snprintf(t, sizeof t, _("Animation: %s, %d GPUs = %s"),
+		    sim_mode_name(c->mode), player_devices(&ps->pl),
+		    mesh_keys_text(r->degree, lay, sizeof lay));
 	else
 		len = snprintf(t, sizeof t, P_("Animation: %s, %d GPU",
 		    "Animation: %s, %d GPUs", player_devices(&ps->pl)),

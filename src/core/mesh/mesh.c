@@ -249,3 +249,17 @@ mesh_layout_text(const struct mesh *m, char *buf, size_t size)
 		    m->degree[a]);
 	return buf;
 }
+
+const char *
+mesh_keys_text(const int *degree, char *buf, size_t size)
+{
+	size_t used = 0;
+	int a;
+
+	buf[0] = '\0';
+	for (a = 0; a < MESH_N_AXES && used < size; a++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s %d",
+		    a ? " x " : "", mesh_axis((enum mesh_axis)a)->key,
+		    degree[a]);
+	return buf;
+}

@@ -144,6 +144,8 @@ void	mesh_span_place(int n, long stride, int gpus_per_node,
 const char	*mesh_labels_text(char *buf, size_t size);
 const char	*mesh_degrees_text(const struct mesh *, char *buf,
 		    size_t size);
+/* "dp 2 x tp 2 x pp 2": each key with its degree (degree[] by axis). */
+const char	*mesh_keys_text(const int *degree, char *buf, size_t size);
 /* "DP 4 x TP 8 x PP 8": each label with its degree. */
 const char	*mesh_layout_text(const struct mesh *, char *buf,
 		    size_t size);
