@@ -147,7 +147,7 @@ degrees_positive(const struct cm_config *c)
 	int a;
 
 	for (a = 0; a < MESH_N_AXES; a++)
-		if (cm_degree(c, (enum mesh_axis)a) < 1)
+		if (c->degree[a] < 1)
 			return 0;
 	return 1;
 }
@@ -169,8 +169,8 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 		    "and ZeRO 0 to 3");
 	if (buf == NULL)
 		size = 0;
-	cm_mesh(c, &mesh);
-	if (mesh_size(&mesh) != c->gpus) {
+	if (cm_layout_gpus(c) != c->gpus) {
+		cm_mesh(c, &mesh);
 		if (size > 0)
 			snprintf(buf, size, _("%s = %s = %ld, not the %d GPUs"),
 			    mesh_labels_text(labels, sizeof labels),
@@ -180,7 +180,7 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	}
 	for (a = 0; a < MESH_N_AXES; a++) {
 		const struct mesh_axis_info *x = mesh_axis((enum mesh_axis)a);
-		int d = mesh.degree[a];
+		int d = c->degree[a];
 
 		if (!(x->rules & MESH_RULE_HEADS))
 			continue;

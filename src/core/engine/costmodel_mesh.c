@@ -49,8 +49,5 @@ cm_mesh(const struct cm_config *c, struct mesh *m)
 long
 cm_layout_gpus(const struct cm_config *c)
 {
-	struct mesh m;
-
-	cm_mesh(c, &m);
-	return mesh_size(&m);
+	return mesh_product(c->degree);
 }

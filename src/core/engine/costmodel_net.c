@@ -36,10 +36,8 @@ void
 cm_group_of(const struct cm_config *c, enum mesh_axis axis,
     struct mesh_span *g)
 {
-	struct mesh m;
-
-	cm_mesh(c, &m);
-	mesh_span_of(&m, axis, g);
+	mesh_span_place(c->degree[axis], mesh_order_stride(c->rank_order,
+	    c->degree, axis), c->gpus_per_node, g);
 }
 
 double

@@ -19,6 +19,24 @@ default_order(enum mesh_axis *o)
 				o[i] = (enum mesh_axis)j;
 }
 
+static void nth_order(int k, enum mesh_axis *out);
+
+/* Every order, made once: the engine asks for one per evaluation. */
+static const enum mesh_axis *
+order_of(int k)
+{
+	static enum mesh_axis all[MESH_N_ORDERS][MESH_N_AXES];
+	static int made;
+	int i;
+
+	if (!made) {
+		for (i = 0; i < MESH_N_ORDERS; i++)
+			nth_order(i, all[i]);
+		made = 1;
+	}
+	return all[k >= 0 && k < MESH_N_ORDERS ? k : 0];
+}
+
 void
 mesh_init(struct mesh *m, int gpus_per_node)
 {
@@ -26,7 +44,7 @@ mesh_init(struct mesh *m, int gpus_per_node)
 
 	for (a = 0; a < MESH_N_AXES; a++)
 		m->degree[a] = 1;
-	default_order(m->order);
+	memcpy(m->order, order_of(0), sizeof m->order);
 	m->gpus_per_node = gpus_per_node > 0 ? gpus_per_node : 1;
 }
 
@@ -60,7 +78,7 @@ nth_order(int k, enum mesh_axis *out)
 void
 mesh_set_order(struct mesh *m, int order)
 {
-	nth_order(order, m->order);
+	memcpy(m->order, order_of(order), sizeof m->order);
 }
 
 /* "tp-pp-dp" for each order, made once. */
@@ -110,28 +128,46 @@ mesh_order_parse(const char *s, int *order)
 }
 
 long
-mesh_size(const struct mesh *m)
+mesh_product(const int *degree)
 {
 	long n = 1;
 	int a;
 
 	for (a = 0; a < MESH_N_AXES; a++) {
-		if (m->degree[a] < 1 || n > MESH_MAX_RANKS / m->degree[a])
+		if (degree[a] < 1 || n > MESH_MAX_RANKS / degree[a])
 			return 0;
-		n *= m->degree[a];
+		n *= degree[a];
 	}
 	return n;
 }
 
 long
-mesh_stride(const struct mesh *m, enum mesh_axis a)
+mesh_size(const struct mesh *m)
+{
+	return mesh_product(m->degree);
+}
+
+static long
+stride_in(const enum mesh_axis *order, const int *degree, enum mesh_axis a)
 {
 	long s = 1;
 	int i;
 
-	for (i = 0; i < MESH_N_AXES && m->order[i] != a; i++)
-		s *= m->degree[m->order[i]];
+	for (i = 0; i < MESH_N_AXES && order[i] != a; i++)
+		s *= degree[order[i]];
 	return s;
+}
+
+long
+mesh_stride(const struct mesh *m, enum mesh_axis a)
+{
+	return stride_in(m->order, m->degree, a);
+}
+
+long
+mesh_order_stride(int order, const int *degree, enum mesh_axis a)
+{
+	return stride_in(order_of(order), degree, a);
 }
 
 void

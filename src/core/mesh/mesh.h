@@ -114,8 +114,14 @@ const char *const	*mesh_order_names(void);
  * MESH_MAX_RANKS or a degree is below 1). */
 long	mesh_size(const struct mesh *);
 
+/* The same for degrees by axis, without a mesh (the engine's hot path). */
+long	mesh_product(const int *degree);
+
 /* Distance between neighbours of axis a: the degrees inside it. */
 long	mesh_stride(const struct mesh *, enum mesh_axis a);
+
+/* The same for degrees by axis under rank order `order`. */
+long	mesh_order_stride(int order, const int *degree, enum mesh_axis a);
 
 /* rank -> coordinates (by axis) and back. */
 void	mesh_coords(const struct mesh *, long rank, int coord[MESH_N_AXES]);
