@@ -187,6 +187,56 @@ START_TEST(round_trip_every_layout)
 }
 END_TEST
 
+/*
+ * Every layout at all of up to 4,096 ranks (every dp x tp x pp, about
+ * 142,000 of them, under every order): the round trip and each group's
+ * first member on 17 ranks spread over each; every rank and every group
+ * member when there are at most 256 ranks.
+ */
+START_TEST(round_trip_sampled_every_layout)
+{
+	struct mesh m;
+	long n, r, members[MAX_RANKS], bad = 0, layouts = 0;
+	int o, dp, tp, pp, k, a, i, c[MESH_N_AXES], c2[MESH_N_AXES];
+
+	for (o = 0; o < MESH_N_ORDERS; o++)
+		for (dp = 1; dp <= MAX_RANKS; dp++)
+			for (tp = 1; dp * tp <= MAX_RANKS; tp++)
+				for (pp = 1; dp * tp * pp <= MAX_RANKS; pp++) {
+		mesh_of(&m, dp, tp, pp, o, 8);
+		n = mesh_size(&m);
+		bad += n != (long)dp * tp * pp;
+		layouts++;
+		for (k = 0; k <= (n <= 256 ? n - 1 : 16); k++) {
+			r = n <= 256 ? k : k == 16 ? n - 1 : k * n / 16;
+			mesh_coords(&m, r, c);
+			bad += mesh_rank(&m, c) != r;
+			for (a = 0; a < MESH_N_AXES; a++) {
+				bad += c[a] < 0 || c[a] >= m.degree[a];
+				/* The group's first member: the same place
+				 * on every other axis, 0 on this one. */
+				mesh_coords(&m, mesh_group_id(&m,
+				    (enum mesh_axis)a, r), c2);
+				bad += c2[a] != 0;
+				c2[a] = c[a];
+				bad += memcmp(c, c2, sizeof c) != 0;
+				if (n > 256)
+					continue;
+				mesh_group(&m, (enum mesh_axis)a, r, members);
+				for (i = 0; i < m.degree[a]; i++) {
+					mesh_coords(&m, members[i], c2);
+					bad += c2[a] != i;
+					c2[a] = c[a];
+					bad += memcmp(c, c2, sizeof c) != 0;
+				}
+			}
+		}
+	}
+	ck_assert_int_eq(bad, 0);
+	ck_assert_int_gt(layouts, 6 * 140000);
+}
+END_TEST
+
 /* The simulator's and the MPI run's numbering: TP innermost, then PP. */
 START_TEST(default_order_is_the_simulators)
 {
@@ -382,6 +432,7 @@ mesh_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, round_trip_every_layout);
+	tcase_add_test(tc, round_trip_sampled_every_layout);
 	tcase_add_test(tc, default_order_is_the_simulators);
 	tcase_add_test(tc, orders_named_as_before);
 	tcase_add_test(tc, span_counts_nodes);
