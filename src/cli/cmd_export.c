@@ -28,7 +28,10 @@ export_usage(FILE *fp)
 	    "\n"
 	    "  --format json|csv   JSON (default) or CSV, one row per record\n"
 	    "  --profile NAME      the learner to export (default: yours)\n"
-	    "  -o, --output FILE   write to FILE (default: standard output)\n"
+	    "  -o, --output FILE   write to FILE (default: standard output), a\n"
+	    "                      regular file replaced when complete: a link or\n"
+	    "                      a device (/dev/null, /dev/stdout) is refused;\n"
+	    "                      leave out -o and redirect instead\n"
 	    "  -h, --help          show this help\n"));
 }
 

@@ -29,7 +29,7 @@ print_problems(const struct content_problems *probs, int warn)
 }
 
 int
-cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
+cli_course_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 {
 	struct content_problems probs = { NULL, 0, 0 };
 	struct pl_err err;
@@ -54,6 +54,17 @@ cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 		cli_print_problem(_("warning: "), &err);
 	s->problems = (int)probs.n;
 	content_problems_free(&probs);
+	return 0;
+}
+
+int
+cli_session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
+{
+	struct pl_err err;
+	int rc;
+
+	if ((rc = cli_course_open(ctx, s, warn)) != 0)
+		return rc;
 	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);
 	s->scores = calloc(s->course->n_drops + 1, sizeof *s->scores);
 	s->store = store_open_dirs(ctx->db_path, !ctx->db_given, &err);
