@@ -23,6 +23,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/paths.h"
 #include "cli/usage.h"
 #include "core/safetext.h"
 #include "store/db.h"
@@ -31,12 +32,6 @@
 
 #ifndef PL_PKGDATADIR
 #define PL_PKGDATADIR	"/usr/local/share/parlearn"
-#endif
-#ifndef PL_SRCDIR
-#define PL_SRCDIR	"."
-#endif
-#ifndef PL_BUILDDIR
-#define PL_BUILDDIR	"."
 #endif
 #ifndef LOCALEDIR
 #define LOCALEDIR	"/usr/local/share/locale"
@@ -49,27 +44,6 @@ version(void)
 	printf("%s", _("Copyright (C) 2026 The parlearn authors.\n"
 	    "License: MIT. This is free software: you are free to change and\n"
 	    "redistribute it. There is NO WARRANTY, to the extent permitted by law.\n"));
-}
-
-/* 1 if this binary runs from the build tree it was built in. */
-static int
-in_build_tree(void)
-{
-	char exe[PATH_MAX], dir[PATH_MAX + 16];
-	ssize_t n;
-	char *slash;
-
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return 0;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash == NULL)
-		return 0;
-	*slash = '\0';
-	if (realpath(PL_BUILDDIR, dir) == NULL)
-		return 0;
-	return strcmp(exe, dir) == 0;
 }
 
 static const char *
@@ -112,25 +86,32 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static char dbpath[4096], datadir[PATH_MAX];
+	static char dbpath[4096], srcdir[PATH_MAX], builddir[PATH_MAX],
+	    datadir[PATH_MAX + 8], defdata[PATH_MAX + 8],
+	    localedir[PATH_MAX + 16];
 	struct cli_ctx ctx;
+	const char *course;
 	int ch, build;
 
 	setlocale(LC_ALL, "");
-	build = in_build_tree();
+	/* Uninstalled, the course is the source tree's and the catalogs are
+	 * the build tree's (Makefile.am, po-locale); see cli/paths.h. */
+	build = cli_build_tree(srcdir, sizeof srcdir, builddir,
+	    sizeof builddir);
+	course = build ? srcdir : PL_PKGDATADIR;
 #if defined(ENABLE_NLS) && ENABLE_NLS
-	/* Uninstalled, the catalogs are the build tree's (Makefile.am,
-	 * po-locale), as the content is the source tree's. */
-	bindtextdomain(PACKAGE, build ? PL_BUILDDIR "/po/locale" : LOCALEDIR);
+	if (build) {
+		snprintf(localedir, sizeof localedir, "%s/po/locale",
+		    builddir);
+		bindtextdomain(PACKAGE, localedir);
+	} else
+		bindtextdomain(PACKAGE, LOCALEDIR);
 	textdomain(PACKAGE);
 #endif
 	memset(&ctx, 0, sizeof ctx);
 	ctx.content_dir = getenv("PARLEARN_CONTENT");
 	if (ctx.content_dir == NULL || ctx.content_dir[0] == '\0')
-		ctx.content_dir = build ? PL_SRCDIR : PL_PKGDATADIR;
-	snprintf(datadir, sizeof datadir, "%s/data", build ? PL_SRCDIR :
-	    PL_PKGDATADIR);
-	ctx.data_dir = datadir;
+		ctx.content_dir = course;
 	ctx.profile = default_profile();
 	while ((ch = cli_getopt(argc, argv, "+hV", opts)) != -1) {
 		switch (ch) {
@@ -157,6 +138,11 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* --content covers the catalogs too: DIR/data when DIR has one. */
+	snprintf(defdata, sizeof defdata, "%s/data", course);
+	ctx.data_default = defdata;
+	ctx.data_dir = cli_data_dir(ctx.content_dir, defdata, datadir,
+	    sizeof datadir);
 	if (!safetext_name_ok(ctx.profile, STORE_PROFILE_MAX_CHARS)) {
 		fprintf(stderr, "%s", _("parlearn: --profile: a name of 1 to 64 printable characters is needed\n"));
 		return 1;

@@ -529,7 +529,7 @@ START_TEST(test_import)
 	    7000, &n, &err), -1);
 	anki_notes_free(&notes);
 	ck_assert_int_eq(q_int("SELECT COUNT(*) FROM cards;"), 2);
-	ck_assert_int_eq(store_user_deck_notes(st, prof, "mine", collect, got,
+	ck_assert_int_eq(store_user_deck_notes(st, "ada", "mine", collect, got,
 	    &err), 2);
 	ck_assert_str_eq(got, "anki:g1|mine|Q one|A one|x y\n"
 	    "anki:g2|mine|Q two|A two, edited|\n");

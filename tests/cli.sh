@@ -58,6 +58,36 @@ expect 2 "$PARLEARN" --content "$tmp/c" list
 grep -q "course.json:1:30: unexpected end of file in JSON" "$tmp/err" || fail "course.json error: $(cat "$tmp/err")"
 expect 2 "$PARLEARN" --content "$tmp/nowhere" list
 
+# --content and PARLEARN_CONTENT cover data/, the GPU and model catalogs:
+# a course's own catalog changes what plan sees; a course without data/
+# uses the installed one; a catalog missing from data/ is named.
+plan="plan --model llama2-70b --gpu h100-80gb --gpus 64 --dp 8 --tp 8 --pp 1"
+mkdir -p "$tmp/c2/data"
+cp "$top_srcdir/data/models.json" "$tmp/c2/data/"
+sed 's/"memory_mib": 81559,/"memory_mib": 163118,/' "$top_srcdir/data/gpus.json" \
+	>"$tmp/c2/data/gpus.json"
+grep -q '"memory_mib": 163118' "$tmp/c2/data/gpus.json" || fail "gpus.json edit"
+# shellcheck disable=SC2086
+expect 0 "$PARLEARN" $plan
+grep -q "GPU 85.52 GB" "$tmp/out" || fail "plan: $(grep GPU "$tmp/out")"
+# shellcheck disable=SC2086
+expect 0 "$PARLEARN" --content "$tmp/c2" $plan
+grep -q "GPU 171.04 GB" "$tmp/out" ||
+	fail "--content's data/gpus.json not used: $(grep GPU "$tmp/out")"
+# shellcheck disable=SC2086
+expect 0 env PARLEARN_CONTENT="$tmp/c2" "$PARLEARN" $plan
+grep -q "GPU 171.04 GB" "$tmp/out" ||
+	fail "PARLEARN_CONTENT's data/ not used: $(grep GPU "$tmp/out")"
+mkdir -p "$tmp/c3"
+# shellcheck disable=SC2086
+expect 0 "$PARLEARN" --content "$tmp/c3" $plan
+grep -q "GPU 85.52 GB" "$tmp/out" || fail "no data/: $(grep GPU "$tmp/out")"
+rm "$tmp/c2/data/models.json"
+# shellcheck disable=SC2086
+expect 2 "$PARLEARN" --content "$tmp/c2" $plan
+grep -q "^parlearn: plan: $tmp/c2/data/models.json: No such file or directory$" \
+	"$tmp/err" || fail "a missing catalog: $(cat "$tmp/err")"
+
 # The interactive tutor needs a terminal, whichever way it is entered
 # (tui_run says what to run instead); nothing is drawn on stdout.
 expect 2 "$PARLEARN"

@@ -58,6 +58,28 @@ for cmd in "lab report $LAB" "export" "deck export phase-1"; do
 	rm "$T/link"
 done
 
+# 2b. -o /dev/null (a device) and -o /dev/stdout (a link) are refused,
+#     and the man page and each command's --help say so and what to do.
+for cmd in "lab report $LAB" "export" "deck export phase-1"; do
+	for dev in /dev/null /dev/stdout; do
+		# shellcheck disable=SC2086
+		"$PARLEARN" $cmd -o "$dev" >/dev/null 2>"$T/dev.err" &&
+			fail "'$cmd -o $dev' was written"
+		grep -Eq "$dev: (not a regular file|is a symbolic link)" "$T/dev.err" ||
+			fail "'$cmd -o $dev': $(cat "$T/dev.err")"
+	done
+done
+for c in export deck lab; do
+	"$PARLEARN" $c --help | tr -s ' \n' '  ' >"$T/help.txt"
+	grep -q "/dev/stdout" "$T/help.txt" && grep -q "leave out -o" "$T/help.txt" ||
+		fail "$c --help does not say that -o /dev/stdout is refused"
+done
+tr -s ' \n' '  ' <"$top_srcdir/doc/parlearn.1" >"$T/man.txt"
+for want in "/dev/null" "/dev/stdout" "must be a regular file" "leave .B \\\\-o out"; do
+	grep -q -- "$want" "$T/man.txt" ||
+		fail "the man page does not say why -o refuses devices ($want)"
+done
+
 # 3. Never remove what it did not create: an unknown deck leaves an
 #    existing file alone, a directory given as -o stays.
 echo "keep" >"$T/old.tsv"

@@ -14,7 +14,11 @@
 
 struct cli_ctx {
 	const char	*content_dir;	/* holds lessons/, flashcards/, labs/ */
-	const char	*data_dir;	/* holds gpus.json, models.json */
+	const char	*data_dir;	/* holds gpus.json, models.json: the
+					 * content's data/ when it has one
+					 * (cli/paths.h), else data_default */
+	const char	*data_default;	/* the installed (or build tree's)
+					 * data/; NULL: data_dir */
 	const char	*db_path;	/* progress database, never NULL */
 	int		 db_given;	/* bool: --db named it; create no
 					 * directories for it */

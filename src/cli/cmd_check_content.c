@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/common.h"
 #include "cli/output.h"
+#include "cli/paths.h"
 #include "cli/usage.h"
 #include "core/course/answer.h"
 #include "core/course/content.h"
@@ -27,11 +28,12 @@ usage(FILE *fp)
 	fprintf(fp, "%s", _("Usage: parlearn check-content [DIR]\n"
 	    "Validate the course under DIR (default: the content parlearn uses):\n"
 	    "lessons/course.json, every drop under lessons/, every deck under\n"
-	    "flashcards/ and every lab script under labs/. Each problem is one\n"
-	    "line on standard error, FILE:LINE:COL: message (a JSON path such as\n"
-	    "blocks[2].text after the position when there is one), the form\n"
-	    "editors read as a quickfix or compile-error list. Exit status 0 if\n"
-	    "all is valid, 2 if not.\n"
+	    "flashcards/ and every lab script under labs/, against the catalogs\n"
+	    "in DIR/data when DIR has one (else the installed ones). Each\n"
+	    "problem is one line on standard error, FILE:LINE:COL: message (a\n"
+	    "JSON path such as blocks[2].text after the position when there is\n"
+	    "one), the form editors read as a quickfix or compile-error list.\n"
+	    "Exit status 0 if all is valid, 2 if not.\n"
 	    "\n"
 	    "  -h, --help   show this help\n"));
 }
@@ -206,6 +208,8 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 	struct content_problems probs = { NULL, 0, 0 };
 	struct content_course *c;
 	const char *dir = ctx->content_dir;
+	struct cli_ctx dctx = *ctx;
+	char data[4096];
 	size_t i, n_labs;
 	int ch;
 
@@ -219,12 +223,16 @@ cli_check_content_main(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_extra_argument(argv[optind + 1]);
-	if (optind < argc)
+	if (optind < argc) {
+		/* DIR's own catalogs when it has a data/, as --content. */
 		dir = argv[optind];
+		dctx.data_dir = cli_data_dir(dir, ctx->data_default != NULL ?
+		    ctx->data_default : ctx->data_dir, data, sizeof data);
+	}
 	c = content_load(dir, &probs);
 	if (c != NULL)
-		check_numeric(ctx, c, &probs);
-	n_labs = check_labs(ctx, dir, c, &probs);
+		check_numeric(&dctx, c, &probs);
+	n_labs = check_labs(&dctx, dir, c, &probs);
 	for (i = 0; i < probs.n; i++)
 		print_problem(&probs.items[i]);
 	if (c != NULL) {

@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/helpopts.h"
+#include "cli/paths.h"
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
 #include "core/safetext.h"
@@ -163,8 +164,13 @@ global_takes_arg(const char *w)
 static void
 apply_global(struct cli_ctx *ctx, const char *opt, const char *val)
 {
-	if (strcmp(opt, "--content") == 0)
+	static char data[4096];
+
+	if (strcmp(opt, "--content") == 0) {
 		ctx->content_dir = val;
+		ctx->data_dir = cli_data_dir(val, ctx->data_default != NULL ?
+		    ctx->data_default : ctx->data_dir, data, sizeof data);
+	}
 	else if (strcmp(opt, "--db") == 0)
 		ctx->db_path = val;
 	else if (strcmp(opt, "--profile") == 0)

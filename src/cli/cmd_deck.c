@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "i18n.h"
@@ -42,7 +43,10 @@ usage(FILE *fp)
 	    "changed.\n"
 	    "\n"
 	    "  --json              list as JSON (schema parlearn.deck-list/1)\n"
-	    "  -o, --output FILE   write the export to FILE (default: standard output)\n"
+	    "  -o, --output FILE   write the export to FILE (default: standard\n"
+	    "                      output), a regular file replaced when complete:\n"
+	    "                      a link or a device (/dev/null, /dev/stdout) is\n"
+	    "                      refused; leave out -o and redirect instead\n"
 	    "  --name NAME         import every note into deck NAME (default: the\n"
 	    "                      deck each note names)\n"
 	    "  -h, --help          show this help\n"));
@@ -187,51 +191,104 @@ put_course_deck(struct cli_session *s, const struct content_deck *d,
 	}
 }
 
+struct deck_find {
+	const char	*name;
+	int		 found;
+};
+
+static void
+match_deck(const char *deck, void *arg)
+{
+	struct deck_find *f = arg;
+
+	if (strcmp(deck, f->name) == 0)
+		f->found = 1;
+}
+
 /*
- * The export goes to a temporary file renamed over out when complete
- * (cli_out), so a failure leaves out as it was and nothing we did not
- * create is ever removed. An unknown deck writes nothing.
+ * One of the learner's own decks: *st, the database opened to read it.
+ * A database or profile that does not exist has no decks; neither is
+ * created. 0, or 2 after printing why.
  */
 static int
-deck_export(struct cli_session *s, const char *deck, const char *out)
+open_user_deck(const struct cli_ctx *ctx, const char *deck,
+    struct store **st)
+{
+	struct deck_find f = { deck, 0 };
+	struct pl_err err;
+	struct stat sb;
+
+	*st = NULL;
+	pl_err_clear(&err);
+	if (stat(ctx->db_path, &sb) == 0 || errno != ENOENT) {
+		if ((*st = store_open_dirs(ctx->db_path, 0, &err)) == NULL ||
+		    store_user_deck_names(*st, ctx->profile, match_deck, &f,
+		    &err) != 0) {
+			cli_print_err(&err);
+			return 2;
+		}
+	}
+	if (!f.found) {
+		cli_error(_("no deck called '%s' (see 'parlearn deck list')"),
+		    deck);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * deck export only reads: a course deck comes from the course alone, one
+ * of the learner's own from the database, which it never writes (no
+ * profile is created, nothing is recorded). So an export that fails, as
+ * on a full disk, leaves the database as it was. The export goes to a
+ * temporary file renamed over out when complete (cli_out), so a failure
+ * leaves out as it was too; an unknown deck writes nothing.
+ */
+static int
+deck_export(const struct cli_ctx *ctx, const char *deck, const char *out)
 {
 	const struct content_deck *d = NULL;
 	struct export x = { NULL, 0, 0 };
+	struct cli_session s;
+	struct store *st = NULL;
 	struct pl_err err;
 	struct cli_out o;
 	char *head = NULL, *safe;
 	size_t i;
-	int n;
+	int rc;
 
-	for (i = 0; i < s->course->n_decks; i++)
-		if (strcmp(s->course->decks[i].id, deck) == 0)
-			d = &s->course->decks[i];
-	if (cli_out_open(&o, out) != 0)
-		return 2;
+	if ((rc = cli_course_open(ctx, &s, 1)) != 0)
+		return rc;
+	for (i = 0; i < s.course->n_decks; i++)
+		if (strcmp(s.course->decks[i].id, deck) == 0)
+			d = &s.course->decks[i];
+	if ((d == NULL && (rc = open_user_deck(ctx, deck, &st)) != 0) ||
+	    (rc = cli_out_open(&o, out)) != 0) {
+		store_close(st);
+		cli_session_close(&s);
+		return rc;
+	}
 	x.fp = o.fp;
 	safe = safetext_dup(deck, SAFETEXT_UTF8);
 	head = safe != NULL ? anki_header(safe) : NULL;
+	errno = 0;
 	if (head == NULL || fputs(head, o.fp) < 0)
 		x.failed = 1;
 	if (d != NULL && !x.failed)
-		put_course_deck(s, d, &x);
-	else if (!x.failed && (n = store_user_deck_notes(s->store, s->profile,
-	    deck, put_user_note, &x, &err)) <= 0) {
-		if (n < 0)
-			cli_print_err(&err);
-		else
-			cli_error(_("no deck called '%s' (see 'parlearn deck "
-			    "list')"), deck);
-		free(head);
-		free(safe);
-		cli_out_close(&o, 1);
-		return 2;
+		put_course_deck(&s, d, &x);
+	else if (!x.failed && store_user_deck_notes(st, ctx->profile, deck,
+	    put_user_note, &x, &err) < 0) {
+		cli_print_err(&err);
+		rc = 2;
 	}
 	if (x.failed)
 		cli_out_error(&o, errno != 0 ? errno : ENOMEM);
 	free(head);
 	free(safe);
-	return cli_out_close(&o, x.failed);
+	rc = cli_out_close(&o, x.failed || rc != 0);
+	store_close(st);
+	cli_session_close(&s);
+	return rc;
 }
 
 /* Read all of path ("-": stdin). NULL with a message on failure. */
@@ -344,13 +401,13 @@ cli_deck_main(const struct cli_ctx *ctx, int argc, char **argv)
 		return nargs > 1 ? cli_extra_argument(argv[optind + 2]) :
 		    cli_usage_error("%s", strcmp(verb, "export") == 0 ?
 		    _("export: which deck?") : _("import: which file?"));
+	if (strcmp(verb, "export") == 0)
+		return deck_export(ctx, argv[optind + 1], out);
 	if ((rc = (strcmp(verb, "list") == 0 ? cli_session_read :
 	    cli_session_open)(ctx, &s, 1)) != 0)
 		return rc;
 	if (strcmp(verb, "list") == 0)
 		rc = deck_list(&s, json);
-	else if (strcmp(verb, "export") == 0)
-		rc = deck_export(&s, argv[optind + 1], out);
 	else
 		rc = deck_import(&s, argv[optind + 1], name);
 	cli_session_close(&s);

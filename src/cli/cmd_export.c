@@ -28,7 +28,10 @@ export_usage(FILE *fp)
 	    "\n"
 	    "  --format json|csv   JSON (default) or CSV, one row per record\n"
 	    "  --profile NAME      the learner to export (default: yours)\n"
-	    "  -o, --output FILE   write to FILE (default: standard output)\n"
+	    "  -o, --output FILE   write to FILE (default: standard output), a\n"
+	    "                      regular file replaced when complete: a link or\n"
+	    "                      a device (/dev/null, /dev/stdout) is refused;\n"
+	    "                      leave out -o and redirect instead\n"
 	    "  -h, --help          show this help\n"));
 }
 
@@ -57,7 +60,7 @@ cli_export_main(const struct cli_ctx *ctx, int argc, char **argv)
 	struct store *st;
 	struct content_course *c;
 	struct pl_err err;
-	char *text;
+	struct cli_out o;
 	int ch, rc;
 
 	optind = 0;
@@ -87,10 +90,19 @@ cli_export_main(const struct cli_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 	c = content_load(ctx->content_dir, NULL);
-	text = strcmp(fmt, "csv") == 0 ? export_profile_csv(st, profile,
-	    &err) : export_profile_json(st, profile, c, &err);
-	rc = text != NULL ? cli_write_text(out, text) : (cli_print_err(&err), 2);
-	free(text);
+	rc = cli_out_open(&o, out);
+	/* Each row is written as it is read (export.h): a profile of any
+	 * size takes no more memory than a small one. */
+	if (rc == 0)
+		rc = strcmp(fmt, "csv") == 0 ? export_profile_write_csv(st,
+		    profile, o.fp, &err) : export_profile_write_json(st,
+		    profile, c, o.fp, &err);
+	if (rc == -2)
+		cli_out_error(&o, errno);
+	else if (rc == -1)
+		cli_print_err(&err);
+	if (rc != 2)
+		rc = cli_out_close(&o, rc != 0);
 	content_free(c);
 	store_close(st);
 	return rc;

@@ -28,9 +28,8 @@ print_problems(const struct content_problems *probs, int warn)
 		cli_print_problem(_("warning: skipped "), &probs->items[i]);
 }
 
-static int
-session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn,
-    int readonly)
+int
+cli_course_open(const struct cli_ctx *ctx, struct cli_session *s, int warn)
 {
 	struct content_problems probs = { NULL, 0, 0 };
 	struct pl_err err;
@@ -55,6 +54,18 @@ session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn,
 		cli_print_problem(_("warning: "), &err);
 	s->problems = (int)probs.n;
 	content_problems_free(&probs);
+	return 0;
+}
+
+static int
+session_open(const struct cli_ctx *ctx, struct cli_session *s, int warn,
+    int readonly)
+{
+	struct pl_err err;
+	int rc;
+
+	if ((rc = cli_course_open(ctx, s, warn)) != 0)
+		return rc;
 	s->status = calloc(s->course->n_drops + 1, sizeof *s->status);
 	s->scores = calloc(s->course->n_drops + 1, sizeof *s->scores);
 	s->store = (readonly ? store_open_read : store_open_dirs)(ctx->db_path,

@@ -41,6 +41,13 @@ int	cli_session_open(const struct cli_ctx *, struct cli_session *,
  */
 int	cli_session_read(const struct cli_ctx *, struct cli_session *,
 	    int warn);
+/*
+ * The course and the catalog only, as cli_session_open loads them: no
+ * store (s->store NULL), so nothing is read from or written to the
+ * progress database. 0 or 2.
+ */
+int	cli_course_open(const struct cli_ctx *, struct cli_session *,
+	    int warn);
 void	cli_session_close(struct cli_session *);
 
 /*

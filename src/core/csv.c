@@ -124,3 +124,13 @@ csv_take(struct csv *c)
 	memset(c, 0, sizeof *c);
 	return s;
 }
+
+const char *
+csv_drain(struct csv *c, size_t *n)
+{
+	const char *s = c->s != NULL ? c->s : "";
+
+	*n = c->failed ? 0 : c->n;
+	c->n = 0;
+	return c->failed ? NULL : s;
+}

@@ -37,5 +37,11 @@ void	csv_end(struct csv *);
 void	csv_header(struct csv *, const char *const *names);
 /* The text (caller frees), or NULL when anything failed; c is emptied. */
 char	*csv_take(struct csv *);
+/*
+ * The text so far (*n bytes), or NULL when anything failed, and c emptied
+ * for the next rows, keeping its buffer: a writer that streams rows takes
+ * each as it ends. Valid until the next call on c; free c with csv_take.
+ */
+const char	*csv_drain(struct csv *, size_t *n);
 
 #endif

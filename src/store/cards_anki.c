@@ -175,21 +175,22 @@ store_cards_import(struct store *st, int64_t profile,
 }
 
 int
-store_user_deck_notes(struct store *st, int64_t profile, const char *deck,
-    void (*fn)(const struct store_note *, void *), void *arg,
-    struct pl_err *err)
+store_user_deck_notes(struct store *st, const char *profile_name,
+    const char *deck, void (*fn)(const struct store_note *, void *),
+    void *arg, struct pl_err *err)
 {
 	struct store_note note;
 	sqlite3_stmt *s;
 	int rc, n = 0;
 
 	if (store_prepare(st, "SELECT u.card_id, u.deck, u.front, u.back, "
-	    "COALESCE(u.tags, '') FROM user_cards u LEFT JOIN cards k ON "
+	    "COALESCE(u.tags, '') FROM profiles p JOIN user_cards u ON "
+	    "u.profile_id = p.id LEFT JOIN cards k ON "
 	    "k.profile_id = u.profile_id AND k.card_id = u.card_id "
-	    "WHERE u.profile_id = ?1 AND u.deck = ?2 "
+	    "WHERE p.name = ?1 AND u.deck = ?2 "
 	    "ORDER BY u.created, k.added, u.rowid;", &s, err) != 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, profile);
+	sqlite3_bind_text(s, 1, profile_name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, deck, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		note.card_id = (const char *)sqlite3_column_text(s, 0);

@@ -46,12 +46,13 @@ struct store_note {
 };
 
 /*
- * Call fn for each card of the learner's deck, in the order they were
- * added. Returns how many, or -1 with err set.
+ * Call fn for each card of profile_name's deck, in the order they were
+ * added, reading only: an unknown profile has none and is not created.
+ * Returns how many, or -1 with err set.
  */
-int	store_user_deck_notes(struct store *, int64_t profile, const char *deck,
-	    void (*fn)(const struct store_note *, void *), void *arg,
-	    struct pl_err *err);
+int	store_user_deck_notes(struct store *, const char *profile_name,
+	    const char *deck, void (*fn)(const struct store_note *, void *),
+	    void *arg, struct pl_err *err);
 
 /*
  * Call fn with the name of each of profile_name's own decks, reading only:

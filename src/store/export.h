@@ -12,6 +12,7 @@
 #define PARLEARN_STORE_EXPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/course/content.h"
 #include "core/err.h"
@@ -32,9 +33,22 @@
 #define EXPORT_SCHEMA	"parlearn.export/1"
 
 /*
- * The profile called name as JSON or CSV (caller frees). course may be
- * NULL (then no scenario summary). NULL with err set on failure, or when
- * there is no such profile.
+ * Write the profile called name to fp as JSON (ending in a newline) or
+ * CSV, each row as it is read from one snapshot of the database, so that
+ * memory does not grow with the profile. course may be NULL. Returns 0;
+ * -1 with err set when there is no such profile (nothing is written then)
+ * or the database fails; -2 when a write to fp failed, with errno saying
+ * why (fp may hold part of the export).
+ */
+int	export_profile_write_json(struct store *, const char *name,
+	    const struct content_course *course, FILE *fp,
+	    struct pl_err *err);
+int	export_profile_write_csv(struct store *, const char *name, FILE *fp,
+	    struct pl_err *err);
+
+/*
+ * The same in memory, for a small profile: the text (caller frees; the
+ * JSON without its final newline), or NULL with err set.
  */
 char	*export_profile_json(struct store *, const char *name,
 	    const struct content_course *course, struct pl_err *err);
