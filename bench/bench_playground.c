@@ -52,6 +52,7 @@ bench_check(const struct hw_catalog *cat, const char *srcdir)
 	struct cm_result *start = malloc(sizeof *start);
 	struct sc_grade *g = malloc(sizeof *g);
 	struct scenario sc;
+	struct sc_attempt attempt = { 0, NULL, -1, 0, 0, 0 };
 	struct cm_config c;
 	struct pl_err err;
 	double t0;
@@ -71,7 +72,7 @@ bench_check(const struct hw_catalog *cat, const char *srcdir)
 	t0 = now();
 	for (k = 0; k < n; k++) {
 		cm_search(&c, CM_SEARCH_MAX, best, &err);
-		scenario_grade(&sc, start, NULL, start, best, 0, NULL, g);
+		scenario_grade(&sc, start, NULL, start, best, &attempt, g);
 	}
 	printf("scenario open (search of %ld layouts) + check: %.2f ms\n",
 	    best->evaluated, (now() - t0) / n * 1e3);

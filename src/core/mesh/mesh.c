@@ -249,13 +249,22 @@ mesh_span_of(const struct mesh *m, enum mesh_axis a, struct mesh_span *g)
 const char *
 mesh_labels_text(char *buf, size_t size)
 {
-	size_t used = 0;
+	static char labels[MESH_N_AXES * 16];	/* made once: notes ask often */
+	size_t used = 0, n;
 	int a;
 
-	buf[0] = '\0';
-	for (a = 0; a < MESH_N_AXES && used < size; a++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s",
-		    a ? " x " : "", mesh_axis((enum mesh_axis)a)->label);
+	if (labels[0] == '\0')
+		for (a = 0; a < MESH_N_AXES && used < sizeof labels; a++)
+			used += (size_t)snprintf(labels + used,
+			    sizeof labels - used, "%s%s", a ? " x " : "",
+			    mesh_axis((enum mesh_axis)a)->label);
+	if (size == 0)
+		return buf;
+	n = strlen(labels);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, labels, n);
+	buf[n] = '\0';
 	return buf;
 }
 
