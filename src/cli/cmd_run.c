@@ -334,6 +334,13 @@ report_failure(FILE *log, const char *mpirun, const struct ending *e)
 		report_death(e, rank, sig);
 		return;
 	}
+	/* mpirun did not say which rank: the one that ended by itself. */
+	if (e->stopped == 0 && run_progress_died(e->progress, e->np, line,
+	    sizeof line) > 0) {
+		cli_printf(stderr, _("parlearn: run: %s; mpirun stopped the "
+		    "others\n"), line);
+		return;
+	}
 	/* No rank spoke and we stopped the job: who was behind. */
 	if (e->stopped > 0 && e->behind[0] != '\0') {
 		cli_printf(stderr, _("parlearn: run: %s; the job was stopped "

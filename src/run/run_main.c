@@ -86,6 +86,7 @@ main(int argc, char **argv)
 	p.size = run_env_size();
 	p.timeout = timeout;
 	run_progress_open(p.rank);
+	run_progress_on_term();
 	run_guard(&p, _("while starting MPI"), _("MPI to start"));
 	run_fault_edge(p.rank, RUN_AT_INIT);
 	MPI_Init(&argc, &argv);

@@ -220,6 +220,33 @@ run_progress_state(enum run_state st)
 	put();
 }
 
+/* Only what a signal handler may do: one pwrite. */
+static void
+on_term(int sig)
+{
+	int32_t st = RUN_ST_ENDED;
+	ssize_t w;
+
+	if (pfd >= 0 && me.rank >= 0)
+		w = pwrite(pfd, &st, sizeof st, (off_t)(me.rank + 1) * SLOT +
+		    (off_t)offsetof(struct rec, state));
+	(void)w;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+run_progress_on_term(void)
+{
+	struct sigaction sa;
+
+	if (pfd < 0)
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Rank r's record, read until two reads agree (a writer may be busy). */
 static int
 get(int fd, int r, struct rec *out)
@@ -279,9 +306,21 @@ add(char *buf, size_t n, int first, const char *fmt, ...)
 	va_end(ap);
 }
 
-int
-run_progress_blame(int fd, int self, int size, double stale, char *buf,
-    size_t n)
+/* The process of record x has ended (only known on its own host). */
+static int
+gone(const struct rec *x, const char *host)
+{
+	return strcmp(x->host, host) == 0 && kill(x->pid, 0) != 0 &&
+	    errno == ESRCH;
+}
+
+/*
+ * The ranks to name: with stale >= 0, those without a sign of life for
+ * stale seconds; with stale < 0, those whose process ended by itself
+ * (not done, not given up, not ended by a signal from the launcher).
+ */
+static int
+scan(int fd, int self, int size, double stale, char *buf, size_t n)
 {
 	char host[sizeof me.host] = "";
 	int missing[64], n_missing = 0, named = 0, more = 0, r, same;
@@ -303,17 +342,18 @@ run_progress_blame(int fd, int self, int size, double stale, char *buf,
 				missing[n_missing++] = r;
 			continue;
 		}
-		if (x.state == RUN_ST_DONE || x.state == RUN_ST_GAVE_UP)
+		if (x.state == RUN_ST_DONE || x.state == RUN_ST_GAVE_UP ||
+		    x.state == RUN_ST_ENDED)
 			continue;
 		same = strcmp(x.host, host) == 0;
 		age = same ? mono - x.life.mono : real - x.life.real;
-		if (age <= stale)
+		if (stale >= 0 ? age <= stale : !gone(&x, host))
 			continue;
 		if (named == NAMED_MAX) {
 			more++;
 			continue;
 		}
-		if (same && kill(x.pid, 0) != 0 && errno == ESRCH)
+		if (gone(&x, host))
 			add(buf, n, named == 0, _("rank %d (pid %ld on host %s) "
 			    "died %s"), r, (long)x.pid, x.host, x.where);
 		else
@@ -324,18 +364,28 @@ run_progress_blame(int fd, int self, int size, double stale, char *buf,
 	}
 	/* Only when no rank that did start is behind: one that never
 	   wrote may still be on its way, or on a host without the file. */
-	for (r = 0; named == 0 && r < n_missing; r++) {
-		if (r == NAMED_MAX) {
-			more = n_missing - r;
-			break;
-		}
-		add(buf, n, r == 0, _("rank %d gave no sign of life (not "
-		    "started, or on another host)"), missing[r]);
+	if (stale >= 0 && named == 0) {
+		for (r = 0; r < n_missing && r < NAMED_MAX; r++)
+			add(buf, n, r == 0, _("rank %d gave no sign of life (not "
+			    "started, or on another host)"), missing[r]);
+		named = r;
+		more = n_missing - r;
 	}
-	if (named == 0)
-		named = n_missing < NAMED_MAX ? n_missing : NAMED_MAX;
 	if (more > 0)
 		add(buf, n, 1, P_(", and %d more rank", ", and %d more ranks",
 		    more), more);
 	return named + more;
+}
+
+int
+run_progress_blame(int fd, int self, int size, double stale, char *buf,
+    size_t n)
+{
+	return scan(fd, self, size, stale < 0 ? 0 : stale, buf, n);
+}
+
+int
+run_progress_died(int fd, int size, char *buf, size_t n)
+{
+	return scan(fd, -1, size, -1, buf, n);
 }

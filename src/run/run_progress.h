@@ -35,7 +35,8 @@ enum run_state {
 	RUN_ST_BUSY,		/* working; where says at what */
 	RUN_ST_WAITING,		/* in a wait that refreshes its time */
 	RUN_ST_GAVE_UP,		/* timed out or failed, ending */
-	RUN_ST_DONE		/* MPI finished */
+	RUN_ST_DONE,		/* MPI finished */
+	RUN_ST_ENDED		/* ended by SIGTERM (the launcher stopping it) */
 };
 
 /* Parent: create the file; env gets the variable's value. fd or -1. */
@@ -61,6 +62,12 @@ void	run_progress_tick(void);
 /* Rank: gave up or finished; where is kept. */
 void	run_progress_state(enum run_state);
 
+/*
+ * Rank: note an ending by SIGTERM, how a launcher stops the others when
+ * one rank died, so that the parent can tell the one that died by itself.
+ */
+void	run_progress_on_term(void);
+
 /* CLOCK_MONOTONIC in seconds. */
 double	run_progress_now(void);
 
@@ -75,6 +82,14 @@ double	run_progress_stale(double timeout);
  */
 int	run_progress_blame(int fd, int self, int size, double stale,
 	    char *buf, size_t n);
+
+/*
+ * After the job: the ranks whose process ended by itself (killed, crashed,
+ * exited) rather than done, given up or stopped by the launcher, as
+ * blame's phrase ("rank 2 (pid 4242 on host h) died while starting
+ * MPI"); how many. Only for ranks on this host.
+ */
+int	run_progress_died(int fd, int size, char *buf, size_t n);
 
 /* Rank r's pid, host and where: 1, or 0 if it has no record. */
 int	run_progress_get(int fd, int r, long *pid, char *host, size_t hn,
