@@ -87,6 +87,22 @@ one_line 'no mpirun to start the processes with'
 # to the parent), or fails the way Open MPI does without ssh or rsh.
 cat >"$tmp/mpirun" <<'EOF'
 #!/bin/sh
+if [ -n "${FAKE_DIE:-}" ]; then
+	cat >&2 <<'EOT'
+-------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+-------------------------------------------------------
+--------------------------------------------------------------------------
+mpirun detected that one or more processes exited with non-zero status, thus causing
+the job to be terminated. The first process to do so was:
+
+  Process name: [[44223,1],2]
+  Exit code:    137
+--------------------------------------------------------------------------
+EOT
+	exit 137
+fi
 if [ -n "${FAKE_FAIL:-}" ]; then
 	echo "-----------------------------------------------------" >&2
 	echo "plm_rsh_agent: ssh : rsh could not be found" >&2
@@ -134,5 +150,10 @@ grep -q '^parlearn: run: the MPI job failed, mpirun exited with status 243$' \
 grep -q '^  plm_rsh_agent: ssh : rsh could not be found$' "$tmp/err" ||
 	fail "mpirun's cause not said: $(cat "$tmp/err")"
 grep -q -- '-----' "$tmp/err" && fail "Open MPI's rules copied: $(cat "$tmp/err")"
+no_log_left
+# A rank killed before it joined the job: Open MPI says only that it was
+# the first to exit non-zero, with 128 + the signal.
+FAKE_DIE=1 expect 2 fake "$PARLEARN" run --mode dp
+one_line '^parlearn: run: rank 2 died on signal 9 (Killed); mpirun stopped the others$'
 no_log_left
 exit 0

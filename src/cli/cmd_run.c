@@ -34,6 +34,7 @@
 #include "cli/output.h"
 #include "cli/usage.h"
 #include "run/run_opts.h"
+#include "run/run_progress.h"
 
 #ifndef PL_PKGLIBEXECDIR
 #define PL_PKGLIBEXECDIR	"/usr/local/libexec/parlearn"
@@ -193,7 +194,7 @@ on_signal(int sig)
 /* The child: mpirun -np N [--oversubscribe] HELPER ARGS..., stderr to log. */
 static void
 exec_mpirun(const char *mpirun, const char *helper, int np, int log_fd,
-    int argc, char **argv)
+    const char *progress, int argc, char **argv)
 {
 	char **av = calloc((size_t)argc + 8, sizeof *av), nps[16];
 	int i = 0, j, null_fd = open("/dev/null", O_RDONLY);
@@ -213,6 +214,10 @@ exec_mpirun(const char *mpirun, const char *helper, int np, int log_fd,
 	if (null_fd >= 0)
 		dup2(null_fd, STDIN_FILENO);
 	dup2(log_fd, STDERR_FILENO);
+	if (progress != NULL)
+		setenv(RUN_PROGRESS_ENV, progress, 1);
+	else
+		unsetenv(RUN_PROGRESS_ENV);
 	setpgid(0, 0);
 	execv(mpirun, av);
 	_exit(127);
@@ -258,25 +263,88 @@ print_log(FILE *log)
 	}
 }
 
-/* A failed job: one line from what the log says, or mpirun's own words. */
+/* How the job ended, for the one line said about it. */
+struct ending {
+	int	 status;	/* mpirun's, from waitpid, or -1 */
+	int	 progress;	/* the progress file (run_progress.h), or -1 */
+	int	 np;
+	double	 timeout;
+	double	 stopped;	/* seconds after which we stopped it, or 0 */
+	char	 behind[600];	/* then, the ranks that were behind */
+};
+
+/* Rank r died on sig: where it was, if its progress record says. */
 static void
-report_failure(FILE *log, const char *mpirun, int status)
+report_death(const struct ending *e, int r, int sig)
+{
+	char host[64], where[400];
+	long pid;
+
+	if (run_progress_get(e->progress, r, &pid, host, sizeof host, where,
+	    sizeof where))
+		cli_printf(stderr, _("parlearn: run: rank %d (pid %ld on host "
+		    "%s) died on signal %d (%s) %s; mpirun stopped the "
+		    "others\n"), r, pid, host, sig, strsignal(sig), where);
+	else
+		cli_printf(stderr, _("parlearn: run: rank %d died on signal %d "
+		    "(%s); mpirun stopped the others\n"), r, sig,
+		    strsignal(sig));
+}
+
+/*
+ * Open MPI tells a rank's death as "process rank R ... signal S" or, for
+ * one that died before it joined the job, as the first process to exit
+ * non-zero ("Process name: [[J,S],R]", "Exit code: 128+S").
+ */
+static int
+log_death(FILE *log, int *rank, int *sig)
 {
 	char line[1024];
-	int rank, sig;
 	const char *p;
+	int code;
+
+	if (log_line(log, "process rank ", line, sizeof line) &&
+	    sscanf(line, "process rank %d", rank) == 1 &&
+	    (p = strstr(line, "signal ")) != NULL &&
+	    sscanf(p, "signal %d", sig) == 1)
+		return 1;
+	if (log_line(log, "Process name: [[", line, sizeof line) &&
+	    (p = strstr(line, "],")) != NULL && sscanf(p + 2, "%d", rank) == 1 &&
+	    log_line(log, "Exit code:", line, sizeof line) &&
+	    sscanf(line, "Exit code: %d", &code) == 1 && code > 128 &&
+	    code < 128 + 65) {
+		*sig = code - 128;
+		return 1;
+	}
+	return 0;
+}
+
+/* A failed job: one line from what the log says, or mpirun's own words. */
+static void
+report_failure(FILE *log, const char *mpirun, const struct ending *e)
+{
+	char line[1024];
+	int rank, sig, status = e->status;
 
 	if (log_line(log, "parlearn: run: ", line, sizeof line)) {
 		cli_printf(stderr, "%s\n", line);
 		return;
 	}
-	if (log_line(log, "process rank ", line, sizeof line) &&
-	    sscanf(line, "process rank %d", &rank) == 1 &&
-	    (p = strstr(line, "signal ")) != NULL &&
-	    sscanf(p, "signal %d", &sig) == 1) {
-		cli_printf(stderr, _("parlearn: run: rank %d died on signal %d "
-		    "(%s) in the middle of the step; mpirun stopped the "
-		    "others\n"), rank, sig, strsignal(sig));
+	if (log_death(log, &rank, &sig)) {
+		report_death(e, rank, sig);
+		return;
+	}
+	/* mpirun did not say which rank: the one that ended by itself. */
+	if (e->stopped == 0 && run_progress_died(e->progress, e->np, line,
+	    sizeof line) > 0) {
+		cli_printf(stderr, _("parlearn: run: %s; mpirun stopped the "
+		    "others\n"), line);
+		return;
+	}
+	/* No rank spoke and we stopped the job: who was behind. */
+	if (e->stopped > 0 && e->behind[0] != '\0') {
+		cli_printf(stderr, _("parlearn: run: %s; the job was stopped "
+		    "after %.0f s\n"), e->behind, e->stopped);
 		return;
 	}
 	if (WIFSIGNALED(status))
@@ -387,10 +455,10 @@ rank_gave_up(int fd, off_t *seen)
  * the whole job no more than RUN_BACKSTOP(timeout). Passes Ctrl-C on.
  */
 static int
-wait_mpirun(pid_t pid, double timeout, int log_fd, struct capture *c)
+wait_mpirun(pid_t pid, struct ending *e, int log_fd, struct capture *c)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 }, t0, now;
-	double waited = 0, term_at = -1, limit_s = RUN_BACKSTOP(timeout);
+	double waited = 0, term_at = -1, limit_s = RUN_BACKSTOP(e->timeout);
 	off_t seen = 0;
 	int status = 0, n = 0;
 	pid_t r;
@@ -403,6 +471,13 @@ wait_mpirun(pid_t pid, double timeout, int log_fd, struct capture *c)
 		if (term_at < 0 && (got_signal || waited > limit_s)) {
 			kill(-pid, SIGTERM);
 			term_at = waited;
+			if (!got_signal) {
+				/* Before the stop makes every rank stale. */
+				run_progress_blame(e->progress, -1, e->np,
+				    run_progress_stale(e->timeout), e->behind,
+				    sizeof e->behind);
+				e->stopped = waited;
+			}
 		} else if (term_at >= 0 && waited > term_at + 5.0)
 			kill(-pid, SIGKILL);
 		if (c->fd >= 0)
@@ -462,6 +537,14 @@ write_results(const struct capture *c)
 	return 0;
 }
 
+static void
+end_launch(FILE *log, struct ending *e)
+{
+	fclose(log);
+	if (e->progress >= 0)
+		close(e->progress);
+}
+
 static int
 launch(const char *helper, const struct run_opts *o, int np, int argc,
     char **argv)
@@ -473,7 +556,9 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	struct capture c = { -1, NULL, 0, 0, 0 };
 	FILE *log;
 	pid_t pid;
-	int fd, status, out[2], rc;
+	char progress[128];
+	struct ending e;
+	int fd, out[2], rc;
 
 	if (mpirun == NULL) {
 		fprintf(stderr, "%s", _("parlearn: run: no mpirun to start the "
@@ -509,15 +594,21 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	 * job appends to it wherever we read. */
 	unlink(log_path);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND);
+	/* Where each rank is, to name the one that hangs; without it the
+	   ranks only say that one did. */
+	memset(&e, 0, sizeof e);
+	e.progress = run_progress_create(progress, sizeof progress);
+	e.np = np;
+	e.timeout = o->timeout;
 	if (pipe(out) != 0) {
 		fprintf(stderr, _("parlearn: run: fork: %s\n"), strerror(errno));
-		fclose(log);
+		end_launch(log, &e);
 		return 2;
 	}
 	fflush(stdout);
 	if ((pid = fork()) < 0) {
 		fprintf(stderr, _("parlearn: run: fork: %s\n"), strerror(errno));
-		fclose(log);
+		end_launch(log, &e);
 		close(out[0]);
 		close(out[1]);
 		return 2;
@@ -527,7 +618,8 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 		dup2(out[1], STDOUT_FILENO);
 		if (out[1] != STDOUT_FILENO)
 			close(out[1]);
-		exec_mpirun(mpirun, helper, np, fd, argc, argv);
+		exec_mpirun(mpirun, helper, np, fd,
+		    e.progress >= 0 ? progress : NULL, argc, argv);
 	}
 	close(out[1]);
 	c.fd = out[0];
@@ -536,20 +628,21 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	status = wait_mpirun(pid, o->timeout, fd, &c);
+	e.status = wait_mpirun(pid, &e, fd, &c);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (c.fd >= 0)
 		close(c.fd);
 	rc = write_results(&c);
 	free(c.buf);
-	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if (e.status >= 0 && WIFEXITED(e.status) &&
+	    WEXITSTATUS(e.status) == 0) {
 		copy_log(log);
-		fclose(log);
+		end_launch(log, &e);
 		return rc;
 	}
-	report_failure(log, mpirun, status);
-	fclose(log);
+	report_failure(log, mpirun, &e);
+	end_launch(log, &e);
 	return 2;
 }
 

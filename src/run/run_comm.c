@@ -76,7 +76,8 @@ run_group_split(struct run_comm *c, struct run_group *g, int color,
 	int all[SIM_MAX_GPUS * 2], i, mine[2] = { color, order };
 
 	memset(g, 0, sizeof *g);
-	run_guard(c->proc, _("making the process groups"));
+	run_guard(c->proc, _("while making the process groups"),
+	    _("the process groups"));
 	MPI_Comm_split(MPI_COMM_WORLD, color, order, &g->comm);
 	MPI_Comm_dup(g->comm, &g->comm2);
 	MPI_Comm_size(g->comm, &g->n);
@@ -397,10 +398,16 @@ describe(const struct run_comm *c, int handle, char *buf, size_t n)
 		snprintf(buf, n, "%s", _("the other processes"));
 		return;
 	}
-	snprintf(buf, n, _("the %s of layer %d's %s (micro-batch %d)"),
-	    o->op == OP_SEND ? sim_kind_name(SIM_SEND) :
-	    sim_kind_name(o->kind), o->tag.layer, sim_payload_name(o->tag.what),
-	    o->tag.mb);
+	if (o->tag.mb < 0)	/* a DP bucket: of the whole batch */
+		snprintf(buf, n, _("the %s of layer %d's %s"),
+		    o->op == OP_SEND ? sim_kind_name(SIM_SEND) :
+		    sim_kind_name(o->kind), o->tag.layer,
+		    sim_payload_name(o->tag.what));
+	else
+		snprintf(buf, n, _("the %s of layer %d's %s (micro-batch %d)"),
+		    o->op == OP_SEND ? sim_kind_name(SIM_SEND) :
+		    sim_kind_name(o->kind), o->tag.layer,
+		    sim_payload_name(o->tag.what), o->tag.mb);
 }
 
 void

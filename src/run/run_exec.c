@@ -12,6 +12,7 @@
 
 #include "i18n.h"
 #include "run/run_exec.h"
+#include "run/run_progress.h"
 
 #define H	SIM_HIDDEN
 #define LP	SIM_LAYER_PARAMS
@@ -278,12 +279,19 @@ run_exec_step(struct run_exec *x)
 
 	for (i = 0; i < x->sc.n_per_stage; i++) {
 		op = &x->sc.ops[(size_t)x->s * x->sc.n_per_stage + i];
-		if (op->forward)
+		if (op->forward) {
+			run_progress_busy(_("in the forward pass of micro-batch "
+			    "%d"), op->mb);
 			run_forward(x, sched_vstage(&x->sc, x->s, op), op->mb);
-		else
+		} else {
+			run_progress_busy(_("in the backward pass of "
+			    "micro-batch %d"), op->mb);
 			run_backward(x, sched_vstage(&x->sc, x->s, op), op->mb);
+		}
 	}
+	run_progress_busy("%s", _("while reducing the gradients"));
 	run_grads_finish(x);
+	run_progress_busy("%s", _("in the optimizer step"));
 	optimizer_step(x);
 }
 

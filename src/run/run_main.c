@@ -18,6 +18,7 @@
 
 #include "i18n.h"
 #include "run/run_exec.h"
+#include "run/run_progress.h"
 #include "run/run_report.h"
 #include "cli/output.h"
 #include "cli/usage.h"
@@ -82,26 +83,33 @@ main(int argc, char **argv)
 	timeout = run_opts_parse(argc, argv, &o, 1) == 0 ? o.timeout :
 	    RUN_TIMEOUT_DEFAULT;
 	p.rank = run_env_rank();
+	p.size = run_env_size();
 	p.timeout = timeout;
-	run_guard(&p, _("starting MPI"));
+	run_progress_open(p.rank);
+	run_progress_on_term();
+	run_guard(&p, _("while starting MPI"), _("MPI to start"));
 	run_fault_edge(p.rank, RUN_AT_INIT);
 	MPI_Init(&argc, &argv);
 	run_unguard();
 	run_proc_init(&p, timeout);
+	run_progress_set_rank(p.rank);
+	run_progress_busy("%s", _("while setting up the step"));
 	rc = check_request(&p, argc, argv, &o, &cfg);
 	if (rc < 0) {
 		run_exec_init(&x, &p, &cfg, o.reduce);
 		run_clock_sync(&p);
 		run_exec_step(&x);
+		run_progress_busy("%s", _("while reporting the results"));
 		rc = run_report(&x, &o, &cfg);
 		run_exec_free(&x);
 	}
 	/* A lost result is a failed run (stdout full, closed, gone). */
 	if (p.rank == 0)
 		rc = cli_finish(rc);
-	run_guard(&p, _("finishing MPI"));
+	run_guard(&p, _("while finishing MPI"), _("MPI to finish"));
 	run_fault_edge(p.rank, RUN_AT_FINALIZE);
 	MPI_Finalize();
 	run_unguard();
+	run_progress_state(RUN_ST_DONE);
 	return rc;
 }

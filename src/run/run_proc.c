@@ -6,38 +6,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "i18n.h"
 #include "run/run_proc.h"
+#include "run/run_progress.h"
 #include "run/run_wait.h"
 #include "core/safeprint.h"
 
 #define CLOCK_PROBES	8	/* ping-pongs per rank; the fastest counts */
 
-#define GUARD_LATE	2.0	/* seconds past due: this process was stopped */
-
-/* Written by run_guard, read by the alarm. */
-static char guard_msg[512];	/* another process died or hung */
-static char guard_self[512];	/* this one was stopped */
-static struct timespec guard_due;
-
+/* run_fail's backstop, should MPI_Abort not return. */
 static void
 on_alarm(int sig)
 {
-	struct timespec now;
-	const char *m = guard_msg;
-	ssize_t n;
-
 	(void)sig;
-	if (guard_self[0] != '\0' &&
-	    clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
-	    (double)(now.tv_sec - guard_due.tv_sec) +
-	    (now.tv_nsec - guard_due.tv_nsec) / 1e9 > GUARD_LATE)
-		m = guard_self;
-	n = write(STDERR_FILENO, m, strlen(m));
-	(void)n;
 	_exit(2);
 }
 
@@ -46,6 +29,21 @@ run_env_rank(void)
 {
 	static const char *const names[] = {
 		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"
+	};
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((v = getenv(names[i])) != NULL && *v >= '0' && *v <= '9')
+			return atoi(v);
+	return -1;
+}
+
+int
+run_env_size(void)
+{
+	static const char *const names[] = {
+		"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"
 	};
 	const char *v;
 	size_t i;
@@ -85,17 +83,30 @@ run_proc_init(struct run_proc *p, double timeout)
 	MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &p->size);
 	p->timeout = timeout;
-	/* PARLEARN_RUN_FAULT=die:R or hang:R, for the tests (parlearn.1). */
+	/* PARLEARN_RUN_FAULT=die:R, hang:R or stop:R (parlearn.1). */
 	if (f != NULL && sscanf(f, "%15[a-z]:%d", what, &r) == 2 &&
 	    r == p->rank)
 		p->fault = strcmp(what, "die") == 0 ? RUN_FAULT_DIE :
-		    strcmp(what, "hang") == 0 ? RUN_FAULT_HANG : RUN_FAULT_NONE;
+		    strcmp(what, "hang") == 0 ? RUN_FAULT_HANG :
+		    strcmp(what, "stop") == 0 ? RUN_FAULT_STOP : RUN_FAULT_NONE;
 }
 
 double
 run_now(const struct run_proc *p)
 {
 	return MPI_Wtime() + p->offset - p->t0;
+}
+
+/* End the whole job, exit code 2, after a line on stderr. */
+static void __attribute__((noreturn))
+abort_job(void)
+{
+	fflush(stderr);
+	/* If the runtime itself is stuck, MPI_Abort may not return either. */
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	MPI_Abort(MPI_COMM_WORLD, 2);
+	_exit(2);
 }
 
 void
@@ -107,45 +118,37 @@ run_fail(const struct run_proc *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	run_progress_state(RUN_ST_GAVE_UP);
 	safeprint_printf(stderr, _("parlearn: run: rank %d: %s\n"), p->rank,
 	    msg);
-	fflush(stderr);
-	/* If the runtime itself is stuck, MPI_Abort may not return either. */
-	snprintf(guard_msg, sizeof guard_msg, "%s", "");
-	signal(SIGALRM, on_alarm);
-	alarm(5);
-	MPI_Abort(MPI_COMM_WORLD, 2);
-	_exit(2);
+	abort_job();
 }
 
 void
-run_guard(const struct run_proc *p, const char *what)
+run_give_up(const struct run_proc *p, const char *what, int in_call)
 {
-	unsigned s = (unsigned)p->timeout + 1;
+	char who[400], msg[700];
 
-	guard_self[0] = '\0';
-	if (p->rank < 0)	/* no rank known */
-		snprintf(guard_msg, sizeof guard_msg, _("parlearn: run: %s "
-		    "did not finish within %g s\n"), what, p->timeout);
-	else {
-		snprintf(guard_msg, sizeof guard_msg, _("parlearn: run: rank "
-		    "%d: %s did not finish within %g s; another process has "
-		    "died or hung\n"), p->rank, what, p->timeout);
-		snprintf(guard_self, sizeof guard_self, _("parlearn: run: "
-		    "rank %d was stopped while %s, for longer than the %g s "
-		    "timeout; the others gave up on it\n"), p->rank, what,
-		    p->timeout);
+	run_progress_state(RUN_ST_GAVE_UP);
+	if (p->rank >= 0 && run_progress_blame(-1, p->rank, p->size,
+	    run_progress_stale(p->timeout), who, sizeof who) > 0) {
+		snprintf(msg, sizeof msg, _("%s; rank %d waited %g s for %s"),
+		    who, p->rank, p->timeout, what);
+		safeprint_printf(stderr, _("parlearn: run: %s\n"), msg);
+	} else {
+		snprintf(msg, sizeof msg, _("waited %g s for %s; another "
+		    "process has died or hung"), p->timeout, what);
+		if (p->rank >= 0)
+			safeprint_printf(stderr, _("parlearn: run: rank %d: "
+			    "%s\n"), p->rank, msg);
+		else
+			safeprint_printf(stderr, _("parlearn: run: %s\n"), msg);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &guard_due);
-	guard_due.tv_sec += s;
-	signal(SIGALRM, on_alarm);
-	alarm(s);
-}
-
-void
-run_unguard(void)
-{
-	alarm(0);
+	if (in_call) {
+		fflush(stderr);
+		_exit(2);
+	}
+	abort_job();
 }
 
 void
@@ -154,6 +157,9 @@ run_fault_point(const struct run_proc *p)
 	switch (p->fault) {
 	case RUN_FAULT_DIE:
 		raise(SIGKILL);
+		break;
+	case RUN_FAULT_STOP:
+		raise(SIGSTOP);
 		break;
 	case RUN_FAULT_HANG:
 		for (;;)

@@ -4,7 +4,7 @@
 #include <sched.h>
 #include <time.h>
 
-#include "i18n.h"
+#include "run/run_progress.h"
 #include "run/run_wait.h"
 
 #define SPINS_BEFORE_SLEEP	64	/* tests before napping between them */
@@ -25,15 +25,26 @@ void
 run_wait_until(const struct run_proc *p, int (*done)(void *), void *arg,
     const char *what)
 {
-	double deadline = MPI_Wtime() + p->timeout;
-	int spins = 0;
+	double last = run_progress_now(), deadline = last + p->timeout, t;
+	int spins = 0, said = 0;
 
 	while (!done(arg)) {
-		if (MPI_Wtime() > deadline)
-			run_fail(p, _("waited %g s for %s; another process has "
-			    "died or hung"), p->timeout, what);
+		t = run_progress_now();
+		if (t - last > RUN_PROGRESS_GAP)
+			deadline += t - last;	/* this process was stopped */
+		last = t;
+		if (t > deadline)
+			run_give_up(p, what, 0);
+		/* Most waits end at once: only a longer one is noted. */
+		if (!said && spins == SPINS_BEFORE_SLEEP) {
+			run_progress_wait(what);
+			said = 1;
+		}
+		run_progress_tick();
 		back_off(&spins);
 	}
+	if (said)
+		run_progress_busy_again();
 }
 
 struct reqs {
