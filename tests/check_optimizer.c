@@ -233,6 +233,32 @@ START_TEST(reduce_dtype_bytes)
 }
 END_TEST
 
+START_TEST(search_keeps_the_knobs)
+{
+	/* the search varies the layout, not how the optimizer runs */
+	struct cm_search *s = malloc(sizeof *s);
+	struct cm_config c;
+	struct pl_err err;
+	int i;
+
+	ck_assert_ptr_nonnull(s);
+	cm_config_default(&c, hw_model_find(&cat, "llama3-8b"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.gpus = 8;
+	c.optimizer_impl = CM_OPT_IMPL_FUSED;
+	c.grad_accum_fp32 = c.reduce_fp32 = 1;
+	ck_assert_int_eq(cm_search(&c, 10, s, &err), 0);
+	ck_assert_int_gt(s->n_top, 0);
+	for (i = 0; i < s->n_top; i++) {
+		ck_assert_int_eq(s->top[i].cfg.optimizer_impl,
+		    CM_OPT_IMPL_FUSED);
+		ck_assert_int_eq(s->top[i].cfg.grad_accum_fp32, 1);
+		ck_assert_int_eq(s->top[i].cfg.reduce_fp32, 1);
+	}
+	free(s);
+}
+END_TEST
+
 START_TEST(keys_round_trip)
 {
 	const char *in = "{\"model\": \"llama2-7b\", \"optimizer_impl\": "
@@ -281,6 +307,7 @@ optimizer_suite(void)
 	tcase_add_test(tc, for_loop_host_bound);
 	tcase_add_test(tc, grad_dtype_bytes);
 	tcase_add_test(tc, reduce_dtype_bytes);
+	tcase_add_test(tc, search_keeps_the_knobs);
 	tcase_add_test(tc, keys_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
