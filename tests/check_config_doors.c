@@ -48,7 +48,8 @@ static const struct doors cases[] = {
 	    "--seq-parallel", "--micro-batch", "2", "--global-batch", "256",
 	    "--intra-bw", "250.5", "--inter-bw", "12.5", "--realistic-links",
 	    "--no-pp-scatter-gather", "--optimizer", "sgd", "--precision",
-	    "fp32", "--attention", "plain", NULL },
+	    "fp32", "--attention", "plain", "--optimizer-impl", "for-loop",
+	    "--grad-dtype", "fp32", "--reduce-dtype", "fp32", NULL },
 	  "{\"model\": \"llama2-13b\", \"gpu\": \"a100-80gb\","
 	  " \"gpus_per_node\": 4, \"dp\": 4, \"tp\": 2, \"pp\": 2,"
 	  " \"schedule\": \"interleaved\", \"zero\": 1,"
@@ -56,7 +57,9 @@ static const struct doors cases[] = {
 	  " \"seq_parallel\": true, \"micro_batch\": 2, \"global_batch\": 256,"
 	  " \"intra_bw\": 250.5, \"inter_bw\": 12.5, \"realistic_links\": true,"
 	  " \"pp_scatter_gather\": false, \"optimizer\": \"sgd\","
-	  " \"precision\": \"fp32\", \"attention\": \"plain\"}" },
+	  " \"precision\": \"fp32\", \"attention\": \"plain\","
+	  " \"optimizer_impl\": \"for-loop\", \"grad_dtype\": \"fp32\","
+	  " \"reduce_dtype\": \"fp32\"}" },
 	/* A custom SwiGLU model with GQA, gpus from the degrees. */
 	{ { "plan", "--layers", "32", "--hidden", "4096", "--heads", "32",
 	    "--kv-heads", "8", "--ffn", "14336", "--vocab", "128256", "--seq",
@@ -137,7 +140,8 @@ static const struct field ints[] = {
 	CI(seq_parallel), CI(schedule), CI(virtual_stages), CI(optimizer),
 	CI(precision), CI(attention), CI(dp_overlap), CI(pp_scatter_gather),
 	CI(any_framework), RD(frameworks),
-	CI(grad_accum_fp32), CI(model.layers), CI(model.hidden),
+	CI(grad_accum_fp32), CI(reduce_fp32), CI(optimizer_impl),
+	CI(model.layers), CI(model.hidden),
 	CI(model.heads), CI(model.kv_heads), CI(model.ffn), CI(model.vocab),
 	CI(model.seq), CI(model.mlp), CI(model.norm), CI(model.tied),
 	CI(model.learned_pos), CI(model.biases)

@@ -25,6 +25,14 @@
 enum cm_recompute { CM_RECOMPUTE_NONE, CM_RECOMPUTE_SELECTIVE,
 	CM_RECOMPUTE_FULL };
 enum cm_optimizer { CM_OPT_ADAM, CM_OPT_SGD };
+/*
+ * How the optimizer step runs (costmodel_kernels.c): auto is the
+ * framework's (foreach under eager and compiled kernels, the fused Adam
+ * of Megatron / Apex under fused); foreach, fused and for-loop are
+ * torch.optim's three paths (foreach=True, fused=True, foreach=False).
+ */
+enum cm_opt_impl { CM_OPT_IMPL_AUTO, CM_OPT_IMPL_FOREACH, CM_OPT_IMPL_FUSED,
+	CM_OPT_IMPL_FORLOOP };
 enum cm_precision { CM_PREC_BF16, CM_PREC_FP32 };
 /*
  * Attention kernel: "flash" is the fastest fused kernel for the GPU
@@ -98,7 +106,12 @@ struct cm_config {
 						    * across TP ranks (Megatron); 0 =
 						    * every TP rank sends the whole
 						    * tensor (DeepSpeed's pipeline) */
-	int			grad_accum_fp32; /* bool: Megatron 4-byte grads */
+	int			grad_accum_fp32; /* bool: 4-byte gradients (key
+						  * grad_dtype; Megatron's main
+						  * grads) */
+	int			reduce_fp32;	/* bool: DP/ZeRO reduce gradients
+						 * in fp32 (key reduce_dtype) */
+	enum cm_opt_impl	optimizer_impl;	/* auto, foreach, fused, for-loop */
 	double			buffers_bytes;	/* CUDA context, workspaces, bytes */
 	double			reserve_frac;	/* held back (fragmentation), 0..1 */
 	/* Network, sharding and overlap (issue 12; costmodel.md f). */
@@ -552,6 +565,7 @@ cJSON	*cm_search_json(const struct cm_search *);
 /* Words used in options and JSON: "1f1b", "selective", "flash" ... */
 const char	*cm_recompute_name(enum cm_recompute);
 const char	*cm_optimizer_name(enum cm_optimizer);
+const char	*cm_opt_impl_name(enum cm_opt_impl);
 const char	*cm_precision_name(enum cm_precision);
 const char	*cm_attention_name(enum cm_attention);
 const char	*cm_kernels_name(enum cm_kernels);
@@ -560,6 +574,7 @@ const char	*cm_gather_name(enum cm_gather);
 /* Word to enum; return 0, or -1 for an unknown word. */
 int	cm_recompute_parse(const char *, enum cm_recompute *);
 int	cm_optimizer_parse(const char *, enum cm_optimizer *);
+int	cm_opt_impl_parse(const char *, enum cm_opt_impl *);
 int	cm_precision_parse(const char *, enum cm_precision *);
 int	cm_attention_parse(const char *, enum cm_attention *);
 int	cm_kernels_parse(const char *, enum cm_kernels *);

@@ -4,8 +4,13 @@
  * the part that overlaps the forward and backward passes.
  *
  * Volumes per GPU per step with Psi the parameters of this GPU's model
- * slice, e bytes per weight and g per gradient (reference/costmodel.md f,
- * the ZeRO paragraph; [ZERO] 7 for m = 1):
+ * slice, e bytes per weight and g per gradient as reduced (reference/
+ * costmodel.md f, the ZeRO paragraph; [ZERO] 7 for m = 1). g is the
+ * training precision's, or 4 with reduce_dtype fp32: PyTorch FSDP2's
+ * MixedPrecisionPolicy(reduce_dtype=torch.float32) casts the gradients
+ * up before the reduce-scatter, Megatron-LM's
+ * --accumulate-allreduce-grads-in-fp32 (DDP config grad_reduce_in_fp32)
+ * reduces its fp32 main-grad buffer:
  *
  *   ZeRO 0  all-reduce of the accumulated gradients once:    2 g Psi
  *   ZeRO 1  reduce-scatter once, all-gather of the updated
@@ -221,7 +226,7 @@ void
 cm_dp_time(const struct cm_config *c, struct cm_result *r)
 {
 	struct dp_plan p;
-	double e = cm_elem_bytes(c), g = c->grad_accum_fp32 ? 4 : e;
+	double e = cm_elem_bytes(c), g = c->reduce_fp32 ? 4 : e;
 	double wf = 0, wb = 0;
 
 	cm_group_of(c, MESH_DP, &r->group[MESH_DP]);

@@ -80,8 +80,13 @@ int	cm_split_products(const struct cm_config *);
 /* HBM bytes of the optimizer step per parameter the GPU owns. */
 double	cm_optimizer_bytes(const struct cm_config *);
 
-/* Kernels the optimizer step launches over `own` parameters. */
-double	cm_optimizer_kernels(const struct cm_config *, double own);
+/* The optimizer implementation cfg runs (auto resolved by its kernels). */
+enum cm_opt_impl cm_opt_impl_of(const struct cm_config *);
+
+/* Kernels the optimizer step launches over `own` parameters held in
+ * `tensors` weight tensors. */
+double	cm_optimizer_kernels(const struct cm_config *, double own,
+	    double tensors);
 
 /* 1 when bf16 runs as torch.autocast over fp32 weights (see .c). */
 int	cm_autocast(const struct cm_config *);

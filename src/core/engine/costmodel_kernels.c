@@ -43,10 +43,9 @@
  *   - The loss upcasts the logits: cross_entropy(pred.float()): cast e+o,
  *     log_softmax 2o, NLL; backward: grad zeros o, log_softmax backward 3o,
  *     cast back o+e: 2e + 8o per logit (torchtitan components/loss.py).
- *   - torch.optim.AdamW's default foreach path (_multi_tensor_adam: mul_,
- *     lerp_, mul_, addcmul_, sqrt, div_, add_, addcdiv_ over fp32 weights,
- *     gradients and moments): 80 bytes per parameter; clip_grad_norm_'s
- *     foreach norm and scale 12 more.
+ *   - torch.optim.AdamW's default foreach path: 80 bytes per parameter,
+ *     clip_grad_norm_ 12 more (cm_optimizer_bytes; --optimizer-impl
+ *     picks fused or for-loop instead).
  *   - Autocast casts each fp32 weight to bf16 every forward (read 4,
  *     write 2 bytes per parameter) and the bf16 weight gradient back to
  *     fp32 (6), then adds it into .grad after the first micro-batch (12).
@@ -263,41 +262,85 @@ cm_embed_elem(const struct cm_config *c, struct cm_elem *x)
 		put(c, x, 0, 3 * e * vh, 0, 1);
 }
 
+/*
+ * The optimizer step, per parameter the GPU owns, with fp32 weights, fp32
+ * moments and fp32 .grad (torch.optim steps the fp32 parameters autocast
+ * and FSDP2 keep, and a parameter's .grad has its dtype). Counted from
+ * PyTorch's torch/optim/adam.py (AdamW is Adam with decoupled weight
+ * decay) and aten/src/ATen/native/cuda/fused_adam_utils.cuh:
+ *   - foreach (_multi_tensor_adam): _foreach_mul_(params) 8, lerp_(m, g)
+ *     12, mul_(v) 8, addcmul_(v, g, g) 12 (g read once), sqrt(v) 8,
+ *     div_ 8, add_(eps) 8, addcdiv_(p, m, denom) 16: 80 bytes in 8 ops;
+ *     SGD with momentum (_multi_tensor_sgd) mul_(buf) 8, add_(buf, g) 12,
+ *     add_(p, buf) 12: 32 in 3.
+ *   - for-loop (_single_tensor_adam, foreach=False): the same ops one
+ *     tensor at a time (mul_, lerp_, mul_().addcmul_, sqrt, /, add_,
+ *     addcdiv_): the same 80 (32) bytes, 8 (3) kernels per tensor.
+ *   - fused (_fused_adam, FusedAdamMathFunctor): one kernel loads param,
+ *     grad, exp_avg, exp_avg_sq and stores all but the grad: 16 + 12 = 28;
+ *     SGD (FusedSgdKernel.cu, depth 3) loads p, g, buf, stores p, buf: 20.
+ * torch.nn.utils.clip_grad_norm_ runs foreach on CUDA whatever the
+ * optimizer: _foreach_norm reads the gradients (4) and _foreach_mul_
+ * scales them (8): 12 more in 2 ops.
+ * Fused frameworks (Megatron-Core, Apex / Transformer Engine FusedAdam)
+ * read the fp32 master weight, both moments and the fp32 main gradient
+ * and write the first three and the bf16 copy (16 + 14 bytes); SGD with
+ * momentum 12 + 10; fp32 training has no copy; clipping reads the
+ * gradients once more for their norm (4).
+ */
+#define CLIP_BYTES	12
+#define CLIP_OPS	2
+
+enum cm_opt_impl
+cm_opt_impl_of(const struct cm_config *c)
+{
+	if (c->optimizer_impl != CM_OPT_IMPL_AUTO)
+		return c->optimizer_impl;
+	return c->kernels == CM_KERNELS_FUSED ? CM_OPT_IMPL_FUSED :
+	    CM_OPT_IMPL_FOREACH;
+}
+
 double
 cm_optimizer_bytes(const struct cm_config *c)
 {
 	int adam = c->optimizer == CM_OPT_ADAM;
 
-	if (c->kernels != CM_KERNELS_FUSED)	/* foreach + clipping */
-		return (adam ? 80 : 32) + 12;
-	/* Fused Adam reads the fp32 master weight, both moments and the fp32
-	 * gradient and writes the first three and the bf16 copy (16 + 14
-	 * bytes); SGD with momentum 12 + 10; fp32 training has no copy (16 +
-	 * 12, 8 + 8); clipping reads the gradients once more for their norm */
+	if (cm_opt_impl_of(c) != CM_OPT_IMPL_FUSED)
+		return (adam ? 80 : 32) + CLIP_BYTES;
+	if (c->kernels != CM_KERNELS_FUSED)	/* torch.optim fused=True */
+		return (adam ? 28 : 20) + CLIP_BYTES;
 	if (c->precision == CM_PREC_FP32)
 		return (adam ? 28 : 16) + 4;
 	return (adam ? 30 : 22) + 4;
 }
 
 /*
- * Kernels of one optimizer step over `own` parameters. PyTorch's foreach
- * ops and fused Adam run through multi_tensor_apply, whose launches take
- * at most 320 blocks of 65536 elements (aten/src/ATen/native/cuda/
- * MultiTensorApply.cuh, kChunkSize, depth_to_max_blocks): so many
- * launches per op. Foreach AdamW is the 8 ops above and clipping 2;
- * fused Adam one op and clipping's norm.
+ * Kernels of one optimizer step over `own` parameters in `tensors`
+ * tensors. PyTorch's foreach ops and fused optimizers run through
+ * multi_tensor_apply, whose launches take at most 320 blocks of 65536
+ * elements (aten/src/ATen/native/cuda/MultiTensorApply.cuh, kChunkSize,
+ * depth_to_max_blocks): so many launches per op. Foreach AdamW is the 8
+ * ops above, fused one, the for-loop 8 per tensor; clipping 2 more (the
+ * fused frameworks' norm 1).
  */
 double
-cm_optimizer_kernels(const struct cm_config *c, double own)
+cm_optimizer_kernels(const struct cm_config *c, double own, double tensors)
 {
 	double launches = ceil(own / (320.0 * 65536));
-	int adam = c->optimizer == CM_OPT_ADAM;
+	int ops = c->optimizer == CM_OPT_ADAM ? 8 : 3;
 
 	if (launches < 1)
 		launches = 1;
-	if (c->kernels != CM_KERNELS_FUSED)
-		return launches * ((adam ? 8 : 3) + 2);
-	return launches * 2;
+	switch (cm_opt_impl_of(c)) {
+	case CM_OPT_IMPL_FORLOOP:
+		return (tensors > 1 ? tensors : 1) * ops + launches * CLIP_OPS;
+	case CM_OPT_IMPL_FUSED:
+		if (c->kernels == CM_KERNELS_FUSED)
+			return launches * 2;
+		return launches * (1 + CLIP_OPS);
+	default:
+		return launches * (ops + CLIP_OPS);
+	}
 }
 
 /*

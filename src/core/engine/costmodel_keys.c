@@ -23,6 +23,8 @@
 static const char *const rc_w[] = { "none", "selective", "full", NULL };
 static const char *const opt_w[] = { "adam", "sgd", NULL };
 static const char *const prec_w[] = { "bf16", "fp32", NULL };
+static const char *const impl_w[] = { "auto", "foreach", "fused", "for-loop",
+	NULL };
 static const char *const attn_w[] = { "flash", "plain", "flash2", NULL };
 static const char *const kern_w[] = { "eager", "compiled", "fused", NULL };
 static const char *const gather_w[] = { "layer", "param", NULL };
@@ -49,6 +51,12 @@ const char *
 cm_optimizer_name(enum cm_optimizer v)
 {
 	return opt_w[v];
+}
+
+const char *
+cm_opt_impl_name(enum cm_opt_impl v)
+{
+	return impl_w[v];
 }
 
 const char *
@@ -88,6 +96,7 @@ fn(const char *s, type *out)					\
 }
 PARSER(cm_recompute_parse, enum cm_recompute, rc_w)
 PARSER(cm_optimizer_parse, enum cm_optimizer, opt_w)
+PARSER(cm_opt_impl_parse, enum cm_opt_impl, impl_w)
 PARSER(cm_precision_parse, enum cm_precision, prec_w)
 PARSER(cm_attention_parse, enum cm_attention, attn_w)
 PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
@@ -99,6 +108,7 @@ _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
     sizeof(enum pipe_schedule) == sizeof(int) &&
     sizeof(enum hw_mlp) == sizeof(int) &&
     sizeof(enum cm_kernels) == sizeof(int) &&
+    sizeof(enum cm_opt_impl) == sizeof(int) &&
     sizeof(enum cm_gather) == sizeof(int), "enum fields are int-sized");
 
 static void
@@ -191,6 +201,15 @@ static const struct cm_key rows[] = {
 	BOOL("seq_parallel", SETUP, seq_parallel,
 	    N_("sequence parallelism (off)")),
 	WORD("optimizer", SETUP, optimizer, opt_w, N_("optimizer (adam)")),
+	WORD("optimizer_impl", SETUP, optimizer_impl, impl_w,
+	    N_("optimizer step: foreach, fused or for-loop (auto: fused "
+	    "under fused kernels, else foreach)")),
+	WORD("grad_dtype", SETUP, grad_accum_fp32, prec_w,
+	    N_("gradients held in bf16 (the training precision) or fp32 "
+	    "(Megatron's main grads)")),
+	WORD("reduce_dtype", SETUP, reduce_fp32, prec_w,
+	    N_("DP/ZeRO gradient reduction in bf16 (the training precision) "
+	    "or fp32")),
 	WORD("precision", SETUP, precision, prec_w, N_("precision (bf16)")),
 	WORD("attention", SETUP, attention, attn_w,
 	    N_("attention kernel (flash; flash2: FlashAttention-2)")),

@@ -5,8 +5,9 @@
  *
  * Model states use [ZERO]'s (2 + 2 + K) bytes per parameter in mixed
  * precision (K = 12 Adam, 8 SGD with momentum: fp32 master + momentum);
- * fp32 training keeps 4 + 4 + (8 Adam | 4 SGD). grad_accum_fp32 switches
- * gradients to 4 bytes ([MEGA-MEM]'s 18-byte variant).
+ * fp32 training keeps 4 + 4 + (8 Adam | 4 SGD). grad_dtype fp32
+ * (grad_accum_fp32) switches gradients to 4 bytes ([MEGA-MEM]'s 18-byte
+ * variant: Megatron's fp32 main_grad buffer, 2 bytes more per parameter).
  *
  * What the framework holds besides (mem_other): cfg->buffers_bytes for the
  * CUDA context and the cuBLAS / cuDNN workspaces (reference j.3: the

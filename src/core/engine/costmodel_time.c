@@ -435,20 +435,29 @@ tp_exposed(const struct cm_config *c, const struct stage_t *st)
  * Optimizer step over the parameters this GPU owns (reference j.1), at
  * HBM speed, as the framework's optimizer runs it (costmodel_kernels.c);
  * fused frameworks also clear the gradient buffer they keep, PyTorch sets
- * the gradients to None.
+ * the gradients to None. The for-loop optimizer launches 8 small kernels
+ * per weight tensor from Python, so the host's issue rate can bound it;
+ * under ZeRO each rank still steps a shard of every tensor (FSDP2's
+ * DTensor parameters). Tensors: the stage's layers, the embedding, the
+ * final norm and the output layer.
  */
 static double
 optimizer_s(const struct cm_config *c, const struct cm_result *r)
 {
 	struct mesh_span sh;
-	double own = r->params_gpu;
+	double own = r->params_gpu, each[16], tensors, k, s;
 
 	cm_shard_group(c, &sh);
 	if (c->zero >= 1)
 		own /= sh.n;
-	return cm_hbm_s(c, cm_optimizer_bytes(c) * own +
-	    (c->kernels == CM_KERNELS_FUSED ? r->mem_grads : 0),
-	    cm_optimizer_kernels(c, own));
+	tensors = (double)r->stage_layers * cm_layer_tensors(c, each, 16) + 3;
+	k = cm_optimizer_kernels(c, own, tensors);
+	s = cm_hbm_s(c, cm_optimizer_bytes(c) * own +
+	    (c->kernels == CM_KERNELS_FUSED ? r->mem_grads : 0), k);
+	if (cm_opt_impl_of(c) == CM_OPT_IMPL_FORLOOP &&
+	    k * c->kernel_issue_s > s)
+		return k * c->kernel_issue_s;
+	return s;
 }
 
 /* The stage whose micro-batch takes longer on the GPU. */
