@@ -154,6 +154,8 @@ static const struct cm_key rows[] = {
 	    N_("trained with dropout (the preset's; custom: off)")),
 	NAME("gpu", CLUSTER, "TYPE",
 	    N_("a GPU from gpus.json (default below)")),
+	NAME("hardware", CLUSTER, "FILE",
+	    N_("your own GPU, node and network: one gpus.json entry")),
 	INT("gpus", CLUSTER, gpus, 1, GPUS, "N",
 	    N_("GPUs in the job (default: the degrees' product)")),
 	INT("gpus_per_node", CLUSTER, gpus_per_node, 1, 1024, "G",
@@ -378,8 +380,9 @@ static int
 base(struct cm_config *c, const cJSON *o, const struct hw_catalog *cat,
     const struct where *w)
 {
-	const char *mname = NULL, *gname = NULL;
+	const char *mname = NULL, *gname = NULL, *hname = NULL;
 	const struct hw_model *m = NULL;
+	struct hw_gpu own;
 	const struct hw_gpu *g = cm_default_gpu(cat);
 
 	if (pl_json_string(o, "model", 0, &mname, w->file, w->path,
@@ -388,7 +391,15 @@ base(struct cm_config *c, const cJSON *o, const struct hw_catalog *cat,
 		return -1;
 	if (mname != NULL && (m = hw_model_find(cat, mname)) == NULL)
 		return fail(w, "model", _("unknown model \"%s\""), mname);
-	if (gname != NULL && (g = hw_gpu_find(cat, gname)) == NULL)
+	if (pl_json_string(o, "hardware", 0, &hname, w->file, w->path,
+	    w->err) != 0)
+		return -1;
+	if (hname != NULL) {
+		/* The file's own position, not the configuration's. */
+		if (hw_gpu_load_user(hname, gname, &own, w->err) != 0)
+			return -1;
+		g = &own;
+	} else if (gname != NULL && (g = hw_gpu_find(cat, gname)) == NULL)
 		return fail(w, "gpu", _("unknown GPU \"%s\""), gname);
 	cm_config_default(c, m, g);
 	return 0;

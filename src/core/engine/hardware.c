@@ -54,8 +54,8 @@ get_pos(const cJSON *o, const char *key, double scale, double *out,
 	return 0;
 }
 
-static int
-parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
+int
+hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
     const char *path, struct pl_err *err)
 {
 	memset(g, 0, sizeof *g);
@@ -232,7 +232,7 @@ static int
 parse_gpu_cb(const cJSON *o, void *el, const char *file, const char *path,
     struct pl_err *err)
 {
-	return parse_gpu(o, el, file, path, err);
+	return hw_parse_gpu(o, el, file, path, err);
 }
 
 static int

@@ -13,6 +13,8 @@
 
 #include "core/err.h"
 
+struct cJSON;
+
 #define HW_NAME_MAX	32
 /*
  * NCCL ring bus bandwidth over the NVLink rate inside a node where
@@ -86,6 +88,18 @@ int	hw_catalog_load(struct hw_catalog *cat, const char *data_dir,
 int	hw_load_gpus(struct hw_catalog *cat, const char *path,
 	    struct pl_err *err);
 int	hw_load_models(struct hw_catalog *cat, const char *path,
+	    struct pl_err *err);
+
+/* One gpus.json entry (object o at JSON path path) into g, SI units. */
+int	hw_parse_gpu(const struct cJSON *o, struct hw_gpu *g, const char *file,
+	    const char *path, struct pl_err *err);
+
+/*
+ * A user's own GPU from file (--hardware): one gpus.json entry as the
+ * whole file, or a gpus.json-like {"gpus": [...]}; want picks an entry by
+ * name (NULL: the file must hold exactly one). Errors carry FILE:LINE:COL.
+ */
+int	hw_gpu_load_user(const char *file, const char *want, struct hw_gpu *g,
 	    struct pl_err *err);
 
 /* Free what the catalog owns and zero it. NULL does nothing. */
