@@ -156,6 +156,11 @@ static const struct cm_key rows[] = {
 	    N_("a GPU from gpus.json (default below)")),
 	NAME("hardware", CLUSTER, "FILE",
 	    N_("your own GPU, node and network: one gpus.json entry")),
+	NUM("gpu_memory", CLUSTER, gpu.mem_bytes, 1, 1e5, 1073741824.0, "GiB",
+	    N_("GPU memory, GiB (default: the GPU's)")),
+	NUM("power_limit", CLUSTER, power_limit, 1, 1e5, 1, "W",
+	    N_("board power limit; below the TDP the clock drops as its "
+	    "cube root")),
 	INT("gpus", CLUSTER, gpus, 1, GPUS, "N",
 	    N_("GPUs in the job (default: the degrees' product)")),
 	INT("gpus_per_node", CLUSTER, gpus_per_node, 1, 1024, "G",
@@ -452,6 +457,15 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 			    "engine takes"), mesh_labels_text(labels,
 			    sizeof labels));
 		c->gpus = (int)n;
+	}
+	if (c->power_limit > 0) {
+		double f = hw_power_clock(c->gpu.tdp_w, c->power_limit);
+
+		if (f < 0)
+			return fail(w, "power_limit", "%s", _("the GPU's TDP is "
+			    "unknown (tdp_w in its gpus.json entry)"));
+		/* The sustained clock, so every product's rate; not HBM. */
+		c->gpu.gemm_eff *= f;
 	}
 	if (c->schedule == PIPE_INTERLEAVED && !has(o, "virtual_stages"))
 		c->virtual_stages = CM_INTERLEAVED_V;

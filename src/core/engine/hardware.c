@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include <cjson/cJSON.h>
 
@@ -88,6 +89,9 @@ hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
 	    err) != 0)
 		return -1;
 	g->nvls_bw *= GB;
+	if (pl_json_number(o, "tdp_w", 0, 0, 1e5, &g->tdp_w, file, path,
+	    err) != 0)
+		return -1;
 	return 0;
 }
 
@@ -340,6 +344,23 @@ hw_model_check(const struct hw_model *m, struct pl_err *err)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Dynamic power P = a C V^2 f, and across a GPU's DVFS range the voltage
+ * rises about in step with the clock, so P grows as f^3 and the clock a
+ * power cap allows as the cap's cube root: the textbook CMOS dynamic-power
+ * relation under DVFS, not a fit. (H100 SM clocks under caps of 200-700 W
+ * are measured in arXiv 2604.11391; their figures are not used here.)
+ * Static and HBM power are ignored, so this is the mildest slowdown a cap
+ * can cause; HBM bandwidth is not scaled.
+ */
+double
+hw_power_clock(double tdp_w, double cap_w)
+{
+	if (tdp_w <= 0)
+		return -1;
+	return cap_w >= tdp_w ? 1.0 : cbrt(cap_w / tdp_w);
 }
 
 const char *

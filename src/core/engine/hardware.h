@@ -44,7 +44,16 @@ struct hw_gpu {
 	double	nvls_bw;		/* NCCL NVLink SHARP all-reduce bus
 					 * bandwidth on 8 GPUs of a node,
 					 * bytes/s; 0 without NVLS */
+	double	tdp_w;			/* board power limit as shipped, W;
+					 * 0 if unknown */
 };
+
+/*
+ * Sustained clock (so tensor FLOP/s) under a power limit of cap_w W on a
+ * GPU whose rated limit is tdp_w, as a fraction of the rated one: 1 at or
+ * above the TDP, else (cap_w / tdp_w)^(1/3). Returns -1 if tdp_w is 0.
+ */
+double	hw_power_clock(double tdp_w, double cap_w);
 
 enum hw_mlp { HW_MLP_GELU, HW_MLP_SWIGLU };
 enum hw_norm { HW_NORM_LAYER, HW_NORM_RMS };
