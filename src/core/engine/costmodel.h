@@ -69,6 +69,8 @@ struct cm_config {
 	struct hw_gpu		gpu;		/* GPU type (copied) */
 	int			gpus;		/* n, GPUs in the job */
 	int			gpus_per_node;	/* g */
+	int			nvlink_domain;	/* GPUs per NVLink domain,
+						 * 0: the node */
 	double			intra_bw;	/* per GPU per direction, bytes/s */
 	double			inter_bw;	/* per GPU per direction, bytes/s */
 	double			intra_lat_s;	/* alpha inside a node, s */

@@ -165,6 +165,8 @@ static const struct cm_key rows[] = {
 	    N_("GPUs in the job (default: the degrees' product)")),
 	INT("gpus_per_node", CLUSTER, gpus_per_node, 1, 1024, "G",
 	    N_("GPUs per node (8)")),
+	INT("nvlink_domain", CLUSTER, nvlink_domain, 1, GPUS, "N",
+	    N_("GPUs in one NVLink domain (the node; GB200/GB300: 72)")),
 	NUM("intra_bw", CLUSTER, intra_bw, 1e-3, 1e6, 1e9, "GBps",
 	    N_("NVLink per GPU, one direction (default: GPU's)")),
 	NUM("inter_bw", CLUSTER, inter_bw, 1e-3, 1e6, 1e9, "GBps",
@@ -218,7 +220,8 @@ static const struct cm_key rows[] = {
 	BOOL("any_framework", SEARCH, any_framework,
 	    N_("also rank layouts no framework runs (off)")),
 	BOOL("tp_in_node", SEARCH, tp_in_node,
-	    N_("try only layouts whose TP group stays in one node (off)")),
+	    N_("try only layouts whose TP group stays in one NVLink "
+	    "domain (off)")),
 	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
 };
 
@@ -458,6 +461,10 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 			    sizeof labels));
 		c->gpus = (int)n;
 	}
+	if (c->nvlink_domain > 0 && (c->nvlink_domain < c->gpus_per_node ||
+	    c->nvlink_domain % c->gpus_per_node != 0))
+		return fail(w, "nvlink_domain", _("must be a multiple of the "
+		    "%d GPUs per node"), c->gpus_per_node);
 	if (c->power_limit > 0) {
 		double f = hw_power_clock(c->gpu.tdp_w, c->power_limit);
 

@@ -55,6 +55,9 @@ get_pos(const cJSON *o, const char *key, double scale, double *out,
 	return 0;
 }
 
+static int get_int(const cJSON *, const char *, int, int *, const char *,
+    const char *, struct pl_err *);
+
 int
 hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
     const char *path, struct pl_err *err)
@@ -90,7 +93,9 @@ hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
 		return -1;
 	g->nvls_bw *= GB;
 	if (pl_json_number(o, "tdp_w", 0, 0, 1e5, &g->tdp_w, file, path,
-	    err) != 0)
+	    err) != 0 || get_int(o, "gpus_per_node", 0, &g->node_gpus, file,
+	    path, err) != 0 || get_int(o, "nvlink_domain", 0, &g->domain_gpus,
+	    file, path, err) != 0)
 		return -1;
 	return 0;
 }

@@ -46,6 +46,8 @@ struct hw_gpu {
 					 * bytes/s; 0 without NVLS */
 	double	tdp_w;			/* board power limit as shipped, W;
 					 * 0 if unknown */
+	int	node_gpus;		/* GPUs per node; 0: 8 */
+	int	domain_gpus;		/* GPUs per NVLink domain; 0: node */
 };
 
 /*
