@@ -178,12 +178,48 @@ START_TEST(partial_nodes)
 }
 END_TEST
 
+START_TEST(nvl72_domain)
+{
+	/* GB200 NVL72: trays of 4 GPUs, 72 on one NVLink fabric (NVIDIA
+	 * GB200 NVL72 datasheet). A TP group of 8 spans 2 trays and keeps
+	 * NVLink; the DP group of 18 spans 2 domains and takes the NIC's. */
+	struct cm_config c;
+	struct mesh_span g;
+	double nvlink;
+
+	cfg_for(&c, "llama3-70b", "gb200-186gb", 18, 8, 1);
+	ck_assert_int_eq(c.gpus_per_node, 4);
+	ck_assert_int_eq(c.nvlink_domain, 72);
+	nvlink = c.intra_bw * c.intra_eff;
+	ck_assert_double_eq_tol(c.intra_bw, 900e9, 1);
+	cm_group_of(&c, MESH_TP, &g);
+	ck_assert_int_eq(g.nodes, 2);
+	ck_assert_int_eq(g.domains, 1);
+	ck_assert_double_eq_tol(cm_group_bw(&c, &g), nvlink, 1);
+	cm_group_of(&c, MESH_DP, &g);
+	ck_assert_int_eq(g.domains, 2);
+	ck_assert_double_eq_tol(cm_group_bw(&c, &g),
+	    c.inter_bw * c.inter_eff, 1);
+	/* Domain = tray (--nvlink-domain 4): the TP group crosses the NIC. */
+	c.nvlink_domain = 4;
+	cm_group_of(&c, MESH_TP, &g);
+	ck_assert_int_eq(g.domains, 2);
+	ck_assert(cm_group_bw(&c, &g) < nvlink / 2);
+	/* An 8-GPU-node part: domains are nodes unless told otherwise. */
+	cfg_for(&c, "llama3-70b", "h100-80gb", 2, 16, 1);
+	ck_assert_int_eq(c.nvlink_domain, 0);
+	cm_group_of(&c, MESH_TP, &g);
+	ck_assert_int_eq(g.domains, g.nodes);
+	ck_assert_int_eq(g.nodes, 2);
+}
+END_TEST
+
 START_TEST(nccl_latency_model)
 {
 	/* tuning.cc, ring, Simple: base + steps x hop latency; only the
 	 * steps that cross a node pay the network figure. */
 	struct cm_config c;
-	struct mesh_span g = { 16, 8, 2 };
+	struct mesh_span g = { 16, 8, 2, 2 };
 	double want;
 
 	cfg_for(&c, "llama3-70b", "h100-80gb", 16, 1, 1);
@@ -348,6 +384,7 @@ network_suite(void)
 	tcase_add_test(tc, h100_node_nvls);
 	tcase_add_test(tc, tp_under_sp_rings);
 	tcase_add_test(tc, nic_not_shared_unchanged);
+	tcase_add_test(tc, nvl72_domain);
 	suite_add_tcase(s, tc);
 	return s;
 }

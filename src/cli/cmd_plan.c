@@ -701,8 +701,14 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 	if (cm_config_from_json(&c, o, &cat, NULL, "", &err) != 0) {
-		report(&err, &cat, o);
-		rc = 1;
+		/* Only --hardware's file names a file: bad input, exit 2. */
+		if (err.file[0] != '\0') {
+			cli_error("%s", pl_err_format(&err, buf, sizeof buf));
+			rc = 2;
+		} else {
+			report(&err, &cat, o);
+			rc = 1;
+		}
 	} else if (!every_degree(o)) {
 		c.search_keep = kept_knobs(o);
 		rc = run_search(&c, o, json);

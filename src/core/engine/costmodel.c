@@ -46,7 +46,8 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	if (g != NULL)
 		c->gpu = *g;
 	c->gpus = 1;
-	c->gpus_per_node = 8;
+	c->gpus_per_node = c->gpu.node_gpus > 0 ? c->gpu.node_gpus : 8;
+	c->nvlink_domain = c->gpu.domain_gpus;
 	c->intra_bw = c->gpu.nvlink_bw;
 	c->inter_bw = c->gpu.inter_bw;
 	c->intra_lat_s = c->gpu.intra_lat_s;

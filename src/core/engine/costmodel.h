@@ -77,10 +77,13 @@ struct cm_config {
 	struct hw_gpu		gpu;		/* GPU type (copied) */
 	int			gpus;		/* n, GPUs in the job */
 	int			gpus_per_node;	/* g */
+	int			nvlink_domain;	/* GPUs per NVLink domain,
+						 * 0: the node */
 	double			intra_bw;	/* per GPU per direction, bytes/s */
 	double			inter_bw;	/* per GPU per direction, bytes/s */
 	double			intra_lat_s;	/* alpha inside a node, s */
 	double			inter_lat_s;	/* alpha across nodes, s */
+	double			power_limit;	/* W, 0 = the GPU's TDP */
 	double			intra_eff;	/* achieved/nominal NVLink, 0..1 */
 	double			inter_eff;	/* achieved/nominal network, 0..1 */
 	long			global_batch;	/* B, samples per step */

@@ -80,7 +80,7 @@ cm_shard_group(const struct cm_config *c, struct mesh_span *g)
 	cm_group_of(c, MESH_DP, g);
 	if (c->zero >= 3 && c->hsdp && g->nodes > 1) {
 		g->n = g->per_node;
-		g->nodes = 1;
+		g->nodes = g->domains = 1;
 	}
 }
 
@@ -215,7 +215,8 @@ zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
 	if (p->grp.n == dp.n)
 		return;
 	/* HSDP: each gradient shard all-reduced across the nodes. */
-	mesh_span_place(dp.n / p->grp.n, 1L << 30, c->gpus_per_node, &rep.grp);
+	mesh_span_place(dp.n / p->grp.n, 1L << 30, c->gpus_per_node,
+	    c->nvlink_domain, &rep.grp);
 	ar = pass_s(&rep, CM_ALLREDUCE, p->g / p->grp.n, r);
 	r->t_dp += ar;
 	r->t_dp_exposed += c->dp_overlap ? behind(r, ar, beyond(tb, agb + rs)) :
@@ -230,7 +231,7 @@ cm_dp_time(const struct cm_config *c, struct cm_result *r)
 	double wf = 0, wb = 0;
 
 	cm_group_of(c, MESH_DP, &r->group[MESH_DP]);
-	r->dp_inter = r->group[MESH_DP].nodes > 1;
+	r->dp_inter = r->group[MESH_DP].domains > 1;
 	r->group_bw[MESH_DP] = cm_group_bw(c, &r->group[MESH_DP]);
 	r->t_dp = r->t_dp_exposed = r->dp_bytes = 0;
 	r->t_comm_slowed = 0;

@@ -164,10 +164,19 @@ static const struct cm_key rows[] = {
 	    N_("trained with dropout (the preset's; custom: off)")),
 	NAME("gpu", CLUSTER, "TYPE",
 	    N_("a GPU from gpus.json (default below)")),
+	NAME("hardware", CLUSTER, "FILE",
+	    N_("your own GPU, node and network: one gpus.json entry")),
+	NUM("gpu_memory", CLUSTER, gpu.mem_bytes, 1, 1e5, 1073741824.0, "GiB",
+	    N_("GPU memory, GiB (default: the GPU's)")),
+	NUM("power_limit", CLUSTER, power_limit, 1, 1e5, 1, "W",
+	    N_("board power limit; below the TDP the clock drops as its "
+	    "cube root")),
 	INT("gpus", CLUSTER, gpus, 1, GPUS, "N",
 	    N_("GPUs in the job (default: the degrees' product)")),
 	INT("gpus_per_node", CLUSTER, gpus_per_node, 1, 1024, "G",
 	    N_("GPUs per node (8)")),
+	INT("nvlink_domain", CLUSTER, nvlink_domain, 1, GPUS, "N",
+	    N_("GPUs in one NVLink domain (the node; GB200/GB300: 72)")),
 	NUM("intra_bw", CLUSTER, intra_bw, 1e-3, 1e6, 1e9, "GBps",
 	    N_("NVLink per GPU, one direction (default: GPU's)")),
 	NUM("inter_bw", CLUSTER, inter_bw, 1e-3, 1e6, 1e9, "GBps",
@@ -230,7 +239,8 @@ static const struct cm_key rows[] = {
 	BOOL("any_framework", SEARCH, any_framework,
 	    N_("also rank layouts no framework runs (off)")),
 	BOOL("tp_in_node", SEARCH, tp_in_node,
-	    N_("try only layouts whose TP group stays in one node (off)")),
+	    N_("try only layouts whose TP group stays in one NVLink "
+	    "domain (off)")),
 	{ NULL, 0, 0, 0, 0, 0, NULL, -1, 0, NULL, NULL, NULL }
 };
 
@@ -397,8 +407,9 @@ static int
 base(struct cm_config *c, const cJSON *o, const struct hw_catalog *cat,
     const struct where *w)
 {
-	const char *mname = NULL, *gname = NULL;
+	const char *mname = NULL, *gname = NULL, *hname = NULL;
 	const struct hw_model *m = NULL;
+	struct hw_gpu own;
 	const struct hw_gpu *g = cm_default_gpu(cat);
 
 	if (pl_json_string(o, "model", 0, &mname, w->file, w->path,
@@ -407,7 +418,15 @@ base(struct cm_config *c, const cJSON *o, const struct hw_catalog *cat,
 		return -1;
 	if (mname != NULL && (m = hw_model_find(cat, mname)) == NULL)
 		return fail(w, "model", _("unknown model \"%s\""), mname);
-	if (gname != NULL && (g = hw_gpu_find(cat, gname)) == NULL)
+	if (pl_json_string(o, "hardware", 0, &hname, w->file, w->path,
+	    w->err) != 0)
+		return -1;
+	if (hname != NULL) {
+		/* The file's own position, not the configuration's. */
+		if (hw_gpu_load_user(hname, gname, &own, w->err) != 0)
+			return -1;
+		g = &own;
+	} else if (gname != NULL && (g = hw_gpu_find(cat, gname)) == NULL)
 		return fail(w, "gpu", _("unknown GPU \"%s\""), gname);
 	cm_config_default(c, m, g);
 	return 0;
@@ -460,6 +479,19 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 			    "engine takes"), mesh_labels_text(labels,
 			    sizeof labels));
 		c->gpus = (int)n;
+	}
+	if (c->nvlink_domain > 0 && (c->nvlink_domain < c->gpus_per_node ||
+	    c->nvlink_domain % c->gpus_per_node != 0))
+		return fail(w, "nvlink_domain", _("must be a multiple of the "
+		    "%d GPUs per node"), c->gpus_per_node);
+	if (c->power_limit > 0) {
+		double f = hw_power_clock(c->gpu.tdp_w, c->power_limit);
+
+		if (f < 0)
+			return fail(w, "power_limit", "%s", _("the GPU's TDP is "
+			    "unknown (tdp_w in its gpus.json entry)"));
+		/* The sustained clock, so every product's rate; not HBM. */
+		c->gpu.gemm_eff *= f;
 	}
 	if (c->schedule == PIPE_INTERLEAVED && !has(o, "virtual_stages"))
 		c->virtual_stages = CM_INTERLEAVED_V;

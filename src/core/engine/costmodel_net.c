@@ -37,7 +37,7 @@ cm_group_of(const struct cm_config *c, enum mesh_axis axis,
     struct mesh_span *g)
 {
 	mesh_span_place(c->degree[axis], mesh_order_stride(c->rank_order,
-	    c->degree, axis), c->gpus_per_node, g);
+	    c->degree, axis), c->gpus_per_node, c->nvlink_domain, g);
 }
 
 double
@@ -45,7 +45,7 @@ cm_group_bw(const struct cm_config *c, const struct mesh_span *g)
 {
 	double intra = c->intra_bw * c->intra_eff, inter;
 
-	if (g->nodes <= 1)
+	if (g->domains <= 1)	/* NVLink reaches every rank */
 		return intra;
 	inter = g->per_node * c->inter_bw * c->inter_eff;
 	return inter < intra ? inter : intra;
@@ -68,7 +68,7 @@ cm_nvls_bw(const struct cm_config *c, const struct mesh_span *g)
 	static const double of8[] = { 420.0 / 480, 440.0 / 480, 460.0 / 480,
 	    1 };
 
-	if (!c->nvls || c->gpu.nvls_bw <= 0 || g->nodes > 1 || g->n < 5)
+	if (!c->nvls || c->gpu.nvls_bw <= 0 || g->domains > 1 || g->n < 5)
 		return 0;
 	return c->gpu.nvls_bw * of8[g->n >= 8 ? 3 : g->n - 5];
 }
@@ -89,7 +89,7 @@ cm_axis_nvls_bw(const struct cm_result *r, enum mesh_axis a)
 static double
 ring_latency(const struct cm_config *c, const struct mesh_span *g, int twice)
 {
-	double steps = (g->n - 1.0) * twice, inter = (g->nodes - 1.0) * twice;
+	double steps = (g->n - 1.0) * twice, inter = (g->domains - 1.0) * twice;
 
 	return c->coll_base_s + (steps - inter) * c->intra_lat_s +
 	    inter * c->inter_lat_s;
@@ -102,9 +102,9 @@ cm_coll_s(const struct cm_config *c, enum cm_coll kind,
 	double bw, n = g->n;
 
 	if (kind == CM_SENDRECV) {
-		bw = g->nodes > 1 ? c->inter_bw * c->inter_eff :
+		bw = g->domains > 1 ? c->inter_bw * c->inter_eff :
 		    c->intra_bw * c->intra_eff;
-		return bytes / bw + c->coll_base_s + (g->nodes > 1 ?
+		return bytes / bw + c->coll_base_s + (g->domains > 1 ?
 		    c->inter_lat_s : c->intra_lat_s);
 	}
 	if (g->n <= 1 || bytes <= 0)

@@ -309,7 +309,7 @@ tp_layer_s(const struct cm_config *c, struct cm_result *r)
 	int n = c->recompute == CM_RECOMPUTE_FULL ? 6 : 4;
 
 	cm_group_of(c, MESH_TP, &r->group[MESH_TP]);
-	r->tp_inter = r->group[MESH_TP].nodes > 1;
+	r->tp_inter = r->group[MESH_TP].domains > 1;
 	r->group_bw[MESH_TP] = cm_group_bw(c, &r->group[MESH_TP]);
 	if (c->tp <= 1)
 		return 0;
@@ -338,7 +338,7 @@ pp_mb_s(const struct cm_config *c, struct cm_result *r)
 	double S, one;
 
 	cm_group_of(c, MESH_PP, &r->group[MESH_PP]);
-	r->pp_inter = r->group[MESH_PP].nodes > 1;
+	r->pp_inter = r->group[MESH_PP].domains > 1;
 	r->group_bw[MESH_PP] = r->pp_inter ? c->inter_bw * c->inter_eff :
 	    c->intra_bw * c->intra_eff;
 	if (c->pp <= 1)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include <cjson/cJSON.h>
 
@@ -54,8 +55,11 @@ get_pos(const cJSON *o, const char *key, double scale, double *out,
 	return 0;
 }
 
-static int
-parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
+static int get_int(const cJSON *, const char *, int, int *, const char *,
+    const char *, struct pl_err *);
+
+int
+hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
     const char *path, struct pl_err *err)
 {
 	memset(g, 0, sizeof *g);
@@ -88,6 +92,11 @@ parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
 	    err) != 0)
 		return -1;
 	g->nvls_bw *= GB;
+	if (pl_json_number(o, "tdp_w", 0, 0, 1e5, &g->tdp_w, file, path,
+	    err) != 0 || get_int(o, "gpus_per_node", 0, &g->node_gpus, file,
+	    path, err) != 0 || get_int(o, "nvlink_domain", 0, &g->domain_gpus,
+	    file, path, err) != 0)
+		return -1;
 	return 0;
 }
 
@@ -232,7 +241,7 @@ static int
 parse_gpu_cb(const cJSON *o, void *el, const char *file, const char *path,
     struct pl_err *err)
 {
-	return parse_gpu(o, el, file, path, err);
+	return hw_parse_gpu(o, el, file, path, err);
 }
 
 static int
@@ -340,6 +349,23 @@ hw_model_check(const struct hw_model *m, struct pl_err *err)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Dynamic power P = a C V^2 f, and across a GPU's DVFS range the voltage
+ * rises about in step with the clock, so P grows as f^3 and the clock a
+ * power cap allows as the cap's cube root: the textbook CMOS dynamic-power
+ * relation under DVFS, not a fit. (H100 SM clocks under caps of 200-700 W
+ * are measured in arXiv 2604.11391; their figures are not used here.)
+ * Static and HBM power are ignored, so this is the mildest slowdown a cap
+ * can cause; HBM bandwidth is not scaled.
+ */
+double
+hw_power_clock(double tdp_w, double cap_w)
+{
+	if (tdp_w <= 0)
+		return -1;
+	return cap_w >= tdp_w ? 1.0 : cbrt(cap_w / tdp_w);
 }
 
 const char *

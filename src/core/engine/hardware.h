@@ -13,6 +13,8 @@
 
 #include "core/err.h"
 
+struct cJSON;
+
 #define HW_NAME_MAX	32
 /*
  * NCCL ring bus bandwidth over the NVLink rate inside a node where
@@ -42,7 +44,18 @@ struct hw_gpu {
 	double	nvls_bw;		/* NCCL NVLink SHARP all-reduce bus
 					 * bandwidth on 8 GPUs of a node,
 					 * bytes/s; 0 without NVLS */
+	double	tdp_w;			/* board power limit as shipped, W;
+					 * 0 if unknown */
+	int	node_gpus;		/* GPUs per node; 0: 8 */
+	int	domain_gpus;		/* GPUs per NVLink domain; 0: node */
 };
+
+/*
+ * Sustained clock (so tensor FLOP/s) under a power limit of cap_w W on a
+ * GPU whose rated limit is tdp_w, as a fraction of the rated one: 1 at or
+ * above the TDP, else (cap_w / tdp_w)^(1/3). Returns -1 if tdp_w is 0.
+ */
+double	hw_power_clock(double tdp_w, double cap_w);
 
 enum hw_mlp { HW_MLP_GELU, HW_MLP_SWIGLU };
 enum hw_norm { HW_NORM_LAYER, HW_NORM_RMS };
@@ -86,6 +99,18 @@ int	hw_catalog_load(struct hw_catalog *cat, const char *data_dir,
 int	hw_load_gpus(struct hw_catalog *cat, const char *path,
 	    struct pl_err *err);
 int	hw_load_models(struct hw_catalog *cat, const char *path,
+	    struct pl_err *err);
+
+/* One gpus.json entry (object o at JSON path path) into g, SI units. */
+int	hw_parse_gpu(const struct cJSON *o, struct hw_gpu *g, const char *file,
+	    const char *path, struct pl_err *err);
+
+/*
+ * A user's own GPU from file (--hardware): one gpus.json entry as the
+ * whole file, or a gpus.json-like {"gpus": [...]}; want picks an entry by
+ * name (NULL: the file must hold exactly one). Errors carry FILE:LINE:COL.
+ */
+int	hw_gpu_load_user(const char *file, const char *want, struct hw_gpu *g,
 	    struct pl_err *err);
 
 /* Free what the catalog owns and zero it. NULL does nothing. */

@@ -35,7 +35,7 @@ spans_nodes(const struct cm_grid *g)
 		    !(mesh_axis((enum mesh_axis)a)->rules & MESH_RULE_IN_NODE))
 			continue;
 		cm_group_of(&c, (enum mesh_axis)a, &span);
-		if (span.nodes > 1)
+		if (span.domains > 1)	/* "in a node": in NVLink */
 			return 1;
 	}
 	return 0;

@@ -223,8 +223,22 @@ mesh_group_id(const struct mesh *m, enum mesh_axis a, long rank)
  * k = min(n, g / stride) ranks in each node it touches (k = 1 once
  * stride >= g), and spans ceil(n / k) nodes.
  */
+/* How many blocks of `size` GPUs n ranks `stride` apart touch. */
+static int
+span_blocks(long n, long stride, long size)
+{
+	long k = stride >= size ? 1 : size / stride;
+
+	if (k > n)
+		k = n;
+	if (k < 1)
+		k = 1;
+	return (int)((n + k - 1) / k);
+}
+
 void
-mesh_span_place(int n, long stride, int gpus_per_node, struct mesh_span *g)
+mesh_span_place(int n, long stride, int gpus_per_node, int domain_gpus,
+    struct mesh_span *g)
 {
 	long k;
 
@@ -238,12 +252,15 @@ mesh_span_place(int n, long stride, int gpus_per_node, struct mesh_span *g)
 		k = 1;
 	g->per_node = (int)k;
 	g->nodes = (int)((g->n + k - 1) / k);
+	g->domains = domain_gpus > gpus_per_node ? span_blocks(g->n, stride,
+	    domain_gpus) : g->nodes;
 }
 
 void
 mesh_span_of(const struct mesh *m, enum mesh_axis a, struct mesh_span *g)
 {
-	mesh_span_place(m->degree[a], mesh_stride(m, a), m->gpus_per_node, g);
+	mesh_span_place(m->degree[a], mesh_stride(m, a), m->gpus_per_node, 0,
+	    g);
 }
 
 const char *

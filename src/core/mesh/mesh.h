@@ -94,6 +94,7 @@ struct mesh_span {
 	int	n;
 	int	per_node;
 	int	nodes;
+	int	domains;	/* NVLink domains it spans (nodes by default) */
 };
 
 /* Every degree 1, the default order (by nest), gpus_per_node. */
@@ -139,9 +140,12 @@ long	mesh_group_id(const struct mesh *, enum mesh_axis a, long rank);
 /* How the groups of axis a sit on nodes (the same for every group). */
 void	mesh_span_of(const struct mesh *, enum mesh_axis a,
 	    struct mesh_span *);
-/* n ranks `stride` apart with gpus_per_node per node. */
+/*
+ * n ranks `stride` apart with gpus_per_node per node and domain_gpus
+ * (a multiple of gpus_per_node; 0: the node) per NVLink domain.
+ */
 void	mesh_span_place(int n, long stride, int gpus_per_node,
-	    struct mesh_span *);
+	    int domain_gpus, struct mesh_span *);
 
 /*
  * "DP x TP x PP" and "4 x 8 x 8": the labels and the degrees in axis
