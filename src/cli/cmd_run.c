@@ -240,7 +240,7 @@ log_line(FILE *log, const char *prefix, char *buf, size_t n)
 /*
  * What mpirun itself said, when it failed before any rank could speak
  * (no ssh or rsh agent, no such program): its messages, indented, up to
- * a screenful, without Open MPI's rules of dashes.
+ * a screenful, without the rules of dashes or '=' around them.
  */
 static void
 print_log(FILE *log)
@@ -251,7 +251,7 @@ print_log(FILE *log)
 	rewind(log);
 	while (n < 24 && fgets(line, sizeof line, log) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
-		if (line[strspn(line, "- \t")] == '\0')
+		if (line[strspn(line, "-= \t")] == '\0')
 			continue;
 		cli_printf(stderr, "  %s\n", line);
 		n++;
@@ -264,6 +264,7 @@ report_failure(FILE *log, const char *mpirun, int status)
 {
 	char line[1024];
 	int rank, sig;
+	long pid;
 	const char *p;
 
 	if (log_line(log, "parlearn: run: ", line, sizeof line)) {
@@ -277,6 +278,20 @@ report_failure(FILE *log, const char *mpirun, int status)
 		cli_printf(stderr, _("parlearn: run: rank %d died on signal %d "
 		    "(%s) in the middle of the step; mpirun stopped the "
 		    "others\n"), rank, sig, strsignal(sig));
+		return;
+	}
+	/* MPICH's Hydra: a banner with the PID, not the rank. */
+	if (log_line(log, "BAD TERMINATION OF ONE", line, sizeof line) &&
+	    log_line(log, "(signal ", line, sizeof line) &&
+	    sscanf(line, "(signal %d)", &sig) == 1) {
+		if (!log_line(log, "PID ", line, sizeof line) ||
+		    sscanf(line, "PID %ld", &pid) != 1)
+			pid = -1;
+		p = strrchr(mpirun, '/');
+		cli_printf(stderr, _("parlearn: run: a process (pid %ld) died "
+		    "on signal %d (%s) in the middle of the step; %s stopped "
+		    "the others\n"), pid, sig, strsignal(sig),
+		    p != NULL ? p + 1 : mpirun);
 		return;
 	}
 	if (WIFSIGNALED(status))
@@ -349,6 +364,37 @@ capture_read(struct capture *c, int wait_ms)
 		c->len += (size_t)n;
 	}
 	return 1;
+}
+
+/*
+ * MPICH's Hydra reports a process that died on stdout, after what rank 0
+ * printed: a banner between rules of '=' ("BAD TERMINATION OF ONE OF
+ * YOUR APPLICATION PROCESSES", the PID, the signal). Move it from the
+ * results to the end of the log, where report_failure reads.
+ */
+static void
+cut_banner(struct capture *c, FILE *log)
+{
+	static const char mark[] = "BAD TERMINATION OF ONE";
+	char *p, *ls, *prev;
+
+	if (c->buf == NULL ||
+	    (p = memmem(c->buf, c->len, mark, sizeof mark - 1)) == NULL)
+		return;
+	/* Back over the rule and blank lines above the mark's line. */
+	for (ls = p; ls > c->buf && ls[-1] != '\n'; ls--)
+		;
+	while (ls > c->buf) {
+		for (prev = ls - 1; prev > c->buf && prev[-1] != '\n'; prev--)
+			;
+		if (*prev != '=' && *prev != '\n')
+			break;
+		ls = prev;
+	}
+	fseek(log, 0, SEEK_END);
+	fwrite(ls, 1, (size_t)(c->buf + c->len - ls), log);
+	fflush(log);
+	c->len = (size_t)(ls - c->buf);
 }
 
 /*
@@ -473,7 +519,7 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	struct capture c = { -1, NULL, 0, 0, 0 };
 	FILE *log;
 	pid_t pid;
-	int fd, status, out[2], rc;
+	int fd, status, out[2], rc, ok;
 
 	if (mpirun == NULL) {
 		fprintf(stderr, "%s", _("parlearn: run: no mpirun to start the "
@@ -541,9 +587,12 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	sigaction(SIGTERM, &old_term, NULL);
 	if (c.fd >= 0)
 		close(c.fd);
+	ok = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (!ok)
+		cut_banner(&c, log);
 	rc = write_results(&c);
 	free(c.buf);
-	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if (ok) {
 		copy_log(log);
 		fclose(log);
 		return rc;
