@@ -88,8 +88,8 @@ main(int argc, char **argv)
 	/* Asked for N but started alone (another MPI's launcher, srun
 	 * without a PMI): one line, before running N separate jobs. */
 	asked = run_world_asked(o.np);
-	if (run_world_before(asked) != 0)
-		return 2;
+	if ((rc = run_world_before(asked)) >= 0)
+		return rc;
 	p.rank = run_env_rank();
 	p.timeout = timeout;
 	run_guard(&p, _("starting MPI"));
@@ -97,8 +97,8 @@ main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	run_unguard();
 	run_proc_init(&p, timeout);
-	rc = run_world_check(p.size, asked) != 0 ? 2 :
-	    check_request(&p, argc, argv, &o, &cfg);
+	if ((rc = run_world_check(p.size, asked)) < 0)
+		rc = check_request(&p, argc, argv, &o, &cfg);
 	if (rc < 0) {
 		run_exec_init(&x, &p, &cfg, o.reduce);
 		run_clock_sync(&p);

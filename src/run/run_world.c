@@ -92,18 +92,19 @@ run_world_before(int asked)
 	/* srun's PMIx, PMI-2 or PMI-1: none of their variables is set. */
 	if (asked > 1 && by_srun() && !has("PMIX_RANK") && !has("PMI_FD") &&
 	    !has("PMI_RANK") && !has("SLURM_MPI_TYPE")) {
-		if (speaks())
-			safeprint_printf(stderr,
-			    _("parlearn: run: srun started %d tasks with "
-			    "--mpi=none, and %s cannot join them into one "
-			    "job: run srun %s (srun --mpi=list shows what "
-			    "this Slurm has)\n"), asked, MPI_NAME, _(SRUN_MPI));
+		if (!speaks())
+			return 0;
+		safeprint_printf(stderr,
+		    _("parlearn: run: srun started %d tasks with --mpi=none, "
+		    "and %s cannot join them into one job: run srun %s (srun "
+		    "--mpi=list shows what this Slurm has)\n"), asked,
+		    MPI_NAME, _(SRUN_MPI));
 		return 2;
 	}
 #else
 	(void)asked;
 #endif
-	return 0;
+	return -1;
 }
 
 int
@@ -112,9 +113,9 @@ run_world_check(int size, int asked)
 	const char *type = getenv("SLURM_MPI_TYPE");
 
 	if (size != 1 || asked <= 1)
-		return 0;
+		return -1;
 	if (!speaks())
-		return 2;
+		return 0;
 	if (by_srun())
 		safeprint_printf(stderr,
 		    _("parlearn: run: srun started %d tasks with --mpi=%s, but "

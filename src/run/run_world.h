@@ -19,13 +19,20 @@
 int	run_world_asked(int np);
 
 /*
- * Before MPI_Init: 2 after saying why if MPI_Init cannot work here (an
- * Open MPI build under srun with no PMI: Open MPI would abort with its
- * own page of text on every task), else 0.
+ * Each returns -1 when the run can go on, else the status to exit with:
+ * 2 for the process that said why (the launcher's rank 0), 0 for the
+ * others, so that a launcher that ends the job at the first failed
+ * process (Open MPI's mpirun) does not stop rank 0 before it has spoken.
+ */
+
+/*
+ * Before MPI_Init: MPI_Init cannot work here (an Open MPI build under
+ * srun with no PMI: Open MPI would abort every task with its own page of
+ * text).
  */
 int	run_world_before(int asked);
 
-/* After MPI_Init: 2 after saying why if MPI sees fewer than asked. */
+/* After MPI_Init: MPI sees a world of 1 where more were asked for. */
 int	run_world_check(int size, int asked);
 
 #endif
