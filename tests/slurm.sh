@@ -54,7 +54,7 @@ cleanup() {
 	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 
 . "$top_srcdir/tests/mpi-lib.sh"
 mpi_needed
@@ -91,6 +91,8 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
 [ $# = 2 ] || fail "no free ports"
 # More CPUs than the machine has (config_overrides): 4 tasks on 2 cores.
+# TmpFS and FirstJobId keep the PMIx plugin's directories (named by job
+# id, under TmpFS) apart from those of another Slurm test running at once.
 cpus=$(nproc)
 [ "$cpus" -ge 8 ] || cpus=8
 cat >"$SLURM_CONF" <<EOF
@@ -104,6 +106,8 @@ AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$tmp/munge/socket
 StateSaveLocation=$tmp/state
+TmpFS=$tmp
+FirstJobId=$(($$ % 100000 * 100 + 1))
 SlurmdSpoolDir=$tmp/spool
 SlurmctldPidFile=$tmp/slurmctld.pid
 SlurmdPidFile=$tmp/slurmd.pid
