@@ -8,6 +8,7 @@
 # with --mpi=none (Slurm's default) or with a PMI the MPI does not speak
 # fails with one line of parlearn's naming the --mpi= to use, and exit 2.
 # Both MPIs when configure found a second one (tests/mpi2/parlearn-run).
+# KEEP=1 keeps the temporary directory (configuration, logs, runs).
 set -u
 PARLEARN=${PARLEARN:-./parlearn}
 top_srcdir=${top_srcdir:-.}
@@ -58,6 +59,7 @@ trap 'exit 1' INT TERM HUP PIPE
 
 . "$top_srcdir/tests/mpi-lib.sh"
 mpi_needed
+PATH=$PATH:/usr/sbin:/sbin	# the daemons, for a PATH without them
 for t in slurmctld slurmd srun sinfo squeue scancel munged python3; do
 	part_needs "$t" "Slurm (Debian: apt-get install slurm-wlm munge)" ||
 		test_done
