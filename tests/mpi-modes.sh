@@ -123,7 +123,8 @@ run dp-mpi 4 --mode dp --microbatches 2 -- --reduce mpi
 check dp-mpi 4 0
 
 # Started by mpirun: every rank runs `parlearn run`, which joins the job.
-timeout 60 mpirun -np 4 --oversubscribe "$PARLEARN" run --mode tp \
+# shellcheck disable=SC2086
+timeout 60 "$MPIRUN" -np 4 $MPIRUN_OPTS "$PARLEARN" run --mode tp \
 	--timeout 20 -o "$tmp/joined.json" >"$tmp/joined.out" 2>&1 </dev/null ||
 	fail "mpirun -np 4 parlearn run: $(cat "$tmp/joined.out")"
 check joined 4 1
@@ -163,7 +164,8 @@ out keep 0 -o "$tmp/keep.json"
 ls -l "$tmp/keep.json" | grep -q '^-rw-------' || fail "keep: mode changed"
 ls -a "$tmp" | grep -q 'parlearn-.*\.tmp$' && fail "keep: temporary file left"
 # Started by mpirun, rank 0 writes -o the same way.
-timeout 60 mpirun -np 2 --oversubscribe "$PARLEARN" run --mode dp \
+# shellcheck disable=SC2086
+timeout 60 "$MPIRUN" -np 2 $MPIRUN_OPTS "$PARLEARN" run --mode dp \
 	--timeout 20 -o "$tmp/link.json" >"$tmp/joinlink.out" 2>&1 </dev/null &&
 	fail "joined: -o through a link succeeded"
 [ "$(cat "$tmp/victim.txt")" = victim ] || fail "joined: wrote through the link"

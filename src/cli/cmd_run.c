@@ -245,7 +245,7 @@ log_line(FILE *log, const char *prefix, char *buf, size_t n)
 /*
  * What mpirun itself said, when it failed before any rank could speak
  * (no ssh or rsh agent, no such program): its messages, indented, up to
- * a screenful, without Open MPI's rules of dashes.
+ * a screenful, without the rules of dashes or '=' around them.
  */
 static void
 print_log(FILE *log)
@@ -256,7 +256,7 @@ print_log(FILE *log)
 	rewind(log);
 	while (n < 24 && fgets(line, sizeof line, log) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
-		if (line[strspn(line, "- \t")] == '\0')
+		if (line[strspn(line, "-= \t")] == '\0')
 			continue;
 		cli_printf(stderr, "  %s\n", line);
 		n++;
@@ -324,7 +324,9 @@ static void
 report_failure(FILE *log, const char *mpirun, const struct ending *e)
 {
 	char line[1024];
+	const char *p;
 	int rank, sig, status = e->status;
+	long pid;
 
 	if (log_line(log, "parlearn: run: ", line, sizeof line)) {
 		cli_printf(stderr, "%s\n", line);
@@ -332,6 +334,21 @@ report_failure(FILE *log, const char *mpirun, const struct ending *e)
 	}
 	if (log_death(log, &rank, &sig)) {
 		report_death(e, rank, sig);
+		return;
+	}
+	/* MPICH's Hydra: a banner with a PID, not the rank (which process
+	 * it names is Hydra's choice: not always the first to die). */
+	if (log_line(log, "BAD TERMINATION OF ONE", line, sizeof line) &&
+	    log_line(log, "(signal ", line, sizeof line) &&
+	    sscanf(line, "(signal %d)", &sig) == 1) {
+		if (!log_line(log, "PID ", line, sizeof line) ||
+		    sscanf(line, "PID %ld", &pid) != 1)
+			pid = -1;
+		p = strrchr(mpirun, '/');
+		cli_printf(stderr, _("parlearn: run: a process (pid %ld) died "
+		    "on signal %d (%s) in the middle of the step; %s stopped "
+		    "the others\n"), pid, sig, strsignal(sig),
+		    p != NULL ? p + 1 : mpirun);
 		return;
 	}
 	/* mpirun did not say which rank: the one that ended by itself. */
@@ -417,6 +434,37 @@ capture_read(struct capture *c, int wait_ms)
 		c->len += (size_t)n;
 	}
 	return 1;
+}
+
+/*
+ * MPICH's Hydra reports a process that died on stdout, after what rank 0
+ * printed: a banner between rules of '=' ("BAD TERMINATION OF ONE OF
+ * YOUR APPLICATION PROCESSES", the PID, the signal). Move it from the
+ * results to the end of the log, where report_failure reads.
+ */
+static void
+cut_banner(struct capture *c, FILE *log)
+{
+	static const char mark[] = "BAD TERMINATION OF ONE";
+	char *p, *ls, *prev;
+
+	if (c->buf == NULL ||
+	    (p = memmem(c->buf, c->len, mark, sizeof mark - 1)) == NULL)
+		return;
+	/* Back over the rule and blank lines above the mark's line. */
+	for (ls = p; ls > c->buf && ls[-1] != '\n'; ls--)
+		;
+	while (ls > c->buf) {
+		for (prev = ls - 1; prev > c->buf && prev[-1] != '\n'; prev--)
+			;
+		if (*prev != '=' && *prev != '\n')
+			break;
+		ls = prev;
+	}
+	fseek(log, 0, SEEK_END);
+	fwrite(ls, 1, (size_t)(c->buf + c->len - ls), log);
+	fflush(log);
+	c->len = (size_t)(ls - c->buf);
 }
 
 /*
@@ -558,7 +606,7 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	pid_t pid;
 	char progress[128];
 	struct ending e;
-	int fd, out[2], rc;
+	int fd, out[2], rc, ok;
 
 	if (mpirun == NULL) {
 		fprintf(stderr, "%s", _("parlearn: run: no mpirun to start the "
@@ -633,10 +681,12 @@ launch(const char *helper, const struct run_opts *o, int np, int argc,
 	sigaction(SIGTERM, &old_term, NULL);
 	if (c.fd >= 0)
 		close(c.fd);
+	ok = e.status >= 0 && WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0;
+	if (!ok)
+		cut_banner(&c, log);
 	rc = write_results(&c);
 	free(c.buf);
-	if (e.status >= 0 && WIFEXITED(e.status) &&
-	    WEXITSTATUS(e.status) == 0) {
+	if (ok) {
 		copy_log(log);
 		end_launch(log, &e);
 		return rc;

@@ -20,6 +20,7 @@
 #include "run/run_exec.h"
 #include "run/run_progress.h"
 #include "run/run_report.h"
+#include "run/run_world.h"
 #include "cli/output.h"
 #include "cli/usage.h"
 #include "core/safeprint.h"
@@ -67,7 +68,7 @@ main(int argc, char **argv)
 	struct run_opts o;
 	struct sim_config cfg;
 	double timeout;
-	int rc;
+	int rc, asked;
 
 	setlocale(LC_ALL, "");
 #if defined(ENABLE_NLS) && ENABLE_NLS
@@ -80,8 +81,16 @@ main(int argc, char **argv)
 	 * request is told once MPI can say which rank speaks), with the
 	 * rank the launcher gave this process.
 	 */
-	timeout = run_opts_parse(argc, argv, &o, 1) == 0 ? o.timeout :
-	    RUN_TIMEOUT_DEFAULT;
+	if (run_opts_parse(argc, argv, &o, 1) != 0) {
+		o.timeout = RUN_TIMEOUT_DEFAULT;
+		o.np = 0;
+	}
+	timeout = o.timeout;
+	/* Asked for N but started alone (another MPI's launcher, srun
+	 * without a PMI): one line, before running N separate jobs. */
+	asked = run_world_asked(o.np);
+	if ((rc = run_world_before(asked)) >= 0)
+		return rc;
 	p.rank = run_env_rank();
 	p.size = run_env_size();
 	p.timeout = timeout;
@@ -94,7 +103,8 @@ main(int argc, char **argv)
 	run_proc_init(&p, timeout);
 	run_progress_set_rank(p.rank);
 	run_progress_busy("%s", _("while setting up the step"));
-	rc = check_request(&p, argc, argv, &o, &cfg);
+	if ((rc = run_world_check(p.size, asked)) < 0)
+		rc = check_request(&p, argc, argv, &o, &cfg);
 	if (rc < 0) {
 		run_exec_init(&x, &p, &cfg, o.reduce);
 		run_clock_sync(&p);

@@ -56,10 +56,16 @@ static int
 all_done(void *arg)
 {
 	struct reqs *r = arg;
-	int flag = 0;
+	int i, flag, all = 1;
 
-	MPI_Testall(r->n, r->q, &flag, MPI_STATUSES_IGNORE);
-	return flag;
+	/* One by one: MPICH's MPI_STATUSES_IGNORE trips GCC's bounds check
+	 * in MPI_Testall. A finished request is MPI_REQUEST_NULL, true. */
+	for (i = 0; i < r->n; i++) {
+		flag = 0;
+		MPI_Test(&r->q[i], &flag, MPI_STATUS_IGNORE);
+		all &= flag != 0;
+	}
+	return all;
 }
 
 void
