@@ -89,7 +89,7 @@ main(void)
 	w0 = wall_ms();
 	for (i = 0; i < SECONDS; i++) {
 		if (labdir_submit_answer(lab, &r, 0, LAB_ITEM_QUESTION, "q1",
-		    i & 1, (int64_t)time(NULL), &err) != 0)
+		    i & 1, 1, NULL, (int64_t)time(NULL), &err) != 0)
 			return 2;
 		scans += labdir_scan_refresh(lab, &sc, &err) == 1;
 		nanosleep(&sec, NULL);
