@@ -235,7 +235,8 @@ END_TEST
 
 START_TEST(search_keeps_the_knobs)
 {
-	/* the search varies the layout, not how the optimizer runs */
+	/* the search varies the layout, not how the optimizer runs when
+	 * it is given (setup_set: every framework's row keeps it) */
 	struct cm_search *s = malloc(sizeof *s);
 	struct cm_config c;
 	struct pl_err err;
@@ -247,6 +248,8 @@ START_TEST(search_keeps_the_knobs)
 	c.gpus = 8;
 	c.optimizer_impl = CM_OPT_IMPL_FUSED;
 	c.grad_accum_fp32 = c.reduce_fp32 = 1;
+	c.setup_set = CM_SET_OPT_IMPL | CM_SET_GRAD_DTYPE |
+	    CM_SET_REDUCE_DTYPE;
 	ck_assert_int_eq(cm_search(&c, 10, s, &err), 0);
 	ck_assert_int_gt(s->n_top, 0);
 	for (i = 0; i < s->n_top; i++) {

@@ -340,6 +340,13 @@ print_memory(const struct cm_result *r)
 	bar(_("optimizer"), r->mem_optim, scale, '%');
 	bar(_("activations"), r->mem_act, scale, '*');
 	bar(_("other"), r->mem_other, scale, '.');
+	printf(_("    buffers %.2f GB, NCCL %.2f GB"), GB(r->mem_buffers),
+	    GB(r->mem_nccl));
+	if (r->mem_gathered > 0 || r->mem_grads_whole > 0)
+		printf(_(", ZeRO-3 weights held whole %.2f GB, gradients "
+		    "before their reduce-scatter %.2f GB"), GB(r->mem_gathered),
+		    GB(r->mem_grads_whole));
+	printf("\n");
 	bar(_("total"), r->mem_total, scale, '@');
 	printf(_("  GPU %.2f GB, usable %.2f GB: %s by %.2f GB (GB = 1e9 bytes)\n"),
 	    GB(r->mem_gpu), GB(r->mem_usable), r->fits ? _("fits") :
@@ -449,6 +456,18 @@ print_one(const struct cm_result *r, const cJSON *o)
 	    r->hw_tflops_per_gpu, 100 * r->mfu);
 	printf(_("Runs on: %s\n"), fw_list_text(r->frameworks, fw,
 	    sizeof fw));
+	if (r->priced_as != 0)
+		printf(_("Priced as %s runs it: gradients in %s, reduced in "
+		    "%s, optimizer %s.\n"), fw_list_text(r->priced_as, fw,
+		    sizeof fw), c->grad_accum_fp32 ? "fp32" : "bf16",
+		    c->reduce_fp32 ? "fp32" : "bf16",
+		    cm_opt_impl_name(cm_opt_impl_of(c)));
+	else
+		printf(_("Priced as set: gradients in %s, reduced in %s, "
+		    "optimizer %s (--framework NAME prices it as that "
+		    "framework runs it).\n"), c->grad_accum_fp32 ? "fp32" :
+		    "bf16", c->reduce_fp32 ? "fp32" : "bf16",
+		    cm_opt_impl_name(cm_opt_impl_of(c)));
 	for (i = 0; i < r->n_reasons; i++)
 		printf("  - %s\n", r->reasons[i].text);
 }
@@ -466,8 +485,9 @@ print_search_head(const struct cm_search *s, const struct cm_config *c)
 	char fw[200];
 	int i;
 
-	printf(_("%ld layouts evaluated, %ld fit; %ld ranked (%ld keep less "
-	    "than %.0f%% of GPU memory free, %ld run on no framework).\n"),
+	printf(_("%ld rows priced (each layout once per framework that runs "
+	    "it, alike ones once), %ld fit; %ld ranked (%ld keep less than "
+	    "%.0f%% of GPU memory free, %ld run on no framework).\n"),
 	    s->evaluated, s->fitting, s->eligible, s->low_headroom,
 	    100 * c->headroom, s->no_framework);
 	if (c->any_framework)
@@ -478,7 +498,8 @@ print_search_head(const struct cm_search *s, const struct cm_config *c)
 		    i ? ", " : "", fw_short((enum fw_id)i),
 		    fw_label((enum fw_id)i));
 	printf(_("Rank: steps within %.0f%% of a tier's first share its rank "
-	    "(=). Frameworks: %s.\n"), 100 * CM_TIE_TOL, fw);
+	    "(=). fw: the frameworks a row is priced as, %s.\n"),
+	    100 * CM_TIE_TOL, fw);
 }
 
 static void
@@ -540,7 +561,7 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 		    cm_recompute_name(r->cfg.recompute),
 		    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step,
 		    r->tflops_per_gpu, 100 * r->mfu, GB(r->mem_total),
-		    100 * r->headroom, fw_short_text(r->frameworks, fw,
+		    100 * r->headroom, fw_short_text(r->priced_as, fw,
 		    sizeof fw));
 		print_row_reasons(r);
 	}

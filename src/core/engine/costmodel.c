@@ -288,6 +288,13 @@ cm_validate(const struct cm_config *c, struct pl_err *err)
 		pl_err_set(err, NULL, 0, 0, "%s", why);
 		return -1;
 	}
+	if (c->framework != CM_FW_AUTO &&
+	    !(fw_runs(c) & FW_BIT(c->framework - 1))) {
+		pl_err_set(err, NULL, 0, 0, _("%s does not run this layout "
+		    "(it runs on: %s)"), fw_label((enum fw_id)(c->framework -
+		    1)), fw_list_text(fw_runs(c), buf, sizeof buf));
+		return -1;
+	}
 	return 0;
 }
 
@@ -361,18 +368,35 @@ cm_evaluate(const struct cm_config *c, struct cm_result *r,
 }
 
 void
-cm_evaluate_quick(const struct cm_config *c, struct cm_result *r)
+cm_evaluate_memory(const struct cm_config *c, struct cm_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->cfg = *c;
+	if (c->framework != CM_FW_AUTO) {
+		fw_setup_apply(&r->cfg, (enum fw_id)(c->framework - 1));
+		r->priced_as = FW_BIT(c->framework - 1);
+		c = &r->cfg;
+	}
 	r->valid = 1;
 	r->microbatches = c->global_batch / ((long)c->micro_batch * c->dp);
 	r->params = cm_params(&c->model);
 	cm_memory(c, r);
-	cm_time(c, r);
-	cm_nic_share(c, r);
 	r->headroom = r->mem_gpu > 0 ? 1 - r->mem_total / r->mem_gpu : 0;
 	r->frameworks = fw_runs(c);
+}
+
+void
+cm_evaluate_time(struct cm_result *r)
+{
+	cm_time(&r->cfg, r);
+	cm_nic_share(&r->cfg, r);
+}
+
+void
+cm_evaluate_quick(const struct cm_config *c, struct cm_result *r)
+{
+	cm_evaluate_memory(c, r);
+	cm_evaluate_time(r);
 }
 
 static const char *const quantity_names[] = {

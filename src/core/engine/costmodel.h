@@ -64,6 +64,25 @@ enum cm_kernels { CM_KERNELS_EAGER, CM_KERNELS_COMPILED, CM_KERNELS_FUSED };
 enum cm_gather { CM_GATHER_LAYER, CM_GATHER_PARAM };
 
 /*
+ * Which framework a layout is priced as (framework_setup.c): auto prices
+ * a single layout with the settings as given (PyTorch eager defaults) and
+ * makes the search price every layout once per framework that runs it;
+ * the others set the kernels, gradient and reduce dtypes, optimizer and
+ * pipeline sends as that framework runs them (each CM_FW_x is 1 + its
+ * enum fw_id, framework.h).
+ */
+enum cm_framework { CM_FW_AUTO, CM_FW_MEGATRON, CM_FW_DEEPSPEED,
+	CM_FW_PYTORCH };
+
+/* Setup knobs given explicitly (cm_config.setup_set): a framework's
+ * pricing leaves them as set. */
+#define CM_SET_KERNELS		(1u << 0)
+#define CM_SET_GRAD_DTYPE	(1u << 1)
+#define CM_SET_REDUCE_DTYPE	(1u << 2)
+#define CM_SET_OPT_IMPL		(1u << 3)
+#define CM_SET_PP_SENDS		(1u << 4)
+
+/*
  * The parallel axes, their degrees' product, the rank numbering and where
  * each axis's groups sit are the mesh's (core/mesh/mesh.h); a config's
  * rank_order is a mesh order: 0, tp-pp-dp, puts the TP ranks of a group
@@ -144,6 +163,8 @@ struct cm_config {
 						 * TP group stays in one node */
 	unsigned		search_keep;	/* CM_KEEP_* bits: searched knobs
 						 * the search leaves as set */
+	enum cm_framework	framework;	/* priced as; auto: as set */
+	unsigned		setup_set;	/* CM_SET_* bits: given keys */
 };
 
 /* Knobs cm_search varies unless cfg.search_keep holds them as set. */
@@ -190,7 +211,15 @@ struct cm_result {
 	double			mem_grads;	/* bytes */
 	double			mem_optim;	/* bytes */
 	double			mem_act;	/* bytes */
-	double			mem_other;	/* buffers, bytes */
+	double			mem_other;	/* the four below, bytes */
+	double			mem_buffers;	/* context, workspaces */
+	double			mem_nccl;	/* NCCL's per communicator */
+	double			mem_gathered;	/* ZeRO-3 weights held whole:
+						 * the layers in flight, or
+						 * the stage's under PP */
+	double			mem_grads_whole; /* ZeRO-3 gradients held
+						  * unsharded before their
+						  * reduce-scatter */
 	double			mem_total;	/* bytes */
 	double			mem_gpu;	/* capacity, bytes */
 	double			mem_usable;	/* capacity minus reserve, bytes */
@@ -243,6 +272,8 @@ struct cm_result {
 	double			headroom;	/* free share of GPU memory:
 						 * 1 - mem_total / mem_gpu */
 	unsigned		frameworks;	/* FW_BIT set (framework.h) */
+	unsigned		priced_as;	/* FW_BIT set this row's price
+						 * is for (0: as set) */
 	int			rank;		/* in a search: tie-aware rank,
 						 * 1 = best; 0 outside a search */
 	int			tied;		/* bool: shares its rank */
@@ -573,6 +604,10 @@ const char	*cm_precision_name(enum cm_precision);
 const char	*cm_attention_name(enum cm_attention);
 const char	*cm_kernels_name(enum cm_kernels);
 const char	*cm_gather_name(enum cm_gather);
+const char	*cm_framework_name(enum cm_framework);
+
+/* The optimizer implementation cfg runs (auto resolved by its kernels). */
+enum cm_opt_impl cm_opt_impl_of(const struct cm_config *);
 
 /* Word to enum; return 0, or -1 for an unknown word. */
 int	cm_recompute_parse(const char *, enum cm_recompute *);
@@ -582,6 +617,7 @@ int	cm_precision_parse(const char *, enum cm_precision *);
 int	cm_attention_parse(const char *, enum cm_attention *);
 int	cm_kernels_parse(const char *, enum cm_kernels *);
 int	cm_gather_parse(const char *, enum cm_gather *);
+int	cm_framework_parse(const char *, enum cm_framework *);
 int	cm_mlp_parse(const char *, enum hw_mlp *);
 
 #endif

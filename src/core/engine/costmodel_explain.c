@@ -30,6 +30,7 @@
 #include "i18n.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/framework.h"
 
 /* Differences smaller than this share of the step are not reasons. */
 #define MIN_SHARE	0.005
@@ -233,22 +234,30 @@ cm_zero_label(const struct cm_config *c, char *buf, size_t size)
 
 /* Settings that shape each part, the most direct cause first. */
 enum knob { K_DP = MESH_DP, K_TP = MESH_TP, K_PP = MESH_PP,
-	K_MB = MESH_N_AXES, K_SCHED, K_ZERO, K_RC, K_SP, K_N };
+	K_MB = MESH_N_AXES, K_SCHED, K_ZERO, K_RC, K_SP, K_FW, K_N };
 #define KB(k)	(1u << (k))
 #define K_END	K_N
 
-static const enum knob part_knobs[P_N][5] = {
-	[P_COMPUTE] = { K_RC, K_TP, K_MB, K_PP, K_END },
-	[P_TP] = { K_TP, K_SP, K_RC, K_MB, K_END },
-	[P_PP] = { K_PP, K_SCHED, K_MB, K_TP, K_END },
-	[P_DP] = { K_ZERO, K_DP, K_TP, K_PP, K_END },
-	[P_BUBBLE] = { K_PP, K_SCHED, K_MB, K_DP, K_END },
-	[P_OPTIM] = { K_ZERO, K_DP, K_TP, K_PP, K_END },
+static const enum knob part_knobs[P_N][6] = {
+	[P_COMPUTE] = { K_RC, K_TP, K_MB, K_PP, K_FW, K_END },
+	[P_TP] = { K_TP, K_SP, K_RC, K_MB, K_FW, K_END },
+	[P_PP] = { K_PP, K_SCHED, K_MB, K_TP, K_FW, K_END },
+	[P_DP] = { K_ZERO, K_DP, K_TP, K_PP, K_FW, K_END },
+	[P_BUBBLE] = { K_PP, K_SCHED, K_MB, K_DP, K_FW, K_END },
+	[P_OPTIM] = { K_ZERO, K_DP, K_TP, K_PP, K_FW, K_END },
 };
 static const enum knob memory_knobs[] = { K_ZERO, K_RC, K_TP, K_PP, K_SP,
-	K_MB, K_SCHED, K_END };
+	K_MB, K_SCHED, K_FW, K_END };
 static const enum knob all_knobs[] = { K_DP, K_TP, K_PP, K_MB, K_SCHED,
-	K_ZERO, K_RC, K_SP, K_END };
+	K_ZERO, K_RC, K_SP, K_FW, K_END };
+
+/* The framework a row is priced as, or "as set". */
+static const char *
+priced_label(const struct cm_config *c)
+{
+	return c->framework == CM_FW_AUTO ? _("as set") :
+	    fw_label((enum fw_id)(c->framework - 1));
+}
 
 static unsigned
 differing(const struct cm_config *a, const struct cm_config *b)
@@ -266,6 +275,7 @@ differing(const struct cm_config *a, const struct cm_config *b)
 	    KB(K_ZERO) : 0;
 	m |= a->recompute != b->recompute ? KB(K_RC) : 0;
 	m |= a->seq_parallel != b->seq_parallel ? KB(K_SP) : 0;
+	m |= a->framework != b->framework ? KB(K_FW) : 0;
 	return m;
 }
 
@@ -301,6 +311,12 @@ knob_text(enum knob k, const struct cm_config *a, const struct cm_config *b,
 		snprintf(buf, size, _("recompute %s vs %s"),
 		    cm_recompute_name(a->recompute),
 		    cm_recompute_name(b->recompute));
+		break;
+	case K_FW:
+		/* TRANSLATORS: "Megatron-LM vs PyTorch FSDP2": the frameworks
+		 * two rows are priced as */
+		snprintf(buf, size, _("%s vs %s"), priced_label(a),
+		    priced_label(b));
 		break;
 	default:
 		snprintf(buf, size, "%s", a->seq_parallel ? _("SP on vs off") :

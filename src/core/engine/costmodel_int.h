@@ -80,8 +80,6 @@ int	cm_split_products(const struct cm_config *);
 /* HBM bytes of the optimizer step per parameter the GPU owns. */
 double	cm_optimizer_bytes(const struct cm_config *);
 
-/* The optimizer implementation cfg runs (auto resolved by its kernels). */
-enum cm_opt_impl cm_opt_impl_of(const struct cm_config *);
 
 /* Kernels the optimizer step launches over `own` parameters held in
  * `tensors` weight tensors. */
@@ -144,6 +142,11 @@ int	cm_valid_quick(const struct cm_config *);
 
 /* Evaluate a validated cfg without reasons (search inner loop). */
 void	cm_evaluate_quick(const struct cm_config *, struct cm_result *r);
+
+/* cm_evaluate_quick in two halves: memory, headroom and frameworks (the
+ * setup of cfg's framework applied), then the times from r->cfg. */
+void	cm_evaluate_memory(const struct cm_config *, struct cm_result *r);
+void	cm_evaluate_time(struct cm_result *r);
 
 /*
  * cm_search's grid of layouts (layout_grid.c): the mesh's walk over the

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
 #include "core/engine/framework.h"
 
 static void
@@ -30,6 +31,14 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddStringToObject(l, "attention",
 	    cm_attention_name(c->attention));
 	cJSON_AddStringToObject(l, "kernels", cm_kernels_name(c->kernels));
+	cJSON_AddStringToObject(l, "framework",
+	    cm_framework_name(c->framework));
+	cJSON_AddStringToObject(l, "grad_dtype", c->grad_accum_fp32 ? "fp32" :
+	    "bf16");
+	cJSON_AddStringToObject(l, "reduce_dtype", c->reduce_fp32 ? "fp32" :
+	    "bf16");
+	cJSON_AddStringToObject(l, "optimizer_impl",
+	    cm_opt_impl_name(cm_opt_impl_of(c)));
 	cJSON_AddStringToObject(l, "weight_gather",
 	    cm_gather_name(c->weight_gather));
 	cJSON_AddBoolToObject(l, "reshard_after_forward",
@@ -79,6 +88,10 @@ add_memory(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(m, "optimizer", r->mem_optim);
 	cJSON_AddNumberToObject(m, "activations", r->mem_act);
 	cJSON_AddNumberToObject(m, "other", r->mem_other);
+	cJSON_AddNumberToObject(m, "buffers", r->mem_buffers);
+	cJSON_AddNumberToObject(m, "nccl_buffers", r->mem_nccl);
+	cJSON_AddNumberToObject(m, "gathered_weights", r->mem_gathered);
+	cJSON_AddNumberToObject(m, "unsharded_gradients", r->mem_grads_whole);
 	cJSON_AddNumberToObject(m, "total", r->mem_total);
 	cJSON_AddNumberToObject(o, "gpu_memory_bytes", r->mem_gpu);
 	cJSON_AddNumberToObject(o, "usable_memory_bytes", r->mem_usable);
@@ -130,13 +143,13 @@ add_reasons(cJSON *o, const struct cm_result *r)
 }
 
 static void
-add_frameworks(cJSON *o, const struct cm_result *r)
+add_fw_set(cJSON *o, const char *name, unsigned mask)
 {
-	cJSON *a = cJSON_AddArrayToObject(o, "frameworks");
+	cJSON *a = cJSON_AddArrayToObject(o, name);
 	int i;
 
 	for (i = 0; i < FW_N; i++)
-		if (r->frameworks & FW_BIT(i))
+		if (mask & FW_BIT(i))
 			cJSON_AddItemToArray(a,
 			    cJSON_CreateString(fw_name((enum fw_id)i)));
 }
@@ -162,7 +175,8 @@ cm_result_json(const struct cm_result *r)
 	cJSON_AddNumberToObject(o, "hw_tflops_per_gpu", r->hw_tflops_per_gpu);
 	cJSON_AddNumberToObject(o, "mfu_fraction", r->mfu);
 	cJSON_AddNumberToObject(o, "headroom_fraction", r->headroom);
-	add_frameworks(o, r);
+	add_fw_set(o, "frameworks", r->frameworks);
+	add_fw_set(o, "priced_as", r->priced_as);
 	if (r->rank > 0) {
 		cJSON_AddNumberToObject(o, "rank", r->rank);
 		cJSON_AddBoolToObject(o, "tie", r->tied);

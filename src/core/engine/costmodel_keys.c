@@ -29,6 +29,10 @@ static const char *const attn_w[] = { "flash", "plain", "flash2", NULL };
 static const char *const kern_w[] = { "eager", "compiled", "fused", NULL };
 static const char *const gather_w[] = { "layer", "param", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
+static const char *const dtype_w[] = { "bf16", "fp32", NULL };
+/* in enum cm_framework order */
+static const char *const fw_w[] = { "auto", "megatron", "deepspeed",
+	"pytorch", NULL };
 
 static int
 word(const char *const *w, const char *s)
@@ -83,6 +87,12 @@ cm_gather_name(enum cm_gather v)
 	return gather_w[v];
 }
 
+const char *
+cm_framework_name(enum cm_framework v)
+{
+	return fw_w[v];
+}
+
 #define PARSER(fn, type, words)					\
 int								\
 fn(const char *s, type *out)					\
@@ -102,6 +112,7 @@ PARSER(cm_attention_parse, enum cm_attention, attn_w)
 PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
 PARSER(cm_kernels_parse, enum cm_kernels, kern_w)
 PARSER(cm_gather_parse, enum cm_gather, gather_w)
+PARSER(cm_framework_parse, enum cm_framework, fw_w)
 
 /* WORD keys store their index in an enum field read as an int. */
 _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
@@ -109,7 +120,8 @@ _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
     sizeof(enum hw_mlp) == sizeof(int) &&
     sizeof(enum cm_kernels) == sizeof(int) &&
     sizeof(enum cm_opt_impl) == sizeof(int) &&
-    sizeof(enum cm_gather) == sizeof(int), "enum fields are int-sized");
+    sizeof(enum cm_gather) == sizeof(int) &&
+    sizeof(enum cm_framework) == sizeof(int), "enum fields are int-sized");
 
 static void
 realistic_hook(struct cm_config *c, int on)
@@ -213,10 +225,14 @@ static const struct cm_key rows[] = {
 	WORD("optimizer_impl", SETUP, optimizer_impl, impl_w,
 	    N_("optimizer step: foreach, fused or for-loop (auto: fused "
 	    "under fused kernels, else foreach)")),
-	WORD("grad_dtype", SETUP, grad_accum_fp32, prec_w,
+	WORD("framework", SETUP, framework, fw_w,
+	    N_("price as this framework runs the layout: its kernels, "
+	    "gradient and reduce dtypes, optimizer (auto: as set; a search "
+	    "prices each layout once per framework that runs it)")),
+	WORD("grad_dtype", SETUP, grad_accum_fp32, dtype_w,
 	    N_("gradients held in bf16 (the training precision) or fp32 "
 	    "(Megatron's main grads)")),
-	WORD("reduce_dtype", SETUP, reduce_fp32, prec_w,
+	WORD("reduce_dtype", SETUP, reduce_fp32, dtype_w,
 	    N_("DP/ZeRO gradient reduction in bf16 (the training precision) "
 	    "or fp32")),
 	WORD("precision", SETUP, precision, prec_w, N_("precision (bf16)")),
@@ -495,6 +511,11 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 	}
 	if (c->schedule == PIPE_INTERLEAVED && !has(o, "virtual_stages"))
 		c->virtual_stages = CM_INTERLEAVED_V;
+	c->setup_set = (has(o, "kernels") ? CM_SET_KERNELS : 0) |
+	    (has(o, "grad_dtype") ? CM_SET_GRAD_DTYPE : 0) |
+	    (has(o, "reduce_dtype") ? CM_SET_REDUCE_DTYPE : 0) |
+	    (has(o, "optimizer_impl") ? CM_SET_OPT_IMPL : 0) |
+	    (has(o, "pp_scatter_gather") ? CM_SET_PP_SENDS : 0);
 	return 0;
 }
 

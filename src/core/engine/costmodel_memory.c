@@ -12,7 +12,8 @@
  * What the framework holds besides (mem_other): cfg->buffers_bytes for the
  * CUDA context and the cuBLAS / cuDNN workspaces (reference j.3: the
  * context alone is ~0.5-1 GB), NCCL_COMM_BYTES for each communicator the
- * layout opens, and under ZeRO-3 the gathered weights being used. Allocator
+ * layout opens, and under ZeRO-3 the gathered weights being used and the
+ * gradients not yet reduce-scattered, each its own field. Allocator
  * fragmentation is the capacity held back by cfg->reserve_frac.
  */
 #include <math.h>
@@ -207,8 +208,8 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
     int layers, double scale)
 {
 	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
-	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot, gathered;
-	double pw, pg, po;
+	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot;
+	double pw, pg, po, buffers, nccl, gathered = 0, grads_whole = 0;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -224,19 +225,24 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	pg = np * g / (c->zero >= 2 ? d : 1);
 	po = np * k / (c->zero >= 1 ? d : 1);
 	act = stage_act(c, r, layers, res->microbatches);
-	other = c->buffers_bytes + NCCL_COMM_BYTES * communicators(c);
+	buffers = c->buffers_bytes;
+	nccl = NCCL_COMM_BYTES * communicators(c);
 	if (c->zero >= 3 && c->pp > 1) {
 		/* PyTorch pipelining keeps the stage's weights gathered and
-		 * its gradients unsharded for the whole step (costmodel_dp.c) */
-		other += np * (w - w / d) + np * (g - g / d);
+		 * its gradients unsharded for the whole step (costmodel_dp.c):
+		 * the rest of each beside the shard already counted */
+		gathered = np * (w - w / d);
+		grads_whole = np * (g - g / d);
 	} else if (c->zero >= 3) {
 		/* this layer and the prefetched one gathered, or every layer
 		 * kept from the forward to the backward without resharding;
 		 * one layer's unsharded gradient before its reduce-scatter */
 		gathered = (c->reshard_after_forward ? 2 : layers) *
-		    cm_layer_params_rank(c) * scale;
-		other += gathered * w + cm_layer_params_rank(c) * scale * g;
+		    cm_layer_params_rank(c) * scale * w;
+		grads_whole = cm_layer_params_rank(c) * scale * g;
 	}
+	other = buffers + nccl;
+	other += gathered + grads_whole;
 	tot = pw + pg + po + act + other;
 	if (tot <= res->mem_total)
 		return;
@@ -246,6 +252,10 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	res->mem_optim = po;
 	res->mem_act = act;
 	res->mem_other = other;
+	res->mem_buffers = buffers;
+	res->mem_nccl = nccl;
+	res->mem_gathered = gathered;
+	res->mem_grads_whole = grads_whole;
 	res->mem_total = tot;
 }
 

@@ -45,7 +45,8 @@ cm_same_shape(const struct cm_config *a, const struct cm_config *b)
 {
 	return a->dp == b->dp && a->tp == b->tp && a->pp == b->pp &&
 	    a->micro_batch == b->micro_batch && a->schedule == b->schedule &&
-	    a->virtual_stages == b->virtual_stages;
+	    a->virtual_stages == b->virtual_stages &&
+	    a->framework == b->framework;
 }
 
 enum cm_exclusion
@@ -57,7 +58,9 @@ cm_search_excluded(const struct cm_result *r)
 		return CM_EX_FIT;
 	if (r->headroom < r->cfg.headroom - 1e-12)
 		return CM_EX_HEADROOM;
-	if (!r->cfg.any_framework && r->frameworks == 0)
+	if (!r->cfg.any_framework && (r->frameworks == 0 ||
+	    (r->cfg.framework != CM_FW_AUTO &&
+	    !(r->frameworks & FW_BIT(r->cfg.framework - 1)))))
 		return CM_EX_FRAMEWORK;
 	return CM_EX_NONE;
 }
@@ -84,8 +87,13 @@ cm_search_why_excluded(const struct cm_result *r, char *buf, size_t size)
 		    100 * r->headroom, 100 * r->cfg.headroom);
 		break;
 	case CM_EX_FRAMEWORK:
-		snprintf(buf, size, _("no framework runs it: %s"),
-		    fw_why_none(&r->cfg, fw, sizeof fw));
+		if (r->frameworks != 0)
+			snprintf(buf, size, _("%s does not run it (it runs on: "
+			    "%s)"), fw_label((enum fw_id)(r->cfg.framework - 1)),
+			    fw_list_text(r->frameworks, fw, sizeof fw));
+		else
+			snprintf(buf, size, _("no framework runs it: %s"),
+			    fw_why_none(&r->cfg, fw, sizeof fw));
 		break;
 	default:
 		break;
@@ -156,15 +164,18 @@ closer(const struct cm_result *a, const struct cm_result *b)
 	return over_a < over_b;
 }
 
+/*
+ * One row: memory first, and the times only for a row that is ranked or
+ * becomes the closest, since most of a large grid does not fit.
+ */
 static void
-try_one(struct cm_search *s, int max, const struct cm_config *c,
-    struct cm_result *scratch)
+try_priced(struct cm_search *s, int max, const struct cm_config *c,
+    unsigned priced_as, struct cm_result *scratch)
 {
 	enum cm_exclusion ex;
 
-	if (cm_valid_quick(c) != 0)
-		return;
-	cm_evaluate_quick(c, scratch);
+	cm_evaluate_memory(c, scratch);
+	scratch->priced_as = priced_as;
 	s->evaluated++;
 	if (scratch->fits)
 		s->fitting++;
@@ -174,13 +185,52 @@ try_one(struct cm_search *s, int max, const struct cm_config *c,
 	else if (ex == CM_EX_FRAMEWORK)
 		s->no_framework++;
 	if (ex == CM_EX_NONE) {
+		cm_evaluate_time(scratch);
 		s->eligible++;
 		keep(s, max, scratch);
 	} else if (s->eligible == 0 && (!s->have_closest ||
 	    closer(scratch, &s->closest))) {
+		cm_evaluate_time(scratch);
 		s->closest = *scratch;
 		s->have_closest = 1;
 	}
+}
+
+/*
+ * A layout priced once per framework that runs it (framework_setup.c);
+ * frameworks that price it alike share one row. Under --framework only
+ * that one; a layout no framework runs is priced as set.
+ */
+static void
+try_one(struct cm_search *s, int max, struct cm_config *c,
+    struct cm_result *scratch)
+{
+	struct cm_config as_fw[FW_N];
+	unsigned bits[FW_N], runs;
+	int i, j, n = 0;
+	const enum cm_framework chosen = c->framework;
+
+	if (cm_valid_quick(c) != 0)
+		return;
+	runs = chosen != CM_FW_AUTO ? FW_BIT(chosen - 1) : fw_runs(c);
+	if (runs == 0) {
+		try_priced(s, max, c, 0, scratch);
+		return;
+	}
+	for (i = 0; i < FW_N; i++) {
+		if (!(runs & FW_BIT(i)))
+			continue;
+		as_fw[n] = *c;
+		fw_setup_apply(&as_fw[n], (enum fw_id)i);
+		for (j = 0; j < n && !fw_setup_same(&as_fw[j], &as_fw[n]); j++)
+			;
+		if (j < n)
+			bits[j] |= FW_BIT(i);
+		else
+			bits[n++] = FW_BIT(i);
+	}
+	for (j = 0; j < n; j++)
+		try_priced(s, max, &as_fw[j], bits[j], scratch);
 }
 
 /*
@@ -416,8 +466,10 @@ cm_search(const struct cm_config *base, int max, struct cm_search *s,
 		cm_grid_apply(&g, &c);
 		try_schedules(s, max, &c, base, &scratch);
 	}
-	if (!enumerated(base))
-		try_one(s, max, base, &scratch);
+	if (!enumerated(base)) {
+		c = *base;
+		try_one(s, max, &c, &scratch);
+	}
 	set_ranks(s);
 	cm_explain_ranked(s);
 	if (s->have_closest)

@@ -54,4 +54,15 @@ char		*fw_list_text(unsigned mask, char *buf, size_t size);
 char		*fw_why_none(const struct cm_config *cfg, char *buf,
 		    size_t size);
 
+/*
+ * Set c's kernels, gradient and reduce dtypes, optimizer implementation
+ * and pipeline sends as framework id runs them (framework_setup.c), except
+ * those c->setup_set holds as given; c->framework becomes id's.
+ */
+void		 fw_setup_apply(struct cm_config *c, enum fw_id id);
+
+/* 1 when a and b, the same layout, are priced alike (the same setup). */
+int		 fw_setup_same(const struct cm_config *a,
+		    const struct cm_config *b);
+
 #endif
