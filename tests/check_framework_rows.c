@@ -266,6 +266,37 @@ START_TEST(zero3_pp_memory_named)
 }
 END_TEST
 
+/* Gradient buckets as each framework sizes them (framework_setup.c). */
+START_TEST(buckets_per_framework)
+{
+	struct cm_config c;
+	struct cm_result r;
+	double n;
+
+	cm_config_default(&c, hw_model_find(&cat, "llama2-7b"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.gpus = c.dp = 8;
+	eval(&c, &r);
+	n = cm_params(&c.model);
+	/* as set: PyTorch DDP's 25 MiB of bf16 gradients */
+	ck_assert_int_eq(r.dp_collectives, (long)ceil(2 * n / (25 * 1048576.0)));
+	ck_assert_int_gt(r.dp_collectives, 500);
+	c.framework = CM_FW_MEGATRON;	/* max(4e7, 1e6 x 8) elements */
+	eval(&c, &r);
+	ck_assert_int_eq(r.dp_collectives, (long)ceil(n / 4e7));
+	c.dp_overlap = 0;		/* one bucket: the whole buffer */
+	eval(&c, &r);
+	ck_assert_int_eq(r.dp_collectives, 1);
+	c.dp_overlap = 1;
+	c.framework = CM_FW_DEEPSPEED;	/* 5e8 elements */
+	eval(&c, &r);
+	ck_assert_int_eq(r.dp_collectives, (long)ceil(n / 5e8));
+	c.zero = 1;	/* reduce-scatter and all-gather, each in buckets */
+	eval(&c, &r);
+	ck_assert_int_eq(r.dp_collectives, 2 * (long)ceil(n / 5e8));
+}
+END_TEST
+
 START_TEST(framework_key)
 {
 	struct cm_config c;
@@ -303,6 +334,7 @@ rows_suite(void)
 	tcase_add_test(tc, search_one_framework);
 	tcase_add_test(tc, json_carries_framework);
 	tcase_add_test(tc, zero3_pp_memory_named);
+	tcase_add_test(tc, buckets_per_framework);
 	tcase_add_test(tc, framework_key);
 	suite_add_tcase(s, tc);
 	return s;

@@ -70,6 +70,7 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	 * cuDNN workspaces; NCCL buffers are added per communicator and
 	 * fragmentation is the reserve (costmodel_memory.c). */
 	c->buffers_bytes = 1e9;
+	c->bucket_bytes = CM_DDP_BUCKET_BYTES;
 	c->reserve_frac = 0.05;		/* engine choice, reference d */
 	c->rank_order = 0;		/* tp-pp-dp */
 	c->coll_base_s = NCCL_BASE_S;

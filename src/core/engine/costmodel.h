@@ -81,6 +81,11 @@ enum cm_framework { CM_FW_AUTO, CM_FW_MEGATRON, CM_FW_DEEPSPEED,
 #define CM_SET_REDUCE_DTYPE	(1u << 2)
 #define CM_SET_OPT_IMPL		(1u << 3)
 #define CM_SET_PP_SENDS		(1u << 4)
+#define CM_SET_BUCKET		(1u << 5)
+
+/* PyTorch DDP's gradient bucket: bucket_cap_mb = 25 MiB
+ * (torch/nn/parallel/distributed.py). */
+#define CM_DDP_BUCKET_BYTES	(25.0 * 1048576)
 
 /*
  * The parallel axes, their degrees' product, the rank numbering and where
@@ -134,6 +139,9 @@ struct cm_config {
 	int			reduce_fp32;	/* bool: DP/ZeRO reduce gradients
 						 * in fp32 (key reduce_dtype) */
 	enum cm_opt_impl	optimizer_impl;	/* auto, foreach, fused, for-loop */
+	double			bucket_bytes;	/* ZeRO 0-2 gradient (and ZeRO-1
+						 * weight) collectives are this
+						 * size, bytes */
 	double			buffers_bytes;	/* CUDA context, workspaces, bytes */
 	double			reserve_frac;	/* held back (fragmentation), 0..1 */
 	/* Network, sharding and overlap (issue 12; costmodel.md f). */

@@ -38,9 +38,12 @@
  *           unsharded weights and gradients:                   e Psi + g Psi
  *
  * (all-reduce sends 2 (n-1)/n of its array per GPU, all-gather and
- * reduce-scatter (n-1)/n.) Every collective is issued per layer, so each
- * pays NCCL's ring latency (costmodel_net.c); at thousands of ranks that
- * is what slows ZeRO-3 down.
+ * reduce-scatter (n-1)/n.) ZeRO 0-2 reduce (and ZeRO 1-2 gather) in
+ * buckets of cfg->bucket_bytes, as the framework sizes them
+ * (framework_setup.c: PyTorch DDP 25 MiB, Megatron-LM max(4e7, 1e6 DP)
+ * elements, DeepSpeed 5e8); ZeRO 3 issues its collectives per layer. Each
+ * collective pays NCCL's ring latency (costmodel_net.c); at thousands of
+ * ranks that is what slows ZeRO-3 down.
  *
  * Overlap (dp_overlap, reference j.4): DDP and ZeRO 1-2 reduce gradients
  * behind the backward pass; Megatron's distributed optimizer gathers the
@@ -71,6 +74,8 @@
  * synchronize. Gradients were still reduced in buckets on a side stream,
  * as the per-layer reduce-scatter here.
  */
+#include <math.h>
+
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
 
@@ -130,25 +135,48 @@ pass_s(const struct dp_plan *p, enum cm_coll kind, double bytes_layer,
 	return p->layers * cm_coll_s(p->c, kind, &p->grp, bytes_layer);
 }
 
+/*
+ * n collectives of one kind splitting `total` bytes evenly: the buckets
+ * ZeRO 0-2 reduce gradients (and Megatron's distributed optimizer gathers
+ * weights) in, cfg->bucket_bytes each at most.
+ */
+static double
+buckets_s(const struct dp_plan *p, enum cm_coll kind, double total,
+    struct cm_result *r)
+{
+	double n = ceil(total / p->c->bucket_bytes);
+
+	if (n < 1)
+		n = 1;
+	r->dp_bytes += n * sent(kind, p->grp.n, total / n);
+	r->dp_collectives += (long)n;
+	return n * cm_coll_s(p->c, kind, &p->grp, total / n);
+}
+
 /* ZeRO 0-2: reductions behind the backward, gathers behind the forward. */
 static void
 zero012(const struct dp_plan *p, struct cm_result *r, double wf, double wb)
 {
 	const struct cm_config *c = p->c;
-	double m = (double)r->microbatches, red, ag;
+	double m = (double)r->microbatches, red, ag, bytes0, coll0;
+	double g = p->g * p->layers, w = p->w * p->layers;
 
 	if (c->zero == 0) {
-		red = pass_s(p, CM_ALLREDUCE, p->g, r);
+		red = buckets_s(p, CM_ALLREDUCE, g, r);
 		r->t_dp = red;
 		r->t_dp_exposed = behind(r, red, wb);
 		return;
 	}
-	red = pass_s(p, CM_REDUCESCATTER, p->g, r);
-	ag = pass_s(p, CM_ALLGATHER, p->w, r);
+	bytes0 = r->dp_bytes;
+	coll0 = (double)r->dp_collectives;
+	red = buckets_s(p, CM_REDUCESCATTER, g, r);
 	if (c->zero == 2) {	/* every micro-batch, see above */
-		r->dp_bytes += (m - 1) * p->layers * sent(CM_REDUCESCATTER,
-		    p->grp.n, p->g);
-		r->dp_collectives += (long)((m - 1) * p->layers);
+		r->dp_bytes += (m - 1) * (r->dp_bytes - bytes0);
+		r->dp_collectives += (long)((m - 1) *
+		    ((double)r->dp_collectives - coll0));
+	}
+	ag = buckets_s(p, CM_ALLGATHER, w, r);
+	if (c->zero == 2) {
 		r->t_dp = m * red + ag;
 		r->t_dp_exposed = m * behind(r, red, wb) + behind(r, ag, wf);
 		return;

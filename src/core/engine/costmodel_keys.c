@@ -250,6 +250,9 @@ static const struct cm_key rows[] = {
 	    N_("DP/ZeRO traffic overlaps compute (on)")),
 	BOOL("tp_overlap", SETUP, tp_overlap,
 	    N_("TP collectives overlap the matmuls (off)")),
+	NUM("bucket_mb", SETUP, bucket_bytes, 0.01, 1e6, 1048576.0, "MiB",
+	    N_("DP/ZeRO 0-2 gradient bucket in MiB (25, PyTorch DDP's "
+	    "bucket_cap_mb)")),
 	NUM("headroom", SEARCH, headroom, 0, 0.9, 1, "F",
 	    N_("GPU memory a ranked layout leaves free (0.10)")),
 	BOOL("any_framework", SEARCH, any_framework,
@@ -515,7 +518,8 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 	    (has(o, "grad_dtype") ? CM_SET_GRAD_DTYPE : 0) |
 	    (has(o, "reduce_dtype") ? CM_SET_REDUCE_DTYPE : 0) |
 	    (has(o, "optimizer_impl") ? CM_SET_OPT_IMPL : 0) |
-	    (has(o, "pp_scatter_gather") ? CM_SET_PP_SENDS : 0);
+	    (has(o, "pp_scatter_gather") ? CM_SET_PP_SENDS : 0) |
+	    (has(o, "bucket_mb") ? CM_SET_BUCKET : 0);
 	return 0;
 }
 

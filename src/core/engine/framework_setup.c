@@ -21,12 +21,18 @@
  *     Engine's or Apex's FusedAdam).
  *   - Pipeline sends scattered over the TP ranks and gathered after
  *     ([NAR21] 4.1).
+ *   - Gradient buckets of max(4e7, 1e6 x DP) elements with
+ *     overlap_grad_reduce, one bucket for the whole buffer without
+ *     (megatron/core/distributed/distributed_data_parallel.py).
  * DeepSpeed (microsoft/DeepSpeed 38327e0)
  *   - Gradients: DeepSpeedEngine.get_data_types accumulates in fp32 when
  *     the model is bf16 and ZeRO is off (the BF16_Optimizer wrapper), in
  *     the model's bf16 under ZeRO; communication_data_type is bf16 when
  *     bf16 is on (deepspeed/runtime/engine.py).
  *   - FusedAdam (deepspeed/ops/adam/fused_adam.py) for "Adam"/"AdamW".
+ *   - Buckets of 5e8 elements: reduce_bucket_size and
+ *     allgather_bucket_size (runtime/zero/config.py), and without ZeRO
+ *     MEMORY_OPT_ALLREDUCE_SIZE (runtime/engine.py).
  *   - Kernels: DeepSpeed runs the model code it is given. Layouts with TP
  *     or PP come from Megatron-DeepSpeed, whose layers use Megatron's
  *     fused kernels; the rest are priced as a Hugging Face model in eager
@@ -43,10 +49,13 @@
  *   - Fused AdamW: OptimizerConfig implementation = "fused"
  *     (torchtitan/components/optimizer/optimizer.py).
  *   - torch.distributed.pipelining sends whole tensors from every rank.
+ *   - DDP's 25 MiB gradient buckets (bucket_cap_mb, torch/nn/parallel/
+ *     distributed.py); FSDP2 reduces per layer as ZeRO-3 does.
  */
 #include <string.h>
 
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
 #include "core/engine/framework.h"
 
 _Static_assert(CM_FW_MEGATRON == 1 + FW_MEGATRON &&
@@ -60,6 +69,8 @@ struct fw_setup {
 	int			reduce_fp32;
 	enum cm_opt_impl	opt_impl;
 	int			pp_sends_split;
+	double			bucket_elems;	/* 0: bucket_bytes below */
+	double			bucket_bytes;
 };
 
 static void
@@ -72,6 +83,9 @@ setup_of(const struct cm_config *c, enum fw_id id, struct fw_setup *s)
 		s->reduce_fp32 = 1;
 		s->opt_impl = CM_OPT_IMPL_FUSED;
 		s->pp_sends_split = 1;
+		/* one bucket for the whole buffer without overlap */
+		s->bucket_elems = c->dp_overlap ? (c->dp * 1e6 > 4e7 ?
+		    c->dp * 1e6 : 4e7) : 1e15;
 		break;
 	case FW_DEEPSPEED:
 		s->kernels = c->tp > 1 || c->pp > 1 ? CM_KERNELS_FUSED :
@@ -80,6 +94,7 @@ setup_of(const struct cm_config *c, enum fw_id id, struct fw_setup *s)
 		s->reduce_fp32 = 0;
 		s->opt_impl = CM_OPT_IMPL_FUSED;
 		s->pp_sends_split = 0;
+		s->bucket_elems = 5e8;
 		break;
 	default:
 		s->kernels = CM_KERNELS_EAGER;
@@ -87,6 +102,8 @@ setup_of(const struct cm_config *c, enum fw_id id, struct fw_setup *s)
 		s->reduce_fp32 = 1;
 		s->opt_impl = CM_OPT_IMPL_FUSED;
 		s->pp_sends_split = 0;
+		s->bucket_elems = 0;
+		s->bucket_bytes = CM_DDP_BUCKET_BYTES;
 		break;
 	}
 }
@@ -109,6 +126,9 @@ fw_setup_apply(struct cm_config *c, enum fw_id id)
 		c->optimizer_impl = s.opt_impl;
 	if (!(set & CM_SET_PP_SENDS))
 		c->pp_scatter_gather = s.pp_sends_split;
+	if (!(set & CM_SET_BUCKET))
+		c->bucket_bytes = s.bucket_elems > 0 ? s.bucket_elems *
+		    (c->reduce_fp32 ? 4 : cm_elem_bytes(c)) : s.bucket_bytes;
 }
 
 int
@@ -119,5 +139,6 @@ fw_setup_same(const struct cm_config *a, const struct cm_config *b)
 	    a->reduce_fp32 == b->reduce_fp32 &&
 	    a->optimizer_impl == b->optimizer_impl &&
 	    (a->pp_scatter_gather == b->pp_scatter_gather || a->pp < 2 ||
-	    a->tp < 2);
+	    a->tp < 2) && (a->bucket_bytes == b->bucket_bytes ||
+	    a->dp < 2 || a->zero >= 3);
 }
