@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/course/playground.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
@@ -297,6 +298,34 @@ START_TEST(buckets_per_framework)
 }
 END_TEST
 
+/* A ranked row applied in the playground keeps its price, and the next
+ * search still prices every framework. */
+START_TEST(playground_applies_a_row)
+{
+	static struct cm_search s;
+	static struct pg_state pg;
+	struct cm_config c, from;
+	struct pl_err err;
+
+	nvidia_70b(&c);
+	pg_init(&pg, &cat, &c, 0);
+	pg_search_config(&pg, &from);
+	ck_assert_int_eq(cm_search(&from, CM_SEARCH_MAX, &s, &err), 0);
+	ck_assert_int_ne(s.top[0].cfg.framework, CM_FW_AUTO);
+	pg_apply(&pg, &s.top[0].cfg);
+	ck_assert(pg.cur_valid);
+	ck_assert(fabs(pg.cur.t_step - s.top[0].t_step) <
+	    1e-9 * s.top[0].t_step);
+	ck_assert(pg_is_row(&pg, &s.top[0].cfg));
+	pg_search_config(&pg, &from);
+	ck_assert_int_eq(from.framework, CM_FW_AUTO);
+	/* as set, a layout is the row of any framework with its shape */
+	pg_init(&pg, &cat, &s.top[0].cfg, 0);
+	pg.cfg.framework = CM_FW_AUTO;
+	ck_assert(pg_is_row(&pg, &s.top[0].cfg));
+}
+END_TEST
+
 START_TEST(framework_key)
 {
 	struct cm_config c;
@@ -335,6 +364,7 @@ rows_suite(void)
 	tcase_add_test(tc, json_carries_framework);
 	tcase_add_test(tc, zero3_pp_memory_named);
 	tcase_add_test(tc, buckets_per_framework);
+	tcase_add_test(tc, playground_applies_a_row);
 	tcase_add_test(tc, framework_key);
 	suite_add_tcase(s, tc);
 	return s;

@@ -70,12 +70,14 @@ pgs_hints_open(const struct pgs *p)
 static void
 open_search(struct pgs *p)
 {
+	struct cm_config from;
 	struct pl_err err;
 
 	if (p->search == NULL && (p->search = malloc(sizeof *p->search)) ==
 	    NULL)
 		return;
-	if (cm_search(&p->pg.cfg, CM_SEARCH_MAX, p->search, &err) != 0) {
+	pg_search_config(&p->pg, &from);
+	if (cm_search(&from, CM_SEARCH_MAX, p->search, &err) != 0) {
 		ui_flash(err.msg);
 		return;
 	}
@@ -143,6 +145,7 @@ save_attempt(struct pgs *p)
 static void
 check(struct pgs *p)
 {
+	struct cm_config from;
 	struct sc_attempt a;
 	struct pl_err err;
 	char msg[200];
@@ -168,7 +171,8 @@ check(struct pgs *p)
 	a.reveal = p->predictions_off >= PGS_SOLUTION_AFTER;
 	/* The best layout for the settings as they are now (attention,
 	 * precision, model ... may have changed since the start). */
-	if (cm_search(&p->pg.cfg, CM_SEARCH_MAX, p->best, &err) != 0)
+	pg_search_config(&p->pg, &from);
+	if (cm_search(&from, CM_SEARCH_MAX, p->best, &err) != 0)
 		p->best->n_top = 0;
 	scenario_grade(&p->rules, p->pg.cur_valid ? &p->pg.cur : NULL,
 	    p->pg.why, &p->start, p->best, &a, &p->grade);

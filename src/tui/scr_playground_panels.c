@@ -325,7 +325,7 @@ search_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y,
 		attr = ui_attr(UI_C_DIM);
 	if (i == p->search_sel)
 		attr = ui_attr(UI_C_SELECT);
-	if (cm_same_shape(&r->cfg, &p->pg.cfg))
+	if (pg_is_row(&p->pg, &r->cfg))
 		ui_put(w, y, b->x, ui_glyph_arrow(), 1, ui_attr(UI_C_ACCENT));
 	ui_put_cut(w, y, b->x + 2, line, b->w - 2, attr);
 }

@@ -109,6 +109,7 @@ pg_init(struct pg_state *s, const struct hw_catalog *cat,
 	s->cat = cat;
 	s->cfg = *cfg;
 	s->locked = locked;
+	s->framework0 = cfg->framework;
 	evaluate(s);
 	s->start = s->cur;
 	s->have_start = s->cur_valid;
@@ -579,6 +580,23 @@ pg_apply(struct pg_state *s, const struct cm_config *cfg)
 	s->cfg = *cfg;
 	s->changes++;
 	evaluate(s);
+}
+
+void
+pg_search_config(const struct pg_state *s, struct cm_config *out)
+{
+	*out = s->cfg;
+	out->framework = s->framework0;
+}
+
+int
+pg_is_row(const struct pg_state *s, const struct cm_config *r)
+{
+	struct cm_config row = *r;
+
+	if (s->cfg.framework == CM_FW_AUTO)
+		row.framework = CM_FW_AUTO;
+	return cm_same_shape(&row, &s->cfg);
 }
 
 void

@@ -76,6 +76,8 @@ struct pg_state {
 	int			 have_start;	/* bool: the start was valid */
 	char			 note[PG_NOTE_LEN]; /* what the last change adjusted */
 	unsigned		 changes;	/* knob presses that changed cfg */
+	enum cm_framework	 framework0;	/* pg_init's: what the search
+						 * prices rows as */
 };
 
 /* Engine-configuration key of a knob ("tp"), and its label (N_()). */
@@ -107,6 +109,17 @@ int	pg_change(struct pg_state *, enum pg_knob k, int dir);
 
 /* Replace the layout with cfg (from the search) and re-evaluate. */
 void	pg_apply(struct pg_state *, const struct cm_config *cfg);
+
+/*
+ * The configuration to search from: cfg with the framework the playground
+ * started with, so a ranked row applied (priced as its framework) does not
+ * narrow the next search to that framework.
+ */
+void	pg_search_config(const struct pg_state *, struct cm_config *out);
+
+/* 1 when search row r is the playground's layout (its framework too,
+ * unless the playground prices as set). */
+int	pg_is_row(const struct pg_state *, const struct cm_config *r);
 
 /* Knob k's current value as text ("4", "selective", "H100 SXM5 80 GB"). */
 void	pg_knob_value(const struct pg_state *, enum pg_knob k, char *buf,
