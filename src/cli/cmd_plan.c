@@ -100,31 +100,10 @@ key_synopsis(const struct cm_key *k, char *buf, size_t size)
 	}
 }
 
-/* The help of usage_line, wrapped to fit 80 columns after the synopsis. */
-struct help_wrap {
-	FILE	*fp;
-	int	 first;
-};
-
-static void
-help_emit(const char *line, size_t n, void *arg)
-{
-	struct help_wrap *w = arg;
-
-	fprintf(w->fp, "%*s%.*s\n", w->first ? 0 : 29, "", (int)n, line);
-	w->first = 0;
-}
-
 static void
 usage_line(FILE *fp, const char *synopsis, const char *help)
 {
-	struct help_wrap w = { fp, 1 };
-
-	if (strlen(synopsis) > 26)
-		fprintf(fp, "  %s\n  %-26s ", synopsis, "");
-	else
-		fprintf(fp, "  %-26s ", synopsis);
-	wrap_paragraph(help, 80 - 1 - 29, help_emit, &w);
+	wrap_option(fp, synopsis, 26, 1, help);
 }
 
 static void

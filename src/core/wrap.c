@@ -154,3 +154,32 @@ wrap_paragraph(const char *s, int width,
 	}
 	return lines;
 }
+
+struct option_wrap {
+	FILE	*fp;
+	int	 indent;
+	int	 first;
+};
+
+static void
+option_emit(const char *line, size_t n, void *arg)
+{
+	struct option_wrap *w = arg;
+
+	fprintf(w->fp, "%*s%.*s\n", w->first ? 0 : w->indent, "", (int)n,
+	    line);
+	w->first = 0;
+}
+
+void
+wrap_option(FILE *fp, const char *syn, int syn_width, int gap,
+    const char *help)
+{
+	struct option_wrap w = { fp, 2 + syn_width + gap, 1 };
+
+	if (strlen(syn) > (size_t)syn_width)
+		fprintf(fp, "  %s\n  %-*s%*s", syn, syn_width, "", gap, "");
+	else
+		fprintf(fp, "  %-*s%*s", syn_width, syn, gap, "");
+	wrap_paragraph(help, 80 - 1 - w.indent, option_emit, &w);
+}

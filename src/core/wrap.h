@@ -9,6 +9,7 @@
 #define PARLEARN_CORE_WRAP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Display width of the first n bytes of s, in columns. */
 int	wrap_width(const char *s, size_t n);
@@ -23,6 +24,15 @@ int	wrap_width(const char *s, size_t n);
  */
 int	wrap_paragraph(const char *s, int width,
 	    void (*emit)(const char *, size_t, void *), void *arg);
+
+/*
+ * One option of a --help listing on fp: "  " and the synopsis padded to
+ * syn_width, gap spaces, then help wrapped to 80 columns, its later lines
+ * indented under its first; a synopsis longer than syn_width gets a line
+ * of its own.
+ */
+void	wrap_option(FILE *fp, const char *syn, int syn_width, int gap,
+	    const char *help);
 
 /* Byte length of the longest prefix of s that fits in width columns. */
 size_t	wrap_fit(const char *s, int width);

@@ -24,19 +24,27 @@ on_alarm(int sig)
 	_exit(2);
 }
 
+/* The first of names set to a number, or -1. */
+static int
+env_number(const char *const *names, size_t n)
+{
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((v = getenv(names[i])) != NULL && *v >= '0' && *v <= '9')
+			return atoi(v);
+	return -1;
+}
+
 int
 run_env_rank(void)
 {
 	static const char *const names[] = {
 		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"
 	};
-	const char *v;
-	size_t i;
 
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if ((v = getenv(names[i])) != NULL && *v >= '0' && *v <= '9')
-			return atoi(v);
-	return -1;
+	return env_number(names, sizeof names / sizeof names[0]);
 }
 
 int
@@ -45,13 +53,8 @@ run_env_size(void)
 	static const char *const names[] = {
 		"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"
 	};
-	const char *v;
-	size_t i;
 
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if ((v = getenv(names[i])) != NULL && *v >= '0' && *v <= '9')
-			return atoi(v);
-	return -1;
+	return env_number(names, sizeof names / sizeof names[0]);
 }
 
 void

@@ -324,31 +324,10 @@ sim_opts_synopsis(FILE *fp, unsigned cmd, const char *head,
 	fputc('\n', fp);
 }
 
-/* The help of an option line, wrapped to fit 80 columns after column 24. */
-struct help_wrap {
-	FILE	*fp;
-	int	 first;
-};
-
-static void
-help_emit(const char *line, size_t n, void *arg)
-{
-	struct help_wrap *w = arg;
-
-	fprintf(w->fp, "%*s%.*s\n", w->first ? 0 : 24, "", (int)n, line);
-	w->first = 0;
-}
-
 void
 sim_opts_line(FILE *fp, const char *syn, const char *help)
 {
-	struct help_wrap w = { fp, 1 };
-
-	if (strlen(syn) > 20)
-		fprintf(fp, "  %s\n  %-20s  ", syn, "");
-	else
-		fprintf(fp, "  %-20s  ", syn);
-	wrap_paragraph(help, 80 - 1 - 24, help_emit, &w);
+	wrap_option(fp, syn, 20, 2, help);
 }
 
 void
