@@ -97,6 +97,13 @@ START_TEST(malformed_gpus)
 	expect_error("{\"gpus\": [{\"name\": \"x\", " GPU_OK ","
 	    " \"flash2_ratio\": 2}]}",
 	    "gpus[0].flash2_ratio: must be between 0.01 and 1");
+	/* issue 25 part 6: the GPU generation picks NCCL's tuning row */
+	expect_error("{\"gpus\": [{\"name\": \"x\", " GPU_OK ","
+	    " \"arch\": \"pascal\"}]}",
+	    "gpus[0].arch: unknown value \"pascal\"");
+	expect_error("{\"gpus\": [{\"name\": \"x\", " GPU_OK ","
+	    " \"sm_count\": 0}]}",
+	    "gpus[0].sm_count: must be between 1 and 100000000");
 }
 END_TEST
 

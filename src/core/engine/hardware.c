@@ -57,6 +57,23 @@ get_pos(const cJSON *o, const char *key, double scale, double *out,
 
 static int get_int(const cJSON *, const char *, int, int *, const char *,
     const char *, struct pl_err *);
+static int get_word(const cJSON *, const char *, const char *const *, int *,
+    const char *, const char *, struct pl_err *);
+
+/* Optional "sm_count" and "arch" (absent: unknown). */
+static int
+parse_gpu_arch(const cJSON *o, struct hw_gpu *g, const char *file,
+    const char *path, struct pl_err *err)
+{
+	static const char *const arch[] = { "unknown", "volta", "ampere",
+	    "hopper", "blackwell", NULL };
+
+	if (get_int(o, "sm_count", 0, &g->sm_count, file, path, err) != 0)
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(o, "arch") == NULL)
+		return 0;
+	return get_word(o, "arch", arch, &g->arch, file, path, err);
+}
 
 int
 hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
@@ -97,7 +114,7 @@ hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
 	    path, err) != 0 || get_int(o, "nvlink_domain", 0, &g->domain_gpus,
 	    file, path, err) != 0)
 		return -1;
-	return 0;
+	return parse_gpu_arch(o, g, file, path, err);
 }
 
 /* One of words[] (NULL-terminated) into *out as its index. */

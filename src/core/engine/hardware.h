@@ -47,6 +47,9 @@ struct hw_gpu {
 	double	tdp_w;			/* board power limit as shipped, W;
 					 * 0 if unknown */
 	int	node_gpus;		/* GPUs per node; 0: 8 */
+	int	sm_count;		/* streaming multiprocessors; 0:
+					 * unknown (no wave quantization) */
+	int	arch;			/* enum hw_arch; 0: unknown */
 	int	domain_gpus;		/* GPUs per NVLink domain; 0: node */
 };
 
@@ -56,6 +59,10 @@ struct hw_gpu {
  * above the TDP, else (cap_w / tdp_w)^(1/3). Returns -1 if tdp_w is 0.
  */
 double	hw_power_clock(double tdp_w, double cap_w);
+
+/* GPU generation (gpus.json "arch"); NCCL's tuning tables index by it. */
+enum hw_arch { HW_ARCH_UNKNOWN, HW_ARCH_VOLTA, HW_ARCH_AMPERE,
+    HW_ARCH_HOPPER, HW_ARCH_BLACKWELL };
 
 enum hw_mlp { HW_MLP_GELU, HW_MLP_SWIGLU };
 enum hw_norm { HW_NORM_LAYER, HW_NORM_RMS };

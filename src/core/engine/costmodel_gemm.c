@@ -1,0 +1,101 @@
+/*
+ * costmodel_gemm.c - the fraction of peak one matrix product M x K by
+ * K x N reaches, from how a tiled GPU kernel runs it (cm_gemm_eta_tiled;
+ * not yet what the engine prices with, see costmodel_gemm.h) (NVIDIA, "Matrix
+ * Multiplication Background User's Guide", docs.nvidia.com/deeplearning/
+ * performance/dl-performance-matrix-multiplication: "Tile Quantization",
+ * "Wave Quantization", "Math And Memory Bounds").
+ *
+ * The kernel cuts the M x N output into tiles of tm x tn; each SM computes
+ * one tile at a time, walking K in steps of tk, then writes the tile out
+ * (the epilogue). So
+ *
+ *   tiles  = ceil(M / tm) ceil(N / tn)		tile quantization: a partial
+ *						tile costs a whole one
+ *   waves  = ceil(tiles / SMs)			wave quantization: the last
+ *						wave runs partly empty
+ *   t_tile = 2 tm tn tk ceil(K / tk) / (P E / SMs)	the main loop at the
+ *						SM's share of the sustained peak
+ *	    + e tm tn / (BW / active)		the epilogue stores the tile
+ *						at the active SMs' HBM share
+ *   t_c    = waves t_tile
+ *
+ * and the memory bound: the product reads A and B and writes C at least
+ * once, t_m = e (MK + KN + MN) / BW (the guide's arithmetic intensity
+ * against the GPU's ops:byte ratio). BW is the HBM bandwidth a kernel
+ * moving that many bytes achieves (cm_hbm_eff, costmodel_time.c: [CALC]'s
+ * 0.3-0.9 of the datasheet by size), in the epilogue as in the bound. t = max(t_c, t_m), eta = 2MKN /
+ * (t P). E is the GPU's sustained large-product fraction (gpus.json
+ * gemm_efficiency); nothing here is fitted.
+ *
+ * Tiles: cuBLAS picks, per shape, among kernels whose tiles are CUTLASS's:
+ * 128x256x64 is CUTLASS's default for bf16/fp16 tensor-op products on
+ * sm80 and sm89 (NVIDIA/cutlass include/cutlass/gemm/device/
+ * default_gemm_configuration.h, ThreadblockShape GemmShape<128, 256, 64>),
+ * and Hopper's warp-specialized kernels come in 128x256, 256x128, 128x128
+ * and 64x128 tiles with tk = 64; the engine takes the one with the least
+ * predicted time, as cuBLAS's heuristic aims to (all tiles assumed at the
+ * same per-SM rate). Split-K and stream-K
+ * kernels, which fill the waves of products with few output tiles, are not
+ * modelled: small-N, large-K products come out somewhat slow.
+ *
+ * The time of an eager PyTorch loop issuing the product (22-29 us per
+ * product in reference/h100-gemm.md) is the host's, charged per kernel in
+ * costmodel_time.c, not here: eta is the GPU's.
+ */
+#include <math.h>
+
+#include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_gemm.h"
+
+#define GEMM_ELEM	2.0	/* bf16/fp16 bytes; fp32 callers halve BW */
+
+static const double tiles[][2] = {
+	{ 128, 256 }, { 256, 128 }, { 128, 128 }, { 64, 128 }
+};
+
+/* Time of the product on tiles tm x tn, s. */
+static double
+tiled_s(const struct hw_gpu *g, double bw, double m, double k, double n,
+    double tm, double tn, double tk)
+{
+	double sms = g->sm_count, nt, waves, active, t_main, t_epi;
+
+	nt = ceil(m / tm) * ceil(n / tn);
+	waves = ceil(nt / sms);
+	active = nt < sms ? nt : sms;
+	t_main = 2 * tm * tn * tk * ceil(k / tk) /
+	    (g->peak_flops * g->gemm_eff / sms);
+	/* a partial tile stores only its valid elements */
+	t_epi = GEMM_ELEM * (m * n / nt) / (bw / active);
+	return waves * (t_main + t_epi);
+}
+
+double
+cm_gemm_eta_tiled(const struct hw_gpu *g, double m, double k, double n)
+{
+	double f = 2 * m * k * n, tc, tm, t, bytes, bw;
+	size_t i;
+
+	if (f <= 0 || g->peak_flops <= 0 || g->gemm_eff <= 0 ||
+	    g->hbm_bw <= 0)
+		return 0;
+	bytes = GEMM_ELEM * (m * k + k * n + m * n);
+	bw = g->hbm_bw * cm_hbm_eff(bytes);
+	if (g->sm_count <= 0) {	/* no SM count: no quantization */
+		tc = f / (g->peak_flops * g->gemm_eff) + GEMM_ELEM * m * n /
+		    bw;
+	} else {
+		tc = HUGE_VAL;
+		for (i = 0; i < sizeof tiles / sizeof tiles[0]; i++) {
+			t = tiled_s(g, bw, m, k, n, tiles[i][0], tiles[i][1],
+			    64);
+			if (t < tc)
+				tc = t;
+		}
+	}
+	tm = bytes / bw;
+	t = tc > tm ? tc : tm;
+	return f / (t * g->peak_flops);
+}

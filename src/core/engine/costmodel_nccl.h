@@ -1,0 +1,51 @@
+/*
+ * costmodel_nccl.h - NCCL's own choice of algorithm and protocol for a
+ * collective, and its predicted time (costmodel_nccl.c).
+ *
+ * Not yet what cm_coll_s prices with: it keeps the Simple ring (this
+ * model's CM_NCCL_RING / CM_NCCL_SIMPLE entry). Pricing with NCCL's choice
+ * moves the calibration set faster (issue 25 part 6 report) until the
+ * host and framework terms of issue 25 land.
+ */
+#ifndef PARLEARN_CORE_COSTMODEL_NCCL_H
+#define PARLEARN_CORE_COSTMODEL_NCCL_H
+
+#include "core/engine/costmodel.h"
+
+/* In NCCL's order (src/include/device.h NCCL_ALGO_*, NCCL_PROTO_*). */
+enum cm_nccl_algo { CM_NCCL_TREE, CM_NCCL_RING, CM_NCCL_NVLS,
+    CM_NCCL_NVLS_TREE, CM_NCCL_PAT, CM_NCCL_N_ALGOS };
+enum cm_nccl_proto { CM_NCCL_LL, CM_NCCL_LL128, CM_NCCL_SIMPLE,
+    CM_NCCL_N_PROTOS };
+/* Hardware rows of tuning.cc's hwLatencies. */
+enum cm_nccl_hw { CM_NCCL_NVLINK, CM_NCCL_PCI, CM_NCCL_NET };
+
+struct cm_nccl_pick {
+	int	algo;		/* enum cm_nccl_algo */
+	int	proto;		/* enum cm_nccl_proto */
+	double	t;		/* s */
+};
+
+/* tuning.cc's default tuner constants, us. */
+double	cm_nccl_base_lat_us(int algo, int proto);
+double	cm_nccl_hw_lat_us(int hw, int algo, int proto);
+double	cm_nccl_ll_max_gbps(int row, int nodes_col);
+
+/*
+ * Time of one collective (not CM_SENDRECV) of `bytes` on g with algorithm
+ * algo and protocol proto as NCCL's model predicts it, s; -1 where NCCL
+ * would not run that pair.
+ */
+double	cm_nccl_algo_s(const struct cm_config *, enum cm_coll kind,
+	    const struct mesh_span *g, double bytes, int algo, int proto);
+
+/* The pair NCCL picks (least predicted time) and its time, s. */
+double	cm_nccl_coll_s(const struct cm_config *, enum cm_coll kind,
+	    const struct mesh_span *g, double bytes,
+	    struct cm_nccl_pick *pick);
+
+/* "ring", "LL128" ... for messages and tests. */
+const char	*cm_nccl_algo_name(int algo);
+const char	*cm_nccl_proto_name(int proto);
+
+#endif
