@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_fp8.h"
 #include "core/engine/framework.h"
 
 static void
@@ -38,6 +39,40 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddBoolToObject(l, "dp_overlap", c->dp_overlap);
 	cJSON_AddBoolToObject(l, "tp_overlap", c->tp_overlap);
 	cJSON_AddBoolToObject(l, "dropout", c->model.dropout);
+	if (cm_fp8(c)) {	/* bf16 and fp32 JSON as before */
+		cJSON_AddStringToObject(l, "precision",
+		    cm_precision_name(c->precision));
+		cJSON_AddStringToObject(l, "fp8_recipe",
+		    cm_fp8_recipe_name(c->fp8_recipe));
+	}
+}
+
+/*
+ * FP8 runs: the recipe, the MFU convention (mfu_fraction is over the
+ * bf16 dense peak, as torchtitan and NVIDIA report it; also given over
+ * the FP8 peak), the FP8 weight copies (in memory_bytes.other) and the
+ * activation bytes a layer saves in FP8 (costmodel_fp8.c).
+ */
+static void
+add_fp8(cJSON *o, const struct cm_result *r)
+{
+	const struct cm_config *c = &r->cfg;
+	cJSON *f;
+	double d = r->t_step * c->gpus * c->gpu.fp8_flops;
+
+	if (!cm_fp8(c))
+		return;
+	f = cJSON_AddObjectToObject(o, "fp8");
+	cJSON_AddStringToObject(f, "recipe", cm_fp8_recipe_name(c->fp8_recipe));
+	cJSON_AddStringToObject(f, "mfu_peak", "bf16");
+	cJSON_AddNumberToObject(f, "fp8_peak_tflops", c->gpu.fp8_flops / 1e12);
+	cJSON_AddNumberToObject(f, "mfu_of_fp8_peak_fraction",
+	    d > 0 ? r->flops_model / d : 0);
+	cJSON_AddNumberToObject(f, "weight_copies_bytes", r->mem_fp8);
+	cJSON_AddNumberToObject(f, "activation_bytes_saved_per_layer",
+	    cm_fp8_act_saving(c));
+	cJSON_AddNumberToObject(f, "zero3_gather_bytes_fraction",
+	    cm_fp8_gather_scale(c));
 }
 
 /* One group: ranks, ranks per node, nodes, bus bandwidth (bytes/s). */
@@ -79,6 +114,8 @@ add_memory(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(m, "optimizer", r->mem_optim);
 	cJSON_AddNumberToObject(m, "activations", r->mem_act);
 	cJSON_AddNumberToObject(m, "other", r->mem_other);
+	if (cm_fp8(&r->cfg))
+		cJSON_AddNumberToObject(m, "fp8_weight_copies", r->mem_fp8);
 	cJSON_AddNumberToObject(m, "total", r->mem_total);
 	cJSON_AddNumberToObject(o, "gpu_memory_bytes", r->mem_gpu);
 	cJSON_AddNumberToObject(o, "usable_memory_bytes", r->mem_usable);
@@ -163,6 +200,7 @@ cm_result_json(const struct cm_result *r)
 	cJSON_AddNumberToObject(o, "mfu_fraction", r->mfu);
 	cJSON_AddNumberToObject(o, "headroom_fraction", r->headroom);
 	add_frameworks(o, r);
+	add_fp8(o, r);
 	if (r->rank > 0) {
 		cJSON_AddNumberToObject(o, "rank", r->rank);
 		cJSON_AddBoolToObject(o, "tie", r->tied);

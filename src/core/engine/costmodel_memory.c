@@ -19,6 +19,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_fp8.h"
 
 /*
  * GPU memory NCCL keeps per communicator: per channel and peer one buffer
@@ -106,7 +107,7 @@ cm_act_layer_bytes(const struct cm_config *c)
 			a += 4.0 * m->heads * s * b / t;
 	}
 	/* what eager autograd keeps besides (costmodel_kernels.c) */
-	return a * scale + cm_act_extra_layer(c);
+	return a * scale + cm_act_extra_layer(c) - cm_fp8_act_saving(c);
 }
 
 /* One layer's full working set, for the layer being recomputed. */
@@ -208,7 +209,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 {
 	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot, gathered;
-	double pw, pg, po;
+	double pw, pg, po, fp8w;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -225,6 +226,8 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	po = np * k / (c->zero >= 1 ? d : 1);
 	act = stage_act(c, r, layers, res->microbatches);
 	other = c->buffers_bytes + NCCL_COMM_BYTES * communicators(c);
+	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */
+	other += fp8w;
 	if (c->zero >= 3 && c->pp > 1) {
 		/* PyTorch pipelining keeps the stage's weights gathered and
 		 * its gradients unsharded for the whole step (costmodel_dp.c) */
@@ -246,6 +249,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	res->mem_optim = po;
 	res->mem_act = act;
 	res->mem_other = other;
+	res->mem_fp8 = fp8w;
 	res->mem_total = tot;
 }
 
