@@ -520,7 +520,7 @@ enum cm_key_group { CM_GROUP_MODEL, CM_GROUP_CLUSTER, CM_GROUP_BATCH,
 	CM_GROUP_LAYOUT, CM_GROUP_SETUP, CM_GROUP_SEARCH, CM_N_GROUPS };
 
 struct cm_key {
-	const char		*name;	/* JSON key, [a-z_]+ */
+	const char		*name;	/* JSON key, [a-z][a-z0-9_]* */
 	enum cm_key_kind	 kind;
 	enum cm_key_group	 group;	/* heading in plan --help */
 	double			 lo, hi; /* INT, NUMBER: accepted range */
