@@ -14,8 +14,8 @@
  * output layer is tensor_parallel.ColumnParallelLinear, not a TE module,
  * unless an MXFP8 output projection is asked for, megatron/core/models/
  * gpt/gpt_model.py). Attention stays bf16: FlashAttention-3's FP8 kernel
- * is a forward pass ("close to 1.2 PFLOPs/s", arXiv 2407.08608, abstract
- * and 4.3), with no FP8 backward to train with, and TE's FP8 attention
+ * is benchmarked forward only ("close to 1.2 PFLOPs/s", arXiv 2407.08608,
+ * abstract), with no FP8 backward to train with, and TE's FP8 attention
  * (cuDNN, fp8_dpa) has no published training speed we could cite.
  *
  * Sources (pytorch/ao 36027d8, torchao/testing/training/roofline_utils.py,
