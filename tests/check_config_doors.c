@@ -427,9 +427,11 @@ quoted(const char *text, const char *from, const char *to)
 	while ((p = strchr(p, '`')) != NULL && p < end && n < 255) {
 		q = strchr(p + 1, '`');
 		ck_assert_ptr_nonnull(q);
-		/* Keys and quantities are [a-z_]; values are not. */
+		/* Keys and quantities are [a-z][a-z0-9_]* (fp8_recipe);
+		 * values are not. */
 		if (q > p + 1 && p[1] >= 'a' && p[1] <= 'z' && strspn(p + 1,
-		    "abcdefghijklmnopqrstuvwxyz_") == (size_t)(q - p - 1))
+		    "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+		    (size_t)(q - p - 1))
 			v[n++] = strndup(p + 1, q - p - 1);
 		p = q + 1;
 	}

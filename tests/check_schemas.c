@@ -220,6 +220,13 @@ START_TEST(every_command_matches_its_schema)
 	    "interleaved", "--json", NULL));
 	check_run("plan-search", run(cli_plan_main, "plan", "--model",
 	    "llama2-70b", "--gpus", "64", "--json", NULL));
+	/* FP8 runs add layout.precision, layout.fp8_recipe and "fp8" */
+	check_run("plan", run(cli_plan_main, "plan", "--model", "llama3-8b",
+	    "--gpus", "8", "--dp", "8", "--tp", "1", "--pp", "1", "--zero",
+	    "3", "--precision", "fp8", "--json", NULL));
+	check_run("plan-search", run(cli_plan_main, "plan", "--model",
+	    "llama3-8b", "--gpus", "8", "--precision", "fp8", "--fp8-recipe",
+	    "delayed", "--kernels", "fused", "--json", NULL));
 	/* Nothing valid: no_layout; nothing fits: closest. */
 	check_run("plan-search", run(cli_plan_main, "plan", "--model",
 	    "llama2-70b", "--gpus", "63", "--json", NULL));

@@ -407,6 +407,12 @@ print_one(const struct cm_result *r, const cJSON *o)
 		printf(_(", ZeRO-3 gathers per %s"),
 		    cm_gather_name(c->weight_gather));
 	printf("\n");
+	if (c->precision == CM_PREC_FP8)
+		/* TRANSLATORS: "fp8, recipe tensorwise": option values */
+		printf(_("Precision fp8, recipe %s: the linear layers' products "
+		    "in FP8; MFU is over the bf16 peak; FP8 weight copies "
+		    "%.2f GB (in other)\n"), cm_fp8_recipe_name(c->fp8_recipe),
+		    r->mem_fp8 / 1e9);
 	print_assumed(c, o);
 	printf("\n");
 	print_memory(r);

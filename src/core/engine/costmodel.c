@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_fp8.h"
 #include "core/engine/framework.h"
 
 /*
@@ -267,7 +268,7 @@ cm_check_ranges(const struct cm_config *c, struct pl_err *err)
 		    "micro-batch must be from 1 to %d samples"), CM_BATCH_MAX);
 		return -1;
 	}
-	return 0;
+	return cm_fp8_check(c, err);	/* fp8 on a GPU that has it */
 }
 
 int

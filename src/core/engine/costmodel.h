@@ -33,7 +33,14 @@ enum cm_optimizer { CM_OPT_ADAM, CM_OPT_SGD };
  */
 enum cm_opt_impl { CM_OPT_IMPL_AUTO, CM_OPT_IMPL_FOREACH, CM_OPT_IMPL_FUSED,
 	CM_OPT_IMPL_FORLOOP };
-enum cm_precision { CM_PREC_BF16, CM_PREC_FP32 };
+/*
+ * fp8: the linear layers' matrix products in FP8 with bf16 weights,
+ * activations and everything else, as Transformer Engine and torchao
+ * float8 train (costmodel_fp8.c); the recipe says how it scales.
+ */
+enum cm_precision { CM_PREC_BF16, CM_PREC_FP32, CM_PREC_FP8 };
+enum cm_fp8_recipe { CM_FP8_TENSORWISE, CM_FP8_ROWWISE, CM_FP8_DELAYED,
+	CM_FP8_MXFP8 };
 /*
  * Attention kernel: "flash" is the fastest fused kernel for the GPU
  * (FlashAttention-2 on Ampere; FlashAttention-3 / cuDNN on Hopper, as
@@ -127,6 +134,7 @@ struct cm_config {
 	int			virtual_stages;	/* v (interleaved), else 1 */
 	enum cm_optimizer	optimizer;	/* adam, or sgd with momentum */
 	enum cm_precision	precision;
+	enum cm_fp8_recipe	fp8_recipe;	/* under precision fp8 */
 	enum cm_attention	attention;
 	int			dp_overlap;	/* bool: DP reduce overlaps bwd */
 	int			pp_scatter_gather; /* bool: [NAR21] 4.1 split PP sends
@@ -219,7 +227,7 @@ struct cm_result {
 	double			mem_grads;	/* bytes */
 	double			mem_optim;	/* bytes */
 	double			mem_act;	/* bytes */
-	double			mem_other;	/* the four below, bytes */
+	double			mem_other;	/* the five below, bytes */
 	double			mem_buffers;	/* context, workspaces */
 	double			mem_nccl;	/* NCCL's per communicator */
 	double			mem_gathered;	/* ZeRO-3 weights held whole:
@@ -228,6 +236,7 @@ struct cm_result {
 	double			mem_grads_whole; /* ZeRO-3 gradients held
 						  * unsharded before their
 						  * reduce-scatter */
+	double			mem_fp8;	/* FP8 weight copies, bytes */
 	double			mem_total;	/* bytes */
 	double			mem_gpu;	/* capacity, bytes */
 	double			mem_usable;	/* capacity minus reserve, bytes */
@@ -549,7 +558,7 @@ enum cm_key_group { CM_GROUP_MODEL, CM_GROUP_CLUSTER, CM_GROUP_BATCH,
 	CM_GROUP_LAYOUT, CM_GROUP_SETUP, CM_GROUP_SEARCH, CM_N_GROUPS };
 
 struct cm_key {
-	const char		*name;	/* JSON key, [a-z_]+ */
+	const char		*name;	/* JSON key, [a-z][a-z0-9_]* */
 	enum cm_key_kind	 kind;
 	enum cm_key_group	 group;	/* heading in plan --help */
 	double			 lo, hi; /* INT, NUMBER: accepted range */
@@ -609,6 +618,7 @@ const char	*cm_recompute_name(enum cm_recompute);
 const char	*cm_optimizer_name(enum cm_optimizer);
 const char	*cm_opt_impl_name(enum cm_opt_impl);
 const char	*cm_precision_name(enum cm_precision);
+const char	*cm_fp8_recipe_name(enum cm_fp8_recipe);
 const char	*cm_attention_name(enum cm_attention);
 const char	*cm_kernels_name(enum cm_kernels);
 const char	*cm_gather_name(enum cm_gather);
@@ -622,6 +632,7 @@ int	cm_recompute_parse(const char *, enum cm_recompute *);
 int	cm_optimizer_parse(const char *, enum cm_optimizer *);
 int	cm_opt_impl_parse(const char *, enum cm_opt_impl *);
 int	cm_precision_parse(const char *, enum cm_precision *);
+int	cm_fp8_recipe_parse(const char *, enum cm_fp8_recipe *);
 int	cm_attention_parse(const char *, enum cm_attention *);
 int	cm_kernels_parse(const char *, enum cm_kernels *);
 int	cm_gather_parse(const char *, enum cm_gather *);

@@ -78,6 +78,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_fp8.h"
 
 void
 cm_shard_group(const struct cm_config *c, struct mesh_span *g)
@@ -269,7 +270,8 @@ cm_dp_time(const struct cm_config *c, struct cm_result *r)
 	p.c = c;
 	cm_shard_group(c, &p.grp);
 	p.layers = r->stage_layers > 0 ? r->stage_layers : 1;
-	p.w = e * r->params_gpu / p.layers;
+	/* FSDP2's FP8 all-gather (costmodel_fp8.c) */
+	p.w = e * r->params_gpu / p.layers * cm_fp8_gather_scale(c);
 	p.g = g * r->params_gpu / p.layers;
 	if (c->dp_overlap) {
 		wf = r->t_fwd_mb;

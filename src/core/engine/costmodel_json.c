@@ -6,6 +6,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_fp8.h"
 #include "core/engine/framework.h"
 
 static void
@@ -47,6 +48,40 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddBoolToObject(l, "dp_overlap", c->dp_overlap);
 	cJSON_AddBoolToObject(l, "tp_overlap", c->tp_overlap);
 	cJSON_AddBoolToObject(l, "dropout", c->model.dropout);
+	if (cm_fp8(c)) {	/* bf16 and fp32 JSON as before */
+		cJSON_AddStringToObject(l, "precision",
+		    cm_precision_name(c->precision));
+		cJSON_AddStringToObject(l, "fp8_recipe",
+		    cm_fp8_recipe_name(c->fp8_recipe));
+	}
+}
+
+/*
+ * FP8 runs: the recipe, the MFU convention (mfu_fraction is over the
+ * bf16 dense peak, as torchtitan and NVIDIA report it; also given over
+ * the FP8 peak), the FP8 weight copies (in memory_bytes.other) and the
+ * activation bytes a layer saves in FP8 (costmodel_fp8.c).
+ */
+static void
+add_fp8(cJSON *o, const struct cm_result *r)
+{
+	const struct cm_config *c = &r->cfg;
+	cJSON *f;
+	double d = r->t_step * c->gpus * c->gpu.fp8_flops;
+
+	if (!cm_fp8(c))
+		return;
+	f = cJSON_AddObjectToObject(o, "fp8");
+	cJSON_AddStringToObject(f, "recipe", cm_fp8_recipe_name(c->fp8_recipe));
+	cJSON_AddStringToObject(f, "mfu_peak", "bf16");
+	cJSON_AddNumberToObject(f, "fp8_peak_tflops", c->gpu.fp8_flops / 1e12);
+	cJSON_AddNumberToObject(f, "mfu_of_fp8_peak_fraction",
+	    d > 0 ? r->flops_model / d : 0);
+	cJSON_AddNumberToObject(f, "weight_copies_bytes", r->mem_fp8);
+	cJSON_AddNumberToObject(f, "activation_bytes_saved_per_layer",
+	    cm_fp8_act_saving(c));
+	cJSON_AddNumberToObject(f, "zero3_gather_bytes_fraction",
+	    cm_fp8_gather_scale(c));
 }
 
 /* One group: ranks, ranks per node, nodes, bus bandwidth (bytes/s). */
@@ -92,6 +127,8 @@ add_memory(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(m, "nccl_buffers", r->mem_nccl);
 	cJSON_AddNumberToObject(m, "gathered_weights", r->mem_gathered);
 	cJSON_AddNumberToObject(m, "unsharded_gradients", r->mem_grads_whole);
+	if (cm_fp8(&r->cfg))
+		cJSON_AddNumberToObject(m, "fp8_weight_copies", r->mem_fp8);
 	cJSON_AddNumberToObject(m, "total", r->mem_total);
 	cJSON_AddNumberToObject(o, "gpu_memory_bytes", r->mem_gpu);
 	cJSON_AddNumberToObject(o, "usable_memory_bytes", r->mem_usable);
@@ -177,6 +214,7 @@ cm_result_json(const struct cm_result *r)
 	cJSON_AddNumberToObject(o, "headroom_fraction", r->headroom);
 	add_fw_set(o, "frameworks", r->frameworks);
 	add_fw_set(o, "priced_as", r->priced_as);
+	add_fp8(o, r);
 	if (r->rank > 0) {
 		cJSON_AddNumberToObject(o, "rank", r->rank);
 		cJSON_AddBoolToObject(o, "tie", r->tied);

@@ -62,6 +62,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_fp8.h"
 
 #define OPMATH	CM_OPMATH
 
@@ -216,6 +217,7 @@ cm_layer_elem(const struct cm_config *c, struct cm_elem *x)
 		    2, 2);
 	if (!fused)	/* attention output made contiguous, its gradient */
 		put(c, x, 2 * e * w.q * sb, 2 * e * w.q * sb, 1, 1);
+	cm_fp8_layer_elem(c, x);	/* FP8 amax and casts */
 }
 
 void

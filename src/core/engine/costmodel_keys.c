@@ -22,14 +22,16 @@
 
 static const char *const rc_w[] = { "none", "selective", "full", NULL };
 static const char *const opt_w[] = { "adam", "sgd", NULL };
-static const char *const prec_w[] = { "bf16", "fp32", NULL };
+static const char *const prec_w[] = { "bf16", "fp32", "fp8", NULL };
+static const char *const dtype_w[] = { "bf16", "fp32", NULL };
+static const char *const fp8_w[] = { "tensorwise", "rowwise", "delayed",
+	"mxfp8", NULL };
 static const char *const impl_w[] = { "auto", "foreach", "fused", "for-loop",
 	NULL };
 static const char *const attn_w[] = { "flash", "plain", "flash2", NULL };
 static const char *const kern_w[] = { "eager", "compiled", "fused", NULL };
 static const char *const gather_w[] = { "layer", "param", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
-static const char *const dtype_w[] = { "bf16", "fp32", NULL };
 /* in enum cm_framework order */
 static const char *const fw_w[] = { "auto", "megatron", "deepspeed",
 	"pytorch", NULL };
@@ -67,6 +69,12 @@ const char *
 cm_precision_name(enum cm_precision v)
 {
 	return prec_w[v];
+}
+
+const char *
+cm_fp8_recipe_name(enum cm_fp8_recipe v)
+{
+	return fp8_w[v];
 }
 
 const char *
@@ -108,6 +116,7 @@ PARSER(cm_recompute_parse, enum cm_recompute, rc_w)
 PARSER(cm_optimizer_parse, enum cm_optimizer, opt_w)
 PARSER(cm_opt_impl_parse, enum cm_opt_impl, impl_w)
 PARSER(cm_precision_parse, enum cm_precision, prec_w)
+PARSER(cm_fp8_recipe_parse, enum cm_fp8_recipe, fp8_w)
 PARSER(cm_attention_parse, enum cm_attention, attn_w)
 PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
 PARSER(cm_kernels_parse, enum cm_kernels, kern_w)
@@ -121,7 +130,9 @@ _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
     sizeof(enum cm_kernels) == sizeof(int) &&
     sizeof(enum cm_opt_impl) == sizeof(int) &&
     sizeof(enum cm_gather) == sizeof(int) &&
-    sizeof(enum cm_framework) == sizeof(int), "enum fields are int-sized");
+    sizeof(enum cm_framework) == sizeof(int) &&
+    sizeof(enum cm_precision) == sizeof(int) &&
+    sizeof(enum cm_fp8_recipe) == sizeof(int), "enum fields are int-sized");
 
 static void
 realistic_hook(struct cm_config *c, int on)
@@ -235,7 +246,11 @@ static const struct cm_key rows[] = {
 	WORD("reduce_dtype", SETUP, reduce_fp32, dtype_w,
 	    N_("DP/ZeRO gradient reduction in bf16 (the training precision) "
 	    "or fp32")),
-	WORD("precision", SETUP, precision, prec_w, N_("precision (bf16)")),
+	WORD("precision", SETUP, precision, prec_w,
+	    N_("precision (bf16; fp8: the linear layers' products in FP8)")),
+	WORD("fp8_recipe", SETUP, fp8_recipe, fp8_w,
+	    N_("FP8 scaling under --precision fp8 (tensorwise; rowwise, "
+	    "delayed, mxfp8)")),
 	WORD("attention", SETUP, attention, attn_w,
 	    N_("attention kernel (flash; flash2: FlashAttention-2)")),
 	WORD("kernels", SETUP, kernels, kern_w,
@@ -512,6 +527,8 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 		/* The sustained clock, so every product's rate; not HBM. */
 		c->gpu.gemm_eff *= f;
 	}
+	if (has(o, "fp8_recipe") && c->precision != CM_PREC_FP8)
+		return fail(w, "fp8_recipe", "%s", _("needs precision fp8"));
 	if (c->schedule == PIPE_INTERLEAVED && !has(o, "virtual_stages"))
 		c->virtual_stages = CM_INTERLEAVED_V;
 	c->setup_set = (has(o, "kernels") ? CM_SET_KERNELS : 0) |

@@ -20,6 +20,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_fp8.h"
 
 /*
  * GPU memory NCCL keeps per communicator: per channel and peer one buffer
@@ -107,7 +108,7 @@ cm_act_layer_bytes(const struct cm_config *c)
 			a += 4.0 * m->heads * s * b / t;
 	}
 	/* what eager autograd keeps besides (costmodel_kernels.c) */
-	return a * scale + cm_act_extra_layer(c);
+	return a * scale + cm_act_extra_layer(c) - cm_fp8_act_saving(c);
 }
 
 /* One layer's full working set, for the layer being recomputed. */
@@ -209,7 +210,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 {
 	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot;
-	double pw, pg, po, buffers, nccl, gathered = 0, grads_whole = 0;
+	double pw, pg, po, buffers, nccl, fp8w, gathered = 0, grads_whole = 0;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -227,6 +228,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	act = stage_act(c, r, layers, res->microbatches);
 	buffers = c->buffers_bytes;
 	nccl = NCCL_COMM_BYTES * communicators(c);
+	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */
 	if (c->zero >= 3 && c->pp > 1) {
 		/* PyTorch pipelining keeps the stage's weights gathered and
 		 * its gradients unsharded for the whole step (costmodel_dp.c):
@@ -242,6 +244,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 		grads_whole = cm_layer_params_rank(c) * scale * g;
 	}
 	other = buffers + nccl;
+	other += fp8w;
 	other += gathered + grads_whole;
 	tot = pw + pg + po + act + other;
 	if (tot <= res->mem_total)
@@ -256,6 +259,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	res->mem_nccl = nccl;
 	res->mem_gathered = gathered;
 	res->mem_grads_whole = grads_whole;
+	res->mem_fp8 = fp8w;
 	res->mem_total = tot;
 }
 

@@ -37,6 +37,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_fp8.h"
 
 #define GEMM_TILE_C	256.0	/* fitted on reference/h100-gemm.md */
 #define FLASH_EFF	0.75	/* flash kernels vs large GEMMs, see below */
@@ -80,11 +81,22 @@ gemm_s(const struct cm_config *c, double m, double k, double n)
 
 /* Forward product M x K by K x N, and its two backward products, s. */
 static void
-linear_s(const struct cm_config *c, double m, double k, double n,
+linear_hp_s(const struct cm_config *c, double m, double k, double n,
     double *fwd, double *bwd)
 {
 	*fwd += gemm_s(c, m, k, n);
 	*bwd += gemm_s(c, m, n, k) + gemm_s(c, k, m, n);
+}
+
+/* A layer's linear: in FP8 under precision fp8 (costmodel_fp8.c). */
+static void
+linear_s(const struct cm_config *c, double m, double k, double n,
+    double *fwd, double *bwd)
+{
+	if (cm_fp8(c))
+		cm_fp8_linear_s(c, m, k, n, fwd, bwd);
+	else
+		linear_hp_s(c, m, k, n, fwd, bwd);
 }
 
 /*
@@ -391,7 +403,8 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
 		double f = 0, b = 0;
 		struct cm_elem el;
 
-		linear_s(c, M, m->hidden, (double)m->vocab / c->tp, &f, &b);
+		linear_hp_s(c, M, m->hidden, (double)m->vocab / c->tp, &f,
+		    &b);	/* the output layer stays bf16 under fp8 */
 		cm_loss_elem(c, &el);
 		st->gemm += f + b;
 		st->elem += el.fwd_s + el.bwd_s;

@@ -65,6 +65,7 @@
 
 #include "i18n.h"
 #include "core/engine/framework.h"
+#include "core/engine/costmodel_fp8.h"
 
 static const char *const names[FW_N] = { "megatron", "deepspeed",
 	"pytorch" };
@@ -124,7 +125,7 @@ fw_runs(const struct cm_config *c)
 		m |= FW_BIT(FW_DEEPSPEED);
 	if (pytorch_runs(c))
 		m |= FW_BIT(FW_PYTORCH);
-	return m;
+	return m & cm_fp8_frameworks(c);	/* FP8 recipes */
 }
 
 const char *
@@ -207,6 +208,12 @@ fw_why_none(const struct cm_config *c, char *buf, size_t size)
 		    "or 1 only, and under PyTorch's pipelining FSDP keeps "
 		    "gradients whole through the step (ZeRO 3 with PP)"),
 		    c->pp);
+	else if (cm_fp8_frameworks(c) != FW_ALL)
+		snprintf(buf, size, _("fp8 recipe %s with this layout: "
+		    "Megatron-LM runs delayed, tensorwise and mxfp8 (Transformer "
+		    "Engine), DeepSpeed delayed (Transformer Engine modules), "
+		    "PyTorch tensorwise, rowwise and mxfp8 (torchao)"),
+		    cm_fp8_recipe_name(c->fp8_recipe));
 	else
 		snprintf(buf, size, "%s", _("no framework we know runs this "
 		    "combination of ZeRO stage, schedule and sequence "

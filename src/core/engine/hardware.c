@@ -109,6 +109,11 @@ hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
 	    err) != 0)
 		return -1;
 	g->nvls_bw *= GB;
+	if (pl_json_number(o, "fp8_tflops", 0, 0, 1e6, &g->fp8_flops, file,
+	    path, err) != 0 || pl_json_bool(o, "mx_formats", 0, &g->mx_formats,
+	    file, path, err) != 0)
+		return -1;
+	g->fp8_flops *= TERA;
 	if (pl_json_number(o, "tdp_w", 0, 0, 1e5, &g->tdp_w, file, path,
 	    err) != 0 || get_int(o, "gpus_per_node", 0, &g->node_gpus, file,
 	    path, err) != 0 || get_int(o, "nvlink_domain", 0, &g->domain_gpus,

@@ -29,6 +29,10 @@ struct hw_gpu {
 	double	mem_bytes;		/* HBM capacity, bytes */
 	double	peak_flops;		/* dense bf16/fp16 tensor peak, FLOP/s */
 	double	fp32_flops;		/* fp32 (non-tensor) peak, FLOP/s */
+	double	fp8_flops;		/* dense FP8 tensor peak, FLOP/s;
+					 * 0: no FP8 tensor cores */
+	int	mx_formats;		/* bool: block-scaled MX formats
+					 * (MXFP8) in the tensor cores */
 	double	hbm_bw;			/* HBM bandwidth, bytes/s */
 	double	nvlink_bw;		/* NVLink per GPU per direction, bytes/s */
 	double	inter_bw;		/* default inter-node per GPU, bytes/s */
