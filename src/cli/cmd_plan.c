@@ -423,6 +423,9 @@ print_one(const struct cm_result *r, const cJSON *o)
 	if (r->t_overhead > 0)
 		printf(_("    host issuing kernels, not hidden: %.4f s\n"),
 		    r->t_overhead);
+	printf(_("    host issuing: forward %.4f s, backward %.4f s, "
+	    "optimizer %.4f s\n"), r->t_host_fwd, r->t_host_bwd,
+	    r->t_host_opt);
 	printf(_("  TP comm          %10.4f s (exposed %.4f s)\n"), r->t_tp,
 	    r->t_tp_exposed);
 	printf(_("  PP comm          %10.4f s\n"), r->t_pp);

@@ -168,6 +168,8 @@ struct cm_config {
 						    * the GEMMs (Megatron-Core TP
 						    * overlap, PyTorch async TP) */
 	double			kernel_issue_s;	/* host time to issue 1 kernel, s */
+	int			cuda_graphs;	/* bool: captured regions launch
+						 * as CUDA graphs (costmodel_host.c) */
 	enum cm_kernels		kernels;	/* what runs between the products */
 	enum cm_gather		weight_gather;	/* ZeRO-3 weight gathers */
 	double			headroom;	/* search: least free share of GPU
@@ -262,6 +264,9 @@ struct cm_result {
 						    * through HBM in t_compute, s */
 	double			t_overhead;	/* host-bound kernel issue not
 						    * hidden by GPU work, s */
+	double			t_host_fwd;	/* host issuing forwards, s/step */
+	double			t_host_bwd;	/* backwards (recompute incl.) */
+	double			t_host_opt;	/* optimizer step and collectives */
 	double			t_tp_exposed;	/* TP time on the critical path */
 	double			t_comm_slowed;	/* compute slowed by the
 						 * collectives hidden behind

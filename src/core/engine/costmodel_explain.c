@@ -5,8 +5,8 @@
  * One layout on its own (cm_explain): does it fit and with how much memory
  * free, what dominates the step, which choices cost time, and whether the
  * search would rank it. Codes: fits, does_not_fit, dominant,
- * tp_inter_node, pipeline_unfilled, bubble_share, dp_comm_exposed,
- * tp_comm_share, tp_overlap, search_excluded.
+ * tp_inter_node, pipeline_unfilled, bubble_share, host_bound,
+ * dp_comm_exposed, tp_comm_share, tp_overlap, search_excluded.
  *
  * A ranked row (cm_explain_ranked): what it wins and loses against the
  * rows next to it (the row above, the row below; the best row, having
@@ -205,6 +205,13 @@ cm_explain(struct cm_result *r)
 		    "of the step: (p-1)/(v m+p-1) with p=%d, m=%ld, v=%d"),
 		    100 * r->bubble_fraction, c->pp, r->microbatches,
 		    c->virtual_stages);
+	/* The CPU issues slower than the GPU runs (costmodel_host.c). */
+	if (r->t_overhead > 0.05 * r->t_step)
+		add(r, "host_bound", CM_NOTE, 0, _("the host sets the pace: "
+		    "the GPU waits %.1f ms a step for Python and the "
+		    "dispatcher to issue its kernels (forward %.1f ms, "
+		    "backward %.1f ms of host time)"), 1e3 * r->t_overhead,
+		    1e3 * r->t_host_fwd, 1e3 * r->t_host_bwd);
 	if (r->t_dp_exposed > 0.05 * r->t_step)
 		add(r, "dp_comm_exposed", CM_NOTE, 0, _("%.0f ms of DP gradient "
 		    "reduction is not hidden behind the backward pass"),

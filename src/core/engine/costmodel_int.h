@@ -111,6 +111,49 @@ double	cm_elem_bytes(const struct cm_config *);
 /* Parameters of one transformer layer held by one TP rank. */
 double	cm_layer_params_rank(const struct cm_config *);
 
+/*
+ * The host (costmodel_host.c, where each figure's source is): seconds
+ * per operator or launch, from published measurements.
+ */
+#define CM_HOST_PY_OP_S			6.8e-6	/* op from Python */
+#define CM_HOST_CPP_OP_S		1.0e-6	/* op from C++ */
+#define CM_HOST_NODE_S			3.5e-6	/* autograd engine, a node */
+#define CM_HOST_LAUNCH_S		3.0e-6	/* cuLaunchKernel */
+#define CM_HOST_INDUCTOR_KERNEL_S	6.8e-6	/* Inductor, a kernel */
+#define CM_HOST_INDUCTOR_GRAPH_S	37.5e-6	/* Inductor, a graph call */
+#define CM_HOST_GRAPH_LAUNCH_S		3.5e-6	/* cudaGraphLaunch */
+
+/* A stage's kernels for one micro-batch, as the host issues them. */
+struct cm_host_in {
+	int	layers;
+	double	lkf, lkb;	/* one layer's forward, backward kernels */
+	double	lkr;		/* one layer's recomputed forward kernels */
+	double	xkf, xkb;	/* embedding, logits and loss */
+	double	lcast;		/* autocast's weight casts, one layer */
+};
+
+/* Host time of one micro-batch's forward and backward, s. */
+struct cm_host_mb {
+	double	fwd, bwd;
+};
+
+void	cm_host_mb(const struct cm_config *, const struct cm_host_in *,
+	    struct cm_host_mb *);
+
+/* Host time of the optimizer step launching `kernels`, s. */
+double	cm_host_optimizer(const struct cm_config *, double kernels);
+
+/* Host time to launch n DP/ZeRO collectives, s. */
+double	cm_host_collectives(const struct cm_config *, double n);
+
+/*
+ * Time the GPU waits for the host over a step of m micro-batches (host
+ * h, GPU gf + gb each), the collectives' host time hc, the optimizer's
+ * host ho and GPU go time, s.
+ */
+double	cm_host_exposed(double m, const struct cm_host_mb *h, double gf,
+	    double gb, double hc, double ho, double go);
+
 /* Fill the memory fields of r (cfg, microbatches set). */
 void	cm_memory(const struct cm_config *, struct cm_result *r);
 

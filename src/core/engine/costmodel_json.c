@@ -145,6 +145,10 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "attention", r->t_attn);
 	cJSON_AddNumberToObject(t, "elementwise", r->t_elementwise);
 	cJSON_AddNumberToObject(t, "kernel_issue", r->t_overhead);
+	cJSON_AddNumberToObject(t, "host_forward", r->t_host_fwd);
+	cJSON_AddNumberToObject(t, "host_backward", r->t_host_bwd);
+	cJSON_AddNumberToObject(t, "host_optimizer", r->t_host_opt);
+	cJSON_AddNumberToObject(t, "host_exposed", r->t_overhead);
 	cJSON_AddNumberToObject(t, "tp_comm", r->t_tp);
 	cJSON_AddNumberToObject(t, "pp_comm", r->t_pp);
 	cJSON_AddNumberToObject(t, "dp_comm", r->t_dp);

@@ -255,6 +255,10 @@ static const struct cm_key rows[] = {
 	    N_("attention kernel (flash; flash2: FlashAttention-2)")),
 	WORD("kernels", SETUP, kernels, kern_w,
 	    N_("kernels between the matmuls (eager; compiled, fused)")),
+	BOOL("cuda_graphs", SETUP, cuda_graphs,
+	    N_("launch each layer (compiled: each graph) as one CUDA graph: "
+	    "Megatron's --enable-cuda-graph, torch.compile "
+	    "mode=\"reduce-overhead\" (off)")),
 	BOOL("reshard_after_forward", SETUP, reshard_after_forward,
 	    N_("ZeRO-3 gathers weights again for the backward (on)")),
 	WORD("weight_gather", SETUP, weight_gather, gather_w,

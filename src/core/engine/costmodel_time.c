@@ -370,7 +370,25 @@ pp_mb_s(const struct cm_config *c, struct cm_result *r)
 struct stage_t {
 	double	gemm, attn, elem, tp;	/* s */
 	double	kernels;		/* count */
+	double	gf;			/* forward's GPU time, s */
+	struct cm_host_in host;		/* kernels as the host issues them */
 };
+
+/* A stage's kernels by phase for the host (costmodel_host.c). */
+static void
+host_in(const struct cm_config *c, int layers, const struct cm_layer_t *fw,
+    const struct cm_layer_t *bw, struct cm_host_in *h)
+{
+	double el16[16];
+
+	h->layers = layers;
+	h->lkf = fw->kernels;
+	h->lkr = c->recompute == CM_RECOMPUTE_FULL ? fw->kernels : 0;
+	h->lkb = bw->kernels - h->lkr;
+	h->xkf = h->xkb = 0;
+	/* autocast's casts: one per weight forward, two backward */
+	h->lcast = cm_autocast(c) ? cm_layer_tensors(c, el16, 16) : 0;
+}
 
 /*
  * Stage of `layers` layers (+ the embedding's gradient when first, logits
@@ -392,12 +410,17 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
 	st->elem = layers * (fw->elem + bw->elem) + cm_hbm_s(c, amp, amp_k);
 	st->tp = layers * tp_l;
 	st->kernels = layers * (double)(fw->kernels + bw->kernels);
+	st->gf = layers * (fw->gemm + fw->attn + fw->elem);
+	host_in(c, layers, fw, bw, &st->host);
 	if (first) {
 		struct cm_elem el;
 
 		cm_embed_elem(c, &el);
 		st->elem += el.fwd_s + el.bwd_s;
+		st->gf += el.fwd_s;
 		st->kernels += el.kf + el.kb;
+		st->host.xkf += el.kf;
+		st->host.xkb += el.kb;
 	}
 	if (last) {	/* final norm, logits product fwd and bwd, loss */
 		double f = 0, b = 0;
@@ -408,25 +431,24 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
 		cm_loss_elem(c, &el);
 		st->gemm += f + b;
 		st->elem += el.fwd_s + el.bwd_s;
+		st->gf += f + el.fwd_s;
 		st->kernels += 2 + el.kf + el.kb;
+		st->host.xkf += 1 + el.kf;
+		st->host.xkb += 1 + el.kb;
 	}
 }
 
 /*
- * GPU time of a stage's micro-batch and what the host adds. Kernels are
- * issued asynchronously: the host is on the critical path only when it
- * needs longer to issue them (kernels x kernel_issue_s) than the GPU to
- * run them.
+ * GPU time of a stage's micro-batch; what the host adds is the step's
+ * (cm_time, costmodel_host.c).
  */
 static double
 stage_gpu_s(const struct cm_config *c, const struct stage_t *st,
     double tp_exposed, double *overhead)
 {
-	double gpu = st->gemm + st->attn + st->elem + tp_exposed;
-	double host = st->kernels * c->kernel_issue_s;
-
-	*overhead = host > gpu ? host - gpu : 0;
-	return gpu + *overhead;
+	(void)c;
+	*overhead = 0;
+	return st->gemm + st->attn + st->elem + tp_exposed;
 }
 
 /*
@@ -449,13 +471,14 @@ tp_exposed(const struct cm_config *c, const struct stage_t *st)
  * HBM speed, as the framework's optimizer runs it (costmodel_kernels.c);
  * fused frameworks also clear the gradient buffer they keep, PyTorch sets
  * the gradients to None. The for-loop optimizer launches 8 small kernels
- * per weight tensor from Python, so the host's issue rate can bound it;
+ * per weight tensor from Python, so the host can bound it (cm_time);
  * under ZeRO each rank still steps a shard of every tensor (FSDP2's
  * DTensor parameters). Tensors: the stage's layers, the embedding, the
  * final norm and the output layer.
  */
 static double
-optimizer_s(const struct cm_config *c, const struct cm_result *r)
+optimizer_s(const struct cm_config *c, const struct cm_result *r,
+    double *kernels)
 {
 	struct mesh_span sh;
 	double own = r->params_gpu, each[16], tensors, k, s;
@@ -467,9 +490,7 @@ optimizer_s(const struct cm_config *c, const struct cm_result *r)
 	k = cm_optimizer_kernels(c, own, tensors);
 	s = cm_hbm_s(c, cm_optimizer_bytes(c) * own +
 	    (c->kernels == CM_KERNELS_FUSED ? r->mem_grads : 0), k);
-	if (cm_opt_impl_of(c) == CM_OPT_IMPL_FORLOOP &&
-	    k * c->kernel_issue_s > s)
-		return k * c->kernel_issue_s;
+	*kernels = k;
 	return s;
 }
 
@@ -484,6 +505,36 @@ slowest(const struct cm_config *c, const struct stage_t *a,
 	    stage_gpu_s(c, a, tp_exposed(c, a), &o) ? b : a;
 }
 
+/*
+ * The host by phase on the slowest stage (costmodel_host.c): what the
+ * GPU waits for joins the compute, what the optimizer's issue adds joins
+ * the optimizer step; t_overhead is the whole of it.
+ */
+static void
+host_time(const struct cm_config *c, struct cm_result *r,
+    const struct stage_t *w, double tpx, double opt_kernels)
+{
+	struct cm_host_mb h;
+	double m = (double)r->microbatches, gmb, gf, gb, hc, ho, x, xo;
+
+	cm_host_mb(c, &w->host, &h);
+	gmb = w->gemm + w->attn + w->elem + tpx;
+	gf = w->gf + (w->gemm + w->attn + w->elem > 0 ? tpx * w->gf /
+	    (w->gemm + w->attn + w->elem) : 0);
+	gb = gmb - gf;
+	hc = cm_host_collectives(c, (double)r->dp_collectives);
+	ho = cm_host_optimizer(c, opt_kernels);
+	x = cm_host_exposed(m, &h, gf, gb, hc, 0, r->t_optimizer);
+	xo = cm_host_exposed(m, &h, gf, gb, hc, ho, r->t_optimizer) - x;
+	r->t_host_fwd = m * h.fwd;
+	r->t_host_bwd = m * h.bwd;
+	r->t_host_opt = hc + ho;
+	r->t_overhead = x + xo;
+	r->t_compute += x;
+	r->t_optimizer += xo;
+	r->t_bubble += (c->pp - 1.0) / c->virtual_stages * x / m;
+}
+
 void
 cm_time(const struct cm_config *c, struct cm_result *r)
 {
@@ -491,7 +542,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_layer_t fw, bw;
 	struct stage_t sf, sm, sla;
 	const struct stage_t *w;
-	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp;
+	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok;
 	double p = c->pp, m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
@@ -525,7 +576,8 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	cm_dp_time(c, r);
 	r->t_comm_slowed += m * tps;
 	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed;
-	r->t_optimizer = optimizer_s(c, r);
+	r->t_optimizer = optimizer_s(c, r, &ok);
+	host_time(c, r, w, tpx, ok);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_comm_slowed +
 	    r->t_bubble + r->t_optimizer;
 	r->bubble_fraction = pipe_bubble_fraction(c->pp, r->microbatches,
