@@ -161,6 +161,28 @@ START_TEST(tile_quantization_and_memory_bound)
 }
 END_TEST
 
+/* --gemm-model tiled prices the step's products with the tile model. */
+START_TEST(engine_option)
+{
+	const struct hw_gpu *g = hw_gpu_find(&cat, "h100-80gb");
+	struct cm_config c;
+	struct cm_result rule, tiled;
+
+	cm_config_default(&c, hw_model_find(&cat, "llama3-8b"), g);
+	c.global_batch = 8;
+	ck_assert_int_eq(c.gemm_model, CM_GEMM_RULE);
+	ck_assert_double_eq(cm_gemm_eta_of(&c, g, 8192, 4096, 4096),
+	    cm_gemm_eta(g, 8192, 4096, 4096));
+	ck_assert_int_eq(cm_evaluate(&c, &rule, NULL), 0);
+	c.gemm_model = CM_GEMM_TILED;
+	ck_assert_double_eq(cm_gemm_eta_of(&c, g, 8192, 4096, 4096),
+	    cm_gemm_eta_tiled(g, 8192, 4096, 4096));
+	ck_assert_int_eq(cm_evaluate(&c, &tiled, NULL), 0);
+	ck_assert(fabs(tiled.t_gemm / rule.t_gemm - 1) > 1e-3);
+	ck_assert(fabs(tiled.t_gemm / rule.t_gemm - 1) < 0.2);
+}
+END_TEST
+
 static Suite *
 gemm_suite(void)
 {
@@ -171,6 +193,7 @@ gemm_suite(void)
 	tcase_add_test(tc, h100_table);
 	tcase_add_test(tc, wave_quantization);
 	tcase_add_test(tc, tile_quantization_and_memory_bound);
+	tcase_add_test(tc, engine_option);
 	suite_add_tcase(s, tc);
 	return s;
 }

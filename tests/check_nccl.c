@@ -241,6 +241,30 @@ START_TEST(a100_no_nvls)
 }
 END_TEST
 
+/* --nccl-model tuned prices every collective as NCCL picks it; ring
+ * (the default) keeps the calibrated Simple ring; the step follows. */
+START_TEST(engine_option)
+{
+	struct cm_config c;
+	struct mesh_span g;
+	struct cm_result ring, tuned;
+
+	dp_group(&c, "h100-80gb", 64, &g);
+	ck_assert_int_eq(c.nccl_model, CM_COLL_RING);
+	ck_assert(cm_coll_s(&c, CM_ALLREDUCE, &g, 1e6) >
+	    2 * cm_nccl_coll_s(&c, CM_ALLREDUCE, &g, 1e6, NULL));
+	c.global_batch = 64;
+	ck_assert_int_eq(cm_evaluate(&c, &ring, NULL), 0);
+	c.nccl_model = CM_COLL_TUNED;
+	ck_assert_double_eq(cm_coll_s(&c, CM_ALLREDUCE, &g, 1e6),
+	    cm_nccl_coll_s(&c, CM_ALLREDUCE, &g, 1e6, NULL));
+	ck_assert_int_eq(cm_evaluate(&c, &tuned, NULL), 0);
+	/* 515 buckets of 25 MiB over 8 nodes: the tree's latency */
+	ck_assert(tuned.t_dp < 0.8 * ring.t_dp);
+	ck_assert_int_eq(tuned.dp_collectives, ring.dp_collectives);
+}
+END_TEST
+
 static Suite *
 nccl_suite(void)
 {
@@ -254,6 +278,7 @@ nccl_suite(void)
 	tcase_add_test(tc, tree_beats_ring_small_many_nodes);
 	tcase_add_test(tc, gathers_and_pat);
 	tcase_add_test(tc, a100_no_nvls);
+	tcase_add_test(tc, engine_option);
 	suite_add_tcase(s, tc);
 	return s;
 }

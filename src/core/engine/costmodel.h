@@ -71,6 +71,17 @@ enum cm_kernels { CM_KERNELS_EAGER, CM_KERNELS_COMPILED, CM_KERNELS_FUSED };
 enum cm_gather { CM_GATHER_LAYER, CM_GATHER_PARAM };
 
 /*
+ * How collectives and products are priced (issue 25 part 6): ring is one
+ * ring on NCCL's Simple protocol with the measured bus bandwidth, tuned is
+ * NCCL's own choice of algorithm and protocol by message size
+ * (costmodel_nccl.c); rule is the shape rule of costmodel_time.c, tiled
+ * prices wave and tile quantization on the GPU's SMs (costmodel_gemm.c).
+ * The defaults are ring and rule: see costmodel_gemm.h for why.
+ */
+enum cm_nccl_model { CM_COLL_RING, CM_COLL_TUNED };
+enum cm_gemm_model { CM_GEMM_RULE, CM_GEMM_TILED };
+
+/*
  * Which framework a layout is priced as (framework_setup.c): auto prices
  * a single layout with the settings as given (PyTorch eager defaults) and
  * makes the search price every layout once per framework that runs it;
@@ -182,6 +193,8 @@ struct cm_config {
 	unsigned		search_keep;	/* CM_KEEP_* bits: searched knobs
 						 * the search leaves as set */
 	enum cm_framework	framework;	/* priced as; auto: as set */
+	enum cm_nccl_model	nccl_model;	/* ring (default) or tuned */
+	enum cm_gemm_model	gemm_model;	/* rule (default) or tiled */
 	unsigned		setup_set;	/* CM_SET_* bits: given keys */
 };
 
@@ -526,6 +539,10 @@ double	cm_coll_s(const struct cm_config *, enum cm_coll kind,
  * (costmodel_time.c documents and sources the rule).
  */
 double	cm_gemm_eta(const struct hw_gpu *, double m, double k, double n);
+
+/* The same by cfg's gemm_model, on the GPU g (cfg's, or its FP8 view). */
+double	cm_gemm_eta_of(const struct cm_config *, const struct hw_gpu *g,
+	    double m, double k, double n);
 
 /*
  * Named quantity of a result for lessons, one of cm_quantity_names(); each

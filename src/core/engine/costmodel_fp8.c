@@ -133,7 +133,7 @@ cm_fp8_gemm_s(const struct cm_config *c, double m, double k, double n)
 	g.peak_flops = c->gpu.fp8_flops;
 	/* cm_gemm_eta counts 2 bytes for every element read and written */
 	g.hbm_bw *= 2 * (in + out) / (rd * in + 2 * out);
-	eta = cm_gemm_eta(&g, m, k, n) * CM_FP8_GEMM_REL;
+	eta = cm_gemm_eta_of(c, &g, m, k, n) * CM_FP8_GEMM_REL;
 	return eta > 0 ? 2 * m * k * n / (g.peak_flops * eta) : 0;
 }
 

@@ -32,6 +32,8 @@ static const char *const attn_w[] = { "flash", "plain", "flash2", NULL };
 static const char *const kern_w[] = { "eager", "compiled", "fused", NULL };
 static const char *const gather_w[] = { "layer", "param", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
+static const char *const nccl_w[] = { "ring", "tuned", NULL };
+static const char *const gemmm_w[] = { "rule", "tiled", NULL };
 /* in enum cm_framework order */
 static const char *const fw_w[] = { "auto", "megatron", "deepspeed",
 	"pytorch", NULL };
@@ -131,6 +133,8 @@ _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
     sizeof(enum cm_opt_impl) == sizeof(int) &&
     sizeof(enum cm_gather) == sizeof(int) &&
     sizeof(enum cm_framework) == sizeof(int) &&
+    sizeof(enum cm_nccl_model) == sizeof(int) &&
+    sizeof(enum cm_gemm_model) == sizeof(int) &&
     sizeof(enum cm_precision) == sizeof(int) &&
     sizeof(enum cm_fp8_recipe) == sizeof(int), "enum fields are int-sized");
 
@@ -240,6 +244,12 @@ static const struct cm_key rows[] = {
 	    N_("price as this framework runs the layout: its kernels, "
 	    "gradient and reduce dtypes, optimizer (auto: as set; a search "
 	    "prices each layout once per framework that runs it)")),
+	WORD("nccl_model", SETUP, nccl_model, nccl_w,
+	    N_("collectives: ring (NCCL's Simple ring, calibrated) or tuned "
+	    "(NCCL's algorithm and protocol by message size)")),
+	WORD("gemm_model", SETUP, gemm_model, gemmm_w,
+	    N_("matrix products: rule (calibrated shape rule) or tiled (wave "
+	    "and tile quantization on the SMs)")),
 	WORD("grad_dtype", SETUP, grad_accum_fp32, dtype_w,
 	    N_("gradients held in bf16 (the training precision) or fp32 "
 	    "(Megatron's main grads)")),
@@ -257,7 +267,7 @@ static const struct cm_key rows[] = {
 	    N_("kernels between the matmuls (eager; compiled, fused)")),
 	BOOL("cuda_graphs", SETUP, cuda_graphs,
 	    N_("launch each layer (compiled: each graph) as one CUDA graph: "
-	    "Megatron's --enable-cuda-graph, torch.compile "
+	    "Megatron's enable_cuda_graph, torch.compile "
 	    "mode=\"reduce-overhead\" (off)")),
 	BOOL("reshard_after_forward", SETUP, reshard_after_forward,
 	    N_("ZeRO-3 gathers weights again for the backward (on)")),

@@ -31,6 +31,7 @@
  */
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_nccl.h"
 
 void
 cm_group_of(const struct cm_config *c, enum mesh_axis axis,
@@ -109,6 +110,8 @@ cm_coll_s(const struct cm_config *c, enum cm_coll kind,
 	}
 	if (g->n <= 1 || bytes <= 0)
 		return 0;
+	if (c->nccl_model == CM_COLL_TUNED)
+		return cm_nccl_coll_s(c, kind, g, bytes, NULL);
 	bw = cm_group_bw(c, g);
 	if (kind == CM_ALLREDUCE && cm_nvls_bw(c, g) > bw)
 		bw = cm_nvls_bw(c, g);

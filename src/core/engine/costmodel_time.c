@@ -37,6 +37,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
+#include "core/engine/costmodel_gemm.h"
 #include "core/engine/costmodel_fp8.h"
 
 #define GEMM_TILE_C	256.0	/* fitted on reference/h100-gemm.md */
@@ -66,6 +67,14 @@ cm_gemm_eta(const struct hw_gpu *g, double m, double k, double n)
 	return f / (hi * pow(1 + pow(lo / hi, 8), 0.125)) / g->peak_flops;
 }
 
+double
+cm_gemm_eta_of(const struct cm_config *c, const struct hw_gpu *g, double m,
+    double k, double n)
+{
+	return c->gemm_model == CM_GEMM_TILED ? cm_gemm_eta_tiled(g, m, k, n) :
+	    cm_gemm_eta(g, m, k, n);
+}
+
 /* Time of one product on c's GPU in c's precision, s. */
 static double
 gemm_s(const struct cm_config *c, double m, double k, double n)
@@ -76,7 +85,7 @@ gemm_s(const struct cm_config *c, double m, double k, double n)
 		g.peak_flops = g.fp32_flops;
 		g.hbm_bw /= 2;	/* 4-byte elements: half as many per second */
 	}
-	return 2 * m * k * n / (g.peak_flops * cm_gemm_eta(&g, m, k, n));
+	return 2 * m * k * n / (g.peak_flops * cm_gemm_eta_of(c, &g, m, k, n));
 }
 
 /* Forward product M x K by K x N, and its two backward products, s. */
