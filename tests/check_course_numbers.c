@@ -7,7 +7,11 @@
  * reduction that hides, drop 6's ratios for TP 16 across two nodes,
  * drop 11's 40% and drop 14's (2, 8, 4) headroom; then a table
  * (figures[]) of every engine figure in the prose of drops 8 and 10 to 14
- * and their cards, and what the incident briefs claim.
+ * and their cards, and what the incident briefs claim. Issue 25 added
+ * drop 6 q4 and q5 checked through the plan commands they print, DP's
+ * per-layer all-reduces against DDP's buckets, the break-even's
+ * condition, the cards' memory, what recomputation buys the questions
+ * that use it, and the ranking's top MFU with its 2021 settings.
  *
  * Each check names a drop, a unit of it (a question id or a text block's
  * title), the words around the number, and the engine figure it must match
@@ -531,6 +535,43 @@ START_TEST(drop03_published_steps)
 	NEAR(number_in(t, " to ", "% once their recomputation"), 100 * hi /
 	    312 * r->flops_model / r->flops_hw, 0.03);
 	free(t);
+	free(r);
+}
+END_TEST
+
+/*
+ * The questions that switch full recomputation on say it is what makes
+ * them fit (issue 25: opened, they said "does not fit"): without it they
+ * do not.
+ */
+START_TEST(recompute_makes_them_fit)
+{
+	static const char *const units[][3] = {
+		{ "drop-02", "q2", "so that it fits" },
+		{ "drop-02", "q3", NULL },
+		{ "drop-05", "q2", "so that it fits" },
+		{ "drop-07", "q1", "so that 20 micro-batches fit" },
+		{ "drop-09", "q2", "activations recomputed in full" },
+	};
+	struct cm_result *r = calloc(1, sizeof *r);
+	const struct content_block *b;
+	size_t i;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		b = unit_of(units[i][0], units[i][1]);
+		run(b->question.engine, NULL, r);
+		ck_assert_msg(r->fits && r->cfg.recompute == CM_RECOMPUTE_FULL,
+		    "%s %s", units[i][0], units[i][1]);
+		run(b->question.engine, "{\"recompute\": \"selective\"}", r);
+		ck_assert_msg(!r->fits, "%s %s fits without", units[i][0],
+		    units[i][1]);
+		if (units[i][2] != NULL)
+			ck_assert_ptr_nonnull(strstr(b->question.prompt,
+			    units[i][2]));
+	}
+	/* drop 2's text: 108 GB of state fits an H200, activations do not */
+	b = unit_of("drop-02", "Why DP is the default");
+	ck_assert_ptr_nonnull(strstr(b->text, "only with full recomputation"));
 	free(r);
 }
 END_TEST
@@ -1207,6 +1248,7 @@ numbers_suite(void)
 	tcase_add_test(tc, dp_breakeven);
 	tcase_add_test(tc, drop03_published_steps);
 	tcase_add_test(tc, drop14_card);
+	tcase_add_test(tc, recompute_makes_them_fit);
 	tcase_add_test(tc, drop11_forty_percent);
 	tcase_add_test(tc, drop14_headroom);
 	tcase_add_test(tc, incident_briefs);
