@@ -418,8 +418,9 @@ END_TEST
 /*
  * Drops 2 and 5: the engine sends DP gradients as one all-reduce per
  * layer and the prose says so, with the ring latency that count adds;
- * PyTorch DDP's 25 MB buckets (its bucket_cap_mb default) are a separate,
- * stated count, 13.5 GB / 25 MB.
+ * PyTorch DDP's buckets (bucket_cap_mb = 25, in MiB: torch/nn/parallel/
+ * distributed.py multiplies by 1024 * 1024) are a separate, stated
+ * count, 13.5 GB / 25 MiB.
  */
 START_TEST(dp_collectives_named)
 {
@@ -439,8 +440,8 @@ START_TEST(dp_collectives_named)
 	    lat * 1e3, 0.05);
 	NEAR(number_in(q2->question.explain, "ms: about ", " ms."),
 	    r->t_dp * 1e3, 0.02);
-	NEAR(number_in(q2->question.explain, "25 MB, about ",
-	    " all-reduces for 13.5 GB"), 2 * r->params / 25e6, 0.02);
+	NEAR(number_in(q2->question.explain, "26.2 MB), about ",
+	    " all-reduces for 13.5 GB"), 2 * r->params / (25 * 1048576.0), 0.02);
 	run(q3->question.engine, NULL, r);
 	ck_assert(r->fits);
 	ck_assert_int_eq(r->dp_collectives, 32);
@@ -449,7 +450,7 @@ START_TEST(dp_collectives_named)
 	NEAR(number_in(q3->question.explain, "add about ", " ms of ring"),
 	    lat * 1e3, 0.15);
 	NEAR(number_in(q3->question.explain, "buckets would be about ", ")"),
-	    2 * r->params / 25e6, 0.02);
+	    2 * r->params / (25 * 1048576.0), 0.02);
 	run(q5->question.engine, NULL, r);
 	ck_assert(r->fits);
 	NEAR(number_in(q5->question.explain, "sends the gradients as ",
@@ -458,7 +459,7 @@ START_TEST(dp_collectives_named)
 	NEAR(number_in(q5->question.explain, "latency adds about ", " ms more"),
 	    lat * 1e3, 0.1);
 	NEAR(number_in(q5->question.explain, "would send about ", " buckets"),
-	    2 * r->params / 25e6, 0.02);
+	    2 * r->params / (25 * 1048576.0), 0.02);
 	free(r);
 }
 END_TEST
