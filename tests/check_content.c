@@ -272,6 +272,25 @@ START_TEST(numeric_unknown_quantity)
 }
 END_TEST
 
+/* "expect" (issue 25): "fits" or "oom", and only beside a configuration. */
+START_TEST(expect_checked)
+{
+	expect_drop_problem(HEAD "{\"kind\": \"question\", \"id\": \"q\","
+	    " \"type\": \"numeric\", \"prompt\": \"p\", \"engine\": {},"
+	    " \"expect\": \"crash\", \"quantity\": \"mfu\", \"unit\": \"%\"}]}",
+	    ": blocks[1].expect: must be \"fits\" or \"oom\"");
+	expect_drop_problem(HEAD "{\"kind\": \"question\", \"id\": \"q\","
+	    " \"type\": \"reveal\", \"prompt\": \"p\", \"answer\": \"a\","
+	    " \"expect\": \"oom\"}]}",
+	    ": blocks[1].expect: only a block with an engine configuration "
+	    "(\"engine\" or \"start\") says what it expects");
+	expect_drop_problem(HEAD "{\"kind\": \"text\", \"text\": \"t\","
+	    " \"expect\": \"oom\"}]}",
+	    ": blocks[1].expect: only a block with an engine configuration "
+	    "(\"engine\" or \"start\") says what it expects");
+}
+END_TEST
+
 START_TEST(duplicate_question_id)
 {
 	expect_drop_problem(HEAD "{\"kind\": \"question\", \"id\": \"q\","
@@ -519,6 +538,7 @@ content_suite(void)
 	tcase_add_test(tc, option_without_explanation);
 	tcase_add_test(tc, numeric_with_typed_answer);
 	tcase_add_test(tc, numeric_unknown_quantity);
+	tcase_add_test(tc, expect_checked);
 	tcase_add_test(tc, duplicate_question_id);
 	tcase_add_test(tc, bad_animation_mode);
 	tcase_add_test(tc, bad_animation_settings);

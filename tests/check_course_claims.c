@@ -1,5 +1,5 @@
 /*
- * check_course_claims.c - claims issue 14 found wrong stay out of the
+ * check_course_claims.c - claims issues 14 and 25 found wrong stay out of the
  * shipped course (lessons/, the reference sheet, flashcards/).
  *
  * The course is cut into units: one block of a drop or of the reference
@@ -43,7 +43,17 @@ static const struct rule rules[] = {
 	  "micro-batch|1.5m" },
 	{ "Llama 3 405B trained on up to 16,384 H100s; 8,192 is one layout",
 	  { "llama 3", "8,192", NULL }, "16,384|16k" },
-	{ "80 GiB is 85.9 GB", { "85.5 gb", NULL }, NULL },
+	{ "an A100's 80 GiB is 85.9 GB; the H100 reports 81,559 MiB, 85.5 GB "
+	  "(data/gpus.json; check_course_numbers holds each figure)",
+	  { "85.5 gb", "a100", NULL }, NULL },
+	{ "the H100 reports 81,559 MiB, 85.5 GB, not 85.9 (issue 25)",
+	  { "85.9 gb", "h100", NULL }, NULL },
+	{ "the 5,300-token DP break-even holds with one rank per node (one "
+	  "NIC per GPU), issue 25", { "5,300", NULL },
+	  "one rank per node|one 50 gb/s port to itself" },
+	{ "the GPT-3 paper states no dropout (issue 25)",
+	  { "gpt-3", "dropout 0.1|dropout of 0.1|with dropout", NULL },
+	  "states no dropout|lists no dropout" },
 	{ "the (2, 8, 4) ZeRO-2 headroom is not 'a hair'",
 	  { "by a hair", NULL }, NULL },
 	{ "16 H200s in two nodes: not ten times slower than one node",
@@ -233,7 +243,17 @@ START_TEST(rules_catch_the_old_claims)
 		{ "Llama 3 405B trained on 8,192 H100s.", 1 },
 		{ "Llama 3 405B trained on up to 16,384 H100s; 8,192 in "
 		  "one layout.", 0 },
-		{ "The H100's 80 GiB is 85.5 GB.", 1 },
+		{ "The A100's 80 GiB is 85.5 GB.", 1 },
+		{ "The H100's 80 GB card is 85.9 GB.", 1 },
+		{ "The H100 reports 81,559 MiB, 85.5 GB.", 0 },
+		{ "The A100's 80 GiB is 85.9 GB.", 0 },
+		{ "At 50 GB/s break-even is near 5,300 tokens per GPU.", 1 },
+		{ "With one rank per node break-even is near 5,300 tokens.",
+		  0 },
+		{ "Trained with dropout 0.1 as the GPT-3 and OPT recipes are.",
+		  1 },
+		{ "Dropout 0.1, as OPT was (the GPT-3 paper states no dropout "
+		  "at all).", 0 },
 		{ "It passes by a hair.", 1 },
 		{ "About 0.5 s, roughly ten times slower.", 1 },
 		{ "The link got about 9 times slower.", 1 },

@@ -16,6 +16,7 @@
 #include "cli/usage.h"
 #include "core/course/answer.h"
 #include "core/course/content.h"
+#include "core/course/engine_fit.h"
 #include "core/engine/hardware.h"
 #include "core/json.h"
 #include "core/jsonpos.h"
@@ -163,6 +164,7 @@ check_numeric(const struct cli_ctx *ctx, const struct content_course *c,
 	answer_check_course(&cat, c, probs);
 	answer_check_giveaways(&cat, c, probs);
 	check_scenarios(&cat, c, probs);
+	engine_fit_check_course(&cat, c, probs);
 	hw_catalog_free(&cat);
 }
 

@@ -52,6 +52,7 @@ struct content_question {
 	char			*quantity;	/* numeric: engine quantity name */
 	double			 tolerance;	/* numeric: relative, 0.05 = 5 % */
 	char			*unit;		/* numeric: shown after the input; may be NULL */
+	int			 expect_oom;	/* numeric: "expect": "oom" */
 };
 
 /*
@@ -72,6 +73,7 @@ struct content_scenario {
 	char	**hints;
 	size_t	 n_hints;
 	char	*solution;
+	int	 expect_oom;		/* "expect": "oom": the start does not fit */
 };
 
 struct content_block {
@@ -108,6 +110,7 @@ struct content_card {
 	char	*back;
 	cJSON	*engine;		/* numeric card: configuration, or NULL */
 	char	*quantity;		/* numeric card: quantity name, or NULL */
+	int	 expect_oom;		/* numeric card: "expect": "oom" */
 };
 
 struct content_deck {

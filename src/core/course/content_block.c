@@ -10,6 +10,7 @@
 
 #include "i18n.h"
 #include "core/course/animation.h"
+#include "core/course/engine_fit.h"
 #include "core/course/content_parse.h"
 #include "core/json.h"
 #include "core/course/scenario.h"
@@ -155,6 +156,10 @@ parse_question(const cJSON *b, struct content_block *blk, const char *path,
 	char *type = NULL;
 	int rc = -1;
 
+	if (engine_fit_take_expect(b, cJSON_IsObject(
+	    cJSON_GetObjectItemCaseSensitive(b, "engine")), ctx->file, path,
+	    &qu->expect_oom, ctx->err) != 0)
+		return -1;
 	if (content_take_string(b, "id", 1, path, ctx, &qu->id) != 0 ||
 	    content_take_string(b, "type", 1, path, ctx, &type) != 0 ||
 	    content_take_string(b, "prompt", 1, path, ctx, &qu->prompt) != 0 ||
@@ -313,7 +318,9 @@ parse_scenario(const cJSON *b, struct content_block *blk, const char *path,
 	if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(b, "goal")))
 		return fail(ctx, path, "goal",
 		    _("must be an object holding the success criteria"));
-	if (parse_hints(b, sc, path, ctx) != 0)
+	if (parse_hints(b, sc, path, ctx) != 0 ||
+	    engine_fit_take_expect(b, 1, ctx->file, path, &sc->expect_oom,
+	    ctx->err) != 0)
 		return -1;
 	/* locked, goal and claims: the playground's own parser. */
 	if (scenario_parse(&rules, b, ctx->file, path, ctx->err) != 0)
@@ -352,6 +359,13 @@ parse_block(const cJSON *b, struct content_block *blk, const char *path,
 	} else
 		fail(ctx, path, "kind",
 		    _("must be text, question, animation or scenario"));
+	if (rc == 0 && (blk->kind == CONTENT_TEXT ||
+	    blk->kind == CONTENT_ANIMATION)) {
+		int oom;
+
+		rc = engine_fit_take_expect(b, 0, ctx->file, path, &oom,
+		    ctx->err);
+	}
 	free(kind);
 	return rc;
 }

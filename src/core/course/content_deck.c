@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/course/engine_fit.h"
 #include "core/course/content_parse.h"
 #include "core/json.h"
 
@@ -97,6 +98,9 @@ parse_card(const cJSON *o, struct content_card *k, const char *path,
 		    _("a numeric card needs both an \"engine\" object and a known \"quantity\""));
 		return -1;
 	}
+	if (engine_fit_take_expect(o, eng != NULL, ctx->file, path,
+	    &k->expect_oom, ctx->err) != 0)
+		return -1;
 	if (eng != NULL)
 		k->engine = cJSON_Duplicate(eng, 1);
 	return 0;
