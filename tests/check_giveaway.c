@@ -28,7 +28,8 @@
 #define DP_CFG "{\"model\": \"llama2-7b\", \"gpu\": \"h200-141gb\", " \
 	"\"gpus\": 8, \"gpus_per_node\": 8, \"intra_eff\": 1, \"nvls\": " \
 	"false, \"dp\": 8, \"tp\": 1, \"pp\": 1, \"zero\": 0, " \
-	"\"global_batch\": 64, \"micro_batch\": 1, \"kernels\": \"eager\"}"
+	"\"global_batch\": 64, \"micro_batch\": 1, \"kernels\": \"eager\", " \
+	"\"bucket_mb\": 16384}"
 /* Llama 2 13B alone: about 208 GB of model state. */
 #define MS_CFG "{\"model\": \"llama2-13b\", \"gpu\": \"a100-80gb\", " \
 	"\"gpus\": 1, \"dp\": 1, \"tp\": 1, \"pp\": 1, \"zero\": 0}"
