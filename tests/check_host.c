@@ -57,6 +57,9 @@ START_TEST(figures_are_the_sources)
 	ck_assert_double_eq(CM_HOST_INDUCTOR_KERNEL_S, 6.8e-6);
 	ck_assert_double_eq_tol(CM_HOST_INDUCTOR_GRAPH_S, 44.3e-6 - 6.8e-6,
 	    1e-12);
+	/* pytorch/pytorch#50431: nn.Linear 9.735 us, F.linear 4.739 us */
+	ck_assert_double_eq_tol(CM_HOST_MODULE_S, 9.735e-6 - 4.739e-6,
+	    0.01e-6);
 	/* CUDA.jl usage/graphs: 80 kernels, 3.5 us of CPU */
 	ck_assert_double_eq(CM_HOST_GRAPH_LAUNCH_S, 3.5e-6);
 }
@@ -103,7 +106,7 @@ START_TEST(small_model_plateau)
 	ck_assert_msg(r[0].t_step > 0.9 * r[1].t_step, "b=1 %g b=2 %g",
 	    r[0].t_step, r[1].t_step);
 	ck_assert(r[0].t_step > 0.6 * r[2].t_step);
-	ck_assert_double_eq(r[2].t_overhead, 0);
+	ck_assert(r[2].t_overhead < 0.05 * r[2].t_step);
 	ck_assert(r[0].t_step >= r[0].t_host_fwd + r[0].t_host_bwd);
 	/* the same global batch of 8: more micro-batches, more host */
 	for (i = 0; i < 3; i++) {
@@ -111,7 +114,7 @@ START_TEST(small_model_plateau)
 		eval(&c, &r[i]);
 	}
 	ck_assert(r[0].t_overhead > 0.2 * r[0].t_step);
-	ck_assert_double_eq(r[2].t_overhead, 0);
+	ck_assert(r[2].t_overhead < 0.05 * r[2].t_step);
 	ck_assert(r[0].t_step > r[1].t_step && r[1].t_step > r[2].t_step);
 }
 END_TEST

@@ -27,6 +27,11 @@
  *     CM_HOST_INDUCTOR_GRAPH_S: what one call of a compiled graph adds
  *     (guards, wrapper call, device guard): 44.3 us end to end for one
  *     kernel less the 6.8 us per kernel (same pull request).
+ *   - CM_HOST_MODULE_S: what calling a layer through nn.Module adds to
+ *     its function (the hook checks and dispatch of _call_impl): nn.Linear
+ *     took 9.74 us per call against 4.74 us for F.linear, about 5 us
+ *     (Chillee's measurement in pytorch/pytorch pull request 50431, 2021;
+ *     an empty module cost 2 us over its one op).
  *   - CM_HOST_GRAPH_LAUNCH_S: one cudaGraphLaunch of a captured region:
  *     an 80-kernel graph took 3.5 us of CPU time (CUDA.jl documentation,
  *     usage/graphs; the CUDA programming guide, section 4.2: the set-up
@@ -41,6 +46,14 @@
  * view_as_complex for Q and K, the frequencies' view, view_as_real and
  * flatten for Q and K, 3 transpose, transpose and view of the output: 17;
  * repeat_kv's expand of K and V under GQA: 2 more).
+ *
+ * Modules per layer, each called through nn.Module: nanoGPT's Block (ln_1,
+ * attn with c_attn, c_proj and two dropouts, ln_2, mlp with c_fc, gelu,
+ * c_proj and a dropout: 13 with the block) and torchtitan's
+ * TransformerBlock (attention_norm, attention with wq, wk, wv, wo,
+ * ffn_norm, feed_forward with w1, w2, w3: 12 with the block); eager runs
+ * only (Dynamo traces the modules away; Transformer Engine's modules are
+ * not measured).
  *
  * Each recorded operator leaves one node for the backward; backward
  * kernels are issued from C++. torch.utils.checkpoint (and Megatron's
@@ -71,6 +84,8 @@
 #define VIEWS_SWIGLU		17
 #define VIEWS_GQA		2
 #define CLIP_CALLS		2
+#define MODULES_GELU		13
+#define MODULES_SWIGLU		12
 
 static int
 views_layer(const struct cm_config *c)
@@ -105,6 +120,7 @@ cm_host_mb(const struct cm_config *c, const struct cm_host_in *in,
 	int graphs = c->cuda_graphs;
 	/* autocast casts inside the dispatcher, from C++ */
 	double cast = in->lcast * (CM_HOST_CPP_OP_S + CM_HOST_LAUNCH_S);
+	double mods = 0;
 
 	/* embedding, final norm, logits and loss run eager everywhere */
 	h->fwd = eager_fwd(in->xkf, in->xkf);
@@ -127,10 +143,13 @@ cm_host_mb(const struct cm_config *c, const struct cm_host_in *in,
 			    CM_HOST_GRAPH_LAUNCH_S);
 		return;
 	}
-	h->fwd += L * (eager_fwd(ops, in->lkf) + cast);
+	if (c->kernels == CM_KERNELS_EAGER)
+		mods = (c->model.mlp == HW_MLP_SWIGLU ? MODULES_SWIGLU :
+		    MODULES_GELU) * CM_HOST_MODULE_S;
+	h->fwd += L * (eager_fwd(ops, in->lkf) + cast + mods);
 	h->bwd += L * (eager_bwd(ops, in->lkb) + 2 * cast);
 	if (in->lkr > 0)	/* the Python forward again, in the backward */
-		h->bwd += L * (eager_fwd(ops, in->lkr) + cast);
+		h->bwd += L * (eager_fwd(ops, in->lkr) + cast + mods);
 }
 
 double
