@@ -17,6 +17,8 @@ fail() {
 	exit 1
 }
 
+. "$top_srcdir/tests/testlib.sh"
+
 export HOME="$T/home" XDG_DATA_HOME="$T/data" LC_ALL=C.UTF-8
 unset PARLEARN_CONTENT
 mkdir -p "$HOME"
@@ -89,6 +91,32 @@ clean "$T/st.err" "lab status result name"
 "$PARLEARN" lab report "$LAB" >"$T/rp.out" 2>"$T/rp.err"
 clean "$T/rp.err" "lab report result name"
 
+# ... and on the dashboard, where curses itself shows C0 controls as "^["
+# but sends a bidi override (U+202E), a C1 CSI and bytes that are not UTF-8
+# on as they are. The raw bytes the terminal is sent are read with script.
+rm -f "$LAB/results/"*
+BIDI=$(printf '\342\200\256') C1=$(printf '\302\233') BAD=$(printf '\377')
+printf '{}' >"$LAB/results/x${BIDI}y${C1}z${BAD}w$CLS$BEL@p.json"
+if part_needs script "the dashboard's raw output"; then
+	mkfifo "$T/keys"
+	TERM=xterm-256color script -qfec "stty cols 120 rows 30; '$PARLEARN' lab host '$LAB' --script '$src/labs/short-check.json'" \
+		"$T/dash.raw" <"$T/keys" >/dev/null 2>&1 &
+	dash=$!
+	exec 3>"$T/keys"
+	wait_until 10 grep -q 'skipped' "$T/dash.raw" ||
+		fail "the dashboard shows no skipped file: $(od -c "$T/dash.raw" | tail -20)"
+	printf q >&3
+	exec 3>&-
+	wait "$dash" || fail "the dashboard did not end with 0"
+	n=$((n + 1))
+	for b in "$BIDI" "$C1" "$BAD"; do
+		LC_ALL=C grep -q "$b" "$T/dash.raw" &&
+			fail "dashboard: raw $(printf '%s' "$b" | od -An -tx1) sent: $(LC_ALL=C grep -ao 'skipped.\{0,90\}' "$T/dash.raw" | od -c)"
+	done
+	grep -qF 'x\u202ey\u009bz\xffw^[[2J^G@p.json' "$T/dash.raw" ||
+		fail "dashboard: the name is not shown as text: $(LC_ALL=C grep -ao 'skipped.\{0,90\}' "$T/dash.raw" | od -c)"
+fi
+
 # 4. Text stored by import and deck import: refused on the way in, with
 #    the name shown safely.
 printf 'front\tback\n' >"$T/d.tsv"
@@ -143,3 +171,4 @@ else
 	exit 77
 fi
 echo "ok: $n paths print escapes as text"
+test_done
