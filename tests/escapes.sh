@@ -79,6 +79,15 @@ printf '{"title": "t", "steps": [{"kind": "%s", "drop": "drop-01", "minutes": 5}
 [ $? -eq 2 ] || fail "lab host accepted a bad step kind"
 clean "$T/kind.err" "lab step kind"
 
+# A GPU's name in a hardware file given to plan, in its headline.
+sed "0,/\"name\": \"v100-32gb\"/s//\"name\": \"v100\\\\u001b]0;pwned\\\\u0007\\\\u001b[2J\\\\u001b[6n\"/" \
+	"$src/data/gpus.json" >"$T/hw.json"
+grep -q 'v100\\u001b' "$T/hw.json" || fail "the hostile hardware file was not made"
+"$PARLEARN" plan --hardware "$T/hw.json" --gpu "$(printf 'v100%s' "$OSC0$CLS$DSR")" \
+	--model llama2-7b --gpus 8 --tp 8 --pp 1 --dp 1 >"$T/hw.out" 2>"$T/hw.err" ||
+	fail "plan --hardware: $(cat "$T/hw.err")"
+clean "$T/hw.out" "plan --hardware GPU name"
+
 # 3. A student's result file name in the drop box, printed by the
 #    instructor's lab status and lab report (here the host plants them).
 LAB="$T/lab"
