@@ -126,6 +126,33 @@ if part_needs script "the dashboard's raw output"; then
 		fail "dashboard: the name is not shown as text: $(LC_ALL=C grep -ao 'skipped.\{0,90\}' "$T/dash.raw" | od -c)"
 fi
 
+# ... and inside a result file: a profile (named in the file name too, as
+# submit names it) and an answer id (lab_id_valid) with a C1 CSI and a
+# bidi override are refused as the file is read, so that no --json
+# document, which cJSON escapes only below U+0020, carries them.
+rm -f "$LAB/results/"*
+"$PARLEARN" --profile s1 lab submit "$LAB" --step 1 --question q1 --correct 1 \
+	>/dev/null 2>&1 || fail "lab submit"
+u=$(id -un)
+[ -f "$LAB/results/$u@s1.json" ] || fail "no result file: $(ls "$LAB/results")"
+sed 's/"profile":"s1"/"profile":"s\\u009b[2J\\u202ex"/' "$LAB/results/$u@s1.json" \
+	>"$LAB/results/$u@s%C2%9B%5B2J%E2%80%AEx.json"
+sed 's/"profile":"s1"/"profile":"s2"/; s/"id":"q1"/"id":"q\\u009b[2J\\u202e1"/' \
+	"$LAB/results/$u@s1.json" >"$LAB/results/$u@s2.json"
+rm "$LAB/results/$u@s1.json"
+for f in status:--json report:--format=json report:--format=csv status:; do
+	"$PARLEARN" lab "${f%%:*}" "$LAB" ${f#*:} >"$T/lj.out" 2>"$T/lj.err"
+	n=$((n + 1))
+	for b in "$BIDI" "$C1"; do
+		LC_ALL=C grep -q "$b" "$T/lj.out" "$T/lj.err" &&
+			fail "lab $f: a raw $(printf '%s' "$b" | od -An -tx1): $(cat "$T/lj.out" "$T/lj.err")"
+	done
+	grep -q 'must be a short printable name' "$T/lj.err" ||
+		fail "lab $f: the hostile profile was not refused: $(cat "$T/lj.err")"
+	grep -q 'a bad or repeated id' "$T/lj.err" ||
+		fail "lab $f: the hostile id was not refused: $(cat "$T/lj.err")"
+done
+
 # 4. Text stored by import and deck import: refused on the way in, with
 #    the name shown safely.
 printf 'front\tback\n' >"$T/d.tsv"
