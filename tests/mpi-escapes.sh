@@ -4,7 +4,8 @@
 # good run, and names the host MPI reports. A launcher that writes ESC [ 2 J,
 # a BEL, a C1 CSI and a byte that is not UTF-8, and a host whose name holds
 # them (set in a private UTS namespace; Open MPI refuses such a name, MPICH
-# takes it), must leave no raw control byte in the output, shown as text.
+# takes it), must leave no raw control byte in the output, shown as text;
+# in --json too.
 set -u
 PARLEARN=${PARLEARN:-./parlearn}
 top_srcdir=${top_srcdir:-.}
@@ -39,7 +40,8 @@ PARLEARN_MPIRUN="$tmp/mpirun" timeout 60 "$PARLEARN" run --mode dp --np 2 \
 	fail "run with a talking launcher: $(cat "$tmp/log.err")"
 clean "$tmp/log.err" "mpirun's log"
 
-# 2. A host name with the same bytes, under MPICH (either of the two).
+# 2. A host name with the same bytes, under MPICH (either of the two), in
+#    the text and in --json.
 helper= launcher=
 if [ "$MPI_FLAVOUR" = mpich ]; then
 	helper=$MPI_HELPER launcher=$MPIRUN
@@ -51,18 +53,33 @@ if [ -z "$helper" ]; then
 	part_skip "a hostile host name" "no MPICH build (Debian: apt-get install mpich libmpich-dev, then ./configure)"
 	test_done
 fi
-if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null 2>&1; then
+if [ "$(id -u)" != 0 ] || ! unshare -u true >/dev/null 2>&1; then
 	part_skip "a hostile host name" "needs root and unshare for a private host name"
 	test_done
 fi
 part_needs python3 "a hostile host name" || test_done
-unshare -u python3 -c '
+# on_host NAME [OPTION]...: parlearn run on the hostile host into NAME.out
+# and NAME.err.
+on_host() {
+	oh=$1
+	shift
+	unshare -u python3 -c '
 import os, socket, sys
 socket.sethostname(b"h\x1b[2J\x07\xc2\x9bx\xffz")
 os.execvp(sys.argv[1], sys.argv[1:])' env PARLEARN_RUN_HELPER="$helper" \
-	PARLEARN_MPIRUN="$launcher" timeout 60 "$PARLEARN" run --mode dp \
-	--np 2 --timeout 20 >"$tmp/host.out" 2>"$tmp/host.err" </dev/null ||
-	fail "run on a hostile host: $(cat "$tmp/host.err")"
+		PARLEARN_MPIRUN="$launcher" timeout 60 "$PARLEARN" run "$@" \
+		--mode dp --np 2 --timeout 20 >"$tmp/$oh.out" 2>"$tmp/$oh.err" \
+		</dev/null || fail "run $* on a hostile host: $(cat "$tmp/$oh.err")"
+}
+on_host host
 grep -q 'all on one host' "$tmp/host.out" || fail "no host line: $(cat "$tmp/host.out")"
 clean "$tmp/host.out" "the host name"
+# ... and in --json, where cJSON escapes C0 controls but not the rest.
+on_host hj --json
+for b in "$(printf '\302\233')" "$(printf '\377')"; do
+	LC_ALL=C grep -q "$b" "$tmp/hj.out" &&
+		fail "run --json: a raw control byte: $(grep -a host_of_rank "$tmp/hj.out" | od -c)"
+done
+grep -qF '"h^[[2J^G\\u009bx\\xffz"' "$tmp/hj.out" ||
+	fail "run --json: the host is not shown as text: $(grep -a -A1 host_of_rank "$tmp/hj.out")"
 test_done
