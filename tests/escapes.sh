@@ -17,6 +17,8 @@ fail() {
 	exit 1
 }
 
+. "$top_srcdir/tests/testlib.sh"
+
 export HOME="$T/home" XDG_DATA_HOME="$T/data" LC_ALL=C.UTF-8
 unset PARLEARN_CONTENT
 mkdir -p "$HOME"
@@ -77,6 +79,15 @@ printf '{"title": "t", "steps": [{"kind": "%s", "drop": "drop-01", "minutes": 5}
 [ $? -eq 2 ] || fail "lab host accepted a bad step kind"
 clean "$T/kind.err" "lab step kind"
 
+# A GPU's name in a hardware file given to plan, in its headline.
+sed "0,/\"name\": \"v100-32gb\"/s//\"name\": \"v100\\\\u001b]0;pwned\\\\u0007\\\\u001b[2J\\\\u001b[6n\"/" \
+	"$src/data/gpus.json" >"$T/hw.json"
+grep -q 'v100\\u001b' "$T/hw.json" || fail "the hostile hardware file was not made"
+"$PARLEARN" plan --hardware "$T/hw.json" --gpu "$(printf 'v100%s' "$OSC0$CLS$DSR")" \
+	--model llama2-7b --gpus 8 --tp 8 --pp 1 --dp 1 >"$T/hw.out" 2>"$T/hw.err" ||
+	fail "plan --hardware: $(cat "$T/hw.err")"
+clean "$T/hw.out" "plan --hardware GPU name"
+
 # 3. A student's result file name in the drop box, printed by the
 #    instructor's lab status and lab report (here the host plants them).
 LAB="$T/lab"
@@ -88,6 +99,59 @@ printf '{}' >"$LAB/results/x$ALL.json"
 clean "$T/st.err" "lab status result name"
 "$PARLEARN" lab report "$LAB" >"$T/rp.out" 2>"$T/rp.err"
 clean "$T/rp.err" "lab report result name"
+
+# ... and on the dashboard, where curses itself shows C0 controls as "^["
+# but sends a bidi override (U+202E), a C1 CSI and bytes that are not UTF-8
+# on as they are. The raw bytes the terminal is sent are read with script.
+rm -f "$LAB/results/"*
+BIDI=$(printf '\342\200\256') C1=$(printf '\302\233') BAD=$(printf '\377')
+printf '{}' >"$LAB/results/x${BIDI}y${C1}z${BAD}w$CLS$BEL@p.json"
+if part_needs script "the dashboard's raw output"; then
+	mkfifo "$T/keys"
+	TERM=xterm-256color script -qfec "stty cols 120 rows 30; '$PARLEARN' lab host '$LAB' --script '$src/labs/short-check.json'" \
+		"$T/dash.raw" <"$T/keys" >/dev/null 2>&1 &
+	dash=$!
+	exec 3>"$T/keys"
+	wait_until 10 grep -q 'skipped' "$T/dash.raw" ||
+		fail "the dashboard shows no skipped file: $(od -c "$T/dash.raw" | tail -20)"
+	printf q >&3
+	exec 3>&-
+	wait "$dash" || fail "the dashboard did not end with 0"
+	n=$((n + 1))
+	for b in "$BIDI" "$C1" "$BAD"; do
+		LC_ALL=C grep -q "$b" "$T/dash.raw" &&
+			fail "dashboard: raw $(printf '%s' "$b" | od -An -tx1) sent: $(LC_ALL=C grep -ao 'skipped.\{0,90\}' "$T/dash.raw" | od -c)"
+	done
+	grep -qF 'x\u202ey\u009bz\xffw^[[2J^G@p.json' "$T/dash.raw" ||
+		fail "dashboard: the name is not shown as text: $(LC_ALL=C grep -ao 'skipped.\{0,90\}' "$T/dash.raw" | od -c)"
+fi
+
+# ... and inside a result file: a profile (named in the file name too, as
+# submit names it) and an answer id (lab_id_valid) with a C1 CSI and a
+# bidi override are refused as the file is read, so that no --json
+# document, which cJSON escapes only below U+0020, carries them.
+rm -f "$LAB/results/"*
+"$PARLEARN" --profile s1 lab submit "$LAB" --step 1 --question q1 --correct 1 \
+	>/dev/null 2>&1 || fail "lab submit"
+u=$(id -un)
+[ -f "$LAB/results/$u@s1.json" ] || fail "no result file: $(ls "$LAB/results")"
+sed 's/"profile":"s1"/"profile":"s\\u009b[2J\\u202ex"/' "$LAB/results/$u@s1.json" \
+	>"$LAB/results/$u@s%C2%9B%5B2J%E2%80%AEx.json"
+sed 's/"profile":"s1"/"profile":"s2"/; s/"id":"q1"/"id":"q\\u009b[2J\\u202e1"/' \
+	"$LAB/results/$u@s1.json" >"$LAB/results/$u@s2.json"
+rm "$LAB/results/$u@s1.json"
+for f in status:--json report:--format=json report:--format=csv status:; do
+	"$PARLEARN" lab "${f%%:*}" "$LAB" ${f#*:} >"$T/lj.out" 2>"$T/lj.err"
+	n=$((n + 1))
+	for b in "$BIDI" "$C1"; do
+		LC_ALL=C grep -q "$b" "$T/lj.out" "$T/lj.err" &&
+			fail "lab $f: a raw $(printf '%s' "$b" | od -An -tx1): $(cat "$T/lj.out" "$T/lj.err")"
+	done
+	grep -q 'must be a short printable name' "$T/lj.err" ||
+		fail "lab $f: the hostile profile was not refused: $(cat "$T/lj.err")"
+	grep -q 'a bad or repeated id' "$T/lj.err" ||
+		fail "lab $f: the hostile id was not refused: $(cat "$T/lj.err")"
+done
 
 # 4. Text stored by import and deck import: refused on the way in, with
 #    the name shown safely.
@@ -143,3 +207,4 @@ else
 	exit 77
 fi
 echo "ok: $n paths print escapes as text"
+test_done

@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "cli/cli.h"
 #include "cli/jsonout.h"
+#include "cli/output.h"
 #include "cli/usage.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/framework.h"
@@ -391,7 +392,7 @@ print_one(const struct cm_result *r, const cJSON *o)
 	struct mesh m;
 	int i;
 
-	printf(_("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
+	cli_printf(stdout, _("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
 	    r->params / 1e9, c->gpus, c->gpu.name);
 	cm_mesh(c, &m);
 	printf(_("Layout %s, %s (v=%d), micro-batch %d, %ld micro-batches, "
@@ -457,7 +458,7 @@ print_one(const struct cm_result *r, const cJSON *o)
 		    "bf16", c->reduce_fp32 ? "fp32" : "bf16",
 		    cm_opt_impl_name(cm_opt_impl_of(c)));
 	for (i = 0; i < r->n_reasons; i++)
-		printf("  - %s\n", r->reasons[i].text);
+		cli_printf(stdout, "  - %s\n", r->reasons[i].text);
 }
 
 /* "1=" for a tie, "3" alone. */
@@ -502,7 +503,7 @@ print_row_reasons(const struct cm_result *r)
 		if (r->reasons[i].effect == CM_NOTE && !tie &&
 		    strcmp(r->reasons[i].code, "tp_overlap") != 0)
 			continue;
-		printf("        %c %s\n", tie ? '=' :
+		cli_printf(stdout, "        %c %s\n", tie ? '=' :
 		    mark[r->reasons[i].effect], r->reasons[i].text);
 	}
 }
@@ -566,7 +567,7 @@ print_empty(const struct cm_empty *e, const struct cm_config *c)
 
 	printf(_("No layout for %d GPUs:\n"), c->gpus);
 	for (i = 0; i < e->n; i++)
-		printf("  - %s\n", e->reasons[i].text);
+		cli_printf(stdout, "  - %s\n", e->reasons[i].text);
 	if (e->gpus_below > 0 && e->gpus_above > 0)
 		printf(_("Nearest GPU counts with layouts: --gpus %d or --gpus "
 		    "%d.\n"), e->gpus_below, e->gpus_above);

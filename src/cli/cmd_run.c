@@ -376,15 +376,17 @@ report_failure(FILE *log, const char *mpirun, const struct ending *e)
 	print_log(log);
 }
 
+/* What mpirun and the ranks said: other processes' text, shown safely. */
 static void
 copy_log(FILE *log)
 {
-	char buf[4096];
-	size_t n;
+	char *line = NULL;
+	size_t cap = 0;
 
 	rewind(log);
-	while ((n = fread(buf, 1, sizeof buf, log)) > 0)
-		fwrite(buf, 1, n, stderr);
+	while (getline(&line, &cap, log) > 0)
+		cli_printf(stderr, "%s", line);
+	free(line);
 }
 
 /* What the job printed on stdout (rank 0's results), kept for us. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/safetext.h"
 #include "run/run_gather.h"
 #include "run/run_wait.h"
 
@@ -315,10 +316,12 @@ gather_hosts(struct run_exec *x, struct run_outcome *out)
 	run_waitall(x->proc, 1, &q, _("the host names"));
 	if (x->proc->rank != 0)
 		return;
+	/* A host's name is the site's, not ours: kept as safetext shows it,
+	 * so that neither the text nor --json carries a control character. */
 	for (i = 0; i < x->proc->size; i++) {
-		memcpy(out->host[i], all + (size_t)i * RUN_HOST_LEN,
-		    RUN_HOST_LEN);
-		out->host[i][RUN_HOST_LEN - 1] = '\0';
+		all[(size_t)i * RUN_HOST_LEN + RUN_HOST_LEN - 1] = '\0';
+		safetext_render(all + (size_t)i * RUN_HOST_LEN, out->host[i],
+		    RUN_HOST_LEN, SAFETEXT_UTF8);
 		for (j = 0; j < i && strcmp(out->host[j], out->host[i]); j++)
 			;
 		distinct += j == i;

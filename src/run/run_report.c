@@ -120,8 +120,8 @@ print_text(const struct run_opts *o, const struct sim_config *cfg,
 	    cfg->microbatches), pipe_schedule_name(cfg->schedule),
 	    cfg->microbatches);
 	if (out->origin.hosts == 1)
-		printf(_("all on one host (%s): the times are CPU times on one "
-		    "machine\n"), out->host[0]);
+		safeprint_printf(stdout, _("all on one host (%s): the times "
+		    "are CPU times on one machine\n"), out->host[0]);
 	else
 		printf(_("on %d hosts\n"), out->origin.hosts);
 	printf(_("loss %.15g (one device %.15g)\n"), r->loss, one_loss);

@@ -5,20 +5,29 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/safetext.h"
 #include "core/translit.h"
 #include "core/wrap.h"
 #include "tui/draw.h"
 #include "tui/term.h"
 
+/*
+ * Every text the screens draw passes here, so this is where what someone
+ * else chose (a drop-box file name, a student's name) is made safe: curses
+ * shows C0 controls as "^[" itself, but sends bidi overrides and C1
+ * controls on as they are.
+ */
 int
-ui_put(WINDOW *w, int y, int x, const char *s, int width, int attr)
+ui_put(WINDOW *w, int y, int x, const char *raw, int width, int attr)
 {
+	char s[4096];
 	int rows, cols;
 	size_t n;
 
 	getmaxyx(w, rows, cols);
 	if (y < 0 || y >= rows || x < 0 || x >= cols || width <= 0)
 		return 0;
+	safetext_render(raw, s, sizeof s, SAFETEXT_UTF8);
 	if (width > cols - x)
 		width = cols - x;
 	n = wrap_fit(s, width);
@@ -36,11 +45,15 @@ ui_put(WINDOW *w, int y, int x, const char *s, int width, int attr)
 }
 
 int
-ui_put_cut(WINDOW *w, int y, int x, const char *s, int width, int attr)
+ui_put_cut(WINDOW *w, int y, int x, const char *raw, int width, int attr)
 {
 	/* "..." in ASCII: ui_put would turn one "…" column into three. */
 	const char *ell = ui_term.utf8 ? "\u2026" : "...";
 	int ew = wrap_width(ell, strlen(ell)), used;
+	char s[4096];
+
+	/* Measure what ui_put will draw (rendering again changes nothing). */
+	safetext_render(raw, s, sizeof s, SAFETEXT_UTF8);
 
 	if (wrap_width(s, strlen(s)) <= width || width <= ew)
 		return ui_put(w, y, x, s, width, attr);

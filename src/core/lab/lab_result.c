@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "core/json.h"
 #include "core/lab/lab.h"
+#include "core/safetext.h"
 
 static int
 cmp_key(int s1, int k1, const char *i1, int s2, int k2, const char *i2)
@@ -281,15 +282,14 @@ copy_name(char *dst, size_t size, const cJSON *o, const char *key,
     const char *file, struct pl_err *err)
 {
 	const char *v = NULL;
-	size_t i, n;
+	size_t n;
 
 	if (pl_json_string(o, key, 1, &v, file, "", err) != 0)
 		return -1;
 	n = strlen(v);
-	for (i = 0; i < n; i++)
-		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
-			break;
-	if (n == 0 || n >= size || i < n) {
+	/* A student wrote this file: what the reports and --json show must
+	 * hold no control character, C1 or bidi override included. */
+	if (n >= size || !safetext_name_ok(v, size - 1)) {
 		pl_err_set_path(err, file, key, "%s",
 		    _("must be a short printable name"));
 		return -1;
