@@ -414,6 +414,11 @@ print_one(const struct cm_result *r, const cJSON *o)
 		    "in FP8; MFU is over the bf16 peak; FP8 weight copies "
 		    "%.2f GB (in other)\n"), cm_fp8_recipe_name(c->fp8_recipe),
 		    r->mem_fp8 / 1e9);
+	if (c->fp8_attention)
+		printf("%s\n", _("Attention in FP8 too (Transformer Engine's "
+		    "FP8 attention): its forward at FlashAttention-3's FP8 "
+		    "speed, its backward priced at bf16's (no FP8 backward "
+		    "speed is published)"));
 	print_assumed(c, o);
 	printf("\n");
 	print_memory(r);

@@ -146,6 +146,8 @@ struct cm_config {
 	enum cm_optimizer	optimizer;	/* adam, or sgd with momentum */
 	enum cm_precision	precision;
 	enum cm_fp8_recipe	fp8_recipe;	/* under precision fp8 */
+	int			fp8_attention;	/* bool: attention's products
+						 * in FP8 too (TE's fp8_dpa) */
 	enum cm_attention	attention;
 	int			dp_overlap;	/* bool: DP reduce overlaps bwd */
 	int			pp_scatter_gather; /* bool: [NAR21] 4.1 split PP sends

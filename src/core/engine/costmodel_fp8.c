@@ -13,10 +13,22 @@
  * b5bcd76 torchtitan/components/quantization/float8.md; Megatron-Core's
  * output layer is tensor_parallel.ColumnParallelLinear, not a TE module,
  * unless an MXFP8 output projection is asked for, megatron/core/models/
- * gpt/gpt_model.py). Attention stays bf16: FlashAttention-3's FP8 kernel
- * is benchmarked forward only ("close to 1.2 PFLOPs/s", arXiv 2407.08608,
- * abstract), with no FP8 backward to train with, and TE's FP8 attention
- * (cuDNN, fp8_dpa) has no published training speed we could cite.
+ * gpt/gpt_model.py).
+ *
+ * FP8 attention (fp8_attention) is Transformer Engine's FP8 dot-product
+ * attention, which Megatron-Core turns on with fp8_dot_product_attention
+ * (megatron/core/transformer/transformer_config.py, NVIDIA/Megatron-LM
+ * d98e8a6; off by default) and which runs cuDNN's sdpa_fp8_forward and
+ * sdpa_fp8_backward (cudnn-frontend 1.3.0 release notes). torchao and
+ * DeepSpeed have none: only Megatron runs it. Its speed: FlashAttention-3
+ * (arXiv 2407.08608, abstract) reaches 740 TFLOP/s in bf16 ("75 %
+ * utilization" of the H100's 989) and "close to 1.2 PFLOPs/s" in FP8, of
+ * a 1,979 peak: the FP8 kernel runs at (1200 / 1979) / (740 / 989) = 0.81
+ * of the bf16 kernel's fraction of its peak, which the engine applies to
+ * the flash forward at the FP8 peak. Only forward speeds are published
+ * (FlashAttention-3 has no FP8 backward); the backward is priced at the
+ * bf16 kernel's speed, so FP8 attention's gain here is a lower bound. TE
+ * saves the FP8 Q, K and V for the backward: one byte less per element.
  *
  * Sources (pytorch/ao 36027d8, torchao/testing/training/roofline_utils.py,
  * and torchao/float8/README.md; NVIDIA/Megatron-LM d98e8a6):
@@ -105,6 +117,16 @@ cm_fp8(const struct cm_config *c)
 int
 cm_fp8_check(const struct cm_config *c, struct pl_err *err)
 {
+	if (c->fp8_attention && !cm_fp8(c)) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("fp8 attention needs "
+		    "precision fp8"));
+		return -1;
+	}
+	if (c->fp8_attention && c->attention != CM_ATTN_FLASH) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("fp8 attention needs the "
+		    "fused attention kernel (attention flash)"));
+		return -1;
+	}
 	if (!cm_fp8(c))
 		return 0;
 	if (c->gpu.fp8_flops <= 0) {
@@ -135,6 +157,14 @@ cm_fp8_gemm_s(const struct cm_config *c, double m, double k, double n)
 	g.hbm_bw *= 2 * (in + out) / (rd * in + 2 * out);
 	eta = cm_gemm_eta_of(c, &g, m, k, n) * CM_FP8_GEMM_REL;
 	return eta > 0 ? 2 * m * k * n / (g.peak_flops * eta) : 0;
+}
+
+double
+cm_fp8_attn_speedup(const struct cm_config *c)
+{
+	if (!cm_fp8(c) || !c->fp8_attention || c->gpu.peak_flops <= 0)
+		return 1;
+	return c->gpu.fp8_flops / c->gpu.peak_flops * CM_FP8_ATTN_REL;
 }
 
 void
@@ -327,8 +357,10 @@ cm_fp8_act_saving(const struct cm_config *c)
 	    c->recompute == CM_RECOMPUTE_FULL)
 		return 0;
 	/* one byte less per element: both normed inputs, the attention
-	 * output, the MLP activation (the down projection's input) */
-	return sb * (2 * m->hidden / sp + m->hidden / t + m->ffn / t);
+	 * output, the MLP activation (the down projection's input); with
+	 * FP8 attention Q, K and V as well */
+	return sb * (2 * m->hidden / sp + m->hidden / t + m->ffn / t +
+	    (c->fp8_attention ? m->hidden / t + 2 * kv_width(c) : 0));
 }
 
 double
@@ -359,6 +391,9 @@ cm_fp8_frameworks(const struct cm_config *c)
 {
 	if (!cm_fp8(c))
 		return FW_ALL;
+	if (c->fp8_attention)	/* TE's FP8 dot-product attention */
+		return c->fp8_recipe == CM_FP8_ROWWISE ? 0 :
+		    FW_BIT(FW_MEGATRON);
 	switch (c->fp8_recipe) {
 	case CM_FP8_TENSORWISE:
 	case CM_FP8_MXFP8:

@@ -15,6 +15,15 @@
  */
 #define CM_FP8_GEMM_REL		0.85
 
+/*
+ * FP8 attention's forward over the bf16 flash kernel's fraction of its
+ * peak: FlashAttention-3's 1.2 PFLOP/s of 1,979 against 740 of 989.
+ */
+#define CM_FP8_ATTN_REL		((1200.0 / 1979) / (740.0 / 989))
+
+/* Speed of the attention forward over bf16's (1 without FP8 attention). */
+double	cm_fp8_attn_speedup(const struct cm_config *);
+
 /* 1 when cfg trains in FP8. */
 int	cm_fp8(const struct cm_config *);
 

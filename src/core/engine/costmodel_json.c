@@ -53,6 +53,7 @@ add_layout(cJSON *o, const struct cm_result *r)
 		    cm_precision_name(c->precision));
 		cJSON_AddStringToObject(l, "fp8_recipe",
 		    cm_fp8_recipe_name(c->fp8_recipe));
+		cJSON_AddBoolToObject(l, "fp8_attention", c->fp8_attention);
 	}
 }
 
@@ -73,6 +74,8 @@ add_fp8(cJSON *o, const struct cm_result *r)
 		return;
 	f = cJSON_AddObjectToObject(o, "fp8");
 	cJSON_AddStringToObject(f, "recipe", cm_fp8_recipe_name(c->fp8_recipe));
+	cJSON_AddStringToObject(f, "attention", c->fp8_attention ? "fp8" :
+	    "bf16");
 	cJSON_AddStringToObject(f, "mfu_peak", "bf16");
 	cJSON_AddNumberToObject(f, "fp8_peak_tflops", c->gpu.fp8_flops / 1e12);
 	cJSON_AddNumberToObject(f, "mfu_of_fp8_peak_fraction",

@@ -261,6 +261,9 @@ static const struct cm_key rows[] = {
 	WORD("fp8_recipe", SETUP, fp8_recipe, fp8_w,
 	    N_("FP8 scaling under --precision fp8 (tensorwise; rowwise, "
 	    "delayed, mxfp8)")),
+	BOOL("fp8_attention", SETUP, fp8_attention,
+	    N_("attention's products in FP8 as well, under precision fp8 "
+	    "(Transformer Engine's FP8 dot-product attention; off)")),
 	WORD("attention", SETUP, attention, attn_w,
 	    N_("attention kernel (flash; flash2: FlashAttention-2)")),
 	WORD("kernels", SETUP, kernels, kern_w,
@@ -543,6 +546,11 @@ rules(struct cm_config *c, const cJSON *o, const struct where *w)
 	}
 	if (has(o, "fp8_recipe") && c->precision != CM_PREC_FP8)
 		return fail(w, "fp8_recipe", "%s", _("needs precision fp8"));
+	if (c->fp8_attention && c->precision != CM_PREC_FP8)
+		return fail(w, "fp8_attention", "%s", _("needs precision fp8"));
+	if (c->fp8_attention && c->attention != CM_ATTN_FLASH)
+		return fail(w, "fp8_attention", "%s", _("needs the fused "
+		    "attention kernel (attention flash)"));
 	if (c->schedule == PIPE_INTERLEAVED && !has(o, "virtual_stages"))
 		c->virtual_stages = CM_INTERLEAVED_V;
 	c->setup_set = (has(o, "kernels") ? CM_SET_KERNELS : 0) |

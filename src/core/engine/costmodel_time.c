@@ -207,8 +207,9 @@ attn_s(const struct cm_config *c, double *fwd, double *bwd)
 		    c->gpu.flash2_ratio < 1);
 		/* Backward: 2.5x the forward's FLOPs (5 products for 2, the
 		 * scores recomputed; FlashAttention-3 4.1) at FLASH_BWD_RATE
-		 * of the forward's rate. */
-		*fwd = t;
+		 * of the forward's rate. FP8 attention speeds the forward
+		 * only (costmodel_fp8.c). */
+		*fwd = t / cm_fp8_attn_speedup(c);
 		*bwd = 2.5 / FLASH_BWD_RATE * t;
 		return;
 	}
