@@ -741,7 +741,7 @@ START_TEST(new_settings_json)
 	ck_assert_int_eq(cm_config_from_json(&c, o, &cat, "l.json", "engine",
 	    &err), 0);
 	cJSON_Delete(o);
-	ck_assert_str_eq(mesh_order_name(c.rank_order), "dp-pp-tp");
+	ck_assert_str_eq(mesh_order_name(c.rank_order), "dp-pp-tp-cp");
 	ck_assert(!c.reshard_after_forward && c.hsdp && c.tp_overlap &&
 	    !c.dp_overlap && c.model.dropout);
 	ck_assert_double_eq(c.intra_eff, 1);
@@ -750,7 +750,7 @@ START_TEST(new_settings_json)
 	ck_assert_int_eq(r.group[MESH_TP].per_node, 1);	/* TP outermost */
 	j = cm_result_json(&r);
 	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "layout"),
-	    "rank_order")->valuestring, "dp-pp-tp");
+	    "rank_order")->valuestring, "dp-pp-tp-cp");
 	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(j,
 	    "layout"), "reshard_after_forward")));
 	n = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "network"), "tp");

@@ -7,6 +7,7 @@
  * oracle).
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,8 @@ static const enum old_axis old_orders[][3] = {
 };
 static const char *const old_order_names[] = { "tp-pp-dp", "tp-dp-pp",
 	"pp-tp-dp", "pp-dp-tp", "dp-tp-pp", "dp-pp-tp" };
+#define OLD_ORDERS	6
+static int	new_order(int old);
 
 static int
 old_size(int dp, int tp, int pp, enum old_axis a)
@@ -92,7 +95,20 @@ mesh_of(struct mesh *m, int dp, int tp, int pp, int order, int gpn)
 	m->degree[MESH_DP] = dp;
 	m->degree[MESH_TP] = tp;
 	m->degree[MESH_PP] = pp;
-	mesh_set_order(m, order);
+	mesh_set_order(m, new_order(order));
+}
+
+/*
+ * The order an old (three-axis) order name means now: CP, of degree 1
+ * in these tests, just outside TP (mesh_order_parse).
+ */
+static int
+new_order(int old)
+{
+	int o = -1;
+
+	ck_assert_int_eq(mesh_order_parse(old_order_names[old], &o), 0);
+	return o;
 }
 
 static enum mesh_axis
@@ -160,7 +176,7 @@ START_TEST(round_trip_every_layout)
 	int i, j, k, o, dp, tp, pp, layouts = 0;
 	long bad = 0;
 
-	for (o = 0; o < MESH_N_ORDERS; o++) {
+	for (o = 0; o < OLD_ORDERS; o++) {
 		for (i = 0; i < n; i++)
 			for (j = 0; j < n; j++)
 				for (k = 0; k < n; k++) {
@@ -199,7 +215,7 @@ START_TEST(round_trip_sampled_every_layout)
 	long n, r, members[MAX_RANKS], bad = 0, layouts = 0;
 	int o, dp, tp, pp, k, a, i, c[MESH_N_AXES], c2[MESH_N_AXES];
 
-	for (o = 0; o < MESH_N_ORDERS; o++)
+	for (o = 0; o < OLD_ORDERS; o++)
 		for (dp = 1; dp <= MAX_RANKS; dp++)
 			for (tp = 1; dp * tp <= MAX_RANKS; tp++)
 				for (pp = 1; dp * tp * pp <= MAX_RANKS; pp++) {
@@ -250,6 +266,7 @@ START_TEST(default_order_is_the_simulators)
 				c[MESH_DP] = r;
 				c[MESH_PP] = s;
 				c[MESH_TP] = k;
+				c[MESH_CP] = 0;
 				ck_assert_int_eq(mesh_rank(&m, c),
 				    old_sim_rank(2, 2, r, s, k));
 			}
@@ -260,18 +277,57 @@ START_TEST(default_order_is_the_simulators)
 }
 END_TEST
 
+/* With CP: every layout of degrees 1 to 4 on the four axes, under each
+ * of the 24 orders. */
+START_TEST(four_axes_every_order)
+{
+	struct mesh m;
+	int o, d[MESH_N_AXES], layouts = 0;
+	long bad = 0;
+
+	for (o = 0; o < MESH_N_ORDERS; o++)
+		for (d[0] = 1; d[0] <= 4; d[0]++)
+			for (d[1] = 1; d[1] <= 4; d[1]++)
+				for (d[2] = 1; d[2] <= 4; d[2]++)
+					for (d[3] = 1; d[3] <= 4; d[3]++) {
+		mesh_init(&m, 8);
+		memcpy(m.degree, d, sizeof d);
+		mesh_set_order(&m, o);
+		bad += mesh_size(&m) != (long)d[0] * d[1] * d[2] * d[3];
+		bad += check_layout(&m);
+		layouts++;
+	}
+	ck_assert_int_eq(bad, 0);
+	ck_assert_int_eq(layouts, 24 * 256);
+}
+END_TEST
+
 START_TEST(orders_named_as_before)
 {
 	int o, back;
 
-	for (o = 0; o < MESH_N_ORDERS; o++) {
-		ck_assert_str_eq(mesh_order_name(o), old_order_names[o]);
+	char name[32], *p;
+
+	/* every old name still parses, to the same order with CP (1 in
+	 * old layouts) just outside TP */
+	for (o = 0; o < OLD_ORDERS; o++) {
 		ck_assert_int_eq(mesh_order_parse(old_order_names[o], &back), 0);
+		snprintf(name, sizeof name, "%s", mesh_order_name(back));
+		p = strstr(name, "tp-cp");
+		ck_assert_ptr_nonnull(p);
+		memmove(p + 2, p + 5, strlen(p + 5) + 1);
+		ck_assert_str_eq(name, old_order_names[o]);
+	}
+	for (o = 0; o < MESH_N_ORDERS; o++) {
+		ck_assert_int_eq(mesh_order_parse(mesh_order_name(o), &back), 0);
 		ck_assert_int_eq(back, o);
 	}
+	ck_assert_str_eq(mesh_order_name(0), "tp-cp-pp-dp");
 	ck_assert_ptr_null(mesh_order_names()[MESH_N_ORDERS]);
 	ck_assert_int_eq(mesh_order_parse("tp-tp-dp", &back), -1);
 	ck_assert_int_eq(mesh_order_parse("tp-pp", &back), -1);
+	ck_assert_int_eq(mesh_order_parse("tp-pp-", &back), -1);
+	ck_assert_int_eq(mesh_order_parse("ep-tp", &back), -1);
 	ck_assert_int_eq(mesh_order_parse(NULL, &back), -1);
 }
 END_TEST
@@ -289,7 +345,7 @@ START_TEST(span_counts_nodes)
 	int g, o, a, dp, tp, pp, i;
 
 	for (g = 0; g < 5; g++)
-		for (o = 0; o < MESH_N_ORDERS; o++)
+		for (o = 0; o < OLD_ORDERS; o++)
 			for (dp = 1; dp <= 16; dp *= 2)
 				for (tp = 1; tp <= 16; tp *= 2)
 					for (pp = 1; pp <= 8; pp *= 2)
@@ -362,9 +418,9 @@ START_TEST(grid_and_groups_as_before)
 			ck_assert_int_eq(c.dp, old.dp);
 			ck_assert(cm_grid_is(&g, &c));
 			candidates++;
-			for (o = 0; o < MESH_N_ORDERS; o++)
+			for (o = 0; o < OLD_ORDERS; o++)
 				for (x = 0; x < 3; x++) {
-					c.rank_order = o;
+					c.rank_order = new_order(o);
 					cm_group_of(&c, new_axis((enum old_axis)x),
 					    &a);
 					old_group_of(c.dp, c.tp, c.pp, o, 8,
@@ -411,11 +467,17 @@ START_TEST(axis_table)
 	}
 	ck_assert_int_eq(rest, 1);
 	ck_assert_int_eq(nests, (1 << MESH_N_AXES) - 1);
-	ck_assert_int_eq(mesh_axis_parse("cp", &back), -1);
-	ck_assert_int_eq(c.dp * c.tp * c.pp, cm_layout_gpus(&c));
+	ck_assert_int_eq(mesh_axis_parse("ep", &back), -1);
+	ck_assert_int_eq(c.dp * c.tp * c.pp * c.cp, cm_layout_gpus(&c));
 	cm_mesh(&c, &m);
-	ck_assert_str_eq(mesh_labels_text(buf, sizeof buf), "DP x TP x PP");
-	ck_assert_str_eq(mesh_degrees_text(&m, buf, sizeof buf), "3 x 4 x 5");
+	ck_assert_str_eq(mesh_labels_text(buf, sizeof buf),
+	    "DP x TP x PP x CP");
+	ck_assert_str_eq(mesh_degrees_text(&m, buf, sizeof buf),
+	    "3 x 4 x 5 x 6");
+	ck_assert_str_eq(mesh_layout_text(&m, buf, sizeof buf),
+	    "DP 3 x TP 4 x PP 5 x CP 6");
+	/* an optional axis at 1 is left out of a layout's text */
+	m.degree[MESH_CP] = 1;
 	ck_assert_str_eq(mesh_layout_text(&m, buf, sizeof buf),
 	    "DP 3 x TP 4 x PP 5");
 	m.degree[MESH_TP] = 1 << 20;
@@ -438,6 +500,7 @@ mesh_suite(void)
 	tcase_add_test(tc, span_counts_nodes);
 	tcase_add_test(tc, grid_and_groups_as_before);
 	tcase_add_test(tc, axis_table);
+	tcase_add_test(tc, four_axes_every_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

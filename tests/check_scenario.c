@@ -492,7 +492,7 @@ START_TEST(invalid_layout_fails)
 	ck_assert_int_eq(f->g.n_crit, 1);
 	ck_assert(!f->g.crit[0].pass);
 	ck_assert_ptr_nonnull(strstr(f->g.crit[0].text,
-	    "not a valid layout, so no goal was checked: DP x TP x PP = "));
+	    "not a valid layout, so no goal was checked: DP x TP x PP x CP = "));
 	ck_assert_ptr_null(strstr(strstr(f->g.crit[0].text, "DP x TP") + 1,
 	    "DP x TP"));
 	close_scenario(f);

@@ -24,6 +24,7 @@
 #include "cli/paths.h"
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
+#include "core/mesh/mesh.h"
 #include "core/safetext.h"
 #include "core/sim/sim_keys.h"
 #include "store/cards_anki.h"
@@ -135,6 +136,9 @@ put_value(struct comp *c, const char *cmd, const struct helpopt *o)
 			put(k->word(m), c);
 	else if (strcmp(cmd, "run") == 0 && strcmp(o->name, "--reduce") == 0)
 		put_words(c, "ordered|mpi");
+	else if (strcmp(o->name, "--rank-order") == 0)
+		for (m = 0; mesh_order_names()[m] != NULL; m++)
+			put(mesh_order_names()[m], c);
 	else if (strcmp(o->name, "--ratings") == 0)
 		put_words(c, "again|hard|good|easy");
 	else if (strchr(o->arg, '|') != NULL)

@@ -92,6 +92,11 @@ key_synopsis(const struct cm_key *k, char *buf, size_t size)
 		return;
 	}
 	snprintf(buf, size, "--%s %s", name, k->arg != NULL ? k->arg : "");
+	if (k->kind == CM_KEY_WORD && k->words == mesh_order_names()) {
+		/* 24 orders: named in the help line, completed one by one */
+		snprintf(buf, size, "--%s ORDER", name);
+		return;
+	}
 	if (k->kind != CM_KEY_WORD)
 		return;
 	for (i = 0; k->words[i] != NULL; i++) {
@@ -334,14 +339,16 @@ print_memory(const struct cm_result *r)
 	    r->mem_total - r->mem_usable));
 }
 
-/* 1 if o gives every axis's degree (else plan searches). */
+/* 1 if o gives every axis's degree, or 1 for an optional axis's (else
+ * plan searches). */
 static int
 every_degree(const cJSON *o)
 {
 	int a;
 
 	for (a = 0; a < MESH_N_AXES; a++)
-		if (!has(o, mesh_axis((enum mesh_axis)a)->key))
+		if (!has(o, mesh_axis((enum mesh_axis)a)->key) &&
+		    !mesh_axis((enum mesh_axis)a)->optional)
 			return 0;
 	return 1;
 }
@@ -437,6 +444,11 @@ print_one(const struct cm_result *r, const cJSON *o)
 	printf(_("  PP comm          %10.4f s\n"), r->t_pp);
 	printf(_("  DP comm          %10.4f s (exposed %.4f s)\n"), r->t_dp,
 	    r->t_dp_exposed);
+	if (c->cp > 1)
+		/* TRANSLATORS: %s is ring, all-gather or ulysses */
+		printf(_("  CP comm          %10.4f s (exposed %.4f s; %s, "
+		    "K/V in flight %.2f GB)\n"), r->t_cp, r->t_cp_exposed,
+		    cm_cp_impl_name(c->cp_impl), r->mem_cp / 1e9);
 	if (r->t_comm_slowed > 0)
 		printf(_("  slowed compute   %10.4f s (beside hidden "
 		    "collectives)\n"), r->t_comm_slowed);

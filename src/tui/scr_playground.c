@@ -395,10 +395,14 @@ playground_key(struct ui_screen *s, int ch)
 		return UI_HANDLED;
 	switch (ch) {
 	case KEY_UP: case 'k':
-		p->sel = (p->sel + PG_N_KNOBS - 1) % PG_N_KNOBS;
+		do
+			p->sel = (p->sel + PG_N_KNOBS - 1) % PG_N_KNOBS;
+		while (!pg_knob_shown(&p->pg, (enum pg_knob)p->sel));
 		break;
 	case KEY_DOWN: case 'j':
-		p->sel = (p->sel + 1) % PG_N_KNOBS;
+		do
+			p->sel = (p->sel + 1) % PG_N_KNOBS;
+		while (!pg_knob_shown(&p->pg, (enum pg_knob)p->sel));
 		break;
 	case KEY_LEFT: case 'h':
 		turn(p, -1);
@@ -421,6 +425,10 @@ playground_key(struct ui_screen *s, int ch)
 	default:
 		return UI_IGNORED;
 	}
+	/* a change may hide the knob in hand (CP back to 1 at a short
+	 * sequence): the one above it */
+	while (!pg_knob_shown(&p->pg, (enum pg_knob)p->sel))
+		p->sel = (p->sel + PG_N_KNOBS - 1) % PG_N_KNOBS;
 	return UI_HANDLED;
 }
 

@@ -363,12 +363,19 @@ static void
 draw_knobs(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 {
 	char val[64];
-	int i, first = 0, y, attr, locked;
+	int i, v, sel = 0, first = 0, y, attr, locked;
 
-	if (p->sel >= b->h)
-		first = p->sel - b->h + 1;
-	for (i = first; i < PG_N_KNOBS && i - first < b->h; i++) {
-		y = b->y + i - first;
+	/* rows are the shown knobs (pg_knob_shown) */
+	for (i = 0; i < p->sel; i++)
+		sel += pg_knob_shown(&p->pg, (enum pg_knob)i);
+	if (sel >= b->h)
+		first = sel - b->h + 1;
+	for (i = 0, v = -1; i < PG_N_KNOBS; i++) {
+		if (!pg_knob_shown(&p->pg, (enum pg_knob)i) || ++v < first)
+			continue;
+		if (v - first >= b->h)
+			break;
+		y = b->y + v - first;
 		locked = (p->pg.locked >> i) & 1u;
 		attr = i == p->sel ? ui_attr(UI_C_SELECT) : locked ?
 		    ui_attr(UI_C_DIM) : (int)A_NORMAL;

@@ -244,6 +244,33 @@ degree(struct cm_config *c, enum pg_knob k)
 	return (int *)(void *)((char *)c + cm_degree_offset(a));
 }
 
+int
+pg_knob_shown(const struct pg_state *s, enum pg_knob k)
+{
+	enum mesh_axis a;
+
+	if (pg_knob_axis(k, &a) != 0 || !mesh_axis(a)->optional)
+		return 1;
+	return cm_degree(&s->cfg, a) > 1 ||
+	    s->cfg.model.seq >= 2 * MESH_SEQ_CHUNK;
+}
+
+/* "DP x TP x PP": the labels of the axes whose knobs are shown. */
+static const char *
+shown_labels(const struct pg_state *s, char *buf, size_t size)
+{
+	size_t used = 0;
+	int a;
+
+	buf[0] = '\0';
+	for (a = 0; a < MESH_N_AXES && used < size; a++)
+		if (pg_knob_shown(s, (enum pg_knob)(PG_AXES + a)))
+			used += (size_t)snprintf(buf + used, size - used,
+			    "%s%s", used ? " x " : "",
+			    mesh_axis((enum mesh_axis)a)->label);
+	return buf;
+}
+
 /*
  * The knobs that may move to keep the degrees' product equal to the GPUs
  * after knob k changed, in the order they are tried: after the GPU count,
@@ -287,7 +314,7 @@ balance(const struct pg_state *s, struct cm_config *c, enum pg_knob k)
 	for (i = 0; i < n; i++) {
 		enum pg_knob p = with[i];
 
-		if (s->locked & (1u << p))
+		if ((s->locked & (1u << p)) || !pg_knob_shown(s, p))
 			continue;
 		slot = degree(c, p);
 		if (p == PG_GPUS) {
@@ -329,7 +356,7 @@ change_degree(struct pg_state *s, enum pg_knob k, int dir)
 			pg_knob_value(s, moved, val, sizeof val);
 			snprintf(s->note, sizeof s->note, _("%s set to %s to keep "
 			    "%s = GPUs."), _(pg_knob_label(moved)), val,
-			    mesh_labels_text(labels, sizeof labels));
+			    shown_labels(s, labels, sizeof labels));
 		}
 		return 1;
 	}
@@ -337,7 +364,7 @@ change_degree(struct pg_state *s, enum pg_knob k, int dir)
 		return 0;
 	*degree(&s->cfg, k) = (int)first;
 	snprintf(s->note, sizeof s->note, _("No unlocked knob could "
-	    "restore %s = GPUs."), mesh_labels_text(labels, sizeof labels));
+	    "restore %s = GPUs."), shown_labels(s, labels, sizeof labels));
 	return 1;
 }
 
@@ -509,9 +536,12 @@ change_enum(struct pg_state *s, enum pg_knob k, int dir)
 		return rc;
 	case PG_SCHEDULE:
 		return change_schedule(s, dir);
-	case PG_RANK_ORDER:
+	case PG_RANK_ORDER:	/* each distinct order once (CP 1) */
 		v = (int)s->cfg.rank_order;
-		if ((rc = enum_step(&v, MESH_N_ORDERS, dir)))
+		while ((rc = enum_step(&v, MESH_N_ORDERS, dir)) &&
+		    !mesh_order_canonical(v, s->cfg.degree))
+			;
+		if (rc)
 			s->cfg.rank_order = v;
 		return rc;
 	default:
@@ -633,7 +663,7 @@ pg_knob_value(const struct pg_state *s, enum pg_knob k, char *buf,
 		snprintf(buf, size, "%s", cm_attention_name(c->attention));
 		break;
 	case PG_RANK_ORDER:
-		snprintf(buf, size, "%s", mesh_order_name(c->rank_order));
+		mesh_order_short(c->rank_order, c->degree, buf, size);
 		break;
 	default: snprintf(buf, size, "?"); break;
 	}
@@ -691,9 +721,11 @@ pg_layout_text(const struct cm_config *c, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (a = 0; a < MESH_N_AXES && used < size; a++)
-		used += (size_t)snprintf(buf + used, size - used, "%s=%d ",
-		    mesh_axis((enum mesh_axis)a)->key,
-		    cm_degree(c, (enum mesh_axis)a));
+		if (!mesh_axis((enum mesh_axis)a)->optional ||
+		    cm_degree(c, (enum mesh_axis)a) > 1)
+			used += (size_t)snprintf(buf + used, size - used,
+			    "%s=%d ", mesh_axis((enum mesh_axis)a)->key,
+			    cm_degree(c, (enum mesh_axis)a));
 	if (used >= size)
 		return;
 	snprintf(buf + used, size - used, "mb=%d zero=%d recompute=%s "
@@ -703,9 +735,12 @@ pg_layout_text(const struct cm_config *c, char *buf, size_t size)
 	    pipe_schedule_name(c->schedule), c->virtual_stages,
 	    cm_attention_name(c->attention), c->model.seq, c->global_batch,
 	    c->gpus, c->gpus_per_node, c->model.name, c->gpu.name);
-	if (c->rank_order != 0 && strlen(buf) + 1 < size)
+	if (c->rank_order != 0 && strlen(buf) + 1 < size) {
+		char o[MESH_N_AXES * 8];
+
 		snprintf(buf + strlen(buf), size - strlen(buf), " order=%s",
-		    mesh_order_name(c->rank_order));
+		    mesh_order_short(c->rank_order, c->degree, o, sizeof o));
+	}
 }
 
 /* Knob k of c as a number (names compared separately). */

@@ -151,6 +151,12 @@ int	pg_has_base(const struct pg_state *, enum pg_base base);
  * is not the default one.
  */
 /* The axis knob k sets the degree of: 0, or -1 for another knob. */
+/*
+ * 1 if the screen lists knob k: an optional axis's degree (CP) only once
+ * the sequence is long enough for the search to split it (2 x
+ * MESH_SEQ_CHUNK tokens) or it is above 1.
+ */
+int	pg_knob_shown(const struct pg_state *, enum pg_knob k);
 int	pg_knob_axis(enum pg_knob k, enum mesh_axis *a);
 
 void	pg_layout_text(const struct cm_config *cfg, char *buf, size_t size);

@@ -205,6 +205,8 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 			return size > 0 ? buf : "";
 		}
 	}
+	if (cm_cp_invalid(c) != NULL)
+		return cm_cp_invalid(c);
 	if (c->schedule == PIPE_INTERLEAVED &&
 	    (c->pp < 2 || c->virtual_stages < 2))
 		return _("the interleaved schedule needs PP >= 2 and at least "

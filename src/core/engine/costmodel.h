@@ -49,6 +49,11 @@ enum cm_fp8_recipe { CM_FP8_TENSORWISE, CM_FP8_ROWWISE, CM_FP8_DELAYED,
  * cuDNN backend became the default), "plain" materialises the scores.
  */
 enum cm_attention { CM_ATTN_FLASH, CM_ATTN_PLAIN, CM_ATTN_FLASH2 };
+/*
+ * How context parallelism exchanges K and V (costmodel_cp.c): pass-KV
+ * round a ring, an all-gather (Llama 3), or Ulysses' all-to-alls.
+ */
+enum cm_cp_impl { CM_CP_RING, CM_CP_ALLGATHER, CM_CP_ULYSSES };
 
 /*
  * Which kernels the framework launches between the matrix products
@@ -135,7 +140,7 @@ struct cm_config {
 	union {
 		int		degree[MESH_N_AXES];
 		struct {
-			int	dp, tp, pp;
+			int	dp, tp, pp, cp;
 		};
 	};
 	int			zero;		/* ZeRO stage 0..3 (FSDP = 3) */
@@ -149,6 +154,7 @@ struct cm_config {
 	int			fp8_attention;	/* bool: attention's products
 						 * in FP8 too (TE's fp8_dpa) */
 	enum cm_attention	attention;
+	enum cm_cp_impl		cp_impl;	/* with cp > 1 */
 	int			dp_overlap;	/* bool: DP reduce overlaps bwd */
 	int			pp_scatter_gather; /* bool: [NAR21] 4.1 split PP sends
 						    * across TP ranks (Megatron); 0 =
@@ -267,6 +273,12 @@ struct cm_result {
 	double			t_compute;	/* m micro-batches of compute, s */
 	double			t_tp;		/* TP collectives per step, s */
 	double			t_pp;		/* PP send/recv per step, s */
+	double			t_cp;		/* CP K/V exchange per step, s */
+	double			t_cp_exposed;	/* the part attention does not
+						 * hide, s */
+	double			cp_bytes;	/* CP bytes per GPU per step */
+	double			mem_cp;		/* CP's K/V in flight, bytes (in
+						 * buffers) */
 	double			t_dp;		/* DP/ZeRO collectives total, s */
 	double			t_dp_exposed;	/* part not hidden by bwd, s */
 	double			t_exposed_comm;	/* tp + pp + dp exposed, s */
@@ -644,6 +656,7 @@ const char	*cm_opt_impl_name(enum cm_opt_impl);
 const char	*cm_precision_name(enum cm_precision);
 const char	*cm_fp8_recipe_name(enum cm_fp8_recipe);
 const char	*cm_attention_name(enum cm_attention);
+const char	*cm_cp_impl_name(enum cm_cp_impl);
 const char	*cm_kernels_name(enum cm_kernels);
 const char	*cm_gather_name(enum cm_gather);
 const char	*cm_framework_name(enum cm_framework);
@@ -658,6 +671,7 @@ int	cm_opt_impl_parse(const char *, enum cm_opt_impl *);
 int	cm_precision_parse(const char *, enum cm_precision *);
 int	cm_fp8_recipe_parse(const char *, enum cm_fp8_recipe *);
 int	cm_attention_parse(const char *, enum cm_attention *);
+int	cm_cp_impl_parse(const char *, enum cm_cp_impl *);
 int	cm_kernels_parse(const char *, enum cm_kernels *);
 int	cm_gather_parse(const char *, enum cm_gather *);
 int	cm_framework_parse(const char *, enum cm_framework *);

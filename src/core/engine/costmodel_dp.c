@@ -265,7 +265,7 @@ cm_dp_time(const struct cm_config *c, struct cm_result *r)
 	r->t_dp = r->t_dp_exposed = r->dp_bytes = 0;
 	r->t_comm_slowed = 0;
 	r->dp_collectives = 0;
-	if (c->dp <= 1)
+	if (r->group[MESH_DP].n <= 1)	/* DP x CP */
 		return;
 	p.c = c;
 	cm_shard_group(c, &p.grp);

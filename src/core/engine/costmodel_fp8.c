@@ -269,16 +269,6 @@ cm_fp8_cast_elem(const struct cm_config *c, double m, double k, double n,
 	cast_act(c, m * n, 1, x);
 }
 
-/* K/V width on one TP rank, elements per token (as costmodel_time.c). */
-static double
-kv_width(const struct cm_config *c)
-{
-	const struct hw_model *m = &c->model;
-	double dh = (double)m->hidden / m->heads;
-
-	return dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / c->tp : 1.0);
-}
-
 /*
  * The K x N of each linear of one layer on one TP rank, as layer_time in
  * costmodel_time.c runs them; returns how many (at most 7).
@@ -293,14 +283,14 @@ layer_linears(const struct cm_config *c, double kn[7][2])
 
 	if (cm_split_products(c)) {
 		kn[n][0] = h, kn[n++][1] = h / t;
-		kn[n][0] = h, kn[n++][1] = kv_width(c);
-		kn[n][0] = h, kn[n++][1] = kv_width(c);
+		kn[n][0] = h, kn[n++][1] = cm_kv_width(c);
+		kn[n][0] = h, kn[n++][1] = cm_kv_width(c);
 		if (m->mlp == HW_MLP_SWIGLU) {
 			up /= 2;
 			kn[n][0] = h, kn[n++][1] = up;
 		}
 	} else {
-		kn[n][0] = h, kn[n++][1] = h / t + 2 * kv_width(c);
+		kn[n][0] = h, kn[n++][1] = h / t + 2 * cm_kv_width(c);
 	}
 	kn[n][0] = h / t, kn[n++][1] = h;
 	kn[n][0] = h, kn[n++][1] = up;
@@ -311,7 +301,7 @@ layer_linears(const struct cm_config *c, double kn[7][2])
 void
 cm_fp8_layer_elem(const struct cm_config *c, struct cm_elem *x)
 {
-	double kn[7][2], M = (double)c->model.seq * c->micro_batch;
+	double kn[7][2], M = cm_rank_tokens(c);
 	int i, n;
 
 	if (!cm_fp8(c))
@@ -350,7 +340,7 @@ double
 cm_fp8_act_saving(const struct cm_config *c)
 {
 	const struct hw_model *m = &c->model;
-	double sb = (double)m->seq * c->micro_batch, t = c->tp;
+	double sb = cm_rank_tokens(c), t = c->tp;
 	double sp = c->seq_parallel ? t : 1.0;
 
 	if (!cm_fp8(c) || c->kernels != CM_KERNELS_FUSED ||
@@ -360,7 +350,7 @@ cm_fp8_act_saving(const struct cm_config *c)
 	 * output, the MLP activation (the down projection's input); with
 	 * FP8 attention Q, K and V as well */
 	return sb * (2 * m->hidden / sp + m->hidden / t + m->ffn / t +
-	    (c->fp8_attention ? m->hidden / t + 2 * kv_width(c) : 0));
+	    (c->fp8_attention ? m->hidden / t + 2 * cm_kv_width(c) : 0));
 }
 
 double

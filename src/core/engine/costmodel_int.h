@@ -211,4 +211,29 @@ int	cm_grid_next(struct cm_grid *);	/* 1 with a layout, 0 at the end */
 void	cm_grid_apply(const struct cm_grid *, struct cm_config *c);
 int	cm_grid_is(const struct cm_grid *, const struct cm_config *c);
 
+/* K/V width on one TP rank, elements per token: the K/V heads split over
+ * TP, or one head each once TP passes them ([MEGA-MEM]). */
+double	cm_kv_width(const struct cm_config *);
+
+/*
+ * Context parallelism (costmodel_cp.c). Tokens of one micro-batch on one
+ * rank: seq x micro-batch / cp.
+ */
+double	cm_rank_tokens(const struct cm_config *);
+/* Why cfg's CP cannot run (sequence, kernel, heads), or NULL. */
+const char	*cm_cp_invalid(const struct cm_config *);
+/* One layer's K/V exchange for one micro-batch on one rank. */
+struct cm_cp_layer {
+	double	fwd, bwd;			/* transfer time, s */
+	double	fwd_exposed, bwd_exposed;	/* not hidden by attention */
+	double	bytes;				/* sent by the rank */
+	double	buffers;			/* K/V in flight, bytes */
+};
+void	cm_cp_layer(const struct cm_config *, struct cm_result *,
+	    double fwd_attn, double bwd_attn, struct cm_cp_layer *);
+/* K/V in flight for one layer, bytes. */
+double	cm_cp_buffers(const struct cm_config *);
+/* FW_BIT set of the frameworks that run cfg's CP (all without CP). */
+unsigned	cm_cp_frameworks(const struct cm_config *);
+
 #endif

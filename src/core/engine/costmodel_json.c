@@ -29,6 +29,7 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddBoolToObject(l, "seq_parallel", c->seq_parallel);
 	cJSON_AddStringToObject(l, "rank_order",
 	    mesh_order_name(c->rank_order));
+	cJSON_AddStringToObject(l, "cp_impl", cm_cp_impl_name(c->cp_impl));
 	cJSON_AddStringToObject(l, "attention",
 	    cm_attention_name(c->attention));
 	cJSON_AddStringToObject(l, "kernels", cm_kernels_name(c->kernels));
@@ -113,6 +114,7 @@ add_network(cJSON *o, const struct cm_result *r)
 		    r->group_bw[m.order[i]]);
 	cJSON_AddNumberToObject(n, "dp_bytes_per_gpu", r->dp_bytes);
 	cJSON_AddNumberToObject(n, "dp_collectives", (double)r->dp_collectives);
+	cJSON_AddNumberToObject(n, "cp_bytes_per_gpu", r->cp_bytes);
 	cJSON_AddBoolToObject(n, "nvls", r->cfg.nvls);
 }
 
@@ -130,6 +132,7 @@ add_memory(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(m, "nccl_buffers", r->mem_nccl);
 	cJSON_AddNumberToObject(m, "gathered_weights", r->mem_gathered);
 	cJSON_AddNumberToObject(m, "unsharded_gradients", r->mem_grads_whole);
+	cJSON_AddNumberToObject(m, "cp_kv_in_flight", r->mem_cp);
 	if (cm_fp8(&r->cfg))
 		cJSON_AddNumberToObject(m, "fp8_weight_copies", r->mem_fp8);
 	cJSON_AddNumberToObject(m, "total", r->mem_total);
@@ -155,9 +158,11 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "tp_comm", r->t_tp);
 	cJSON_AddNumberToObject(t, "pp_comm", r->t_pp);
 	cJSON_AddNumberToObject(t, "dp_comm", r->t_dp);
+	cJSON_AddNumberToObject(t, "cp_comm", r->t_cp);
 	cJSON_AddNumberToObject(t, "tp_exposed", r->t_tp_exposed);
 	cJSON_AddNumberToObject(t, "pp_exposed", r->t_pp);
 	cJSON_AddNumberToObject(t, "dp_exposed", r->t_dp_exposed);
+	cJSON_AddNumberToObject(t, "cp_exposed", r->t_cp_exposed);
 	cJSON_AddNumberToObject(t, "exposed_comm", r->t_exposed_comm);
 	cJSON_AddNumberToObject(t, "nic_shared", r->t_nic_shared);
 	cJSON_AddNumberToObject(t, "comm_slowed", r->t_comm_slowed);

@@ -181,7 +181,7 @@ cm_layer_elem(const struct cm_config *c, struct cm_elem *x)
 	struct widths w;
 	double e = cm_elem_bytes(c), o = OPMATH, rope;
 	double rs = cm_autocast(c) ? OPMATH : e;	/* residual stream */
-	double sb = (double)m->seq * c->micro_batch;	/* tokens */
+	double sb = cm_rank_tokens(c);	/* tokens on this rank */
 	int eager = c->kernels == CM_KERNELS_EAGER;
 	int fused = c->kernels == CM_KERNELS_FUSED;
 	int swiglu = m->mlp == HW_MLP_SWIGLU;
@@ -224,9 +224,8 @@ void
 cm_loss_elem(const struct cm_config *c, struct cm_elem *x)
 {
 	double e = cm_elem_bytes(c), o = OPMATH;
-	double logits = (double)c->model.seq * c->micro_batch *
-	    c->model.vocab / c->tp;
-	double rows = (double)c->model.seq * c->micro_batch;
+	double logits = cm_rank_tokens(c) * c->model.vocab / c->tp;
+	double rows = cm_rank_tokens(c);
 	struct widths w;
 
 	widths_of(c, &w);
@@ -255,7 +254,7 @@ cm_embed_elem(const struct cm_config *c, struct cm_elem *x)
 {
 	const struct hw_model *m = &c->model;
 	double e = cm_elem_bytes(c), vh = (double)m->vocab / c->tp * m->hidden;
-	double rows = (double)m->seq * c->micro_batch * m->hidden;
+	double rows = cm_rank_tokens(c) * m->hidden;
 
 	elem_zero(x);
 	put(c, x, 0, e * vh, 0, 1);
@@ -375,7 +374,7 @@ cm_act_extra_layer(const struct cm_config *c)
 {
 	const struct hw_model *m = &c->model;
 	struct widths w;
-	double e = cm_elem_bytes(c), sb = (double)m->seq * c->micro_batch;
+	double e = cm_elem_bytes(c), sb = cm_rank_tokens(c);
 	double x = 0;
 
 	if (c->recompute == CM_RECOMPUTE_FULL)

@@ -29,6 +29,8 @@ static const char *const fp8_w[] = { "tensorwise", "rowwise", "delayed",
 static const char *const impl_w[] = { "auto", "foreach", "fused", "for-loop",
 	NULL };
 static const char *const attn_w[] = { "flash", "plain", "flash2", NULL };
+static const char *const cpimpl_w[] = { "ring", "all-gather", "ulysses",
+	NULL };
 static const char *const kern_w[] = { "eager", "compiled", "fused", NULL };
 static const char *const gather_w[] = { "layer", "param", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
@@ -86,6 +88,12 @@ cm_attention_name(enum cm_attention v)
 }
 
 const char *
+cm_cp_impl_name(enum cm_cp_impl v)
+{
+	return cpimpl_w[v];
+}
+
+const char *
 cm_kernels_name(enum cm_kernels v)
 {
 	return kern_w[v];
@@ -120,6 +128,7 @@ PARSER(cm_opt_impl_parse, enum cm_opt_impl, impl_w)
 PARSER(cm_precision_parse, enum cm_precision, prec_w)
 PARSER(cm_fp8_recipe_parse, enum cm_fp8_recipe, fp8_w)
 PARSER(cm_attention_parse, enum cm_attention, attn_w)
+PARSER(cm_cp_impl_parse, enum cm_cp_impl, cpimpl_w)
 PARSER(cm_mlp_parse, enum hw_mlp, mlp_w)
 PARSER(cm_kernels_parse, enum cm_kernels, kern_w)
 PARSER(cm_gather_parse, enum cm_gather, gather_w)
@@ -133,6 +142,7 @@ _Static_assert(sizeof(enum cm_recompute) == sizeof(int) &&
     sizeof(enum cm_opt_impl) == sizeof(int) &&
     sizeof(enum cm_gather) == sizeof(int) &&
     sizeof(enum cm_framework) == sizeof(int) &&
+    sizeof(enum cm_cp_impl) == sizeof(int) &&
     sizeof(enum cm_nccl_model) == sizeof(int) &&
     sizeof(enum cm_gemm_model) == sizeof(int) &&
     sizeof(enum cm_precision) == sizeof(int) &&
@@ -223,6 +233,10 @@ static const struct cm_key rows[] = {
 	INT("micro_batch", BATCH, micro_batch, 1, GPUS, "b",
 	    N_("samples per micro-batch (1)")),
 	AXES,
+	WORD("cp_impl", LAYOUT, cp_impl, cpimpl_w,
+	    N_("how CP passes K and V: ring (pass-KV, overlapped with "
+	    "attention), all-gather (Llama 3) or ulysses (all-to-all over "
+	    "heads)")),
 	WORD("schedule", LAYOUT, schedule, pipe_schedule_names,
 	    N_("pipeline schedule (1f1b)")),
 	INT("virtual_stages", LAYOUT, virtual_stages, 1, 1000, "V",
@@ -230,7 +244,8 @@ static const struct cm_key rows[] = {
 	BOOL("pp_scatter_gather", LAYOUT, pp_scatter_gather,
 	    N_("split PP sends over TP ranks (on; off: DeepSpeed)")),
 	WORD("rank_order", LAYOUT, rank_order, NULL,
-	    N_("rank numbering, innermost axis first (tp-pp-dp)")),
+	    N_("rank numbering: tp, cp, pp and dp in any order, innermost "
+	    "first (tp-cp-pp-dp; cp may be left out)")),
 	INT("zero", SETUP, zero, 0, 3, "0..3", N_("ZeRO stage (0)")),
 	WORD("recompute", SETUP, recompute, rc_w,
 	    N_("activation recomputation (selective)")),
@@ -435,7 +450,10 @@ apply(struct cm_config *c, const struct cm_key *k, const cJSON *o,
 		if (pl_json_string(o, k->name, 1, &s, w->file, w->path,
 		    w->err) != 0)
 			return -1;
-		if ((i = word(k->words, s)) < 0)
+		/* a rank order may leave an axis out (mesh_order_parse) */
+		if ((i = word(k->words, s)) < 0 &&
+		    (k->words != mesh_order_names() ||
+		    mesh_order_parse(s, &i) != 0))
 			return fail(w, k->name, _("unknown value \"%s\""), s);
 		store(c, k, i);
 		return 0;

@@ -87,7 +87,8 @@ double
 cm_act_layer_bytes(const struct cm_config *c)
 {
 	const struct hw_model *m = &c->model;
-	double s = m->seq, b = c->micro_batch, h = m->hidden, t = c->tp;
+	double s = (double)m->seq / c->cp, b = c->micro_batch, h = m->hidden;
+	double t = c->tp;
 	double dh = h / m->heads, sbh = s * b * h;
 	double sp = c->seq_parallel ? t : 1.0, scale = cm_elem_bytes(c) / 2;
 	double mlp = (m->mlp == HW_MLP_SWIGLU ? 6.0 : 4.0) * m->ffn * s * b / t;
@@ -177,7 +178,7 @@ static double
 stage_act(const struct cm_config *c, int r, int layers, long m)
 {
 	const struct hw_model *mo = &c->model;
-	double sbh = (double)mo->seq * c->micro_batch * mo->hidden;
+	double sbh = cm_rank_tokens(c) * mo->hidden;
 	double sp = c->seq_parallel ? c->tp : 1.0;
 	double a = cm_act_layer_bytes(c) * cm_inflight_layers(c, r, layers, m);
 
@@ -197,7 +198,7 @@ static int
 communicators(const struct cm_config *c)
 {
 	struct mesh_span sh;
-	int n = (c->tp > 1) + (c->pp > 1) + (c->dp > 1);
+	int n = (c->tp > 1) + (c->pp > 1) + (c->dp > 1) + (c->cp > 1);
 
 	cm_shard_group(c, &sh);
 	return n + (sh.n < c->dp);
@@ -243,6 +244,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 		    cm_layer_params_rank(c) * scale * w;
 		grads_whole = cm_layer_params_rank(c) * scale * g;
 	}
+	buffers += cm_cp_buffers(c);	/* K/V in flight (costmodel_cp.c) */
 	other = buffers + nccl;
 	other += fp8w;
 	other += gathered + grads_whole;

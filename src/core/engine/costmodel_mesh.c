@@ -14,7 +14,9 @@ _Static_assert(sizeof(((struct cm_config *)0)->degree) ==
     offsetof(struct cm_config, tp) ==
     offsetof(struct cm_config, degree[MESH_TP]) &&
     offsetof(struct cm_config, pp) ==
-    offsetof(struct cm_config, degree[MESH_PP]),
+    offsetof(struct cm_config, degree[MESH_PP]) &&
+    offsetof(struct cm_config, cp) ==
+    offsetof(struct cm_config, degree[MESH_CP]),
     "each degree's name is its axis's element");
 
 size_t

@@ -33,12 +33,40 @@
 #include "core/engine/costmodel_int.h"
 #include "core/engine/costmodel_nccl.h"
 
-void
-cm_group_of(const struct cm_config *c, enum mesh_axis axis,
+static void
+axis_span(const struct cm_config *c, enum mesh_axis axis,
     struct mesh_span *g)
 {
 	mesh_span_place(c->degree[axis], mesh_order_stride(c->rank_order,
 	    c->degree, axis), c->gpus_per_node, c->nvlink_domain, g);
+}
+
+/*
+ * DP's group is the data-parallel group widened by CP: the CP ranks of a
+ * replica hold different tokens of the same samples, so their gradients
+ * are summed together, and ZeRO shards over all of them (Megatron-Core's
+ * data-parallel group "with context parallel", costmodel_cp.c). Its
+ * ranks on a node are those of both axes there.
+ */
+void
+cm_group_of(const struct cm_config *c, enum mesh_axis axis,
+    struct mesh_span *g)
+{
+	struct mesh_span q;
+	int npd;
+
+	axis_span(c, axis, g);
+	if (axis != MESH_DP || c->cp <= 1)
+		return;
+	axis_span(c, MESH_CP, &q);
+	g->n *= q.n;
+	g->per_node *= q.per_node;
+	if (g->per_node > c->gpus_per_node)
+		g->per_node = c->gpus_per_node;
+	g->nodes = (g->n + g->per_node - 1) / g->per_node;
+	npd = c->nvlink_domain > c->gpus_per_node ? c->nvlink_domain /
+	    c->gpus_per_node : 1;
+	g->domains = (g->nodes + npd - 1) / npd;
 }
 
 double
@@ -205,8 +233,7 @@ cm_nic_share(const struct cm_config *c, struct cm_result *r)
 		return;
 	frac = hidden / span < 1 ? hidden / span : 1;
 	half.inter_bw = c->inter_bw / 2;
-	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
-	    c->model.hidden;
+	S = cm_elem_bytes(c) * cm_rank_tokens(c) * c->model.hidden;
 	if (r->tp_inter && c->tp > 1) {
 		s_tp = cm_group_bw(&half, &r->group[MESH_TP]) /
 		    (r->group[MESH_TP].per_node * c->inter_bw * c->inter_eff);

@@ -196,7 +196,9 @@ attn_s(const struct cm_config *c, double *fwd, double *bwd)
 	double ef, eb, prod;
 	int kf, kb;
 
-	fl = 4 * b * s * s * (double)m->hidden / c->tp;
+	/* under CP a rank's queries meet every key before them: 1/cp of
+	 * the scores, balanced over the ranks (costmodel_cp.c) */
+	fl = 4 * b * s * s * (double)m->hidden / c->tp / c->cp;
 	if (c->attention != CM_ATTN_PLAIN) {
 		peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 		    c->gpu.peak_flops;
@@ -245,9 +247,8 @@ attn_s(const struct cm_config *c, double *fwd, double *bwd)
 	*bwd = 2 * prod + cm_hbm_s(c, eb * n, kb);
 }
 
-/* K/V width on one TP rank, elements per token. */
-static double
-kv_width(const struct cm_config *c)
+double
+cm_kv_width(const struct cm_config *c)
 {
 	const struct hw_model *m = &c->model;
 	double dh = (double)m->hidden / m->heads;
@@ -278,21 +279,21 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
     struct cm_layer_t *bw)
 {
 	const struct hw_model *m = &c->model;
-	double M = (double)m->seq * c->micro_batch, h = m->hidden, t = c->tp;
+	double M = cm_rank_tokens(c), h = m->hidden, t = c->tp;
 	double up = (m->mlp == HW_MLP_SWIGLU ? 2.0 : 1.0) * m->ffn / t;
 	struct cm_elem el;
 
 	fw->gemm = bw->gemm = 0;
 	if (cm_split_products(c)) {	/* wq, wk, wv; w1, w3 (PyTorch) */
 		linear_s(c, M, h, h / t, &fw->gemm, &bw->gemm);
-		linear_s(c, M, h, kv_width(c), &fw->gemm, &bw->gemm);
-		linear_s(c, M, h, kv_width(c), &fw->gemm, &bw->gemm);
+		linear_s(c, M, h, cm_kv_width(c), &fw->gemm, &bw->gemm);
+		linear_s(c, M, h, cm_kv_width(c), &fw->gemm, &bw->gemm);
 		if (m->mlp == HW_MLP_SWIGLU) {
 			linear_s(c, M, h, up / 2, &fw->gemm, &bw->gemm);
 			up /= 2;
 		}
 	} else {	/* fused QKV, fused gate and up (Megatron-Core) */
-		linear_s(c, M, h, h / t + 2 * kv_width(c), &fw->gemm,
+		linear_s(c, M, h, h / t + 2 * cm_kv_width(c), &fw->gemm,
 		    &bw->gemm);
 	}
 	linear_s(c, M, h / t, h, &fw->gemm, &bw->gemm);
@@ -335,8 +336,7 @@ tp_layer_s(const struct cm_config *c, struct cm_result *r)
 	r->group_bw[MESH_TP] = cm_group_bw(c, &r->group[MESH_TP]);
 	if (c->tp <= 1)
 		return 0;
-	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
-	    c->model.hidden;
+	S = cm_elem_bytes(c) * cm_rank_tokens(c) * c->model.hidden;
 	g = &r->group[MESH_TP];
 	if (c->seq_parallel)	/* ring time of an all-reduce, never NVLS */
 		return n * (cm_coll_s(c, CM_REDUCESCATTER, g, S) +
@@ -365,8 +365,7 @@ pp_mb_s(const struct cm_config *c, struct cm_result *r)
 	    c->intra_bw * c->intra_eff;
 	if (c->pp <= 1)
 		return 0;
-	S = cm_elem_bytes(c) * c->micro_batch * (double)c->model.seq *
-	    c->model.hidden;
+	S = cm_elem_bytes(c) * cm_rank_tokens(c) * c->model.hidden;
 	if (!c->pp_scatter_gather)	/* each TP rank sends all of it */
 		return 2.0 * c->virtual_stages * cm_coll_s(c, CM_SENDRECV,
 		    &r->group[MESH_PP], S);
@@ -379,6 +378,8 @@ pp_mb_s(const struct cm_config *c, struct cm_result *r)
 /* Work of one stage for one micro-batch, split by kind. */
 struct stage_t {
 	double	gemm, attn, elem, tp;	/* s */
+	double	cp;			/* CP exchange not hidden, s */
+	int	layers;
 	double	kernels;		/* count */
 	double	gf;			/* forward's GPU time, s */
 	struct cm_host_in host;		/* kernels as the host issues them */
@@ -411,10 +412,12 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
     double amp, struct stage_t *st)
 {
 	const struct hw_model *m = &c->model;
-	double M = (double)m->seq * c->micro_batch, el16[16];
+	double M = cm_rank_tokens(c), el16[16];
 	/* one cast kernel per weight tensor and pass, one add into .grad */
 	double amp_k = layers * cm_layer_tensors(c, el16, 16) * 3.0;
 
+	st->layers = layers;
+	st->cp = 0;
 	st->gemm = layers * (fw->gemm + bw->gemm);
 	st->attn = layers * (fw->attn + bw->attn);
 	st->elem = layers * (fw->elem + bw->elem) + cm_hbm_s(c, amp, amp_k);
@@ -551,6 +554,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_stages sl;
 	struct cm_layer_t fw, bw;
 	struct stage_t sf, sm, sla;
+	struct cm_cp_layer cpl;
 	const struct stage_t *w;
 	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok;
 	double p = c->pp, m = (double)r->microbatches;
@@ -565,13 +569,17 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	stage_mb(c, sl.last, c->pp == 1, 1, &fw, &bw, tp_l, amp, &sla);
 	stage_mb(c, sl.middle, c->pp == 1, c->pp == 1, &fw, &bw, tp_l, amp,
 	    &sm);
+	cm_cp_layer(c, r, fw.attn, bw.attn, &cpl);
+	sf.cp = sf.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
+	sm.cp = sm.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
+	sla.cp = sla.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
 	/* The slowest stage sets the pace of the pipeline. */
 	w = slowest(c, slowest(c, &sm, &sf), &sla);
 	tpx = tp_exposed(c, w);
 	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
 	ppmb = pp_mb_s(c, r);
 	tps = c->tp_overlap ? cm_comm_slowed(w->tp, w->gemm) : 0;
-	tmb = comp + tpx + ppmb + tps;	/* reference j: t_mb */
+	tmb = comp + tpx + ppmb + tps + w->cp;	/* reference j: t_mb */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
 	r->t_compute = m * comp;
@@ -582,10 +590,15 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->t_tp = m * w->tp;
 	r->t_tp_exposed = m * tpx;
 	r->t_pp = m * ppmb;
+	r->t_cp = m * w->layers * (cpl.fwd + cpl.bwd);
+	r->t_cp_exposed = m * w->cp;
+	r->cp_bytes = m * w->layers * cpl.bytes;
+	r->mem_cp = cpl.buffers;
 	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
 	cm_dp_time(c, r);
 	r->t_comm_slowed += m * tps;
-	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed;
+	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed +
+	    r->t_cp_exposed;
 	r->t_optimizer = optimizer_s(c, r, &ok);
 	host_time(c, r, w, tpx, ok);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_comm_slowed +

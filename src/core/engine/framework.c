@@ -66,6 +66,7 @@
 #include "i18n.h"
 #include "core/engine/framework.h"
 #include "core/engine/costmodel_fp8.h"
+#include "core/engine/costmodel_int.h"
 
 static const char *const names[FW_N] = { "megatron", "deepspeed",
 	"pytorch" };
@@ -114,6 +115,16 @@ pytorch_runs(const struct cm_config *c)
 	return c->pp <= 1 || c->zero != 2;
 }
 
+/* The frameworks that run cfg's layout before CP's rule. */
+static unsigned
+fw_runs_but_cp(const struct cm_config *c)
+{
+	struct cm_config no_cp = *c;
+
+	no_cp.cp = 1;
+	return fw_runs(&no_cp);
+}
+
 unsigned
 fw_runs(const struct cm_config *c)
 {
@@ -125,7 +136,8 @@ fw_runs(const struct cm_config *c)
 		m |= FW_BIT(FW_DEEPSPEED);
 	if (pytorch_runs(c))
 		m |= FW_BIT(FW_PYTORCH);
-	return m & cm_fp8_frameworks(c);	/* FP8 recipes */
+	/* FP8 recipes, CP's forms (costmodel_cp.c) */
+	return m & cm_fp8_frameworks(c) & cm_cp_frameworks(c);
 }
 
 const char *
@@ -208,6 +220,12 @@ fw_why_none(const struct cm_config *c, char *buf, size_t size)
 		    "or 1 only, and under PyTorch's pipelining FSDP keeps "
 		    "gradients whole through the step (ZeRO 3 with PP)"),
 		    c->pp);
+	else if (cm_cp_frameworks(c) != FW_ALL &&
+	    (fw_runs_but_cp(c) & cm_cp_frameworks(c)) == 0)
+		snprintf(buf, size, _("CP %d by %s with this layout: "
+		    "Megatron-LM runs ring, all-gather and ulysses with ZeRO 0 "
+		    "or 1, PyTorch ring and all-gather, DeepSpeed ulysses "
+		    "without TP or PP"), c->cp, cm_cp_impl_name(c->cp_impl));
 	else if (cm_fp8_frameworks(c) != FW_ALL)
 		snprintf(buf, size, _("fp8 recipe %s with this layout: "
 		    "Megatron-LM runs delayed, tensorwise and mxfp8 (Transformer "

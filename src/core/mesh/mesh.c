@@ -113,8 +113,8 @@ mesh_order_name(int order)
 	    order : 0];
 }
 
-int
-mesh_order_parse(const char *s, int *order)
+static int
+order_exact(const char *s, int *order)
 {
 	const char *const *names = mesh_order_names();
 	int k;
@@ -125,6 +125,105 @@ mesh_order_parse(const char *s, int *order)
 			return 0;
 		}
 	return -1;
+}
+
+/*
+ * A name that leaves optional axes out ("pp-tp-dp", written before CP
+ * was an axis): each goes just outside the axis that precedes it in the
+ * default order (CP outside TP), or innermost if none does.
+ */
+static int
+order_completed(const char *s, int *order)
+{
+	enum mesh_axis given[MESH_N_AXES], def[MESH_N_AXES], a;
+	char key[16], full[MESH_N_AXES * 8];
+	const char *p = s;
+	int n = 0, i, j, k, have;
+	size_t len, used = 0;
+
+	while (*p != '\0') {
+		len = strcspn(p, "-");
+		if (len == 0 || len >= sizeof key || n == MESH_N_AXES)
+			return -1;
+		memcpy(key, p, len);
+		key[len] = '\0';
+		if (mesh_axis_parse(key, &a) != 0)
+			return -1;
+		for (i = 0; i < n; i++)
+			if (given[i] == a)
+				return -1;
+		given[n++] = a;
+		p += len;
+		if (*p == '-' && *++p == '\0')
+			return -1;
+	}
+	default_order(def);
+	for (i = 0; i < MESH_N_AXES; i++) {
+		for (j = 0, have = 0; j < n; j++)
+			have |= given[j] == def[i];
+		if (have)
+			continue;
+		if (!mesh_axis(def[i])->optional)	/* only CP may be left out */
+			return -1;
+		for (k = 0; i > 0 && k < n && given[k] != def[i - 1]; k++)
+			;
+		k = i > 0 && k < n ? k + 1 : 0;
+		memmove(given + k + 1, given + k, (size_t)(n - k) *
+		    sizeof given[0]);
+		given[k] = def[i];
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(full + used, sizeof full - used,
+		    "%s%s", i ? "-" : "", mesh_axis(given[i])->key);
+	return order_exact(full, order);
+}
+
+const char *
+mesh_order_short(int order, const int *degree, char *buf, size_t size)
+{
+	const char *name = mesh_order_name(order), *p = name;
+	char key[16];
+	enum mesh_axis a;
+	size_t len, used = 0;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	while (*p != '\0') {
+		len = strcspn(p, "-");
+		if (len < sizeof key) {
+			memcpy(key, p, len);
+			key[len] = '\0';
+			if (mesh_axis_parse(key, &a) == 0 &&
+			    !(mesh_axis(a)->optional && degree[a] <= 1) &&
+			    used < size)
+				used += (size_t)snprintf(buf + used, size - used,
+				    "%s%s", used ? "-" : "", key);
+		}
+		p += len;
+		if (*p == '-')
+			p++;
+	}
+	return buf;
+}
+
+int
+mesh_order_canonical(int order, const int *degree)
+{
+	char buf[MESH_N_AXES * 8];
+	int back;
+
+	mesh_order_short(order, degree, buf, sizeof buf);
+	return mesh_order_parse(buf, &back) == 0 && back == order;
+}
+
+int
+mesh_order_parse(const char *s, int *order)
+{
+	if (s == NULL)
+		return -1;
+	return order_exact(s, order) == 0 ? 0 : order_completed(s, order);
 }
 
 long
@@ -298,6 +397,13 @@ mesh_degrees_text(const struct mesh *m, char *buf, size_t size)
 	return buf;
 }
 
+/* An optional axis (CP) left out of a layout's text while it is 1. */
+static int
+skipped(int a, int degree)
+{
+	return mesh_axis((enum mesh_axis)a)->optional && degree <= 1;
+}
+
 const char *
 mesh_layout_text(const struct mesh *m, char *buf, size_t size)
 {
@@ -306,9 +412,10 @@ mesh_layout_text(const struct mesh *m, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (a = 0; a < MESH_N_AXES && used < size; a++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s %d",
-		    a ? " x " : "", mesh_axis((enum mesh_axis)a)->label,
-		    m->degree[a]);
+		if (!skipped(a, m->degree[a]))
+			used += (size_t)snprintf(buf + used, size - used,
+			    "%s%s %d", used ? " x " : "",
+			    mesh_axis((enum mesh_axis)a)->label, m->degree[a]);
 	return buf;
 }
 
@@ -320,8 +427,9 @@ mesh_keys_text(const int *degree, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (a = 0; a < MESH_N_AXES && used < size; a++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s %d",
-		    a ? " x " : "", mesh_axis((enum mesh_axis)a)->key,
-		    degree[a]);
+		if (!skipped(a, degree[a]))
+			used += (size_t)snprintf(buf + used, size - used,
+			    "%s%s %d", used ? " x " : "",
+			    mesh_axis((enum mesh_axis)a)->key, degree[a]);
 	return buf;
 }

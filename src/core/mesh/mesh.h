@@ -21,10 +21,10 @@
 
 #include <stddef.h>
 
-/* The axes, in the order people name a layout: "DP x TP x PP". */
-enum mesh_axis { MESH_DP, MESH_TP, MESH_PP };
-#define MESH_N_AXES	3
-#define MESH_N_ORDERS	6	/* MESH_N_AXES!, every rank numbering */
+/* The axes, in the order people name a layout: "DP x TP x PP x CP". */
+enum mesh_axis { MESH_DP, MESH_TP, MESH_PP, MESH_CP };
+#define MESH_N_AXES	4
+#define MESH_N_ORDERS	24	/* MESH_N_AXES!, every rank numbering */
 #define MESH_MAX_RANKS	(1L << 30)
 
 /* How the search grid steps an axis's degree (mesh_walk.c). */
@@ -38,20 +38,30 @@ enum mesh_step {
 enum mesh_cap {
 	MESH_CAP_NONE,
 	MESH_CAP_NODES8,	/* 8 nodes' worth of GPUs ([NAR21] 3.3) */
-	MESH_CAP_LAYERS		/* the layers: a stage holds one at least */
+	MESH_CAP_LAYERS,	/* the layers: a stage holds one at least */
+	MESH_CAP_SEQ		/* chunks of MESH_SEQ_CHUNK tokens at least */
 };
+
+/*
+ * The search tries context parallelism down to chunks of this many tokens
+ * per rank: Llama 3 405B's 128K stage ran CP 16, 8K tokens a rank ([LLAMA3]
+ * 3.3.2), and shorter sequences are not split.
+ */
+#define MESH_SEQ_CHUNK	8192
 
 /* Rules a degree must follow (checked by the engine). */
 #define MESH_RULE_HEADS		0x01u	/* divides heads, hidden, ffn */
 #define MESH_RULE_LAYERS	0x02u	/* divides the layers, nearly */
 #define MESH_RULE_BATCH		0x04u	/* divides the batch */
 #define MESH_RULE_IN_NODE	0x08u	/* kept in a node on request */
+#define MESH_RULE_SEQ		0x10u	/* divides the sequence */
 
 /* Collectives an axis issues, each step (mesh_axis_info.collectives). */
 #define MESH_COLL_ALLREDUCE	0x01u
 #define MESH_COLL_ALLGATHER	0x02u
 #define MESH_COLL_REDUCESCATTER	0x04u
 #define MESH_COLL_SENDRECV	0x08u
+#define MESH_COLL_ALLTOALL	0x10u
 
 /*
  * One row of the axis table. key names the --KEY option, the engine
@@ -72,6 +82,7 @@ struct mesh_axis_info {
 	enum mesh_step	 step;
 	enum mesh_cap	 cap;
 	int		 absorbs, follows_gpus;
+	int		 optional;	/* a layout left without it has 1 */
 	unsigned	 rules;		/* MESH_RULE_* */
 	unsigned	 collectives;	/* MESH_COLL_* */
 	const char	*priced, *simulated, *framework;
@@ -108,6 +119,16 @@ void	mesh_init(struct mesh *, int gpus_per_node);
 void		 mesh_set_order(struct mesh *, int order);
 const char	*mesh_order_name(int order);
 int		 mesh_order_parse(const char *, int *order);
+/*
+ * Order's name without the optional axes whose degree (degree[] by axis)
+ * is 1 ("dp-pp-tp" for dp-pp-tp-cp at CP 1), into buf; and whether order
+ * is the one that short name parses back to (mesh_order_parse puts a
+ * left-out axis in its default place), so that orders differing only in
+ * where an axis of degree 1 sits are told once.
+ */
+const char	*mesh_order_short(int order, const int *degree, char *buf,
+		    size_t size);
+int		 mesh_order_canonical(int order, const int *degree);
 /* The NULL-terminated list of names, for option tables. */
 const char *const	*mesh_order_names(void);
 
@@ -172,7 +193,7 @@ struct mesh_walk {
 	int	started;
 };
 void	mesh_walk_start(struct mesh_walk *, long gpus, int gpus_per_node,
-	    int layers);
+	    int layers, long seq);
 int	mesh_walk_next(struct mesh_walk *);
 
 #endif

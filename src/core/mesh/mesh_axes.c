@@ -14,7 +14,7 @@ static const struct mesh_axis_info axes[MESH_N_AXES] = {
 		.axis = MESH_DP, .key = "dp", .label = "DP", .arg = "D",
 		.help = N_("data-parallel degree"), .knob = N_("DP degree"),
 		/* Outermost by default: replicas talk least often. */
-		.nest = 2, .step = MESH_STEP_REST, .cap = MESH_CAP_NONE,
+		.nest = 3, .step = MESH_STEP_REST, .cap = MESH_CAP_NONE,
 		.absorbs = 0, .follows_gpus = 1,
 		.rules = MESH_RULE_BATCH,
 		/* All-reduce (DDP), or reduce-scatter and all-gather
@@ -45,13 +45,31 @@ static const struct mesh_axis_info axes[MESH_N_AXES] = {
 	{
 		.axis = MESH_PP, .key = "pp", .label = "PP", .arg = "P",
 		.help = N_("pipeline stages"), .knob = N_("PP degree"),
-		.nest = 1, .step = MESH_STEP_EVERY, .cap = MESH_CAP_LAYERS,
+		.nest = 2, .step = MESH_STEP_EVERY, .cap = MESH_CAP_LAYERS,
 		.absorbs = 1, .follows_gpus = 1,
 		.rules = MESH_RULE_LAYERS,
 		.collectives = MESH_COLL_SENDRECV,
 		.priced = "core/engine/costmodel_time.c",
 		.simulated = "core/sim/sim_exec.c",
 		.framework = "Megatron-LM, DeepSpeed, PyTorch PiPPy",
+	},
+	{
+		.axis = MESH_CP, .key = "cp", .label = "CP", .arg = "C",
+		.help = N_("context-parallel degree (the sequence split)"),
+		.knob = N_("CP degree"),
+		/* Just outside TP, as Megatron-Core numbers ranks
+		 * (tp-cp-ep-dp-pp, parallel_state.py): its K/V exchange
+		 * every layer wants NVLink after TP's. */
+		.nest = 1, .step = MESH_STEP_POW2, .cap = MESH_CAP_SEQ,
+		.absorbs = 3, .follows_gpus = 0, .optional = 1,
+		.rules = MESH_RULE_SEQ,
+		/* K/V passed round a ring, all-gathered, or all-to-all
+		 * (Ulysses); the gradients' all-reduce joins DP's. */
+		.collectives = MESH_COLL_SENDRECV | MESH_COLL_ALLGATHER |
+		    MESH_COLL_ALLTOALL,
+		.priced = "core/engine/costmodel_cp.c",
+		.simulated = "core/sim/sim_layer.c",
+		.framework = "Megatron-Core, torchtitan, DeepSpeed-Ulysses",
 	},
 };
 

@@ -1,7 +1,7 @@
 /*
  * mesh_walk.c - the search grid: every split of the GPUs over the axes
  * that the axis table's steps and caps allow. The axes are walked as
- * nested loops, outermost nest first (TP, then PP), the REST axis taking
+ * nested loops, outermost nest first (TP, CP, then PP), the REST axis taking
  * what the GPUs leave; a value that does not divide what its outer axes
  * leave is skipped.
  */
@@ -23,7 +23,7 @@ walked(enum mesh_axis *w)
 
 void
 mesh_walk_start(struct mesh_walk *w, long gpus, int gpus_per_node,
-    int layers)
+    int layers, long seq)
 {
 	int a;
 
@@ -36,6 +36,10 @@ mesh_walk_start(struct mesh_walk *w, long gpus, int gpus_per_node,
 			break;
 		case MESH_CAP_LAYERS:
 			w->cap[a] = layers;
+			break;
+		case MESH_CAP_SEQ:
+			w->cap[a] = seq >= MESH_SEQ_CHUNK ?
+			    seq / MESH_SEQ_CHUNK : 1;
 			break;
 		default:
 			w->cap[a] = gpus;

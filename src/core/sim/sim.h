@@ -114,7 +114,7 @@ struct sim_result {
 	union {
 		int		 degree[MESH_N_AXES];
 		struct {
-			int	 dp, tp, pp;
+			int	 dp, tp, pp, cp;
 		};
 	};
 	int			 v;

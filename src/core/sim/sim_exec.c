@@ -46,6 +46,7 @@ sim_rank(const struct sim_layout *lay, int r, int s, int k)
 	coord[MESH_DP] = r;
 	coord[MESH_PP] = s;
 	coord[MESH_TP] = k;
+	coord[MESH_CP] = 0;
 	return (int)mesh_rank(&lay->mesh, coord);
 }
 
