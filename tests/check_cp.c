@@ -129,6 +129,21 @@ START_TEST(allgather_and_ulysses)
 	near(r.cp_bytes, r.microbatches * 32.0 * 3 * (n - 1) * kv, 1e-12,
 	    "gather, gather again, reduce-scatter");
 	near(r.mem_cp, 2 * n * kv, 1e-12, "the whole sequence's K/V");
+	/* at 16K over two nodes the gathers show, and the notes say so */
+	{
+		struct cm_config x;
+		struct cm_result y;
+		int i, noted = 0;
+
+		llama8b(&x, 16384, 1, 1, 16);
+		x.cp_impl = CM_CP_ALLGATHER;
+		eval(&x, &y);
+		ck_assert(y.t_cp_exposed > 0.05 * y.t_step);
+		for (i = 0; i < y.n_reasons; i++)
+			noted += strcmp(y.reasons[i].code,
+			    "cp_comm_exposed") == 0;
+		ck_assert_int_eq(noted, 1);
+	}
 	/* Ulysses splits heads: 1 K/V head per TP rank at TP 8 */
 	c.cp_impl = CM_CP_ULYSSES;
 	ck_assert_int_eq(cm_evaluate(&c, &r, &err), -1);

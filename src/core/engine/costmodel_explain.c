@@ -216,6 +216,13 @@ cm_explain(struct cm_result *r)
 		add(r, "dp_comm_exposed", CM_NOTE, 0, _("%.0f ms of DP gradient "
 		    "reduction is not hidden behind the backward pass"),
 		    1e3 * r->t_dp_exposed);
+	if (r->t_cp_exposed > 0.05 * r->t_step)
+		/* TRANSLATORS: %s is ring, all-gather or ulysses */
+		add(r, "cp_comm_exposed", CM_NOTE, 0, _("%.0f ms of CP's K/V "
+		    "exchange (%s) is not hidden behind attention, %.0f%% of "
+		    "the step"), 1e3 * r->t_cp_exposed,
+		    cm_cp_impl_name(c->cp_impl), 100 * r->t_cp_exposed /
+		    r->t_step);
 	if (r->t_tp_exposed > 0.15 * r->t_step && !r->tp_inter)
 		add(r, "tp_comm_share", CM_NOTE, 0, _("TP all-reduces take "
 		    "%.0f%% of the step"), 100 * r->t_tp_exposed / r->t_step);
@@ -240,23 +247,23 @@ cm_zero_label(const struct cm_config *c, char *buf, size_t size)
 }
 
 /* Settings that shape each part, the most direct cause first. */
-enum knob { K_DP = MESH_DP, K_TP = MESH_TP, K_PP = MESH_PP,
+enum knob { K_DP = MESH_DP, K_TP = MESH_TP, K_PP = MESH_PP, K_CP = MESH_CP,
 	K_MB = MESH_N_AXES, K_SCHED, K_ZERO, K_RC, K_SP, K_FW, K_N };
 #define KB(k)	(1u << (k))
 #define K_END	K_N
 
-static const enum knob part_knobs[P_N][6] = {
-	[P_COMPUTE] = { K_RC, K_TP, K_MB, K_PP, K_FW, K_END },
-	[P_TP] = { K_TP, K_SP, K_RC, K_MB, K_FW, K_END },
-	[P_PP] = { K_PP, K_SCHED, K_MB, K_TP, K_FW, K_END },
-	[P_DP] = { K_ZERO, K_DP, K_TP, K_PP, K_FW, K_END },
+static const enum knob part_knobs[P_N][7] = {
+	[P_COMPUTE] = { K_RC, K_TP, K_CP, K_MB, K_PP, K_FW, K_END },
+	[P_TP] = { K_TP, K_SP, K_RC, K_MB, K_CP, K_FW, K_END },
+	[P_PP] = { K_PP, K_SCHED, K_MB, K_TP, K_CP, K_FW, K_END },
+	[P_DP] = { K_ZERO, K_DP, K_CP, K_TP, K_PP, K_FW, K_END },
 	[P_BUBBLE] = { K_PP, K_SCHED, K_MB, K_DP, K_FW, K_END },
 	[P_OPTIM] = { K_ZERO, K_DP, K_TP, K_PP, K_FW, K_END },
 };
-static const enum knob memory_knobs[] = { K_ZERO, K_RC, K_TP, K_PP, K_SP,
-	K_MB, K_SCHED, K_FW, K_END };
-static const enum knob all_knobs[] = { K_DP, K_TP, K_PP, K_MB, K_SCHED,
-	K_ZERO, K_RC, K_SP, K_FW, K_END };
+static const enum knob memory_knobs[] = { K_ZERO, K_RC, K_TP, K_CP, K_PP,
+	K_SP, K_MB, K_SCHED, K_FW, K_END };
+static const enum knob all_knobs[] = { K_DP, K_TP, K_PP, K_CP, K_MB,
+	K_SCHED, K_ZERO, K_RC, K_SP, K_FW, K_END };
 
 /* The framework a row is priced as, or "as set". */
 static const char *
