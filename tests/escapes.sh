@@ -83,10 +83,15 @@ clean "$T/kind.err" "lab step kind"
 sed "0,/\"name\": \"v100-32gb\"/s//\"name\": \"v100\\\\u001b]0;pwned\\\\u0007\\\\u001b[2J\\\\u001b[6n\"/" \
 	"$src/data/gpus.json" >"$T/hw.json"
 grep -q 'v100\\u001b' "$T/hw.json" || fail "the hostile hardware file was not made"
+# Refused where it is read (exit 2, the file and the key named), and the
+# refusal itself shows no raw control byte.
 "$PARLEARN" plan --hardware "$T/hw.json" --gpu "$(printf 'v100%s' "$OSC0$CLS$DSR")" \
-	--model llama2-7b --gpus 8 --tp 8 --pp 1 --dp 1 >"$T/hw.out" 2>"$T/hw.err" ||
+	--model llama2-7b --gpus 8 --tp 8 --pp 1 --dp 1 >"$T/hw.out" 2>"$T/hw.err"
+[ $? -eq 2 ] || fail "plan --hardware took a GPU name with control characters"
+grep -q 'without control characters' "$T/hw.err" ||
 	fail "plan --hardware: $(cat "$T/hw.err")"
-clean "$T/hw.out" "plan --hardware GPU name"
+clean "$T/hw.err" "plan --hardware GPU name" hidden
+[ -s "$T/hw.out" ] && fail "plan --hardware printed results"
 
 # 3. A student's result file name in the drop box, printed by the
 #    instructor's lab status and lab report (here the host plants them).

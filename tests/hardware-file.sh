@@ -81,6 +81,9 @@ h100 x | sed 's/"nvlink_gbps": 450/"nvlink_gbps": "fast"/' >"$T/type.json"
 bad type 4 36 "nvlink_gbps"
 h100 x | sed 's/"inter_gbps": 50/"inter_gbps": -50/' >"$T/negative.json"
 bad negative 4 55 "inter_gbps"
+# a C1 CSI in a name: --json would carry it raw (cJSON escapes C0 only)
+h100 'h\u009bx' >"$T/csi.json"
+bad csi 2 11 "without control characters" --json
 h100 x | sed 's/"fp32_tflops": 67,/"fp32_tflops": 67/' >"$T/syntax.json"
 bad syntax 4 3 "JSON syntax error"
 { echo '{"gpus": ['; h100 a; echo ','; h100 b; echo ']}'; } >"$T/two.json"

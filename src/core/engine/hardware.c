@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "i18n.h"
+#include "core/safetext.h"
 #include "core/engine/hardware.h"
 #include "core/json.h"
 
@@ -36,6 +37,13 @@ get_name(const cJSON *o, const char *key, char *dst, size_t size,
 	if (*s == '\0' || strlen(s) >= size) {
 		pl_err_set_path(err, file, pl_json_path_key(p, sizeof p, path,
 		    key), _("must be 1 to %zu characters"), size - 1);
+		return -1;
+	}
+	/* a user's file may carry any bytes; names reach terminals and
+	 * JSON as they are */
+	if (!safetext_text_ok(s, size - 1, 0)) {
+		pl_err_set_path(err, file, pl_json_path_key(p, sizeof p, path,
+		    key), "%s", _("must be text without control characters"));
 		return -1;
 	}
 	memcpy(dst, s, strlen(s) + 1);
