@@ -211,5 +211,11 @@ else
 	echo "SKIP: sqlite3 missing; stored-text part not run" >&2
 	exit 77
 fi
+# An error that quotes an argument stays on one line, its newline shown.
+"$PARLEARN" plan --gpus 8 --model "$(printf 'evil\nname')" >"$T/nl.out" 2>"$T/nl.err"
+[ $? -ne 0 ] || fail "plan took an unknown model"
+[ "$(wc -l <"$T/nl.err")" -eq 1 ] || fail "error not on one line: $(cat "$T/nl.err")"
+grep -qF 'evil^Jname' "$T/nl.err" || fail "newline not shown: $(cat "$T/nl.err")"
+n=$((n + 1))
 echo "ok: $n paths print escapes as text"
 test_done

@@ -9,6 +9,7 @@
 #include "i18n.h"
 #include "cli/output.h"
 #include "cli/usage.h"
+#include "core/safeprint.h"
 #include "core/number.h"
 
 static const char *command;	/* set once by main.c */
@@ -37,10 +38,12 @@ verror(int hint, const char *fmt, va_list ap)
 	if (hint)
 		snprintf(help, sizeof help, " (try 'parlearn %s%s--help')",
 		    command != NULL ? command : "", command != NULL ? " " : "");
-	if (command != NULL)
-		cli_printf(stderr, "parlearn: %s: %s%s\n", command, msg, help);
-	else
-		cli_printf(stderr, "parlearn: %s%s\n", msg, help);
+	/* the message may quote an argument: a newline in it is shown as
+	 * text, so the error stays on one line */
+	fprintf(stderr, "parlearn: %s%s", command != NULL ? command : "",
+	    command != NULL ? ": " : "");
+	safeprint_puts(stderr, msg, 0);
+	fprintf(stderr, "%s\n", help);
 	free(msg);
 }
 
