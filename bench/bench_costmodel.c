@@ -34,7 +34,7 @@ tied_with_best(const struct cm_search *s)
 
 static void
 bench_search(const struct hw_catalog *cat, const char *model, int gpus,
-    struct cm_search *s)
+    int seq, struct cm_search *s)
 {
 	struct cm_config c;
 	struct pl_err err;
@@ -44,6 +44,10 @@ bench_search(const struct hw_catalog *cat, const char *model, int gpus,
 	cm_config_default(&c, hw_model_find(cat, model),
 	    hw_gpu_find(cat, "h100-80gb"));
 	c.gpus = gpus;
+	if (seq > 0) {		/* long context: CP joins the grid */
+		c.model.seq = seq;
+		c.global_batch = gpus;
+	}
 	for (i = 0; i < reps; i++) {
 		t0 = now();
 		if (cm_search(&c, 10, s, &err) != 0) {
@@ -53,12 +57,12 @@ bench_search(const struct hw_catalog *cat, const char *model, int gpus,
 		dt += now() - t0;
 	}
 	dt /= reps;
-	printf("search %-12s on %5d GPUs: %8.2f ms, %6ld layouts, %.2f M "
-	    "layouts/s, %ld ranked; best DP%d TP%d PP%d %.1f TFLOP/s, %d "
-	    "tied with it\n", model, gpus, 1e3 * dt, s->evaluated,
-	    s->evaluated / dt / 1e6, s->eligible, s->top[0].cfg.dp,
-	    s->top[0].cfg.tp, s->top[0].cfg.pp, s->top[0].tflops_per_gpu,
-	    tied_with_best(s));
+	printf("search %-12s on %5d GPUs at %6d tokens: %8.2f ms, %6ld "
+	    "layouts, %.2f M layouts/s, %ld ranked; best DP%d TP%d PP%d CP%d "
+	    "%.1f TFLOP/s, %d tied with it\n", model, gpus, c.model.seq,
+	    1e3 * dt, s->evaluated, s->evaluated / dt / 1e6, s->eligible,
+	    s->top[0].cfg.dp, s->top[0].cfg.tp, s->top[0].cfg.pp,
+	    s->top[0].cfg.cp, s->top[0].tflops_per_gpu, tied_with_best(s));
 }
 
 int
@@ -77,9 +81,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench: %s\n", err.msg);
 		return 1;
 	}
-	bench_search(&cat, "llama2-70b", 64, s);
-	bench_search(&cat, "llama3-70b", 64, s);
-	bench_search(&cat, "llama3-405b", 16384, s);
+	bench_search(&cat, "llama2-70b", 64, 0, s);
+	bench_search(&cat, "llama3-70b", 64, 0, s);
+	bench_search(&cat, "llama3-405b", 16384, 0, s);
+	bench_search(&cat, "llama3-405b", 16384, 131072, s);
 	cm_config_default(&c, hw_model_find(&cat, "llama3-405b"),
 	    hw_gpu_find(&cat, "h100-80gb"));
 	c.gpus = 8192;
