@@ -319,8 +319,8 @@ search_row(const struct pgs *p, WINDOW *w, const struct pgs_box *b, int y,
 	    r->cfg.virtual_stages, cm_zero_label(&r->cfg, z, sizeof z),
 	    short_rc(&r->cfg),
 	    r->cfg.seq_parallel ? _("on") : _("off"), r->t_step, 100 * r->mfu,
-	    100 * r->headroom, fw_short_text(r->frameworks, fw, sizeof fw),
-	    r->mem_total / 1e9);
+	    100 * r->headroom, fw_short_text(r->priced_as != 0 ?
+	    r->priced_as : r->frameworks, fw, sizeof fw), r->mem_total / 1e9);
 	if (!pg_same_knobs(&r->cfg, &p->pg.cfg, p->pg.locked))
 		attr = ui_attr(UI_C_DIM);
 	if (i == p->search_sel)
@@ -408,6 +408,11 @@ pgs_draw_search(const struct pgs *p, WINDOW *w, const struct pgs_box *b)
 	snprintf(line, sizeof line, _("runs on: %s"),
 	    fw_list_text(r->frameworks, why, sizeof why));
 	pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
+	if (r->priced_as != 0) {	/* the search prices a row per framework */
+		snprintf(line, sizeof line, _("priced as %s runs it"),
+		    fw_list_text(r->priced_as, why, sizeof why));
+		pgs_flow_text(&f, line, 2, ui_attr(UI_C_DIM));
+	}
 	for (i = 0; i < r->n_reasons; i++) {
 		snprintf(line, sizeof line, "%c %s", mark[r->reasons[i].effect],
 		    r->reasons[i].text);

@@ -44,6 +44,8 @@ screen_has "Your layout"
 screen_has "Why #1:"
 screen_has " # rank  DP  TP  PP"
 screen_has "runs on: "
+screen_capture | grep -qE "priced as (Megatron-LM|DeepSpeed|PyTorch FSDP2)" ||
+	fail "the row does not say which framework it is priced as"
 screen_capture | grep -qE "^ +1 +1=? .* (M|D|P)+ +[0-9.]+ *$" ||
 	fail "row 1 shows no framework tags"
 screen_keys j
