@@ -23,7 +23,10 @@
 
 struct sim_layout {
 	struct mesh	 mesh;		/* the devices; d, p, t are its degrees */
-	int		 d;		/* data-parallel replicas */
+	int		 d;		/* gradient replicas: DP x CP (the
+					   group gradients are summed over) */
+	int		 c;		/* context-parallel ranks; replica r
+					   is data shard r / c, CP rank r % c */
 	int		 p;		/* pipeline stages */
 	int		 t;		/* tensor-parallel ranks */
 	int		 v;		/* chunks per stage */
@@ -85,6 +88,25 @@ int	sim_rank(const struct sim_layout *, int r, int s, int k);
  * their sizes. */
 int	sim_tp_group(const struct sim_layout *, int r, int s, int *g);
 int	sim_dp_group(const struct sim_layout *, int s, int k, int *g);
+
+/* The CP group of replica r's data shard on (s, k) into g; its size. */
+int	sim_cp_group(const struct sim_layout *, int r, int s, int k, int *g);
+
+/* A compute event of flops on device di (sim_layer.c), advancing its
+ * clock. */
+void	sim_compute(struct sim_run *, int di, enum sim_kind, enum sim_part,
+	    int l, int mb, int chunk, double flops);
+
+/*
+ * Context parallelism (sim_cp.c): the attention of layer l, micro-batch
+ * mb, on devices devs (n of them), over the ring of K/V blocks; the
+ * output projection's result in each device's part. Backward: the same,
+ * dK and dV travelling with the blocks, the input gradient in part.
+ */
+void	sim_cp_fwd_attn(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk);
+void	sim_cp_bwd_attn(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk);
 
 /* Allocate n zeroed values on a device, accounted as kind at time t. */
 double	*sim_dev_alloc(struct sim_run *, int dev, enum sim_mem_kind,
