@@ -465,7 +465,8 @@ START_TEST(cp_ring_passes_kv)
 			continue;
 		ck_assert_int_eq(e->peer, 2);
 		ck_assert_uint_eq(e->bytes, kv);
-		if (e->what == SIM_P_ACT_GRADS)
+		ck_assert(e->what == SIM_P_KV || e->what == SIM_P_KV_GRADS);
+		if (e->what == SIM_P_KV_GRADS)
 			dkv++;
 		else if (e->start < r.tl.ev[r.tl.n_ev - 1].start / 2)
 			fwd++;

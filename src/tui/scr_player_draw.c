@@ -291,6 +291,10 @@ what_text(enum sim_payload wh)
 		return _("parameters");
 	case SIM_P_WEIGHT_GRADS:
 		return _("weight grads");
+	case SIM_P_KV:
+		return _("K/V");
+	case SIM_P_KV_GRADS:
+		return _("K/V grads");
 	default:
 		return "";
 	}

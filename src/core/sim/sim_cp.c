@@ -132,7 +132,7 @@ group_fwd(struct sim_run *run, int di, int l, int mb, int chunk)
 			dv = &run->dev[rg.g[j]];
 			nx = (j + 1) % rg.c;
 			wait_until(dv, rg.at[j]);
-			tag_of(run, rg.g[j], l, mb, chunk, SIM_P_ACTS, &tag);
+			tag_of(run, rg.g[j], l, mb, chunk, SIM_P_KV, &tag);
 			if (st < rg.c - 1)
 				arrive[nx] = sim_send(run, rg.g[j], rg.g[nx],
 				    rg.hand[j], rg.recv[nx], 2 * n, &tag,
@@ -196,7 +196,7 @@ group_bwd(struct sim_run *run, int di, int l, int mb, int chunk)
 			nx = (j + 1) % rg.c;
 			hd = rg.hand[j];
 			wait_until(dv, rg.at[j]);
-			tag_of(run, rg.g[j], l, mb, chunk, SIM_P_ACTS, &tag);
+			tag_of(run, rg.g[j], l, mb, chunk, SIM_P_KV, &tag);
 			if (st < rg.c - 1)
 				kv_at[nx] = sim_send(run, rg.g[j], rg.g[nx], hd,
 				    rg.recv[nx], 2 * n, &tag, dv->clock);
@@ -210,7 +210,7 @@ group_bwd(struct sim_run *run, int di, int l, int mb, int chunk)
 			sim_compute(run, rg.g[j], SIM_BACKWARD, SIM_PART_ATTN, l,
 			    mb, chunk, fl);
 			/* dK, dV go on after the step that added to them */
-			tag.what = SIM_P_ACT_GRADS;
+			tag.what = SIM_P_KV_GRADS;
 			dkv_at[nx] = sim_send(run, rg.g[j], rg.g[nx], hd + 2 * n,
 			    rg.recv[nx] + 2 * n, 2 * n, &tag, dv->clock);
 		}
