@@ -211,13 +211,6 @@ run_opts_config(const struct run_opts *o, int np, struct sim_config *cfg,
 	struct pl_err why;
 
 	req.gpus = np;
-	/* The MPI run has no K/V ring yet: trace runs cp, run does not. */
-	if (req.mode != NULL && strcmp(req.mode, "cp") == 0) {
-		pl_err_set(err, NULL, 0, 0, "%s", _("mode cp runs in "
-		    "'parlearn trace' only; 'parlearn run' does not run it "
-		    "yet"));
-		return 1;
-	}
 	if (sim_config_build(&req, cfg, &why) != 0) {
 		if (np > 0)
 			pl_err_set(err, NULL, 0, 0, _("%d processes do not fit "
