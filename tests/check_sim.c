@@ -485,6 +485,27 @@ START_TEST(cp_ring_passes_kv)
 }
 END_TEST
 
+/* CP with DP: 8 GPUs as 2 replicas of CP 4, 16 as 4 of CP 4. */
+START_TEST(cp_with_dp_matches_single)
+{
+	static const int lay[2][2] = { { 8, 4 }, { 16, 4 } };
+	struct sim_request req;
+	struct sim_result r;
+
+	memset(&req, 0, sizeof req);
+	req.mode = "cp";
+	req.gpus = lay[_i][0];
+	run_cfg(&req, &r);
+	ck_assert_int_eq(r.cp, lay[_i][1]);
+	ck_assert_int_eq(r.dp, lay[_i][0] / lay[_i][1]);
+	ck_assert_msg(r.max_loss_error < 1e-12 && r.max_grad_error < 1e-12 &&
+	    r.max_param_error < 1e-9, "cp %d of %d: %g %g %g", lay[_i][1],
+	    lay[_i][0], r.max_loss_error, r.max_grad_error,
+	    r.max_param_error);
+	sim_result_free(&r);
+}
+END_TEST
+
 START_TEST(sp_gathers_and_scatters)
 {
 	struct sim_request req;
@@ -786,6 +807,7 @@ sim_suite(void)
 	tcase_add_test(tc, tp_four_all_reduces_per_layer);
 	tcase_add_test(tc, ring_steps_chunk_by_chunk);
 	tcase_add_test(tc, cp_ring_passes_kv);
+	tcase_add_loop_test(tc, cp_with_dp_matches_single, 0, 2);
 	tcase_add_test(tc, sp_gathers_and_scatters);
 	tcase_add_test(tc, dp_buckets_overlap_backward);
 	tcase_add_test(tc, dp_shards_differ);

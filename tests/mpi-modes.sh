@@ -1,6 +1,6 @@
 #!/bin/sh
 # `parlearn run` on real MPI processes, one machine, --oversubscribe:
-# every mode on 4 ranks (3d on 8, cp also on 2) ends the step with the loss, gradients
+# every mode on 4 ranks (3d on 8, cp also on 2 and as DP 2 x CP 4 on 8) ends the step with the loss, gradients
 # and updated parameters of one device to 1e-9, and with the ordered
 # reductions bit for bit those of the simulator's run of the same layout;
 # its events move the bytes the simulator's do; with --reduce mpi the
@@ -116,6 +116,11 @@ grep -q '^G3 ' "$tmp/cp.chart" || fail "cp: no row for G3: $(cat "$tmp/cp.chart"
 
 run cp-2 2 --mode cp --no-overlap
 check cp-2 2 1
+
+# CP 4 with DP 2 on 8 ranks: gradients summed over all 8.
+run cp-dp 8 --mode cp
+check cp-dp 8 1
+[ "$(jval dp "$tmp/cp-dp.json")" = 2 ] || fail "cp-dp: want dp 2"
 
 # A lab's run step: the dp run is right for step 2 of labs/real-run.json;
 # a pp run is not the run the step asks for.

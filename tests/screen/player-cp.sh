@@ -14,9 +14,10 @@ screen_start 80 24 trace --from "$json"
 screen_wait "Animation: cp, 4 GPUs"
 screen_has "positions 0 and 7"
 screen_has "positions 3 and 4"
-# Pause (Right steps), then step on into layer 1's attention until its
-# K/V blocks are on their way.
-screen_keys Right
+# Back to the start and paused (r restarts, Right pauses and steps),
+# then step on into layer 1's attention until its K/V blocks are on
+# their way.
+screen_keys r Right
 screen_wait "paused 1x"
 i=0
 until screen_capture | grep -qF "send K/V L1, mb 0: G0→G1"; do

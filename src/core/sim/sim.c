@@ -81,6 +81,12 @@ sim_config_cost(const struct sim_config *cfg)
 	return cfg->compute_only ? free_transfers(cfg->cost) : cfg->cost;
 }
 
+static int
+gcd(int a, int b)
+{
+	return b == 0 ? a : gcd(b, a % b);
+}
+
 void
 sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 {
@@ -112,7 +118,10 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 		lay->v = cfg->vstages;
 		break;
 	case SIM_CP:
-		lay->d = lay->c = n;
+		/* CP as wide as the toy's sequence allows (two positions a
+		 * GPU at least), the other GPUs DP replicas of that group */
+		lay->d = n;
+		lay->c = gcd(n, SIM_SEQ / 2);
 		break;
 	case SIM_SINGLE:
 		break;
