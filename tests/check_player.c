@@ -119,7 +119,7 @@ END_TEST
 START_TEST(active_at_t)
 {
 	static const enum sim_mode modes[] = {
-		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D
+		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D, SIM_CP
 	};
 	const struct sim_event *e, *b;
 	struct player p;
@@ -271,7 +271,7 @@ END_TEST
 START_TEST(link_bytes_sum)
 {
 	static const enum sim_mode modes[] = {
-		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D
+		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D, SIM_CP
 	};
 	const struct player_link *l;
 	struct player p;
@@ -738,11 +738,11 @@ player_suite(void)
 	tcase_add_test(tc, knobs_by_mode);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("at time t");
-	tcase_add_loop_test(tc, active_at_t, 0, 6);
+	tcase_add_loop_test(tc, active_at_t, 0, 7);
 	tcase_add_test(tc, pipeline_idle_and_sends);
 	tcase_add_test(tc, collective_flow);
 	tcase_add_test(tc, collective_groups_3d);
-	tcase_add_loop_test(tc, link_bytes_sum, 0, 6);
+	tcase_add_loop_test(tc, link_bytes_sum, 0, 7);
 	tcase_add_test(tc, memory_at_t);
 	tcase_add_test(tc, gather_buffer_memory);
 	tcase_add_test(tc, holds);
