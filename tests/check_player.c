@@ -267,6 +267,21 @@ START_TEST(collective_groups_3d)
 }
 END_TEST
 
+/* cp: the player's figures of what CP saves, a quarter on 4 GPUs. */
+START_TEST(cp_activation_savings)
+{
+	struct player p;
+
+	open_player(&p, SIM_CP, 4, PIPE_1F1B, 0, 0);
+	ck_assert_uint_gt(p.acts_peak, 0);
+	ck_assert_uint_eq(p.acts_peak * 4, p.acts_single);
+	player_free(&p);
+	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
+	ck_assert_uint_eq(p.acts_single, 0);
+	player_free(&p);
+}
+END_TEST
+
 /* At the end every link has carried its total; the totals sum to the run. */
 START_TEST(link_bytes_sum)
 {
@@ -743,6 +758,7 @@ player_suite(void)
 	tcase_add_test(tc, collective_flow);
 	tcase_add_test(tc, collective_groups_3d);
 	tcase_add_loop_test(tc, link_bytes_sum, 0, 7);
+	tcase_add_test(tc, cp_activation_savings);
 	tcase_add_test(tc, memory_at_t);
 	tcase_add_test(tc, gather_buffer_memory);
 	tcase_add_test(tc, holds);

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Context parallelism in the player at 80x24: each GPU's box names the
-# two load-balanced chunks of positions it holds; stepping into a layer's
-# attention shows the K/V blocks going round the ring (G0 to G1 ... G3 to
-# G0) beside the attention they feed, with their bytes, and the ring's
-# closing link G0-G3 among the links. (check_sim holds the quarter of
-# one device's activations that each GPU keeps.)
+# two load-balanced chunks of positions it holds, the figures line the
+# activations a GPU holds at most against one device's (a quarter);
+# stepping into a layer's attention shows the K/V blocks going round the
+# ring (G0 to G1 ... G3 to G0) beside the attention they feed, with their
+# bytes, and the ring's closing link G0-G3 among the links.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 json=$SCREEN_TMP/cp.json
@@ -14,6 +14,8 @@ screen_start 80 24 trace --from "$json"
 screen_wait "Animation: cp, 4 GPUs"
 screen_has "positions 0 and 7"
 screen_has "positions 3 and 4"
+# What CP saves: each GPU's activations against one device's.
+screen_has "activations: at most 305.2 kB a GPU, one GPU alone 1.22 MB (0.25)"
 # Back to the start and paused (r restarts, Right pauses and steps),
 # then step on into layer 1's attention until its K/V blocks are on
 # their way.
