@@ -61,7 +61,8 @@ parse(const struct capture *c)
 	    "all-reduce", "all-gather", "reduce-scatter", "send", "receive",
 	    "optimizer", "idle", "ring-step" };
 	static const char *const carries[] = { "none", "activations",
-	    "activation-grads", "weight-grads", "params" };
+	    "activation-grads", "weight-grads", "params", "keys-values",
+	    "key-value-grads" };
 	cJSON *root = cJSON_Parse(c->out), *ev, *e;
 	double sum = 0;
 	size_t i;
@@ -106,13 +107,13 @@ parse(const struct capture *c)
 START_TEST(json_every_mode)
 {
 	static const char *const modes[] = { "single", "dp", "tp", "pp",
-	    "fsdp", "3d" };
+	    "fsdp", "3d", "cp" };
 	struct capture c;
 	cJSON *a, *b;
 	double loss0 = 0;
 	int i;
 
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 7; i++) {
 		trace(&c, "--mode", modes[i], "--json", NULL);
 		a = parse(&c);
 		if (i == 0)

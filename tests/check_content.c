@@ -305,7 +305,7 @@ START_TEST(bad_animation_mode)
 {
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"zz\","
 	    " \"caption\": \"c\"}]}",
-	    ": blocks[1].mode: must be single, dp, tp, pp, fsdp or 3d");
+	    ": blocks[1].mode: must be single, dp, tp, pp, fsdp, 3d or cp");
 }
 END_TEST
 

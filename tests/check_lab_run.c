@@ -233,7 +233,7 @@ verify(const char *text, char *path, size_t size, char *msg, size_t msize)
 START_TEST(genuine_runs_verify)
 {
 	static const enum sim_mode modes[] = { SIM_DP, SIM_TP, SIM_PP,
-	    SIM_FSDP, SIM_3D };
+	    SIM_FSDP, SIM_3D, SIM_CP };
 	struct sim_config cfg;
 	char path[256], msg[512], *text;
 	size_t i;

@@ -119,7 +119,7 @@ END_TEST
 START_TEST(active_at_t)
 {
 	static const enum sim_mode modes[] = {
-		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D
+		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D, SIM_CP
 	};
 	const struct sim_event *e, *b;
 	struct player p;
@@ -267,11 +267,26 @@ START_TEST(collective_groups_3d)
 }
 END_TEST
 
+/* cp: the player's figures of what CP saves, a quarter on 4 GPUs. */
+START_TEST(cp_activation_savings)
+{
+	struct player p;
+
+	open_player(&p, SIM_CP, 4, PIPE_1F1B, 0, 0);
+	ck_assert_uint_gt(p.acts_peak, 0);
+	ck_assert_uint_eq(p.acts_peak * 4, p.acts_single);
+	player_free(&p);
+	open_player(&p, SIM_DP, 4, PIPE_1F1B, 0, 0);
+	ck_assert_uint_eq(p.acts_single, 0);
+	player_free(&p);
+}
+END_TEST
+
 /* At the end every link has carried its total; the totals sum to the run. */
 START_TEST(link_bytes_sum)
 {
 	static const enum sim_mode modes[] = {
-		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D
+		SIM_SINGLE, SIM_DP, SIM_TP, SIM_PP, SIM_FSDP, SIM_3D, SIM_CP
 	};
 	const struct player_link *l;
 	struct player p;
@@ -683,7 +698,7 @@ END_TEST
 START_TEST(knobs_by_mode)
 {
 	/* The settings line shows a knob only where the mode has it:
-	 * rows single, dp, tp, pp, fsdp, 3d; columns g m s v p o c. */
+	 * rows single, dp, tp, pp, fsdp, 3d, cp; columns g m s v p o c. */
 	static const int want[SIM_NMODES][7] = {
 		{ 0, 1, 0, 0, 0, 0, 0 },
 		{ 1, 1, 0, 0, 0, 1, 1 },
@@ -691,6 +706,7 @@ START_TEST(knobs_by_mode)
 		{ 1, 1, 1, 0, 0, 0, 1 },
 		{ 1, 1, 0, 0, 0, 1, 1 },
 		{ 0, 1, 1, 0, 1, 1, 1 },
+		{ 1, 1, 0, 0, 0, 1, 1 },
 	};
 	static const enum sim_knob k[7] = { SIM_KNOB_GPUS,
 	    SIM_KNOB_MICROBATCHES, SIM_KNOB_SCHEDULE, SIM_KNOB_VSTAGES,
@@ -737,11 +753,12 @@ player_suite(void)
 	tcase_add_test(tc, knobs_by_mode);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("at time t");
-	tcase_add_loop_test(tc, active_at_t, 0, 6);
+	tcase_add_loop_test(tc, active_at_t, 0, 7);
 	tcase_add_test(tc, pipeline_idle_and_sends);
 	tcase_add_test(tc, collective_flow);
 	tcase_add_test(tc, collective_groups_3d);
-	tcase_add_loop_test(tc, link_bytes_sum, 0, 6);
+	tcase_add_loop_test(tc, link_bytes_sum, 0, 7);
+	tcase_add_test(tc, cp_activation_savings);
 	tcase_add_test(tc, memory_at_t);
 	tcase_add_test(tc, gather_buffer_memory);
 	tcase_add_test(tc, holds);

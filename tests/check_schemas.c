@@ -237,6 +237,8 @@ START_TEST(every_command_matches_its_schema)
 	    "--gpus", "8", "--json", NULL));
 	check_run("trace", run(cli_trace_main, "trace", "--mode", "fsdp",
 	    "--json", NULL));
+	check_run("trace", run(cli_trace_main, "trace", "--mode", "cp",
+	    "--json", NULL));
 	check_run("trace", run(cli_trace_main, "trace", "--gpus", "2",
 	    "--schedule", "interleaved", "--json", NULL));
 	check_run("srs-replay", run(cli_srs_main, "srs", "replay", "--ratings",

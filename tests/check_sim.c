@@ -126,7 +126,9 @@ static const struct {
 	{ "fsdp", 4, 2, NULL, 0, 0, 1 }, { "fsdp", 8, 2, NULL, 0, 0, 0 },
 	{ "3d", 8, 8, "1f1b", 0, 0, 0 }, { "3d", 8, 4, "gpipe", 0, 1, 0 },
 	{ "3d", 8, 2, "1f1b", 0, 1, 1 },
-	{ "3d", 8, 4, "interleaved", 2, 1, 0 }
+	{ "3d", 8, 4, "interleaved", 2, 1, 0 },
+	{ "cp", 2, 1, NULL, 0, 0, 0 }, { "cp", 4, 1, NULL, 0, 0, 0 },
+	{ "cp", 4, 2, NULL, 0, 0, 1 }, { "cp", 2, 4, NULL, 0, 0, 0 }
 };
 
 START_TEST(mode_matches_single)
@@ -424,6 +426,86 @@ START_TEST(ring_steps_chunk_by_chunk)
 }
 END_TEST
 
+/*
+ * CP on 4: per layer and device, 3 K/V sends forward to the next device
+ * (pass-KV), 3 again backward and 4 dK/dV sends (the last returns them
+ * to their owner); each K/V block is 2 x T x H doubles of the device's
+ * 32 rows, each beside an attention step. The activations a device
+ * holds at most are a quarter of single's.
+ */
+static size_t
+acts_peak(const struct sim_result *r, int dev)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < r->tl.n_mem; i++)
+		if (r->tl.mem[i].device == dev &&
+		    r->tl.mem[i].bytes[SIM_MEM_ACTS] > m)
+			m = r->tl.mem[i].bytes[SIM_MEM_ACTS];
+	return m;
+}
+
+START_TEST(cp_ring_passes_kv)
+{
+	struct sim_result r, one;
+	const struct sim_event *e;
+	size_t kv = 2 * (SIM_TOKENS / 4) * SIM_HIDDEN * 8;
+	int fwd = 0, bwd = 0, dkv = 0, steps = 0, i;
+
+	run_ok("cp", 4, 1, NULL, 0, 0, &r);
+	ck_assert_int_eq(r.cp, 4);
+	ck_assert_int_eq(r.dp, 1);
+	for (i = 0; i < (int)r.tl.n_ev; i++) {
+		e = &r.tl.ev[i];
+		if (e->device != 1 || e->layer != 2)
+			continue;
+		if (e->kind == SIM_FORWARD && e->part == SIM_PART_ATTN)
+			steps++;
+		if (e->kind != SIM_SEND)
+			continue;
+		ck_assert_int_eq(e->peer, 2);
+		ck_assert_uint_eq(e->bytes, kv);
+		ck_assert(e->what == SIM_P_KV || e->what == SIM_P_KV_GRADS);
+		if (e->what == SIM_P_KV_GRADS)
+			dkv++;
+		else if (e->start < r.tl.ev[r.tl.n_ev - 1].start / 2)
+			fwd++;
+		else
+			bwd++;
+	}
+	ck_assert_int_eq(steps, 4);
+	ck_assert_int_eq(fwd, 3);
+	ck_assert_int_eq(bwd, 3);
+	ck_assert_int_eq(dkv, 4);
+	run_ok("single", 1, 1, NULL, 0, 0, &one);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_le(acts_peak(&r, i), acts_peak(&one, 0) / 4);
+	sim_result_free(&one);
+	sim_result_free(&r);
+}
+END_TEST
+
+/* CP with DP: 8 GPUs as 2 replicas of CP 4, 16 as 4 of CP 4. */
+START_TEST(cp_with_dp_matches_single)
+{
+	static const int lay[2][2] = { { 8, 4 }, { 16, 4 } };
+	struct sim_request req;
+	struct sim_result r;
+
+	memset(&req, 0, sizeof req);
+	req.mode = "cp";
+	req.gpus = lay[_i][0];
+	run_cfg(&req, &r);
+	ck_assert_int_eq(r.cp, lay[_i][1]);
+	ck_assert_int_eq(r.dp, lay[_i][0] / lay[_i][1]);
+	ck_assert_msg(r.max_loss_error < 1e-12 && r.max_grad_error < 1e-12 &&
+	    r.max_param_error < 1e-9, "cp %d of %d: %g %g %g", lay[_i][1],
+	    lay[_i][0], r.max_loss_error, r.max_grad_error,
+	    r.max_param_error);
+	sim_result_free(&r);
+}
+END_TEST
+
 START_TEST(sp_gathers_and_scatters)
 {
 	struct sim_request req;
@@ -588,7 +670,7 @@ peak_acts(const struct sim_timeline *tl, int dev)
 
 START_TEST(memory_samples)
 {
-	struct sim_shape sh = { 2, 1, 0 };
+	struct sim_shape sh = { 2, 1, 0, 1 };
 	struct sim_result r, g;
 	const struct sim_mem_sample *m;
 	size_t per_mb;
@@ -724,6 +806,8 @@ sim_suite(void)
 	tcase_add_test(tc, event_stream);
 	tcase_add_test(tc, tp_four_all_reduces_per_layer);
 	tcase_add_test(tc, ring_steps_chunk_by_chunk);
+	tcase_add_test(tc, cp_ring_passes_kv);
+	tcase_add_loop_test(tc, cp_with_dp_matches_single, 0, 2);
 	tcase_add_test(tc, sp_gathers_and_scatters);
 	tcase_add_test(tc, dp_buckets_overlap_backward);
 	tcase_add_test(tc, dp_shards_differ);

@@ -95,7 +95,7 @@ START_TEST(words_are_the_tables)
 	ck_assert_ptr_null(s->word(PIPE_N_SCHEDULES));
 	ck_assert_int_eq(sim_key_word_index(m, "zz"), -1);
 	ck_assert_str_eq(sim_key_words(m, NULL, buf, sizeof buf),
-	    "single, dp, tp, pp, fsdp or 3d");
+	    "single, dp, tp, pp, fsdp, 3d or cp");
 	ck_assert_str_eq(sim_key_words(s, "|", buf, sizeof buf),
 	    "gpipe|1f1b|interleaved");
 	/* The builder's refusals list them. */
@@ -103,7 +103,7 @@ START_TEST(words_are_the_tables)
 	req.mode = "zz";
 	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), -1);
 	ck_assert_str_eq(err.msg, "unknown mode 'zz' (single, dp, tp, pp, "
-	    "fsdp or 3d)");
+	    "fsdp, 3d or cp)");
 	req.mode = NULL;
 	req.schedule = "zz";
 	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), -1);

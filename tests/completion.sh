@@ -57,8 +57,8 @@ expect "1f1b gpipe interleaved" plan --schedule ""
 expect "full none selective" plan --recompute ""
 expect "--no-seq-parallel" plan --no-seq
 expect "--json" trace --js
-expect "3d dp fsdp pp single tp" trace --mode ""
-expect "3d dp fsdp pp single tp" run --mode ""
+expect "3d cp dp fsdp pp single tp" trace --mode ""
+expect "3d cp dp fsdp pp single tp" run --mode ""
 expect "1f1b gpipe interleaved" trace --schedule ""
 expect "1f1b gpipe interleaved" run --np 4 --schedule ""
 expect "mpi ordered" run --reduce ""

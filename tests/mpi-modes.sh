@@ -1,6 +1,6 @@
 #!/bin/sh
 # `parlearn run` on real MPI processes, one machine, --oversubscribe:
-# every mode on 4 ranks (3d on 8) ends the step with the loss, gradients
+# every mode on 4 ranks (3d on 8, cp also on 2 and as DP 2 x CP 4 on 8) ends the step with the loss, gradients
 # and updated parameters of one device to 1e-9, and with the ordered
 # reductions bit for bit those of the simulator's run of the same layout;
 # its events move the bytes the simulator's do; with --reduce mpi the
@@ -95,6 +95,32 @@ check pp-interleaved 2 1
 
 run fsdp-no-overlap 4 --mode fsdp --no-overlap --microbatches 2
 check fsdp-no-overlap 4 1
+
+# Context parallelism: the K/V ring with MPI sends, to one device within
+# 1e-12. Per layer and rank 3 K/V sends forward, 3 backward and 4 dK/dV
+# sends: 4 layers x 4 ranks x 10 = 160 sends and as many receives. The
+# measured timeline replays (trace --from prints its chart off a tty).
+run cp 4 --mode cp
+check cp 4 1
+for k in max_loss_error max_grad_error max_param_error; do
+	v=$(jval "$k" "$tmp/cp.json")
+	at_most "$v" 1e-12 || fail "cp: $k is $v, more than 1e-12"
+done
+[ "$(count_kind send "$tmp/cp.json")" = 160 ] || fail "cp: want 160 sends"
+[ "$(count_kind receive "$tmp/cp.json")" = 160 ] ||
+	fail "cp: want 160 receives"
+[ "$(jval cp "$tmp/cp.json")" = 4 ] || fail "cp: want cp 4 in the JSON"
+"$PARLEARN" trace --from "$tmp/cp.json" >"$tmp/cp.chart" 2>&1 ||
+	fail "cp: trace --from: $(cat "$tmp/cp.chart")"
+grep -q '^G3 ' "$tmp/cp.chart" || fail "cp: no row for G3: $(cat "$tmp/cp.chart")"
+
+run cp-2 2 --mode cp --no-overlap
+check cp-2 2 1
+
+# CP 4 with DP 2 on 8 ranks: gradients summed over all 8.
+run cp-dp 8 --mode cp
+check cp-dp 8 1
+[ "$(jval dp "$tmp/cp-dp.json")" = 2 ] || fail "cp-dp: want dp 2"
 
 # A lab's run step: the dp run is right for step 2 of labs/real-run.json;
 # a pp run is not the run the step asks for.

@@ -107,10 +107,11 @@ run_exec_init(struct run_exec *x, struct run_proc *p,
 	x->sh.b = x->lay.b;
 	x->sh.t = x->lay.t;
 	x->sh.sp = x->lay.sp;
+	x->sh.cp = x->lay.c;
 	mesh_coords(&x->lay.mesh, p->rank, coord);
 	x->k = coord[MESH_TP];
 	x->s = coord[MESH_PP];
-	x->r = coord[MESH_DP];
+	x->r = coord[MESH_DP] * x->lay.c + coord[MESH_CP];
 	for (i = 0; i < SIM_BATCH; i++)
 		x->loss[i] = NAN;
 	if (sim_timeline_init(&x->tl, p->size) != 0 ||
@@ -122,6 +123,9 @@ run_exec_init(struct run_exec *x, struct run_proc *p,
 	 * their coordinate; keys: TP groups 256 + first rank, DP 512 + it. */
 	tp_id = (int)mesh_group_id(&x->lay.mesh, MESH_TP, p->rank);
 	dp_id = (int)mesh_group_id(&x->lay.mesh, MESH_DP, p->rank);
+	/* With CP the gradients are summed over DP x CP (sim_dp_group). */
+	if (x->lay.c > 1)
+		dp_id = x->s * x->lay.t + x->k;
 	run_group_split(&x->comm, &x->tp, tp_id, x->k, 256 + tp_id);
 	run_group_split(&x->comm, &x->dp, dp_id, x->r, 512 + dp_id);
 	sim_model_data(x->x, x->target);
@@ -149,31 +153,44 @@ positions(const struct run_exec *x, int *p0, int *p1)
 static int
 first_seq(const struct run_exec *x, int mb)
 {
-	return (x->r * x->lay.m + mb) * x->lay.b;
+	return (x->r / x->lay.c * x->lay.m + mb) * x->lay.b;
+}
+
+/* Rows of micro-batch mb from batch: positions, or CP's two chunks. */
+static void
+slice(const struct run_exec *x, const double *batch, int mb, double *out)
+{
+	int c = x->lay.c, ci = x->r % c, hc = SIM_SEQ / (2 * c), p0, p1;
+
+	if (c < 2) {
+		positions(x, &p0, &p1);
+		sim_model_slice(batch, first_seq(x, mb), x->lay.b, p0, p1, out);
+		return;
+	}
+	sim_model_slice(batch, first_seq(x, mb), x->lay.b, ci * hc,
+	    (ci + 1) * hc, out);
+	sim_model_slice(batch, first_seq(x, mb), x->lay.b,
+	    (2 * c - 1 - ci) * hc, (2 * c - ci) * hc,
+	    out + (size_t)hc * x->lay.b * H);
 }
 
 static void
 load_data(struct run_exec *x, int mb)
 {
 	size_t n = (size_t)sim_shape_local(&x->sh) * H;
-	int p0, p1;
 
 	x->act[0][mb] = run_alloc(x, SIM_MEM_ACTS, n);
-	positions(x, &p0, &p1);
-	sim_model_slice(x->x, first_seq(x, mb), x->lay.b, p0, p1,
-	    x->act[0][mb]);
+	slice(x, x->x, mb, x->act[0][mb]);
 }
 
 /* The loss of the output rows this rank holds; keeps their gradient. */
 static void
 loss_of(struct run_exec *x, int mb)
 {
-	int rows = sim_shape_local(&x->sh), p0, p1;
+	int rows = sim_shape_local(&x->sh);
 
 	x->dact[SIM_LAYERS][mb] = run_alloc(x, SIM_MEM_ACTS, (size_t)rows * H);
-	positions(x, &p0, &p1);
-	sim_model_slice(x->target, first_seq(x, mb), x->lay.b, p0, p1,
-	    x->part);
+	slice(x, x->target, mb, x->part);
 	x->loss[mb] = sim_loss(x->act[SIM_LAYERS][mb], x->part, rows,
 	    x->dact[SIM_LAYERS][mb]);
 	run_free(x, SIM_MEM_ACTS, &x->act[SIM_LAYERS][mb], (size_t)rows * H);

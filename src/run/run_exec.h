@@ -26,7 +26,9 @@ struct run_exec {
 	struct sim_shape	 sh;
 	struct sched		 sc;
 	struct sim_timeline	 tl;		/* this rank's events */
-	int			 r, s, k;	/* replica, stage, TP rank */
+	int			 r, s, k;	/* replica (DP x CP: data shard
+						   r / c, CP rank r % c), stage,
+						   TP rank */
 	double			*w, *g;		/* parameters held, gradients */
 	double			*am, *av;	/* Adam moments */
 	size_t			 n_w;
@@ -66,6 +68,20 @@ void	 run_free(struct run_exec *, enum sim_mem_kind, double **p, size_t n);
 /* Layer l's forward and backward for micro-batch mb (chunk: for events). */
 void	run_layer_forward(struct run_exec *, int l, int mb, int chunk);
 void	run_layer_backward(struct run_exec *, int l, int mb, int chunk);
+
+/*
+ * Context parallelism (run_cp.c): layer l's attention over the CP
+ * group's K/V ring, the output projection in part; backward the input
+ * gradient in part. run_cp_computed records an attention compute event
+ * from t0 to now (run_layer.c).
+ */
+void	run_cp_fwd_attn(struct run_exec *, int l, int mb, int chunk,
+	    const struct sim_lparams *w, struct sim_saved *sv);
+void	run_cp_bwd_attn(struct run_exec *, int l, int mb, int chunk,
+	    const struct sim_lparams *w, const struct sim_lparams *g,
+	    const struct sim_saved *sv);
+void	run_cp_computed(struct run_exec *, enum sim_kind, int l, int mb,
+	    int chunk, double t0);
 
 /* After the pipeline: DP without overlap, sequence-parallel gradients. */
 void	run_grads_finish(struct run_exec *);

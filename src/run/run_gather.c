@@ -366,7 +366,8 @@ assemble(struct run_exec *x, const double *all, const int *counts,
 	if (sim_timeline_init(&res->tl, n) != 0 ||
 	    build_timeline(&res->tl, pt, n) != 0)
 		run_fail(x->proc, "%s", _("out of memory"));
-	res->dp = x->lay.d;
+	res->dp = x->lay.d / x->lay.c;
+	res->cp = x->lay.c;
 	res->tp = x->lay.t;
 	res->pp = x->lay.p;
 	res->v = x->lay.v;

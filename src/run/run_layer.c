@@ -75,9 +75,16 @@ computed(struct run_exec *x, enum sim_kind kind, enum sim_part part, int l,
 	if (e == NULL)
 		run_fail(x->proc, "%s", _("out of memory"));
 	e->part = part;
-	e->shard = x->lay.d > 1 ? x->r : -1;
+	e->shard = x->lay.d / x->lay.c > 1 ? x->r / x->lay.c : -1;
 	e->chunk = chunk;
 	run_comm_poll(&x->comm);
+}
+
+void
+run_cp_computed(struct run_exec *x, enum sim_kind kind, int l, int mb,
+    int chunk, double t0)
+{
+	computed(x, kind, SIM_PART_ATTN, l, mb, chunk, t0);
 }
 
 /* ZeRO-3 -------------------------------------------------------------- */
@@ -210,8 +217,12 @@ run_layer_forward(struct run_exec *x, int l, int mb, int chunk)
 		tp_exchange(x, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS, sv.n1);
 		t0 = run_now(x->proc);
 	}
-	sim_fwd_attn(sh, &w, &sv, x->part);
-	computed(x, SIM_FORWARD, SIM_PART_ATTN, l, mb, chunk, t0);
+	if (x->lay.c > 1) {
+		run_cp_fwd_attn(x, l, mb, chunk, &w, &sv);
+	} else {
+		sim_fwd_attn(sh, &w, &sv, x->part);
+		computed(x, SIM_FORWARD, SIM_PART_ATTN, l, mb, chunk, t0);
+	}
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACTS, x->part);
 	t0 = run_now(x->proc);
 	sim_fwd_resid1(sh, x->k, &w, x->act[l][mb], x->part, &sv);
@@ -257,8 +268,12 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
 		    x->dwhole);
 		t0 = run_now(x->proc);
 	}
-	sim_bwd_attn(sh, &w, &g, &sv, x->dwhole, x->part, x->work);
-	computed(x, SIM_BACKWARD, SIM_PART_ATTN, l, mb, chunk, t0);
+	if (x->lay.c > 1) {
+		run_cp_bwd_attn(x, l, mb, chunk, &w, &g, &sv);
+	} else {
+		sim_bwd_attn(sh, &w, &g, &sv, x->dwhole, x->part, x->work);
+		computed(x, SIM_BACKWARD, SIM_PART_ATTN, l, mb, chunk, t0);
+	}
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACT_GRADS, x->part);
 	x->dact[l][mb] = run_alloc(x, SIM_MEM_ACTS, loc);
 	sim_bwd_norm1(sh, x->k, &w, &g, &sv, x->act[l][mb], x->dh, x->part,

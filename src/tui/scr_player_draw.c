@@ -291,6 +291,10 @@ what_text(enum sim_payload wh)
 		return _("parameters");
 	case SIM_P_WEIGHT_GRADS:
 		return _("weight grads");
+	case SIM_P_KV:
+		return _("K/V");
+	case SIM_P_KV_GRADS:
+		return _("K/V grads");
 	default:
 		return "";
 	}
@@ -414,9 +418,16 @@ void
 pscr_draw_stats(const struct player *p, WINDOW *w, int y, int n, int cols)
 {
 	const struct sim_result *r = &p->res;
-	char line[256], b[32];
+	char line[256], b[32], one[32];
 
-	if (r->pp > 1)
+	if (r->cp > 1 && p->acts_single > 0) {
+		pscr_fmt_bytes((double)p->acts_peak, b, sizeof b);
+		pscr_fmt_bytes((double)p->acts_single, one, sizeof one);
+		snprintf(line, sizeof line, _("activations: at most %s a GPU, "
+		    "one GPU alone %s (%.2f); step %.0f ms"), b, one,
+		    (double)p->acts_peak / (double)p->acts_single,
+		    r->step_time * 1e3);
+	} else if (r->pp > 1)
 		snprintf(line, sizeof line, _("bubble: %.1f%% measured, %.1f%% "
 		    "by (p-1)/(v*m+p-1); step %.0f ms"), 100.0 * r->bubble,
 		    100.0 * r->bubble_formula, r->step_time * 1e3);

@@ -120,8 +120,13 @@ screen_has "< all-gather"
 screen_keys G
 screen_wait "Animation: fsdp, 2 GPUs"
 
-# On to DP: every replica its own slice, buckets during backward.
-screen_keys Tab Tab Tab
+# On to DP (past 3d, cp and single): every replica its own slice,
+# buckets during backward.
+screen_keys Tab
+screen_wait "Animation: 3d"
+screen_keys Tab
+screen_wait "Animation: cp, 4 GPUs"
+screen_keys Tab Tab
 screen_wait "Animation: dp, 4 GPUs"
 screen_has "seqs 4-7"
 screen_capture | grep '^G1 ' | grep -q 'BBB' || fail "G1 does not work on slice B"
@@ -184,7 +189,7 @@ screen_keys '?'
 screen_wait "Keys on this screen"
 # The knobs' lines come from the simulator's table (core/sim/sim_keys.c).
 for k in "Tab, Shift-Tab" "g, G" "m, M" "s, S" "v, V" "+, -" \
-	"next, previous mode (single ... 3d)" "more, fewer GPUs" \
+	"next, previous mode (single ... cp)" "more, fewer GPUs" \
 	"DP bucket, ZeRO-3 gather overlap on, off" \
 	"compare (side by side from 160 columns)"; do
 	screen_has "$k"

@@ -66,6 +66,32 @@ build_collectives(struct player *p)
 	return 0;
 }
 
+/* The most activation bytes any device of tl held. */
+static size_t
+acts_peak(const struct sim_timeline *tl)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < tl->n_mem; i++)
+		if (tl->mem[i].bytes[SIM_MEM_ACTS] > m)
+			m = tl->mem[i].bytes[SIM_MEM_ACTS];
+	return m;
+}
+
+/* cp: its activation peak, and the single run's for comparison. */
+static void
+cp_savings(struct player *p)
+{
+	struct sim_config one;
+	struct sim_result r;
+
+	p->acts_peak = acts_peak(&p->res.tl);
+	sim_config_default(&one, SIM_SINGLE, 1);
+	if (sim_run(&one, &r, NULL) == 0)
+		p->acts_single = acts_peak(&r.tl);
+	sim_result_free(&r);
+}
+
 /* Everything playback reads off p->res. 0, or -1 (p freed). */
 static int
 prepare(struct player *p, struct pl_err *err)
@@ -95,6 +121,8 @@ prepare(struct player *p, struct pl_err *err)
 	for (d = 0; d < p->res.tl.n_devices; d++)
 		if (sim_timeline_peak(&p->res.tl, d) > p->peak)
 			p->peak = sim_timeline_peak(&p->res.tl, d);
+	if (p->res.cp > 1)
+		cp_savings(p);
 	return 0;
 }
 

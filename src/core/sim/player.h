@@ -92,6 +92,9 @@ struct player {
 	double			*stops;		/* distinct event starts, end */
 	size_t			 n_stops;
 	size_t			 peak;		/* most bytes any device held */
+	/* cp: the most activation bytes a GPU held, and one device's in
+	 * the single run: what CP saves */
+	size_t			 acts_peak, acts_single;
 	struct player_link	*links;		/* every link that carries bytes */
 	size_t			 n_links;
 	unsigned		*coll_members;	/* per collective id: its devices */

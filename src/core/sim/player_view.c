@@ -158,6 +158,21 @@ player_cursor_col(const struct player *p, int width, double span)
 	return c >= width ? width - 1 : c < 0 ? 0 : c;
 }
 
+/* CP rank ci of c: the positions of its two chunks (sim_ring.h). */
+static char *
+cp_chunks(int c, int ci, int compact, char *buf, size_t n)
+{
+	int hc = SIM_SEQ / (2 * c), a = ci * hc, b = (2 * c - 1 - ci) * hc;
+
+	if (hc == 1)
+		snprintf(buf, n, compact ? "p%d,%d" : _("positions %d and %d"),
+		    a, b);
+	else
+		snprintf(buf, n, compact ? "p%d-%d,%d-%d" :
+		    _("positions %d-%d, %d-%d"), a, a + hc - 1, b, b + hc - 1);
+	return buf;
+}
+
 /* Line 1 of a device box: its stage or its share of the batch. */
 static char *
 holds_where(const struct player *p, int dev, int compact, char *buf,
@@ -170,6 +185,8 @@ holds_where(const struct player *p, int dev, int compact, char *buf,
 	s = pl.stage;
 	k = pl.tp_rank;
 	player_shard_seqs(p, dev, &lo, &hi);
+	if (p->res.cp > 1)
+		return cp_chunks(p->res.cp, dev % p->res.cp, compact, buf, n);
 	if (p->d > 1 && p->p > 1 && !compact)
 		snprintf(buf, n, _("stage %d seqs %d-%d"), s, lo, hi);
 	else if (p->d > 1)

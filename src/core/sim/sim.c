@@ -23,7 +23,7 @@
 #define FLOP_SCALE	((double)SIM_SCALE * SIM_SCALE * SIM_SCALE)
 
 static const char *const mode_names[SIM_NMODES] = {
-	"single", "dp", "tp", "pp", "fsdp", "3d"
+	"single", "dp", "tp", "pp", "fsdp", "3d", "cp"
 };
 
 const char *
@@ -81,13 +81,19 @@ sim_config_cost(const struct sim_config *cfg)
 	return cfg->compute_only ? free_transfers(cfg->cost) : cfg->cost;
 }
 
+static int
+gcd(int a, int b)
+{
+	return b == 0 ? a : gcd(b, a % b);
+}
+
 void
 sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 {
 	int n = cfg->mode == SIM_SINGLE ? 1 : cfg->gpus;
 
 	memset(lay, 0, sizeof *lay);
-	lay->d = lay->p = lay->t = lay->v = 1;
+	lay->d = lay->p = lay->t = lay->v = lay->c = 1;
 	lay->m = cfg->microbatches;
 	lay->kind = cfg->schedule;
 	lay->sp = cfg->seq_parallel;
@@ -111,17 +117,24 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 		lay->d = lay->p = lay->t = 2;
 		lay->v = cfg->vstages;
 		break;
+	case SIM_CP:
+		/* CP as wide as the toy's sequence allows (two positions a
+		 * GPU at least), the other GPUs DP replicas of that group */
+		lay->d = n;
+		lay->c = gcd(n, SIM_SEQ / 2);
+		break;
 	case SIM_SINGLE:
 		break;
 	}
 	if (lay->kind == PIPE_INTERLEAVED && lay->v == 1)
 		lay->kind = PIPE_1F1B;
 	mesh_init(&lay->mesh, cfg->cost.gpus_per_node);
-	lay->mesh.degree[MESH_DP] = lay->d;
+	lay->mesh.degree[MESH_DP] = lay->d / lay->c;
+	lay->mesh.degree[MESH_CP] = lay->c;
 	lay->mesh.degree[MESH_PP] = lay->p;
 	lay->mesh.degree[MESH_TP] = lay->t;
 	lay->lps = SIM_LAYERS / (lay->p * lay->v);
-	lay->b = lay->m > 0 ? SIM_BATCH / (lay->d * lay->m) : 0;
+	lay->b = lay->m > 0 ? SIM_BATCH / (lay->d / lay->c * lay->m) : 0;
 }
 
 double
@@ -176,7 +189,8 @@ sim_run(const struct sim_config *cfg, struct sim_result *res,
 		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
 		return -1;
 	}
-	res->dp = lay.d;
+	res->dp = lay.d / lay.c;
+	res->cp = lay.c;
 	res->tp = lay.t;
 	res->pp = lay.p;
 	res->v = lay.v;

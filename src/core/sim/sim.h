@@ -25,6 +25,10 @@
  *          reduce-scattered after; with overlap the next layer's gather
  *          is prefetched on a communication stream.
  *   3d     DP 2 x PP 2 x TP 2 on 8 devices, TP innermost.
+ *   cp     context parallelism (Megatron-Core): every device holds two
+ *          load-balanced chunks of every sequence; attention runs over
+ *          a ring of K/V blocks with an online softmax (sim_ring.h,
+ *          sim_cp.c); gradients are summed over the CP group.
  *
  * Time comes from a cost rule (sim_cost_default() documents it): compute
  * = FLOPs / device speed, a ring step or send = alpha + bytes / bandwidth
@@ -52,9 +56,10 @@ enum sim_mode {
 	SIM_TP,
 	SIM_PP,
 	SIM_FSDP,
-	SIM_3D
+	SIM_3D,
+	SIM_CP
 };
-#define SIM_NMODES	6
+#define SIM_NMODES	7
 
 struct sim_cost {
 	double	 flops;		/* device speed, FLOP/s */
@@ -206,7 +211,7 @@ const char	*sim_device_name(int dev, char *buf, size_t n);
  * row, else "L1 L3"; "" for none. */
 const char	*sim_layers_text(unsigned mask, char *buf, size_t n);
 
-/* "single", "dp", "tp", "pp", "fsdp", "3d"; sim_mode_parse returns -1. */
+/* "single", "dp", "tp", "pp", "fsdp", "3d", "cp"; sim_mode_parse returns -1. */
 const char	*sim_mode_name(enum sim_mode);
 int		 sim_mode_parse(const char *, enum sim_mode *);
 

@@ -22,13 +22,23 @@
 int
 sim_shape_tokens(const struct sim_shape *sh)
 {
-	return sh->b * S;
+	return sh->cp > 1 ? sh->b * S / sh->cp : sh->b * S;
+}
+
+/* Doubles of the attention weights saved (with cp: the log-sum-exps). */
+static size_t
+weights_len(const struct sim_shape *sh)
+{
+	size_t heads = (size_t)(SIM_HEADS / sh->t);
+
+	return sh->cp > 1 ? (size_t)sim_shape_tokens(sh) * heads :
+	    (size_t)sh->b * heads * S * S;
 }
 
 int
 sim_shape_local(const struct sim_shape *sh)
 {
-	return sh->sp ? sh->b * S / sh->t : sh->b * S;
+	return sh->sp ? sh->b * S / sh->t : sim_shape_tokens(sh);
 }
 
 /* The first whole row this rank holds. */
@@ -43,9 +53,8 @@ sim_saved_len(const struct sim_shape *sh)
 {
 	size_t T = (size_t)sim_shape_tokens(sh), Tl = (size_t)sim_shape_local(sh);
 	size_t hl = (size_t)(H / sh->t), fl = (size_t)(SIM_FFN / sh->t);
-	size_t heads = (size_t)(SIM_HEADS / sh->t);
 
-	return 2 * T * H + 2 * Tl + 4 * T * hl + (size_t)sh->b * heads * S * S +
+	return 2 * T * H + 2 * Tl + 4 * T * hl + weights_len(sh) +
 	    Tl * H + 2 * T * fl;
 }
 
@@ -54,7 +63,6 @@ sim_saved_view(double *base, const struct sim_shape *sh, struct sim_saved *s)
 {
 	size_t T = (size_t)sim_shape_tokens(sh), Tl = (size_t)sim_shape_local(sh);
 	size_t hl = (size_t)(H / sh->t), fl = (size_t)(SIM_FFN / sh->t);
-	size_t heads = (size_t)(SIM_HEADS / sh->t);
 	double *p = base;
 
 	s->n1 = p;	p += T * H;
@@ -62,7 +70,7 @@ sim_saved_view(double *base, const struct sim_shape *sh, struct sim_saved *s)
 	s->q = p;	p += T * hl;
 	s->k = p;	p += T * hl;
 	s->v = p;	p += T * hl;
-	s->p = p;	p += (size_t)sh->b * heads * S * S;
+	s->p = p;	p += weights_len(sh);
 	s->ctx = p;	p += T * hl;
 	s->h = p;	p += Tl * H;
 	s->n2 = p;	p += T * H;
@@ -193,8 +201,8 @@ attention(const struct sim_shape *sh, struct sim_saved *s)
 }
 
 void
-sim_fwd_attn(const struct sim_shape *sh, const struct sim_lparams *lp,
-    struct sim_saved *s, double *part)
+sim_fwd_qkv(const struct sim_shape *sh, const struct sim_lparams *lp,
+    struct sim_saved *s)
 {
 	int T = sim_shape_tokens(sh), hl = H / sh->t;
 
@@ -204,8 +212,22 @@ sim_fwd_attn(const struct sim_shape *sh, const struct sim_lparams *lp,
 	sim_add_bias(s->k, lp->bk, T, hl);
 	sim_mm(s->n1, lp->wv, s->v, T, H, hl);
 	sim_add_bias(s->v, lp->bv, T, hl);
+}
+
+void
+sim_fwd_proj(const struct sim_shape *sh, const struct sim_lparams *lp,
+    const struct sim_saved *s, double *part)
+{
+	sim_mm(s->ctx, lp->wo, part, sim_shape_tokens(sh), H / sh->t, H);
+}
+
+void
+sim_fwd_attn(const struct sim_shape *sh, const struct sim_lparams *lp,
+    struct sim_saved *s, double *part)
+{
+	sim_fwd_qkv(sh, lp, s);
 	attention(sh, s);
-	sim_mm(s->ctx, lp->wo, part, T, hl, H);
+	sim_fwd_proj(sh, lp, s, part);
 }
 
 void
@@ -341,9 +363,29 @@ sim_bwd_attn(const struct sim_shape *sh, const struct sim_lparams *lp,
 	double *dctx = work, *dq = work + n, *dk = dq + n, *dv = dk + n;
 
 	memset(work, 0, 4 * n * sizeof *work);
+	sim_bwd_proj(sh, lp, g, s, dh_whole, dctx);
+	attention_bwd(sh, s, dctx, dq, dk, dv);
+	sim_bwd_qkv(sh, lp, g, s, dq, dk, dv, part);
+}
+
+void
+sim_bwd_proj(const struct sim_shape *sh, const struct sim_lparams *lp,
+    const struct sim_lparams *g, const struct sim_saved *s,
+    const double *dh_whole, double *dctx)
+{
+	int T = sim_shape_tokens(sh), hl = H / sh->t;
+
 	sim_mm_tn_acc(s->ctx, dh_whole, g->wo, T, hl, H);
 	sim_mm_nt_acc(dh_whole, lp->wo, dctx, T, hl, H);
-	attention_bwd(sh, s, dctx, dq, dk, dv);
+}
+
+void
+sim_bwd_qkv(const struct sim_shape *sh, const struct sim_lparams *lp,
+    const struct sim_lparams *g, const struct sim_saved *s,
+    const double *dq, const double *dk, const double *dv, double *part)
+{
+	int T = sim_shape_tokens(sh), hl = H / sh->t;
+
 	sim_mm_tn_acc(s->n1, dq, g->wq, T, H, hl);
 	sim_colsum_acc(dq, g->bq, T, hl);
 	sim_mm_tn_acc(s->n1, dk, g->wk, T, H, hl);

@@ -42,6 +42,9 @@ struct sim_shape {
 	int	 b;		/* sequences in the micro-batch */
 	int	 t;		/* TP ranks the layer is split over, 1 whole */
 	int	 sp;		/* 1: sequence parallel residual stream */
+	int	 cp;		/* context parallel ranks (0 or 1: none): this
+				   rank holds SIM_SEQ/cp positions of each
+				   sequence, attention runs in sim_ring.c */
 };
 
 /* What the forward pass keeps for the backward pass, one layer. */
@@ -49,7 +52,8 @@ struct sim_saved {
 	double	*n1;		/* T x H: normed input (whole after gather) */
 	double	*r1;		/* Tl: 1/rms of the local input rows */
 	double	*q, *k, *v;	/* T x Hl */
-	double	*p;		/* b x heads/t x S x S: attention weights */
+	double	*p;		/* b x heads/t x S x S: attention weights; with
+				   cp, T x heads: each row's log-sum-exp */
 	double	*ctx;		/* T x Hl: attention output before wo */
 	double	*h;		/* Tl x H: residual after attention */
 	double	*n2;		/* T x H: normed h (whole after gather) */
@@ -87,6 +91,25 @@ void	sim_fwd_mlp(const struct sim_shape *, const struct sim_lparams *,
 void	sim_fwd_resid2(const struct sim_shape *, int k,
 	    const struct sim_lparams *, const struct sim_saved *,
 	    const double *sum, double *y);
+
+/*
+ * The attention in three parts, for context parallelism, where the middle
+ * one runs over the ring (sim_ring.h): the projections to q, k, v; the
+ * output projection of ctx into part; backward, dctx (into work, T x Hl)
+ * and wo's gradients; then, given dq, dk, dv, the projections' gradients
+ * and their input gradient into part.
+ */
+void	sim_fwd_qkv(const struct sim_shape *, const struct sim_lparams *,
+	    struct sim_saved *);
+void	sim_fwd_proj(const struct sim_shape *, const struct sim_lparams *,
+	    const struct sim_saved *, double *part);
+void	sim_bwd_proj(const struct sim_shape *, const struct sim_lparams *,
+	    const struct sim_lparams *g, const struct sim_saved *,
+	    const double *dh_whole, double *dctx);
+void	sim_bwd_qkv(const struct sim_shape *, const struct sim_lparams *,
+	    const struct sim_lparams *g, const struct sim_saved *,
+	    const double *dq, const double *dk, const double *dv,
+	    double *part);
 
 /*
  * Backward. g: the gradients, laid out as the parameters, accumulated

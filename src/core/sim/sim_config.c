@@ -120,6 +120,27 @@ check_tensor(const struct sim_config *cfg, const struct sim_layout *lay,
 	return 0;
 }
 
+/* CP cuts each sequence into 2c load-balanced chunks (sim_layout_of). */
+static int
+check_context(const struct sim_config *cfg, const struct sim_layout *lay,
+    struct pl_err *err)
+{
+	if (cfg->mode != SIM_CP)
+		return 0;
+	if (lay->c < 2) {
+		pl_err_set(err, NULL, 0, 0, _("cp gives each GPU 2 chunks of "
+		    "a sequence's %d positions: it runs on an even number of "
+		    "GPUs, not %d"), SIM_SEQ, cfg->gpus);
+		return -1;
+	}
+	if (cfg->seq_parallel) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("sequence parallelism "
+		    "splits a tensor-parallel group: it needs tp or 3d"));
+		return -1;
+	}
+	return 0;
+}
+
 int
 sim_config_check(const struct sim_config *cfg, struct pl_err *err)
 {
@@ -151,10 +172,12 @@ sim_config_check(const struct sim_config *cfg, struct pl_err *err)
 	if (check_tensor(cfg, &lay, err) != 0 ||
 	    check_pipeline(cfg, &lay, err) != 0)
 		return -1;
-	if (SIM_BATCH % (lay.d * lay.m) != 0) {
+	if (check_context(cfg, &lay, err) != 0)
+		return -1;
+	if (SIM_BATCH % (lay.d / lay.c * lay.m) != 0) {
 		pl_err_set(err, NULL, 0, 0, _("%d replicas x %d micro-batches "
-		    "do not divide the batch of %d sequences"), lay.d, lay.m,
-		    SIM_BATCH);
+		    "do not divide the batch of %d sequences"), lay.d / lay.c,
+		    lay.m, SIM_BATCH);
 		return -1;
 	}
 	return 0;

@@ -43,10 +43,10 @@ sim_rank(const struct sim_layout *lay, int r, int s, int k)
 {
 	int coord[MESH_N_AXES];
 
-	coord[MESH_DP] = r;
+	coord[MESH_DP] = r / lay->c;
 	coord[MESH_PP] = s;
 	coord[MESH_TP] = k;
-	coord[MESH_CP] = 0;
+	coord[MESH_CP] = r % lay->c;
 	return (int)mesh_rank(&lay->mesh, coord);
 }
 
@@ -68,10 +68,24 @@ sim_tp_group(const struct sim_layout *lay, int r, int s, int *g)
 	return group(lay, MESH_TP, sim_rank(lay, r, s, 0), g);
 }
 
+/* With CP the gradients are summed over DP x CP, as Megatron-Core's
+ * data-parallel-with-context-parallel group does. */
 int
 sim_dp_group(const struct sim_layout *lay, int s, int k, int *g)
 {
-	return group(lay, MESH_DP, sim_rank(lay, 0, s, k), g);
+	int r;
+
+	if (lay->c < 2)
+		return group(lay, MESH_DP, sim_rank(lay, 0, s, k), g);
+	for (r = 0; r < lay->d; r++)
+		g[r] = sim_rank(lay, r, s, k);
+	return lay->d;
+}
+
+int
+sim_cp_group(const struct sim_layout *lay, int r, int s, int k, int *g)
+{
+	return group(lay, MESH_CP, sim_rank(lay, r, s, k), g);
 }
 
 double *
@@ -190,6 +204,21 @@ collect(struct sim_run *run, double *out, int grads)
 	}
 }
 
+/*
+ * Copy replica r's rows of micro-batch mb from batch into out: with CP
+ * its two load-balanced chunks (sim_ring.h), one after the other.
+ */
+static void
+cp_slice(const struct sim_run *run, const double *batch, int g0, int r,
+    double *out)
+{
+	int c = run->lay.c, ci = r % c, hc = SIM_SEQ / (2 * c);
+
+	sim_model_slice(batch, g0, run->lay.b, ci * hc, (ci + 1) * hc, out);
+	sim_model_slice(batch, g0, run->lay.b, (2 * c - 1 - ci) * hc,
+	    (2 * c - ci) * hc, out + (size_t)hc * run->lay.b * H);
+}
+
 /* Positions of a sequence device k of stage holds: [*p0, *p1). */
 static void
 positions(const struct sim_run *run, int k, int *p0, int *p1)
@@ -204,7 +233,7 @@ positions(const struct sim_run *run, int k, int *p0, int *p1)
 static int
 first_seq(const struct sim_run *run, int r, int mb)
 {
-	return (r * run->lay.m + mb) * run->lay.b;
+	return (r / run->lay.c * run->lay.m + mb) * run->lay.b;
 }
 
 static void
@@ -218,8 +247,12 @@ load_data(struct sim_run *run, int di, int mb)
 	if (dv->act[0][mb] == NULL)
 		return;
 	positions(run, dv->k, &p0, &p1);
-	sim_model_slice(run->x, first_seq(run, dv->r, mb), run->lay.b, p0, p1,
-	    dv->act[0][mb]);
+	if (run->lay.c > 1)
+		cp_slice(run, run->x, first_seq(run, dv->r, mb), dv->r,
+		    dv->act[0][mb]);
+	else
+		sim_model_slice(run->x, first_seq(run, dv->r, mb), run->lay.b,
+		    p0, p1, dv->act[0][mb]);
 }
 
 /* The loss of the model's output on device di; keeps its gradient. */
@@ -235,8 +268,12 @@ loss_of(struct sim_run *run, int di, int mb)
 	if (dv->dact[SIM_LAYERS][mb] == NULL || dv->act[SIM_LAYERS][mb] == NULL)
 		return;
 	positions(run, dv->k, &p0, &p1);
-	sim_model_slice(run->target, first_seq(run, dv->r, mb), run->lay.b, p0,
-	    p1, dv->part);
+	if (run->lay.c > 1)
+		cp_slice(run, run->target, first_seq(run, dv->r, mb), dv->r,
+		    dv->part);
+	else
+		sim_model_slice(run->target, first_seq(run, dv->r, mb),
+		    run->lay.b, p0, p1, dv->part);
 	loss = sim_loss(dv->act[SIM_LAYERS][mb], dv->part, rows,
 	    dv->dact[SIM_LAYERS][mb]);
 	/* Without sp every TP rank computed the same loss: count it once. */
@@ -497,6 +534,7 @@ sim_exec(const struct sim_layout *lay, const struct sim_cost *cost,
 	run->sh.b = lay->b;
 	run->sh.t = lay->t;
 	run->sh.sp = lay->sp;
+	run->sh.cp = lay->c;
 	run->cost = *cost;
 	run->tl = tl;
 	run->n_dev = lay->d * lay->p * lay->t;

@@ -158,10 +158,9 @@ sim_result_json(const struct sim_config *cfg, const struct sim_result *r,
 		return NULL;
 	cJSON_AddStringToObject(root, "mode", sim_mode_name(cfg->mode));
 	cJSON_AddNumberToObject(root, "gpus", cfg->gpus);
-	for (a = 0; a < MESH_N_AXES; a++)	/* the toy has no CP yet */
-		if (!mesh_axis((enum mesh_axis)a)->optional)
-			cJSON_AddNumberToObject(root,
-			    mesh_axis((enum mesh_axis)a)->key, r->degree[a]);
+	for (a = 0; a < MESH_N_AXES; a++)
+		cJSON_AddNumberToObject(root, mesh_axis((enum mesh_axis)a)->key,
+		    r->degree[a] > 0 ? r->degree[a] : 1);
 	cJSON_AddNumberToObject(root, "microbatches", cfg->microbatches);
 	cJSON_AddStringToObject(root, "schedule",
 	    pipe_schedule_name(cfg->schedule));
@@ -500,7 +499,8 @@ sim_result_from_json(const cJSON *root, const char *file,
 		memset(res, 0, sizeof *res);
 		return -1;
 	}
-	res->dp = lay.d;
+	res->dp = lay.d / lay.c;
+	res->cp = lay.c;
 	res->tp = lay.t;
 	res->pp = lay.p;
 	res->v = lay.v;

@@ -55,7 +55,8 @@ static const struct sim_key keys[] = {
 	    T | R | B | K | SIM_BLOCK_NEEDS, N_("(default pp)"),
 	    KNOB(MODE, NULL, NULL)),
 	COUNT("gpus", "gpus", "np", gpus, "N", SIM_MAX_GPUS, T | R | B | K,
-	    N_("GPUs (default 4; single runs on 1, 3d needs 8)"),
+	    N_("GPUs (default 4; single runs on 1, 3d needs 8, cp an "
+	    "even number)"),
 	    N_("processes, one a GPU (default 4; 3d needs 8; under mpirun "
 	    "or srun, the processes they started)"),
 	    KNOB(GPUS, "gG", N_("more, fewer GPUs"))),

@@ -121,6 +121,7 @@ sim_config_compare(const struct sim_config *cfg, struct sim_config *other)
 		break;
 	case SIM_DP:
 	case SIM_FSDP:
+	case SIM_CP:
 		other->overlap = !cfg->overlap;
 		break;
 	case SIM_TP:
@@ -160,7 +161,8 @@ sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
 	case SIM_KNOB_SP:
 		return m == SIM_TP || m == SIM_3D;
 	case SIM_KNOB_OVERLAP:
-		return m == SIM_DP || m == SIM_FSDP || m == SIM_3D;
+		return m == SIM_DP || m == SIM_FSDP || m == SIM_3D ||
+		    m == SIM_CP;
 	case SIM_KNOB_COMPUTE_ONLY:
 		return m != SIM_SINGLE;
 	}

@@ -90,10 +90,9 @@ reduce_kind(const struct sim_run *run)
 	return run->lay.sp ? SIM_REDUCE_SCATTER : SIM_ALL_REDUCE;
 }
 
-/* A compute event of flops on device di, advancing its clock. */
-static void
-compute(struct sim_run *run, int di, enum sim_kind kind, enum sim_part part,
-    int l, int mb, int chunk, double flops)
+void
+sim_compute(struct sim_run *run, int di, enum sim_kind kind,
+    enum sim_part part, int l, int mb, int chunk, double flops)
 {
 	struct sim_dev *dv = &run->dev[di];
 	double dt = flops / run->cost.flops;
@@ -106,7 +105,7 @@ compute(struct sim_run *run, int di, enum sim_kind kind, enum sim_part part,
 		return;
 	}
 	e->part = part;
-	e->shard = run->lay.d > 1 ? dv->r : -1;
+	e->shard = run->lay.d / run->lay.c > 1 ? dv->r / run->lay.c : -1;
 	e->chunk = chunk;
 	dv->clock += dt;
 }
@@ -192,12 +191,15 @@ sim_layer_forward(struct sim_run *run, int s, int l, int mb, int chunk)
 	if (run->lay.sp)
 		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS,
 		    BUF_N1);
-	for (i = 0; i < n; i++) {
+	/* CP: the ring replaces the local attention. */
+	if (run->lay.c > 1)
+		sim_cp_fwd_attn(run, devs, n, l, mb, chunk);
+	for (i = 0; run->lay.c < 2 && i < n; i++) {
 		sim_dev_layer(run, devs[i], l, &w, NULL);
 		saved_of(run, devs[i], l, mb, &sv);
 		sim_fwd_attn(sh, &w, &sv, run->dev[devs[i]].part);
-		compute(run, devs[i], SIM_FORWARD, SIM_PART_ATTN, l, mb, chunk,
-		    sim_flops_attn(sh));
+		sim_compute(run, devs[i], SIM_FORWARD, SIM_PART_ATTN, l, mb,
+		    chunk, sim_flops_attn(sh));
 	}
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACTS,
 	    BUF_PART);
@@ -214,8 +216,8 @@ sim_layer_forward(struct sim_run *run, int s, int l, int mb, int chunk)
 		sim_dev_layer(run, devs[i], l, &w, NULL);
 		saved_of(run, devs[i], l, mb, &sv);
 		sim_fwd_mlp(sh, &w, &sv, run->dev[devs[i]].part);
-		compute(run, devs[i], SIM_FORWARD, SIM_PART_MLP, l, mb, chunk,
-		    sim_flops_mlp(sh));
+		sim_compute(run, devs[i], SIM_FORWARD, SIM_PART_MLP, l, mb,
+		    chunk, sim_flops_mlp(sh));
 	}
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACTS,
 	    BUF_PART);
@@ -273,8 +275,8 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
 		sim_dev_layer(run, devs[i], l, &w, &g);
 		saved_of(run, devs[i], l, mb, &sv);
 		sim_bwd_mlp(sh, &w, &g, &sv, dv->dwhole, dv->part, dv->work);
-		compute(run, devs[i], SIM_BACKWARD, SIM_PART_MLP, l, mb, chunk,
-		    2.0 * sim_flops_mlp(sh));
+		sim_compute(run, devs[i], SIM_BACKWARD, SIM_PART_MLP, l, mb,
+		    chunk, 2.0 * sim_flops_mlp(sh));
 	}
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACT_GRADS,
 	    BUF_PART);
@@ -288,13 +290,16 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
 	if (run->lay.sp)
 		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER,
 		    SIM_P_ACT_GRADS, BUF_DWHOLE);
-	for (i = 0; i < n; i++) {
+	/* CP: the ring replaces the local attention. */
+	if (run->lay.c > 1)
+		sim_cp_bwd_attn(run, devs, n, l, mb, chunk);
+	for (i = 0; run->lay.c < 2 && i < n; i++) {
 		dv = &run->dev[devs[i]];
 		sim_dev_layer(run, devs[i], l, &w, &g);
 		saved_of(run, devs[i], l, mb, &sv);
 		sim_bwd_attn(sh, &w, &g, &sv, dv->dwhole, dv->part, dv->work);
-		compute(run, devs[i], SIM_BACKWARD, SIM_PART_ATTN, l, mb, chunk,
-		    2.0 * sim_flops_attn(sh));
+		sim_compute(run, devs[i], SIM_BACKWARD, SIM_PART_ATTN, l, mb,
+		    chunk, 2.0 * sim_flops_attn(sh));
 	}
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACT_GRADS,
 	    BUF_PART);

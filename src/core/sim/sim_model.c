@@ -208,7 +208,7 @@ sim_adam(double *w, const double *g, double *m, double *v, size_t n)
 double
 sim_model_loss(const double *params)
 {
-	struct sim_shape sh = { SIM_BATCH, 1, 0 };
+	struct sim_shape sh = { SIM_BATCH, 1, 0, 1 };
 	size_t n = (size_t)SIM_TOKENS * H, ns = sim_saved_len(&sh);
 	double *x = malloc(n * sizeof *x), *t = malloc(n * sizeof *t);
 	double *a = malloc(n * sizeof *a), *y = malloc(n * sizeof *y);

@@ -8,6 +8,10 @@
  * TP innermost as Megatron places it (device rank = (r*p + s)*t + k), plus
  * the ZeRO-3 flag (parameters sharded over the d replicas). single is
  * 1x1x1, dp dx1x1, tp 1x1xt, pp 1xpx1, fsdp dx1x1 sharded, 3d 2x2x2.
+ * cp puts c = gcd(GPUs, SIM_SEQ/2) ranks on the mesh's CP axis and the
+ * rest on DP; inside the simulator its d "replicas" are DP x CP (the
+ * group the gradients are summed over), replica r being data shard r/c
+ * and CP rank r%c.
  *
  * Layers are 0-based here (events carry layer+1). Boundary j is the
  * input of layer j (j = 0 the data, j = SIM_LAYERS the output).
@@ -23,7 +27,10 @@
 
 struct sim_layout {
 	struct mesh	 mesh;		/* the devices; d, p, t are its degrees */
-	int		 d;		/* data-parallel replicas */
+	int		 d;		/* gradient replicas: DP x CP (the
+					   group gradients are summed over) */
+	int		 c;		/* context-parallel ranks; replica r
+					   is data shard r / c, CP rank r % c */
 	int		 p;		/* pipeline stages */
 	int		 t;		/* tensor-parallel ranks */
 	int		 v;		/* chunks per stage */
@@ -85,6 +92,25 @@ int	sim_rank(const struct sim_layout *, int r, int s, int k);
  * their sizes. */
 int	sim_tp_group(const struct sim_layout *, int r, int s, int *g);
 int	sim_dp_group(const struct sim_layout *, int s, int k, int *g);
+
+/* The CP group of replica r's data shard on (s, k) into g; its size. */
+int	sim_cp_group(const struct sim_layout *, int r, int s, int k, int *g);
+
+/* A compute event of flops on device di (sim_layer.c), advancing its
+ * clock. */
+void	sim_compute(struct sim_run *, int di, enum sim_kind, enum sim_part,
+	    int l, int mb, int chunk, double flops);
+
+/*
+ * Context parallelism (sim_cp.c): the attention of layer l, micro-batch
+ * mb, on devices devs (n of them), over the ring of K/V blocks; the
+ * output projection's result in each device's part. Backward: the same,
+ * dK and dV travelling with the blocks, the input gradient in part.
+ */
+void	sim_cp_fwd_attn(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk);
+void	sim_cp_bwd_attn(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk);
 
 /* Allocate n zeroed values on a device, accounted as kind at time t. */
 double	*sim_dev_alloc(struct sim_run *, int dev, enum sim_mem_kind,

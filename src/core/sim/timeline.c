@@ -27,7 +27,8 @@ static const char *const mem_names[SIM_NMEM] = {
 };
 
 static const char *const payload_names[SIM_NPAYLOADS] = {
-	"none", "activations", "activation-grads", "weight-grads", "params"
+	"none", "activations", "activation-grads", "weight-grads", "params",
+	"keys-values", "key-value-grads"
 };
 
 static const char *const part_names[] = { "none", "attention", "mlp" };

@@ -45,6 +45,8 @@ enum sim_payload {
 	SIM_P_ACT_GRADS,	/* gradients of activations, backward */
 	SIM_P_WEIGHT_GRADS,	/* gradients of parameters */
 	SIM_P_PARAMS,		/* parameters (ZeRO-3 all-gather) */
+	SIM_P_KV,		/* a CP rank's keys and values, round the ring */
+	SIM_P_KV_GRADS,		/* their gradients, on their way back */
 	SIM_NPAYLOADS
 };
 
