@@ -1329,8 +1329,8 @@ END_TEST
  * does not fit at TP 8 and fits at CP 8; the 128K run does not fit on one
  * node with selective recomputation and fits with full; plain attention
  * with full recomputation still does not (its scores per layer are the
- * figure the reveal gives); Ulysses at TP 8 is refused at CP 2; the ring
- * hides entirely at 128K.
+ * figure the reveal gives); Ulysses at TP 8 is refused at CP 2 and moves
+ * the least at TP 1; the ring hides entirely at 128K.
  */
 START_TEST(drop15_long_context)
 {
@@ -1374,6 +1374,16 @@ START_TEST(drop15_long_context)
 	ck_assert_ptr_nonnull(strstr(err.msg, "Ulysses"));
 	config_of(k, "{\"gpus\": 16, \"cp\": 2, \"cp_impl\": \"ring\"}", &c);
 	ck_assert_int_eq(cm_evaluate(&c, r, &err), 0);
+	/* "Ulysses moves the least when heads are plenty": 16K, TP 1, CP 8
+	 * in one node, its two all-to-alls against the ring and the gather */
+	run(k, "{\"seq\": 16384, \"tp\": 1, \"cp\": 8, \"zero\": 1, "
+	    "\"cp_impl\": \"ulysses\"}", r);
+	run(k, "{\"seq\": 16384, \"tp\": 1, \"cp\": 8, \"zero\": 1, "
+	    "\"cp_impl\": \"all-gather\"}", f);
+	ck_assert(r->t_cp < f->t_cp);
+	run(k, "{\"seq\": 16384, \"tp\": 1, \"cp\": 8, \"zero\": 1, "
+	    "\"cp_impl\": \"ring\"}", f);
+	ck_assert(r->t_cp < f->t_cp);
 	cJSON_Delete(m);
 	cJSON_Delete(k);
 	free(r);
