@@ -12,6 +12,8 @@
  * per-layer all-reduces against DDP's buckets, the break-even's
  * condition, the cards' memory, what recomputation buys the questions
  * that use it, and the ranking's top MFU with its 2021 settings.
+ * Issue 26 added drop 15 (long context): its figures in the table, its
+ * cards', and what it states without a number (drop15_long_context).
  *
  * Each check names a drop, a unit of it (a question id or a text block's
  * title), the words around the number, and the engine figure it must match
