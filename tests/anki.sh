@@ -28,7 +28,7 @@ run() {
 
 # 1. Every course deck, as Anki reads it.
 : >"$tmp/all-notes"
-for d in phase-1 phase-2 phase-3 phase-4; do
+for d in phase-1 phase-2 phase-3 phase-4 phase-5; do
 	run 0 "$PARLEARN" deck export "$d" -o "$tmp/$d.txt"
 	f="$tmp/$d.txt"
 	printf '#separator:tab\n#html:true\n#notetype:Basic\n#deck:parlearn::%s\n#guid column:1\n#deck column:2\n#tags column:5\n' \

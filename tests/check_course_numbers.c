@@ -12,6 +12,8 @@
  * per-layer all-reduces against DDP's buckets, the break-even's
  * condition, the cards' memory, what recomputation buys the questions
  * that use it, and the ranking's top MFU with its 2021 settings.
+ * Issue 26 added drop 15 (long context): its figures in the table, its
+ * cards', and what it states without a number (drop15_long_context).
  *
  * Each check names a drop, a unit of it (a question id or a text block's
  * title), the words around the number, and the engine figure it must match
@@ -709,7 +711,9 @@ enum fig {
 	FIG_GPU_GB,		/* the card's memory as the engine has it */
 	FIG_USABLE_GB,		/* less the engine's reserve */
 	FIG_TP_MB_S,		/* TP collectives of one micro-batch, s */
-	FIG_COMPUTE_MB_S	/* compute of one micro-batch, s */
+	FIG_COMPUTE_MB_S,	/* compute of one micro-batch, s */
+	FIG_CP_S,		/* CP K/V exchange of a step, s */
+	FIG_CP_EXPOSED_S	/* the part of it attention does not hide */
 };
 
 struct figure {
@@ -733,6 +737,20 @@ struct figure {
 #define OLD64 "{\"gpus\": 64, \"tp\": 8, \"pp\": 8, \"dp\": 1, " \
 	"\"rank_order\": \"tp-pp-dp\"}"
 #define Z1(l) "{\"zero\": 1, " l "}"
+
+/* drop 15: Llama 3 8B at long context (issue 26 item 4) */
+#define L3_1M "{\"model\": \"llama3-8b\", \"gpu\": \"h100-80gb\", " \
+	"\"gpus\": 8, \"seq\": 1048576, \"global_batch\": 8, \"dp\": 1, " \
+	"\"tp\": 8, \"pp\": 1, \"recompute\": \"full\", \"kernels\": " \
+	"\"fused\"}"
+#define L3_128K "{\"model\": \"llama3-8b\", \"gpu\": \"h100-80gb\", " \
+	"\"gpus\": 8, \"seq\": 131072, \"global_batch\": 8, \"dp\": 1, " \
+	"\"tp\": 8, \"pp\": 1, \"recompute\": \"selective\", " \
+	"\"kernels\": \"fused\"}"
+#define L3_CP4(impl) "{\"gpus\": 32, \"cp\": 4, \"cp_impl\": \"" impl "\"}"
+#define L3_CP8 "{\"gpus\": 64, \"cp\": 8}"
+#define L3_16K(impl) "{\"gpus\": 16, \"seq\": 16384, \"tp\": 1, " \
+	"\"cp\": 16, \"zero\": 1, \"cp_impl\": \"" impl "\"}"
 
 static const struct figure figures[] = {
 	/* drop 8: 13B on 32 A100s, the same fused kernels for every layout */
@@ -1013,6 +1031,54 @@ static const struct figure figures[] = {
 	{ "drop-14", "card:p4-tp-share", "% and ", "% in the engine",
 	  "defend-70b", Z1("\"tp\": 2, \"pp\": 8, \"dp\": 4"), NULL,
 	  FIG_TP_SHARE_PCT, 0.1 },
+	/* drop 15: long context */
+	{ "drop-15", NULL, "come to about ", " GB per GPU, while", L3_1M, NULL,
+	  NULL, FIG_STATES_GB, 0.03 },
+	{ "drop-15", NULL, "the activations come to about ", " GB per GPU.",
+	  L3_1M, NULL, NULL, FIG_ACT_GB, 0.01 },
+	{ "drop-15", NULL, "would take about ", " s. Full", L3_1M, NULL, NULL,
+	  FIG_STEP_S, 0.01 },
+	{ "drop-15", NULL, "traffic is about ", " s a step either way",
+	  L3_128K, L3_CP4("ring"), NULL, FIG_CP_S, 0.02 },
+	{ "drop-15", NULL, "traffic is about ", " s a step either way",
+	  L3_128K, L3_CP4("all-gather"), NULL, FIG_CP_EXPOSED_S, 0.02 },
+	{ "drop-15", NULL, "the ring gives about ", "% more tokens/s",
+	  L3_128K, L3_CP4("ring"), L3_CP4("all-gather"), FIG_GAIN_PCT, 0.1 },
+	{ "drop-15", NULL, "ring: about ", " s of it shows", L3_128K,
+	  L3_16K("ring"), NULL, FIG_CP_EXPOSED_S, 0.02 },
+	{ "drop-15", NULL, "against ", " s for the all-gather", L3_128K,
+	  L3_16K("all-gather"), NULL, FIG_CP_EXPOSED_S, 0.03 },
+	{ "drop-15", NULL, "which gives about ", "% more tokens/s", L3_128K,
+	  L3_16K("all-gather"), L3_16K("ring"), FIG_GAIN_PCT, 0.03 },
+	{ "drop-15", NULL, "hides its K/V traffic behind that attention: about ",
+	  " s, close", L3_1M, L3_CP8, NULL, FIG_STEP_S, 0.01 },
+	{ "drop-15", NULL, "with about ", " GB of 81.2", L3_1M, L3_CP8, NULL,
+	  FIG_TOTAL_GB, 0.01 },
+	{ "drop-15", NULL, " GB of ", " usable per GPU.", L3_1M, L3_CP8, NULL,
+	  FIG_USABLE_GB, 0.01 },
+	{ "drop-15", NULL, "needs about ", " GB of activations per GPU and",
+	  L3_128K, NULL, NULL, FIG_ACT_GB, 0.01 },
+	{ "drop-15", NULL, "a step takes about ", " s, its", L3_128K,
+	  L3_CP4("ring"), NULL, FIG_STEP_S, 0.001 },
+	{ "drop-15", NULL, "s, its ", " s of K/V traffic hidden", L3_128K,
+	  L3_CP4("ring"), NULL, FIG_CP_S, 0.01 },
+	{ "drop-15", NULL, "about 12.97 + ", " about", L3_128K,
+	  L3_CP4("all-gather"), NULL, FIG_CP_EXPOSED_S, 0.01 },
+	{ "drop-15", NULL, ", about ", " s. Either", L3_128K,
+	  L3_CP4("all-gather"), NULL, FIG_STEP_S, 0.01 },
+	{ "drop-15", NULL, "the activations fall to a quarter, about ",
+	  " GB, the", L3_128K, L3_CP4("ring"), NULL, FIG_ACT_GB, 0.01 },
+	{ "drop-15", NULL, "the model states stay about ", " GB since",
+	  L3_128K, L3_CP4("ring"), NULL, FIG_STATES_GB, 0.03 },
+	{ "drop-15", NULL, "for a total of about ", " GB. The price", L3_128K,
+	  L3_CP4("ring"), NULL, FIG_TOTAL_GB, 0.01 },
+	{ "drop-15", "card:p5-million-tokens", "activations near ",
+	  " GB per GPU", L3_1M, NULL, NULL, FIG_ACT_GB, 0.01 },
+	{ "drop-15", "card:p5-million-tokens", "against about ",
+	  " GB of model states", L3_1M, NULL, NULL, FIG_STATES_GB, 0.03 },
+	{ "drop-15", NULL, "so the run needs about ", " GB of activations",
+	  L3_128K, "{\"recompute\": \"full\", \"attention\": \"plain\"}",
+	  NULL, FIG_ACT_GB, 0.01 },
 };
 
 /* All the prose of drop `drop` (every block, briefs and hints too). */
@@ -1194,6 +1260,8 @@ figure_value(const struct figure *f, const cJSON *base)
 	case FIG_COMPUTE_MB_S:
 		x = r->t_compute / (double)r->microbatches;
 		break;
+	case FIG_CP_S:			x = r->t_cp; break;
+	case FIG_CP_EXPOSED_S:		x = r->t_cp_exposed; break;
 	}
 	free(r);
 	return x;
@@ -1258,6 +1326,73 @@ START_TEST(incident_briefs)
 }
 END_TEST
 
+/*
+ * What drop 15 states without a figure table entry: the million-token run
+ * does not fit at TP 8 and fits at CP 8; the 128K run does not fit on one
+ * node with selective recomputation and fits with full; plain attention
+ * with full recomputation still does not (its scores per layer are the
+ * figure the reveal gives); Ulysses at TP 8 is refused at CP 2 and moves
+ * the least at TP 1; the ring hides entirely at 128K.
+ */
+START_TEST(drop15_long_context)
+{
+	struct cm_result *r = calloc(1, sizeof *r), *f = calloc(1, sizeof *f);
+	cJSON *m = cJSON_Parse(L3_1M), *k = cJSON_Parse(L3_128K);
+	char *t = prose(unit_of("drop-15", "q5"));
+	struct cm_config c;
+	struct pl_err err;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(k);
+	run(m, NULL, r);
+	ck_assert(!r->fits);
+	run(m, "{\"gpus\": 64, \"cp\": 8}", r);
+	ck_assert(r->fits);
+	run(k, NULL, r);
+	ck_assert(!r->fits);
+	run(k, "{\"recompute\": \"full\"}", r);
+	ck_assert(r->fits);
+	run(k, "{\"recompute\": \"full\", \"attention\": \"plain\"}", r);
+	ck_assert(!r->fits);
+	run(k, L3_CP4("ring"), r);
+	ck_assert(r->fits && r->t_cp > 0 && r->t_cp_exposed == 0);
+	run(k, "{\"recompute\": \"none\", \"attention\": \"plain\"}", r);
+	run(k, "{\"recompute\": \"none\", \"attention\": \"flash\"}", f);
+	/* 2 bytes x 4 heads a rank x s^2 scores a layer */
+	ck_assert_ptr_nonnull(strstr(t, "8·s² bytes: well over a hundred "
+	    "gigabytes per layer"));
+	ck_assert_msg(fabs(r->act_layer - f->act_layer - 8.0 * 131072 *
+	    131072) < 0.001 * 8.0 * 131072 * 131072 && r->act_layer -
+	    f->act_layer > 100e9, "scores per layer %g GB",
+	    (r->act_layer - f->act_layer) / 1e9);
+	/* "nearly a quarter fewer tokens/s" with full recomputation */
+	run(k, NULL, r);
+	run(k, "{\"recompute\": \"full\"}", f);
+	ck_assert(f->tokens_per_s / r->tokens_per_s > 0.75 &&
+	    f->tokens_per_s / r->tokens_per_s < 0.80);
+	config_of(k, "{\"gpus\": 16, \"cp\": 2, \"cp_impl\": \"ulysses\"}",
+	    &c);
+	ck_assert(cm_evaluate(&c, r, &err) != 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "Ulysses"));
+	config_of(k, "{\"gpus\": 16, \"cp\": 2, \"cp_impl\": \"ring\"}", &c);
+	ck_assert_int_eq(cm_evaluate(&c, r, &err), 0);
+	/* "Ulysses moves the least when heads are plenty": 16K, TP 1, CP 8
+	 * in one node, its two all-to-alls against the ring and the gather */
+	run(k, "{\"seq\": 16384, \"tp\": 1, \"cp\": 8, \"zero\": 1, "
+	    "\"cp_impl\": \"ulysses\"}", r);
+	run(k, "{\"seq\": 16384, \"tp\": 1, \"cp\": 8, \"zero\": 1, "
+	    "\"cp_impl\": \"all-gather\"}", f);
+	ck_assert(r->t_cp < f->t_cp);
+	run(k, "{\"seq\": 16384, \"tp\": 1, \"cp\": 8, \"zero\": 1, "
+	    "\"cp_impl\": \"ring\"}", f);
+	ck_assert(r->t_cp < f->t_cp);
+	cJSON_Delete(m);
+	cJSON_Delete(k);
+	free(r);
+	free(f);
+}
+END_TEST
+
 static Suite *
 numbers_suite(void)
 {
@@ -1279,6 +1414,7 @@ numbers_suite(void)
 	tcase_add_test(tc, drop11_forty_percent);
 	tcase_add_test(tc, drop14_headroom);
 	tcase_add_test(tc, incident_briefs);
+	tcase_add_test(tc, drop15_long_context);
 	tcase_add_loop_test(tc, prose_figures, 0, (int)(sizeof figures /
 	    sizeof figures[0]));
 	suite_add_tcase(s, tc);

@@ -161,6 +161,35 @@ START_TEST(script_checked_against_course)
 }
 END_TEST
 
+/* Phase 5's drop is a lab step like any other: its title and questions. */
+START_TEST(script_on_phase_5)
+{
+	struct content_problems probs = { NULL, 0, 0 };
+	struct content_course *c = content_load(TOP_SRCDIR, NULL);
+	struct pl_err err;
+	struct lab_script *ls;
+	const char *ids[16];
+	enum lab_item_kind kinds[16];
+	char buf[300];
+
+	ck_assert_ptr_nonnull(c);
+	ls = parse("{\"title\": \"T\", \"steps\": ["
+	    "{\"kind\": \"drop\", \"drop\": \"drop-15\", \"minutes\": 15},"
+	    "{\"kind\": \"questions\", \"drop\": \"drop-15\", \"minutes\": 5,"
+	    " \"questions\": [\"q1\", \"q3\"]}]}", &err);
+	ck_assert_ptr_nonnull(ls);
+	ck_assert_uint_eq(lab_script_check_course(ls, c, &probs), 0);
+	ck_assert_str_eq(lab_step_title(&ls->steps[0], c, buf, sizeof buf),
+	    "Drop 15: Long context: when activations outgrow TP");
+	ck_assert_uint_eq(lab_step_items(&ls->steps[0], c, ids, kinds, 16), 5);
+	ck_assert_uint_eq(lab_step_items(&ls->steps[1], c, ids, kinds, 16), 2);
+	ck_assert_str_eq(ids[1], "q3");
+	lab_script_free(ls);
+	content_problems_free(&probs);
+	content_free(c);
+}
+END_TEST
+
 START_TEST(example_labs_are_valid)
 {
 	static const char *const files[] = { "two-hour-intro.json",
@@ -1108,6 +1137,7 @@ lab_suite(void)
 	tcase_add_test(tc, script_syntax_error_is_located);
 	tcase_add_test(tc, script_field_errors_name_the_path);
 	tcase_add_test(tc, script_checked_against_course);
+	tcase_add_test(tc, script_on_phase_5);
 	tcase_add_test(tc, example_labs_are_valid);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("state and results");

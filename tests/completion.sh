@@ -76,7 +76,7 @@ expect "next prev" lab step "$tmp" ""
 expect "replay" srs ""
 expect "again easy good hard" srs replay --ratings ""
 expect "export import list" deck ""
-expect "phase-1 phase-2 phase-3 phase-4" deck export ""
+expect "phase-1 phase-2 phase-3 phase-4 phase-5" deck export ""
 expect "--profile --projector" --pr
 expect "--content --db --help --profile --projector --version" --
 expect "plan" --profile someone pl

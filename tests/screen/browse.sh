@@ -82,7 +82,8 @@ screen_has "0 due, 0 learning, 6 new (as on the home screen)"
 screen_has "1 card is suspended (B on the home screen)"
 screen_has "new 6   learning 0"
 screen_keys q
-screen_wait "Phase 1"
+screen_wait "Cost-model playground"
+screen_wait_gone "Flashcard statistics"
 
 # Unsuspend: the browser remembers, and the card is back.
 screen_keys B

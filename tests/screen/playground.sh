@@ -62,7 +62,7 @@ screen_keys q
 screen_wait_gone "Your layout ranks"
 screen_wait "Memory/GPU"
 screen_keys q
-screen_wait "Phase 1"
+screen_wait "Phase 5  Going Further"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 
