@@ -7,6 +7,9 @@
 # separate runs that all succeed; so does a process started alone with
 # --np N. Only the launcher's rank 0 speaks.
 set -u
+# The --timeout is a minute: where the host's name must wait on the
+# resolver, an MPI started alone took over 20 s to come up in a fresh
+# Debian root (1-2 s otherwise); a good run ends in seconds either way.
 PARLEARN=${PARLEARN:-./parlearn}
 top_srcdir=${top_srcdir:-.}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/parlearn-mpi-world.XXXXXX")
@@ -46,7 +49,7 @@ one_line() {
 	fail "configure's launcher $run1 is not $flavour1's: $("$run1" --version 2>&1)"
 
 # Started alone, asked for 4: not a run of 1.
-"$helper1" --mode tp --np 4 --timeout 20 \
+"$helper1" --mode tp --np 4 --timeout 60 \
 	>"$tmp/alone.out" 2>"$tmp/alone.err" </dev/null
 rc=$?
 [ "$rc" = 2 ] || fail "alone: exit $rc, want 2: $(cat "$tmp/alone.err")"
@@ -68,8 +71,8 @@ helper2=$top_builddir/tests/mpi2/parlearn-run
 # cross NAME HELPER LAUNCHER FLAVOUR: `parlearn run` starting HELPER (of
 # MPI FLAVOUR) with another MPI's LAUNCHER: exit 2, one line, no results.
 cross() {
-	PARLEARN_RUN_HELPER=$2 PARLEARN_MPIRUN=$3 timeout 60 "$PARLEARN" run \
-		--mode tp --timeout 20 --json >"$tmp/$1.out" 2>"$tmp/$1.err" \
+	PARLEARN_RUN_HELPER=$2 PARLEARN_MPIRUN=$3 timeout 180 "$PARLEARN" run \
+		--mode tp --timeout 60 --json >"$tmp/$1.out" 2>"$tmp/$1.err" \
 		</dev/null
 	rc=$?
 	[ "$rc" = 2 ] || fail "$1: exit $rc, want 2: $(cat "$tmp/$1.err")"
@@ -83,8 +86,8 @@ cross "$flavour1-by-$flavour2" "$helper1" "$run2" "$flavour1"
 # Started by the other MPI's launcher directly (`mpirun -np 4 parlearn
 # run`, each rank joins): one line among the launcher's own.
 # shellcheck disable=SC2086
-PARLEARN_RUN_HELPER=$helper2 timeout 60 "$run1" -np 4 $MPIRUN_OPTS "$PARLEARN" run \
-	--mode tp --timeout 20 >"$tmp/join.out" 2>"$tmp/join.err" </dev/null &&
+PARLEARN_RUN_HELPER=$helper2 timeout 180 "$run1" -np 4 $MPIRUN_OPTS "$PARLEARN" run \
+	--mode tp --timeout 60 >"$tmp/join.out" 2>"$tmp/join.err" </dev/null &&
 	fail "joined by another MPI's launcher: exit 0: $(cat "$tmp/join.out")"
 cat "$tmp/join.out" >>"$tmp/join.err"
 one_line "$tmp/join.err" "sees each alone: the launcher is another MPI's"
@@ -92,7 +95,7 @@ grep -q '^parlearn run: ' "$tmp/join.err" &&
 	fail "joined: a run of 1 reported: $(cat "$tmp/join.err")"
 
 # The second build alone, asked for 4.
-"$helper2" --mode tp --np 4 --timeout 20 >"$tmp/alone2.out" \
+"$helper2" --mode tp --np 4 --timeout 60 >"$tmp/alone2.out" \
 	2>"$tmp/alone2.err" </dev/null
 rc=$?
 [ "$rc" = 2 ] || fail "alone ($flavour2): exit $rc, want 2: $(cat "$tmp/alone2.err")"
