@@ -1388,6 +1388,7 @@ START_TEST(drop15_long_context)
 	ck_assert(r->t_cp < f->t_cp);
 	cJSON_Delete(m);
 	cJSON_Delete(k);
+	free(t);
 	free(r);
 	free(f);
 }
