@@ -32,6 +32,12 @@
  *     took 9.74 us per call against 4.74 us for F.linear, about 5 us
  *     (Chillee's measurement in pytorch/pytorch pull request 50431, 2021;
  *     an empty module cost 2 us over its one op).
+ *   - CM_HOST_CHECKPOINT_S: what one call of torch.utils.checkpoint adds
+ *     to the layer it wraps, non-reentrant as torchtitan and Hugging
+ *     Face call it (its frame, the device-type inference, the no-op
+ *     autograd function that saves the inputs, the saved-tensor hooks):
+ *     350 us, which pytorch/pytorch pull request 174322 (2026) measured
+ *     before cutting it to 80 us; the released versions pay the 350.
  *   - CM_HOST_GRAPH_LAUNCH_S: one cudaGraphLaunch of a captured region:
  *     an 80-kernel graph took 3.5 us of CPU time (CUDA.jl documentation,
  *     usage/graphs; the CUDA programming guide, section 4.2: the set-up
@@ -148,8 +154,13 @@ cm_host_mb(const struct cm_config *c, const struct cm_host_in *in,
 		    MODULES_GELU) * CM_HOST_MODULE_S;
 	h->fwd += L * (eager_fwd(ops, in->lkf) + cast + mods);
 	h->bwd += L * (eager_bwd(ops, in->lkb) + 2 * cast);
-	if (in->lkr > 0)	/* the Python forward again, in the backward */
+	if (in->lkr > 0) {	/* the Python forward again, in the backward */
 		h->bwd += L * (eager_fwd(ops, in->lkr) + cast + mods);
+		/* PyTorch's checkpoint() around each layer, paid when called;
+		 * Megatron's CheckpointFunction is one autograd.Function */
+		h->fwd += L * (c->kernels == CM_KERNELS_EAGER ?
+		    CM_HOST_CHECKPOINT_S : CM_HOST_PY_OP_S);
+	}
 }
 
 double

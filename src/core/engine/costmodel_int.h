@@ -123,6 +123,7 @@ double	cm_layer_params_rank(const struct cm_config *);
 #define CM_HOST_INDUCTOR_GRAPH_S	37.5e-6	/* Inductor, a graph call */
 #define CM_HOST_GRAPH_LAUNCH_S		3.5e-6	/* cudaGraphLaunch */
 #define CM_HOST_MODULE_S		5.0e-6	/* nn.Module __call__ */
+#define CM_HOST_CHECKPOINT_S		350e-6	/* torch.utils.checkpoint call */
 
 /* A stage's kernels for one micro-batch, as the host issues them. */
 struct cm_host_in {
