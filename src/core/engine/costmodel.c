@@ -303,35 +303,56 @@ cm_validate(const struct cm_config *c, struct pl_err *err)
 }
 
 /*
- * Parameter count, reference b: per layer Q and O 2h^2, K and V 2 h k d_h,
- * MLP c h f (c = 2 GeLU, 3 SwiGLU), biases, norms; embeddings V h once if
- * tied, twice if not; learned positions s h; final norm.
+ * Parameter count, reference b: per layer Q and O 2 h a d_h, K and V
+ * 2 h k d_h, MLP c h f (c = 2 GeLU, 3 SwiGLU; a mixture of experts all
+ * its experts and the router, hw_moe.c), biases, norms (and Q/K norms of
+ * d_h each); embeddings V h once if tied, twice if not; learned positions
+ * s h; final norm. Under a mixture of experts, active counts a token's
+ * experts only.
  */
-double
-cm_params(const struct hw_model *m)
+static double
+params_of(const struct hw_model *m, int active)
 {
-	double h = m->hidden, f = m->ffn, dh = h / m->heads;
+	double h = m->hidden, dh = hw_head_dim(m), q = hw_q_width(m);
 	double kv = m->kv_heads * dh, norm = m->norm == HW_NORM_RMS ? h : 2 * h;
 	double layer, mlp_c = m->mlp == HW_MLP_SWIGLU ? 3 : 2;
 
-	if (m->params > 0)
-		return m->params;
-	layer = 2 * h * h + 2 * h * kv + mlp_c * h * f + 2 * norm;
+	layer = 2 * h * q + 2 * h * kv + hw_mlp_params(m, active) + 2 * norm;
+	if (m->qk_norm)
+		layer += 2 * dh;
 	if (m->biases)	/* [NAR21] eq. 2: 13h per layer with f = 4h */
-		layer += h + 2 * kv + h + (mlp_c - 1) * f + h;
+		layer += q + 2 * kv + h + (mlp_c - 1) * m->ffn + h;
 	return m->layers * layer + (m->tied ? 1 : 2) * (double)m->vocab * h +
 	    (m->learned_pos ? (double)m->seq * h : 0) + norm;
 }
 
-/* N_mm = L (2h^2 + 2 h k d_h + c h f) + V h, reference c, [MEGA-FLOP]. */
+double
+cm_params(const struct hw_model *m)
+{
+	if (m->params > 0)
+		return m->params;
+	return params_of(m, 0);
+}
+
+double
+cm_params_active(const struct hw_model *m)
+{
+	if (m->experts == 0)
+		return cm_params(m);
+	return params_of(m, 1);
+}
+
+/*
+ * N_mm = L (2 h a d_h + 2 h k d_h + c h f) + V h, reference c,
+ * [MEGA-FLOP]; a token's experts only under a mixture of experts.
+ */
 double
 cm_params_matmul(const struct hw_model *m)
 {
-	double h = m->hidden, dh = h / m->heads;
-	double c = m->mlp == HW_MLP_SWIGLU ? 3 : 2;
+	double h = m->hidden, dh = hw_head_dim(m);
 
-	return m->layers * (2 * h * h + 2 * h * m->kv_heads * dh +
-	    c * h * m->ffn) + (double)m->vocab * h;
+	return m->layers * (2 * h * hw_q_width(m) + 2 * h * m->kv_heads * dh +
+	    hw_mlp_params(m, 1)) + (double)m->vocab * h;
 }
 
 /* F_model = 6 B s N_mm + 12 B s^2 L (a d_h), reference c, [PALM] App. B. */
@@ -341,7 +362,7 @@ cm_flops_model(const struct hw_model *m, double samples)
 	double s = m->seq;
 
 	return 6 * samples * s * cm_params_matmul(m) +
-	    12 * samples * s * s * m->layers * (double)m->hidden;
+	    12 * samples * s * s * m->layers * hw_q_width(m);
 }
 
 /* Reference c: recompute adds one layer forward (full) or QK^T, AV (sel.). */
@@ -349,7 +370,7 @@ double
 cm_flops_hw(const struct hw_model *m, double samples, enum cm_recompute rc)
 {
 	double s = m->seq, f = cm_flops_model(m, samples);
-	double attn = 4 * samples * s * s * m->layers * (double)m->hidden;
+	double attn = 4 * samples * s * s * m->layers * hw_q_width(m);
 
 	if (rc == CM_RECOMPUTE_FULL)
 		return f + 2 * samples * s * (cm_params_matmul(m) -

@@ -475,6 +475,10 @@ int	cm_same_shape(const struct cm_config *a, const struct cm_config *b);
 /* Parameter count of a model (section b), parameters. */
 double	cm_params(const struct hw_model *);
 
+/* Parameters one token uses: cm_params but a MoE layer's k + shared
+ * experts only. */
+double	cm_params_active(const struct hw_model *);
+
 /* Parameters used in matrix products, N_mm (section c). */
 double	cm_params_matmul(const struct hw_model *);
 

@@ -258,67 +258,50 @@ cast_weight(const struct cm_config *c, double n, struct cm_elem *x)
 	}
 }
 
+/* count products of M x K by K x N cast in one kernel each (grouped) */
+static void
+cast_products(const struct cm_config *c, double m, double k, double n,
+    double count, struct cm_elem *x)
+{
+	cast_act(c, count * m * k, 0, x);
+	cast_weight(c, count * k * n, x);
+	cast_act(c, count * m * n, 1, x);
+}
+
 void
 cm_fp8_cast_elem(const struct cm_config *c, double m, double k, double n,
     struct cm_elem *x)
 {
-	if (!cm_fp8(c))
-		return;
-	cast_act(c, m * k, 0, x);
-	cast_weight(c, k * n, x);
-	cast_act(c, m * n, 1, x);
-}
-
-/*
- * The K x N of each linear of one layer on one TP rank, as layer_time in
- * costmodel_time.c runs them; returns how many (at most 7).
- */
-static int
-layer_linears(const struct cm_config *c, double kn[7][2])
-{
-	const struct hw_model *m = &c->model;
-	double h = m->hidden, t = c->tp;
-	double up = (m->mlp == HW_MLP_SWIGLU ? 2.0 : 1.0) * m->ffn / t;
-	int n = 0;
-
-	if (cm_split_products(c)) {
-		kn[n][0] = h, kn[n++][1] = h / t;
-		kn[n][0] = h, kn[n++][1] = cm_kv_width(c);
-		kn[n][0] = h, kn[n++][1] = cm_kv_width(c);
-		if (m->mlp == HW_MLP_SWIGLU) {
-			up /= 2;
-			kn[n][0] = h, kn[n++][1] = up;
-		}
-	} else {
-		kn[n][0] = h, kn[n++][1] = h / t + 2 * cm_kv_width(c);
-	}
-	kn[n][0] = h / t, kn[n++][1] = h;
-	kn[n][0] = h, kn[n++][1] = up;
-	kn[n][0] = m->ffn / t, kn[n++][1] = h;
-	return n;
+	if (cm_fp8(c))
+		cast_products(c, m, k, n, 1, x);
 }
 
 void
 cm_fp8_layer_elem(const struct cm_config *c, struct cm_elem *x)
 {
-	double kn[7][2], M = cm_rank_tokens(c);
+	struct cm_linear l[CM_MAX_LINEARS];
 	int i, n;
 
 	if (!cm_fp8(c))
 		return;
-	n = layer_linears(c, kn);
-	for (i = 0; i < n; i++)
-		cm_fp8_cast_elem(c, M, kn[i][0], kn[i][1], x);
+	n = cm_layer_linears(c, l);
+	for (i = 0; i < n; i++) {
+		if (l[i].routed == CM_LINEAR_ROUTER)
+			continue;
+		cast_products(c, l[i].m, l[i].k, l[i].n, l[i].count, x);
+	}
 }
 
 double
 cm_fp8_layer_linear_params(const struct cm_config *c)
 {
-	double kn[7][2], p = 0;
-	int i, n = layer_linears(c, kn);
+	struct cm_linear l[CM_MAX_LINEARS];
+	double p = 0;
+	int i, n = cm_layer_linears(c, l);
 
 	for (i = 0; i < n; i++)
-		p += kn[i][0] * kn[i][1];
+		if (l[i].routed != CM_LINEAR_ROUTER)
+			p += l[i].count * l[i].k * l[i].n;
 	return p;
 }
 
@@ -349,8 +332,9 @@ cm_fp8_act_saving(const struct cm_config *c)
 	/* one byte less per element: both normed inputs, the attention
 	 * output, the MLP activation (the down projection's input); with
 	 * FP8 attention Q, K and V as well */
-	return sb * (2 * m->hidden / sp + m->hidden / t + m->ffn / t +
-	    (c->fp8_attention ? m->hidden / t + 2 * cm_kv_width(c) : 0));
+	return sb * (2 * m->hidden / sp + hw_q_width(m) / t +
+	    hw_mlp_token_width(m) / t +
+	    (c->fp8_attention ? hw_q_width(m) / t + 2 * cm_kv_width(c) : 0));
 }
 
 double

@@ -212,6 +212,28 @@ int	cm_grid_next(struct cm_grid *);	/* 1 with a layout, 0 at the end */
 void	cm_grid_apply(const struct cm_grid *, struct cm_config *c);
 int	cm_grid_is(const struct cm_grid *, const struct cm_config *c);
 
+/*
+ * One layer's matrix products on one rank for one micro-batch
+ * (costmodel_linears.c): M x K by K x N, count of them (E for the
+ * experts' grouped product), what kind.
+ */
+#define CM_LINEAR_ROUTER	1	/* MoE router: unsplit, never FP8 */
+#define CM_LINEAR_EXPERT	2	/* a routed expert's, count = E */
+#define CM_MAX_LINEARS		12
+struct cm_linear {
+	double	m, k, n, count;
+	int	routed;			/* 0 or a CM_LINEAR_ kind */
+};
+int	cm_layer_linears(const struct cm_config *, struct cm_linear *);
+
+/* A MoE layer's own memory-bound work (costmodel_moe.c): bytes and
+ * kernels forward and backward. */
+struct cm_moe_elem {
+	double	fwd, bwd;
+	int	kf, kb;
+};
+void	cm_moe_elem(const struct cm_config *, struct cm_moe_elem *);
+
 /* K/V width on one TP rank, elements per token: the K/V heads split over
  * TP, or one head each once TP passes them ([MEGA-MEM]). */
 double	cm_kv_width(const struct cm_config *);

@@ -78,12 +78,12 @@ static void
 widths_of(const struct cm_config *c, struct widths *w)
 {
 	const struct hw_model *m = &c->model;
-	double dh = (double)m->hidden / m->heads, t = c->tp;
+	double dh = hw_head_dim(m), t = c->tp;
 
 	w->hs = m->hidden / (c->seq_parallel ? t : 1.0);
-	w->q = m->hidden / t;
+	w->q = hw_q_width(m) / t;
 	w->k = dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / t : 1.0);
-	w->f = m->ffn / t;
+	w->f = hw_mlp_token_width(m) / t;
 }
 
 int
@@ -217,6 +217,12 @@ cm_layer_elem(const struct cm_config *c, struct cm_elem *x)
 		    2, 2);
 	if (!fused)	/* attention output made contiguous, its gradient */
 		put(c, x, 2 * e * w.q * sb, 2 * e * w.q * sb, 1, 1);
+	if (m->experts > 0) {	/* router, dispatch and combine */
+		struct cm_moe_elem me;
+
+		cm_moe_elem(c, &me);
+		put(c, x, me.fwd, me.bwd, me.kf, me.kb);
+	}
 	cm_fp8_layer_elem(c, x);	/* FP8 amax and casts */
 }
 

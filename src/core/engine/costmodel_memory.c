@@ -44,15 +44,19 @@ double
 cm_layer_params_rank(const struct cm_config *c)
 {
 	const struct hw_model *m = &c->model;
-	double h = m->hidden, f = m->ffn, dh = h / m->heads, t = c->tp;
-	double mlp_c = m->mlp == HW_MLP_SWIGLU ? 3 : 2;
+	double h = m->hidden, f = m->ffn, dh = hw_head_dim(m), t = c->tp;
+	double q = hw_q_width(m), mlp_c = m->mlp == HW_MLP_SWIGLU ? 3 : 2;
 	double norm = m->norm == HW_NORM_RMS ? h : 2 * h;
+	double router = m->experts > 0 ? h * m->experts : 0;
 	double p;
 
-	p = 2 * h * h / t + 2 * h * dh * kv_heads_rank(c) + mlp_c * h * f / t +
-	    2 * norm;
+	/* the experts split over TP, the router whole on every rank */
+	p = 2 * h * q / t + 2 * h * dh * kv_heads_rank(c) +
+	    (hw_mlp_params(m, 0) - router) / t + router + 2 * norm;
+	if (m->qk_norm)
+		p += 2 * dh;
 	if (m->biases)
-		p += (h + (mlp_c - 1) * f) / t + 2 * dh * kv_heads_rank(c) +
+		p += (q + (mlp_c - 1) * f) / t + 2 * dh * kv_heads_rank(c) +
 		    2 * h;
 	return p;
 }
@@ -77,6 +81,26 @@ stage_params(const struct cm_config *c, int layers, int first, int last)
 }
 
 /*
+ * What a mixture-of-experts layer keeps besides its experts' MLPs, in
+ * bf16 bytes for sb tokens: each token's k permuted copies of its input
+ * (the experts' first products take them; under TP every rank holds all
+ * of them, Megatron-Core gathering the sequence before dispatch) and the
+ * k expert outputs the combine weights by the router's probabilities
+ * (their gradient needs them), 2 k s b h each; the router's fp32 logits
+ * and probabilities, 8 s b E (Megatron-Core's router.py keeps its
+ * scores in fp32 with --moe-router-dtype fp32).
+ */
+static double
+moe_act(const struct cm_config *c, double sb)
+{
+	const struct hw_model *m = &c->model;
+
+	if (m->experts == 0)
+		return 0;
+	return 4.0 * m->top_k * sb * m->hidden + 8.0 * sb * m->experts;
+}
+
+/*
  * Activations of one layer for one micro-batch on one GPU, [KOR22] Table 2
  * generalised: 10sbh outside TP (split by SP), Q, K, V, attention output
  * and the MLP inside TP (K, V at the GQA width, MLP 4fsb or 6fsb for
@@ -89,17 +113,18 @@ cm_act_layer_bytes(const struct cm_config *c)
 	const struct hw_model *m = &c->model;
 	double s = (double)m->seq / c->cp, b = c->micro_batch, h = m->hidden;
 	double t = c->tp;
-	double dh = h / m->heads, sbh = s * b * h;
+	double dh = hw_head_dim(m), sbh = s * b * h, q = hw_q_width(m);
 	double sp = c->seq_parallel ? t : 1.0, scale = cm_elem_bytes(c) / 2;
-	double mlp = (m->mlp == HW_MLP_SWIGLU ? 6.0 : 4.0) * m->ffn * s * b / t;
+	double mlp = (m->mlp == HW_MLP_SWIGLU ? 6.0 : 4.0) *
+	    hw_mlp_token_width(m) * s * b / t;
 	double a;
 
 	if (c->recompute == CM_RECOMPUTE_FULL)	/* layer input only */
 		return 2 * sbh / sp * scale;
 	/* [KOR22] 4.1: the two 1-byte dropout masks are 2 of the 10 sbh;
 	 * a model trained without dropout keeps neither (reference j.7). */
-	a = (m->dropout ? 10 : 8) * sbh / sp + 4 * sbh / t +
-	    4 * s * b * dh * kv_heads_rank(c) + mlp;
+	a = (m->dropout ? 10 : 8) * sbh / sp + 4 * (s * b * q) / t +
+	    4 * s * b * dh * kv_heads_rank(c) + mlp + moe_act(c, s * b);
 	if (c->recompute == CM_RECOMPUTE_NONE) {
 		if (c->attention == CM_ATTN_PLAIN)	/* softmax out, mask,
 							 * dropout out */

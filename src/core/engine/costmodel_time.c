@@ -191,14 +191,14 @@ static void
 attn_s(const struct cm_config *c, double *fwd, double *bwd)
 {
 	const struct hw_model *m = &c->model;
-	double s = m->seq, b = c->micro_batch, dh = (double)m->hidden / m->heads;
+	double s = m->seq, b = c->micro_batch, dh = hw_head_dim(m);
 	double heads = (double)m->heads / c->tp * b, fl, peak, t, e, n;
 	double ef, eb, prod;
 	int kf, kb;
 
 	/* under CP a rank's queries meet every key before them: 1/cp of
 	 * the scores, balanced over the ranks (costmodel_cp.c) */
-	fl = 4 * b * s * s * (double)m->hidden / c->tp / c->cp;
+	fl = 4 * b * s * s * hw_q_width(m) / c->tp / c->cp;
 	if (c->attention != CM_ATTN_PLAIN) {
 		peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 		    c->gpu.peak_flops;
@@ -251,7 +251,7 @@ double
 cm_kv_width(const struct cm_config *c)
 {
 	const struct hw_model *m = &c->model;
-	double dh = (double)m->hidden / m->heads;
+	double dh = hw_head_dim(m);
 
 	return dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / c->tp : 1.0);
 }
@@ -260,9 +260,15 @@ cm_kv_width(const struct cm_config *c)
 static void
 layer_kernels(const struct cm_config *c, int *fwd, int *bwd)
 {
-	int products = cm_split_products(c) ?
-	    (c->model.mlp == HW_MLP_SWIGLU ? 7 : 6) : 4;
+	struct cm_linear l[CM_MAX_LINEARS];
+	int i, n = cm_layer_linears(c, l), products = 0;
 	int tp = c->tp > 1 ? 2 : 0, plain = c->attention == CM_ATTN_PLAIN;
+
+	/* a grouped GEMM runs the experts in one kernel; eager PyTorch
+	 * loops over them (hw_moe.c) */
+	for (i = 0; i < n; i++)
+		products += l[i].routed == CM_LINEAR_EXPERT &&
+		    c->kernels == CM_KERNELS_EAGER ? (int)l[i].count : 1;
 
 	/* dgrad + wgrad per product; flash backward ~2 kernels */
 	*fwd = products + (plain ? 3 + c->model.dropout +
@@ -278,27 +284,26 @@ static void
 layer_time(const struct cm_config *c, struct cm_layer_t *fw,
     struct cm_layer_t *bw)
 {
-	const struct hw_model *m = &c->model;
-	double M = cm_rank_tokens(c), h = m->hidden, t = c->tp;
-	double up = (m->mlp == HW_MLP_SWIGLU ? 2.0 : 1.0) * m->ffn / t;
+	struct cm_linear l[CM_MAX_LINEARS];
 	struct cm_elem el;
+	double f, b;
+	int i, n = cm_layer_linears(c, l);
 
 	fw->gemm = bw->gemm = 0;
-	if (cm_split_products(c)) {	/* wq, wk, wv; w1, w3 (PyTorch) */
-		linear_s(c, M, h, h / t, &fw->gemm, &bw->gemm);
-		linear_s(c, M, h, cm_kv_width(c), &fw->gemm, &bw->gemm);
-		linear_s(c, M, h, cm_kv_width(c), &fw->gemm, &bw->gemm);
-		if (m->mlp == HW_MLP_SWIGLU) {
-			linear_s(c, M, h, up / 2, &fw->gemm, &bw->gemm);
-			up /= 2;
+	for (i = 0; i < n; i++) {
+		if (l[i].count == 1 && !l[i].routed) {
+			linear_s(c, l[i].m, l[i].k, l[i].n, &fw->gemm,
+			    &bw->gemm);
+			continue;
 		}
-	} else {	/* fused QKV, fused gate and up (Megatron-Core) */
-		linear_s(c, M, h, h / t + 2 * cm_kv_width(c), &fw->gemm,
-		    &bw->gemm);
+		f = b = 0;
+		if (l[i].routed == CM_LINEAR_ROUTER)	/* never in FP8 */
+			linear_hp_s(c, l[i].m, l[i].k, l[i].n, &f, &b);
+		else
+			linear_s(c, l[i].m, l[i].k, l[i].n, &f, &b);
+		fw->gemm += l[i].count * f;
+		bw->gemm += l[i].count * b;
 	}
-	linear_s(c, M, h / t, h, &fw->gemm, &bw->gemm);
-	linear_s(c, M, h, up, &fw->gemm, &bw->gemm);
-	linear_s(c, M, m->ffn / t, h, &fw->gemm, &bw->gemm);
 	attn_s(c, &fw->attn, &bw->attn);
 	cm_layer_elem(c, &el);
 	fw->elem = el.fwd_s;

@@ -197,6 +197,7 @@ parse_model(const cJSON *o, struct hw_model *m, const char *file,
 	    get_word(o, "mlp", mlps, &mlp, file, path, err) ||
 	    get_word(o, "norm", norms, &norm, file, path, err) ||
 	    parse_model_bools(o, m, file, path, err) ||
+	    hw_parse_model_moe(o, m, file, path, err) ||
 	    pl_json_int(o, "global_batch", 0, 1, 100000000L, &m->global_batch,
 	    file, path, err))
 		return -1;
@@ -366,7 +367,7 @@ hw_model_check(const struct hw_model *m, struct pl_err *err)
 		    "must all be positive"));
 		return -1;
 	}
-	if (m->hidden % m->heads != 0) {
+	if (m->head_dim == 0 && m->hidden % m->heads != 0) {
 		pl_err_set(err, NULL, 0, 0,
 		    _("heads (%d) must divide hidden (%d)"), m->heads,
 		    m->hidden);
@@ -378,7 +379,7 @@ hw_model_check(const struct hw_model *m, struct pl_err *err)
 		    m->heads);
 		return -1;
 	}
-	return 0;
+	return hw_model_check_moe(m, err);
 }
 
 /*

@@ -89,7 +89,34 @@ struct hw_model {
 						 * stored, dropout kernels run) */
 	long		global_batch;		/* default B, samples; 0 if none */
 	double		params;			/* given count, parameters; 0 = derive */
+	int		head_dim;		/* d_h when not h / a (Qwen3: 128
+						 * at h 2048, a 32); 0 = h / a */
+	int		qk_norm;		/* RMSNorm on each head's Q and K */
+	/* Mixture of experts (hw_moe.c); experts 0 = a dense MLP */
+	int		experts;		/* E, routed experts per layer */
+	int		top_k;			/* experts each token goes to */
+	int		shared_experts;		/* experts every token goes to */
+	int		expert_ffn;		/* one expert's MLP inner size */
 };
+
+/* d_h: head_dim, or hidden / heads. */
+double	hw_head_dim(const struct hw_model *);
+
+/* Width of Q and of the attention output, heads x d_h. */
+double	hw_q_width(const struct hw_model *);
+
+/* models.json's optional head_dim, qk_norm and MoE keys into m. */
+int	hw_parse_model_moe(const struct cJSON *o, struct hw_model *m,
+	    const char *file, const char *path, struct pl_err *err);
+
+/* The MoE keys agree (experts with top_k and expert_ffn, or none). */
+int	hw_model_check_moe(const struct hw_model *m, struct pl_err *err);
+
+/* Inner MLP width one token's work runs at: f, or (k + shared) f_e. */
+double	hw_mlp_token_width(const struct hw_model *m);
+
+/* One layer's MLP matrix parameters: all (active 0) or a token's (1). */
+double	hw_mlp_params(const struct hw_model *m, int active);
 
 struct hw_catalog {
 	struct hw_gpu	*gpus;
