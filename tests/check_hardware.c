@@ -107,6 +107,28 @@ START_TEST(malformed_gpus)
 }
 END_TEST
 
+/* A valid small SwiGLU model with `extra` members is refused: want. */
+static void
+expect_model_error(const char *path, const char *extra, const char *want)
+{
+	struct hw_catalog cat = { 0 };
+	struct pl_err err;
+	char buf[2048];
+	FILE *fp = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "{\"models\": [{\"name\": \"m\", \"layers\": 2, "
+	    "\"hidden\": 64, \"heads\": 4, \"kv_heads\": 4, \"ffn\": 256, "
+	    "\"vocab\": 10, \"seq\": 8, \"mlp\": \"swiglu\", \"norm\": "
+	    "\"rmsnorm\", \"tied\": false, \"learned_pos\": false, "
+	    "\"biases\": false, \"dropout\": false, %s}]}", extra);
+	fclose(fp);
+	ck_assert_int_eq(hw_load_models(&cat, path, &err), -1);
+	pl_err_format(&err, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, want) != NULL, "%s", buf);
+	hw_catalog_free(&cat);
+}
+
 START_TEST(malformed_models)
 {
 	char path[4096], buf[2048];
@@ -127,6 +149,13 @@ START_TEST(malformed_models)
 	ck_assert_ptr_nonnull(strstr(buf, "models[0]: heads (6) must divide "
 	    "hidden (64)"));
 	hw_catalog_free(&cat);
+	/* a mixture of experts: an expert count out of range, and top_k
+	 * past the experts, named with the model's path */
+	expect_model_error(path, "\"experts\": 1",
+	    "models[0].experts: must be between 2 and 4096");
+	expect_model_error(path, "\"experts\": 4, \"top_k\": 8, "
+	    "\"expert_ffn\": 64", "models[0]: a mixture of experts needs at "
+	    "least 2 experts");
 	ck_assert_int_eq(hw_catalog_load(&cat, "/nonexistent", &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.file, "gpus.json"));
 	remove(path);

@@ -34,6 +34,14 @@ refused "must be between 0.001 and 1e+06" plan --model llama2-7b --gpus 8 --intr
 refused "must be between 0.001 and 1e+06" plan --model llama2-7b --gpus 8 --inter-bw 1e12
 refused "must be between 0.001 and 1e+06" plan --model llama2-7b --gpus 8 --tp 1 --pp 1 \
 	--dp 8 --inter-bw 1e-300
+# A mixture of experts needs its router's top-k and its experts' width.
+refused "top_k from 1 to the experts (8)" plan --model llama3-8b --gpus 8 --experts 8
+refused "top_k from 1 to the experts (8)" plan --model llama3-8b --gpus 8 \
+	--experts 8 --top-k 9 --expert-ffn 14336
+refused "need experts" plan --model llama3-8b --gpus 8 --top-k 2
+refused "must be between 0 and 4096" plan --model mixtral-8x7b --gpus 8 --experts 5000
+"$PARLEARN" plan --model llama3-8b --gpus 8 --experts 8 --top-k 2 \
+	--expert-ffn 14336 >/dev/null || fail "a custom mixture of experts"
 "$PARLEARN" trace --mode pp --microbatches 16 >/dev/null || fail "16 microbatches"
 "$PARLEARN" plan --model llama2-7b --gpus 8 --intra-bw 0.001 >/dev/null ||
 	fail "the lowest bandwidth in range"

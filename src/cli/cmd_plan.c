@@ -399,8 +399,13 @@ print_one(const struct cm_result *r, const cJSON *o)
 	struct mesh m;
 	int i;
 
-	cli_printf(stdout, _("%s (%.2f B parameters) on %d x %s\n"), c->model.name,
-	    r->params / 1e9, c->gpus, c->gpu.name);
+	if (c->model.experts > 0)
+		cli_printf(stdout, _("%s (%.2f B parameters, %.2f B active) on "
+		    "%d x %s\n"), c->model.name, r->params / 1e9,
+		    r->params_active / 1e9, c->gpus, c->gpu.name);
+	else
+		cli_printf(stdout, _("%s (%.2f B parameters) on %d x %s\n"),
+		    c->model.name, r->params / 1e9, c->gpus, c->gpu.name);
 	cm_mesh(c, &m);
 	printf(_("Layout %s, %s (v=%d), micro-batch %d, %ld micro-batches, "
 	    "ZeRO %d, recompute %s%s\n"), mesh_layout_text(&m, lay,

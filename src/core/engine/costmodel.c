@@ -188,11 +188,12 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 		if (!(x->rules & MESH_RULE_HEADS))
 			continue;
 		if (m->heads % d != 0 || m->hidden % d != 0 ||
-		    m->ffn % d != 0) {
+		    hw_split_ffn(m) % d != 0) {
 			if (size > 0)
 				snprintf(buf, size, _("%s %d does not divide "
 				    "the %d heads (and hidden %d, ffn %d)"),
-				    x->label, d, m->heads, m->hidden, m->ffn);
+				    x->label, d, m->heads, m->hidden,
+				    hw_split_ffn(m));
 			return size > 0 ? buf : "";
 		}
 		/* K/V heads are split or replicated, never cut
@@ -405,6 +406,7 @@ cm_evaluate_memory(const struct cm_config *c, struct cm_result *r)
 	r->valid = 1;
 	r->microbatches = c->global_batch / ((long)c->micro_batch * c->dp);
 	r->params = cm_params(&c->model);
+	r->params_active = cm_params_active(&c->model);
 	cm_memory(c, r);
 	r->headroom = r->mem_gpu > 0 ? 1 - r->mem_total / r->mem_gpu : 0;
 	r->frameworks = fw_runs(c);

@@ -245,6 +245,7 @@ struct cm_result {
 	long			microbatches;	/* m = B / (b d) */
 	int			stage_layers;	/* layers on the busiest stage */
 	double			params;		/* N, whole model, parameters */
+	double			params_active;	/* a token's (MoE: k experts) */
 	double			params_gpu;	/* on the most loaded GPU */
 	double			mem_params;	/* bytes per GPU (worst stage) */
 	double			mem_grads;	/* bytes */

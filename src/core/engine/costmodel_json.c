@@ -214,6 +214,7 @@ cm_result_json(const struct cm_result *r)
 	cJSON_AddStringToObject(o, "gpu", r->cfg.gpu.name);
 	cJSON_AddNumberToObject(o, "gpus", r->cfg.gpus);
 	cJSON_AddNumberToObject(o, "params", r->params);
+	cJSON_AddNumberToObject(o, "active_params", r->params_active);
 	add_layout(o, r);
 	add_memory(o, r);
 	cJSON_AddNumberToObject(o, "bubble_fraction", r->bubble_fraction);

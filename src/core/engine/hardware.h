@@ -115,6 +115,9 @@ int	hw_model_check_moe(const struct hw_model *m, struct pl_err *err);
 /* Inner MLP width one token's work runs at: f, or (k + shared) f_e. */
 double	hw_mlp_token_width(const struct hw_model *m);
 
+/* The MLP inner size TP splits: ffn, or expert_ffn under MoE. */
+int	hw_split_ffn(const struct hw_model *m);
+
 /* One layer's MLP matrix parameters: all (active 0) or a token's (1). */
 double	hw_mlp_params(const struct hw_model *m, int active);
 

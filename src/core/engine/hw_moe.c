@@ -79,6 +79,12 @@ hw_model_check_moe(const struct hw_model *m, struct pl_err *err)
 		    "from 1 to the experts (%d)"), m->experts);
 		return -1;
 	}
+	if (m->biases) {
+		pl_err_set(err, NULL, 0, 0, "%s",
+		    _("a mixture of experts with biases in its linear layers "
+		    "is not modelled"));
+		return -1;
+	}
 	if (m->expert_ffn < 1) {
 		pl_err_set(err, NULL, 0, 0, "%s",
 		    _("a mixture of experts needs expert_ffn, one expert's MLP "
@@ -112,4 +118,10 @@ hw_mlp_params(const struct hw_model *m, int active)
 		return c * h * m->ffn;
 	return c * h * m->expert_ffn * ((active ? m->top_k : m->experts) +
 	    m->shared_experts) + h * m->experts;
+}
+
+int
+hw_split_ffn(const struct hw_model *m)
+{
+	return m->experts > 0 ? m->expert_ffn : m->ffn;
 }

@@ -45,7 +45,7 @@ any_valid(struct cm_config *c)
 static int
 heads_ok(const struct hw_model *m, int t)
 {
-	return m->heads % t == 0 && m->hidden % t == 0 && m->ffn % t == 0 &&
+	return m->heads % t == 0 && m->hidden % t == 0 && hw_split_ffn(m) % t == 0 &&
 	    (m->kv_heads % t == 0 || t % m->kv_heads == 0);
 }
 
@@ -195,7 +195,7 @@ cm_search_why_empty(const struct cm_config *base, struct cm_empty *out)
 		snprintf(out->reasons[out->n++].text, CM_EMPTY_LEN,
 		    _("TP %s does not divide the %d heads (or hidden %d, ffn "
 		    "%d)"), list, base->model.heads, base->model.hidden,
-		    base->model.ffn);
+		    hw_split_ffn(&base->model));
 	}
 	if (tp_max < 2 && base->gpus > 1) {
 		add(out, "tp_power_of_two");
