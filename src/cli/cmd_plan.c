@@ -407,9 +407,15 @@ print_one(const struct cm_result *r, const cJSON *o)
 		cli_printf(stdout, _("%s (%.2f B parameters) on %d x %s\n"),
 		    c->model.name, r->params / 1e9, c->gpus, c->gpu.name);
 	cm_mesh(c, &m);
+	mesh_layout_text(&m, lay, sizeof lay);
+	if (cm_ep(c) > 1) {
+		size_t n = strlen(lay);
+
+		snprintf(lay + n, sizeof lay - n, ", EP %d", cm_ep(c));
+	}
 	printf(_("Layout %s, %s (v=%d), micro-batch %d, %ld micro-batches, "
-	    "ZeRO %d, recompute %s%s\n"), mesh_layout_text(&m, lay,
-	    sizeof lay), pipe_schedule_name(c->schedule), c->virtual_stages,
+	    "ZeRO %d, recompute %s%s\n"), lay, pipe_schedule_name(c->schedule),
+	    c->virtual_stages,
 	    c->micro_batch, r->microbatches, c->zero,
 	    cm_recompute_name(c->recompute), c->seq_parallel ? ", SP" : "");
 	/* TRANSLATORS: "Kernels eager, attention flash"; the words are the
@@ -454,6 +460,9 @@ print_one(const struct cm_result *r, const cJSON *o)
 		printf(_("  CP comm          %10.4f s (exposed %.4f s; %s, "
 		    "K/V in flight %.2f GB)\n"), r->t_cp, r->t_cp_exposed,
 		    cm_cp_impl_name(c->cp_impl), r->mem_cp / 1e9);
+	if (cm_ep(c) > 1)
+		printf(_("  EP comm          %10.4f s (exposed; all-to-alls of "
+		    "%.2f GB a GPU)\n"), r->t_ep, r->ep_bytes / 1e9);
 	if (r->t_comm_slowed > 0)
 		printf(_("  slowed compute   %10.4f s (beside hidden "
 		    "collectives)\n"), r->t_comm_slowed);

@@ -74,6 +74,7 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->bucket_bytes = CM_DDP_BUCKET_BYTES;
 	c->reserve_frac = 0.05;		/* engine choice, reference d */
 	c->rank_order = 0;		/* tp-pp-dp */
+	c->ep = 1;
 	c->coll_base_s = NCCL_BASE_S;
 	c->reshard_after_forward = 1;	/* PyTorch FSDP's default */
 	c->hsdp = 0;
@@ -208,6 +209,8 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	}
 	if (cm_cp_invalid(c) != NULL)
 		return cm_cp_invalid(c);
+	if (cm_ep_invalid(c) != NULL)
+		return cm_ep_invalid(c);
 	if (c->schedule == PIPE_INTERLEAVED &&
 	    (c->pp < 2 || c->virtual_stages < 2))
 		return _("the interleaved schedule needs PP >= 2 and at least "

@@ -155,6 +155,10 @@ struct cm_config {
 						 * in FP8 too (TE's fp8_dpa) */
 	enum cm_attention	attention;
 	enum cm_cp_impl		cp_impl;	/* with cp > 1 */
+	int			ep;		/* expert parallelism: routed
+						 * experts over ep of the DP x CP
+						 * ranks (costmodel_ep.c); 0, 1:
+						 * none */
 	int			dp_overlap;	/* bool: DP reduce overlaps bwd */
 	int			pp_scatter_gather; /* bool: [NAR21] 4.1 split PP sends
 						    * across TP ranks (Megatron); 0 =
@@ -278,6 +282,9 @@ struct cm_result {
 	double			t_cp_exposed;	/* the part attention does not
 						 * hide, s */
 	double			cp_bytes;	/* CP bytes per GPU per step */
+	double			t_ep;		/* EP all-to-alls per step, s,
+						 * all exposed */
+	double			ep_bytes;	/* EP bytes per GPU per step */
 	double			mem_cp;		/* CP's K/V in flight, bytes (in
 						 * buffers) */
 	double			t_dp;		/* DP/ZeRO collectives total, s */
@@ -475,6 +482,9 @@ int	cm_same_shape(const struct cm_config *a, const struct cm_config *b);
 
 /* Parameter count of a model (section b), parameters. */
 double	cm_params(const struct hw_model *);
+
+/* Expert parallelism's degree: cfg->ep, or 1 (costmodel_ep.c). */
+int	cm_ep(const struct cm_config *);
 
 /* Parameters one token uses: cm_params but a MoE layer's k + shared
  * experts only. */

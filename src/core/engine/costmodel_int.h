@@ -226,6 +226,22 @@ struct cm_linear {
 };
 int	cm_layer_linears(const struct cm_config *, struct cm_linear *);
 
+/*
+ * Expert parallelism (costmodel_ep.c): its degree (1 without), why it
+ * cannot run, its all-to-alls for one MoE layer and micro-batch (bytes a
+ * rank sends forward; forward and backward times, recompute included),
+ * and the frameworks that run it (FW_BIT set; all without EP).
+ */
+struct cm_ep_layer {
+	double	bytes, fwd, bwd;
+	int	in_domain;		/* the group is in one NVLink domain */
+};
+/* One layer's routed-expert parameters on a TP rank, all E of them. */
+double		 cm_layer_routed_rank(const struct cm_config *);
+const char	*cm_ep_invalid(const struct cm_config *);
+void		 cm_ep_layer(const struct cm_config *, struct cm_ep_layer *);
+unsigned	 cm_ep_frameworks(const struct cm_config *);
+
 /* A MoE layer's own memory-bound work (costmodel_moe.c): bytes and
  * kernels forward and backward. */
 struct cm_moe_elem {

@@ -30,6 +30,8 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddStringToObject(l, "rank_order",
 	    mesh_order_name(c->rank_order));
 	cJSON_AddStringToObject(l, "cp_impl", cm_cp_impl_name(c->cp_impl));
+	if (c->model.experts > 0)
+		cJSON_AddNumberToObject(l, "ep", cm_ep(c));
 	cJSON_AddStringToObject(l, "attention",
 	    cm_attention_name(c->attention));
 	cJSON_AddStringToObject(l, "kernels", cm_kernels_name(c->kernels));
@@ -115,6 +117,8 @@ add_network(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(n, "dp_bytes_per_gpu", r->dp_bytes);
 	cJSON_AddNumberToObject(n, "dp_collectives", (double)r->dp_collectives);
 	cJSON_AddNumberToObject(n, "cp_bytes_per_gpu", r->cp_bytes);
+	if (r->cfg.model.experts > 0)
+		cJSON_AddNumberToObject(n, "ep_bytes_per_gpu", r->ep_bytes);
 	cJSON_AddBoolToObject(n, "nvls", r->cfg.nvls);
 }
 
@@ -163,6 +167,8 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "pp_exposed", r->t_pp);
 	cJSON_AddNumberToObject(t, "dp_exposed", r->t_dp_exposed);
 	cJSON_AddNumberToObject(t, "cp_exposed", r->t_cp_exposed);
+	if (r->cfg.model.experts > 0)
+		cJSON_AddNumberToObject(t, "ep_comm", r->t_ep);
 	cJSON_AddNumberToObject(t, "exposed_comm", r->t_exposed_comm);
 	cJSON_AddNumberToObject(t, "nic_shared", r->t_nic_shared);
 	cJSON_AddNumberToObject(t, "comm_slowed", r->t_comm_slowed);

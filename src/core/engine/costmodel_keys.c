@@ -256,6 +256,9 @@ static const struct cm_key rows[] = {
 	WORD("rank_order", LAYOUT, rank_order, NULL,
 	    N_("rank numbering: tp, cp, pp and dp in any order, innermost "
 	    "first (tp-cp-pp-dp; cp may be left out)")),
+	INT("ep", LAYOUT, ep, 1, 4096, "E",
+	    N_("expert parallelism: a mixture of experts' experts over E of "
+	    "the DP x CP ranks (1)")),
 	INT("zero", SETUP, zero, 0, 3, "0..3", N_("ZeRO stage (0)")),
 	WORD("recompute", SETUP, recompute, rc_w,
 	    N_("activation recomputation (selective)")),

@@ -22,7 +22,9 @@
  * grouped_mm) or, eager, as a loop over the experts (Hugging Face's
  * MixtralSparseMoeBlock); either way each expert's M_e x K by K x N
  * product is priced on its own shape, so the experts' small M_e reads
- * each weight for few tokens and meets the memory bound.
+ * each weight for few tokens and meets the memory bound. Under expert
+ * parallelism (costmodel_ep.c) a rank holds E / ep experts, each taking
+ * k M ep / E tokens.
  */
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
@@ -88,8 +90,9 @@ cm_layer_linears(const struct cm_config *c, struct cm_linear *l)
 		return n;
 	}
 	put(l, &n, M, h, m->experts, 1, CM_LINEAR_ROUTER);
-	mlp(c, l, &n, M * m->top_k / m->experts, m->expert_ffn / t,
-	    m->experts, CM_LINEAR_EXPERT);
+	/* under EP a rank's E / ep experts take the tokens of ep ranks */
+	mlp(c, l, &n, M * m->top_k * cm_ep(c) / m->experts,
+	    m->expert_ffn / t, m->experts / cm_ep(c), CM_LINEAR_EXPERT);
 	if (m->shared_experts > 0)
 		mlp(c, l, &n, M, (double)m->shared_experts * m->expert_ffn / t,
 		    1, 0);

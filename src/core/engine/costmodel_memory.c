@@ -39,6 +39,18 @@ kv_heads_rank(const struct cm_config *c)
 	return c->tp <= k ? (double)k / c->tp : 1.0;
 }
 
+/* One layer's routed experts on a TP rank before EP divides them. */
+double
+cm_layer_routed_rank(const struct cm_config *c)
+{
+	const struct hw_model *m = &c->model;
+
+	if (m->experts == 0)
+		return 0;
+	return (m->mlp == HW_MLP_SWIGLU ? 3.0 : 2.0) * m->hidden *
+	    m->expert_ffn * m->experts / c->tp;
+}
+
 /* Reference b per layer, divided over TP; K/V replicated past t = k. */
 double
 cm_layer_params_rank(const struct cm_config *c)
@@ -50,9 +62,12 @@ cm_layer_params_rank(const struct cm_config *c)
 	double router = m->experts > 0 ? h * m->experts : 0;
 	double p;
 
-	/* the experts split over TP, the router whole on every rank */
+	/* the experts split over TP (and the routed ones over EP), the
+	 * router whole on every rank */
 	p = 2 * h * q / t + 2 * h * dh * kv_heads_rank(c) +
 	    (hw_mlp_params(m, 0) - router) / t + router + 2 * norm;
+	if (cm_ep(c) > 1)
+		p -= cm_layer_routed_rank(c) * (1 - 1.0 / cm_ep(c));
 	if (m->qk_norm)
 		p += 2 * dh;
 	if (m->biases)
@@ -237,6 +252,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot;
 	double pw, pg, po, buffers, nccl, fp8w, gathered = 0, grads_whole = 0;
+	double ns = np;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -247,10 +263,16 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 		k = c->optimizer == CM_OPT_ADAM ? 8 : 4;
 	else	/* [ZERO] 3.1: K = 12 for Adam; master + momentum for SGD */
 		k = c->optimizer == CM_OPT_ADAM ? 12 : 8;
+	/* Under EP the d ranks hold ep different expert shards, each
+	 * sharded over d / ep: a rank's share of the sharded states is that
+	 * of all the experts over d (costmodel_ep.c). */
+	if (cm_ep(c) > 1)
+		ns += layers * cm_layer_routed_rank(c) * (1 - 1.0 / cm_ep(c)) *
+		    scale;
 	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
-	pw = np * w / (c->zero >= 3 ? d : 1);
-	pg = np * g / (c->zero >= 2 ? d : 1);
-	po = np * k / (c->zero >= 1 ? d : 1);
+	pw = c->zero >= 3 ? ns * w / d : np * w;
+	pg = c->zero >= 2 ? ns * g / d : np * g;
+	po = c->zero >= 1 ? ns * k / d : np * k;
 	act = stage_act(c, r, layers, res->microbatches);
 	buffers = c->buffers_bytes;
 	nccl = NCCL_COMM_BYTES * communicators(c);

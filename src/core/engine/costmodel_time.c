@@ -560,6 +560,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_layer_t fw, bw;
 	struct stage_t sf, sm, sla;
 	struct cm_cp_layer cpl;
+	struct cm_ep_layer epl;
 	const struct stage_t *w;
 	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok;
 	double p = c->pp, m = (double)r->microbatches;
@@ -584,7 +585,9 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
 	ppmb = pp_mb_s(c, r);
 	tps = c->tp_overlap ? cm_comm_slowed(w->tp, w->gemm) : 0;
-	tmb = comp + tpx + ppmb + tps + w->cp;	/* reference j: t_mb */
+	cm_ep_layer(c, &epl);	/* the all-to-alls wait (costmodel_ep.c) */
+	tmb = comp + tpx + ppmb + tps + w->cp +
+	    w->layers * (epl.fwd + epl.bwd);	/* reference j: t_mb */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
 	r->t_compute = m * comp;
@@ -599,11 +602,14 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->t_cp_exposed = m * w->cp;
 	r->cp_bytes = m * w->layers * cpl.bytes;
 	r->mem_cp = cpl.buffers;
+	r->t_ep = m * w->layers * (epl.fwd + epl.bwd);
+	r->ep_bytes = m * w->layers * epl.bytes *
+	    (c->recompute == CM_RECOMPUTE_FULL ? 3 : 2);
 	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
 	cm_dp_time(c, r);
 	r->t_comm_slowed += m * tps;
 	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed +
-	    r->t_cp_exposed;
+	    r->t_cp_exposed + r->t_ep;
 	r->t_optimizer = optimizer_s(c, r, &ok);
 	host_time(c, r, w, tpx, ok);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_comm_slowed +

@@ -136,8 +136,9 @@ fw_runs(const struct cm_config *c)
 		m |= FW_BIT(FW_DEEPSPEED);
 	if (pytorch_runs(c))
 		m |= FW_BIT(FW_PYTORCH);
-	/* FP8 recipes, CP's forms (costmodel_cp.c) */
-	return m & cm_fp8_frameworks(c) & cm_cp_frameworks(c);
+	/* FP8 recipes, CP's forms (costmodel_cp.c), EP (costmodel_ep.c) */
+	return m & cm_fp8_frameworks(c) & cm_cp_frameworks(c) &
+	    cm_ep_frameworks(c);
 }
 
 const char *

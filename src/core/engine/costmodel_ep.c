@@ -1,0 +1,148 @@
+/*
+ * costmodel_ep.c - expert parallelism: a mixture of experts' routed
+ * experts sharded over ep ranks taken from the DP x CP ranks, as
+ * Megatron-Core does (its expert groups are numbered tp-ep-dp-pp over the
+ * same GPUs as attention's tp-cp-dp-pp, expert tensor parallelism being
+ * TP by default: megatron/core/parallel_state.py, RankGenerator; the
+ * Megatron-Core MoE docs, "expert model parallelism"). Each rank holds
+ * E / ep experts; the expert weights' gradients are reduced over the
+ * dp x cp / ep ranks holding the same experts (expert data parallelism),
+ * so ZeRO shards the experts' states over those and a rank's sharded
+ * share is the same as without EP (costmodel_memory.c).
+ *
+ * Traffic, per MoE layer and micro-batch (GShard, arXiv 2006.16668, 2.2;
+ * the DeepSeek-V3 report, arXiv 2412.19437, 3.2.2): an all-to-all
+ * dispatches each token's k copies of h elements to the ranks holding
+ * their experts and a second brings the outputs back (combine), each
+ * sending k M h e (ep - 1) / ep bytes a rank when the router spreads
+ * tokens evenly; the backward runs both again on the gradients, and full
+ * recomputation re-runs the forward's two. Copies to ranks in the same
+ * NVLink domain (the node by default) go over NVLink, the rest over the
+ * rank's own NIC, at the same per-GPU bandwidths and efficiencies as the
+ * other groups (costmodel_net.c); NCCL's all-to-all posts every send at
+ * once (ncclGroupStart, a send/recv per peer), so one step's latency.
+ * Megatron-Core's all-to-all dispatcher waits for them: they are exposed
+ * unless a schedule overlaps them (DualPipe, issue 27 item 3).
+ *
+ * The experts' products then run on k M ep / E tokens each for the
+ * E / ep experts a rank holds (costmodel_linears.c): the same FLOPs in
+ * fewer, larger products.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "i18n.h"
+#include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
+#include "core/engine/framework.h"
+#include "core/mesh/mesh.h"
+
+int
+cm_ep(const struct cm_config *c)
+{
+	return c->ep > 1 ? c->ep : 1;
+}
+
+const char *
+cm_ep_invalid(const struct cm_config *c)
+{
+	static char buf[160];
+	int e = cm_ep(c), dc = c->dp * c->cp;
+
+	if (e == 1)
+		return NULL;
+	if (c->model.experts == 0)
+		return _("EP shards a mixture of experts: the model has none "
+		    "(--experts)");
+	if (c->model.experts % e != 0) {
+		snprintf(buf, sizeof buf, _("EP %d does not divide the %d "
+		    "experts"), e, c->model.experts);
+		return buf;
+	}
+	if (dc % e != 0) {
+		snprintf(buf, sizeof buf, _("EP %d must divide DP x CP (%d): "
+		    "its ranks are taken from those"), e, dc);
+		return buf;
+	}
+	if (c->hsdp)
+		return _("EP with HSDP is not modelled");
+	return NULL;
+}
+
+/*
+ * Where rank 0's EP group sits: its members are the first ep of the
+ * DP x CP ranks, CP inner. Sets the members in the busiest NVLink domain.
+ */
+static int
+busiest_domain(const struct cm_config *c)
+{
+	struct mesh m;
+	long sc, sd, dom, *doms, r;
+	int e = cm_ep(c), i, j, most = 0, n;
+
+	cm_mesh(c, &m);
+	sc = mesh_stride(&m, MESH_CP);
+	sd = mesh_stride(&m, MESH_DP);
+	dom = c->nvlink_domain > 0 ? c->nvlink_domain : c->gpus_per_node;
+	if ((doms = malloc((size_t)e * sizeof *doms)) == NULL)
+		return 1;
+	for (i = 0; i < e; i++) {
+		r = (long)(i % c->cp) * sc + (long)(i / c->cp) * sd;
+		doms[i] = r / dom;
+	}
+	for (i = 0; i < e; i++) {
+		for (n = 0, j = 0; j < e; j++)
+			n += doms[j] == doms[i];
+		if (n > most)
+			most = n;
+	}
+	free(doms);
+	return most;
+}
+
+void
+cm_ep_layer(const struct cm_config *c, struct cm_ep_layer *x)
+{
+	const struct hw_model *m = &c->model;
+	double e = cm_ep(c), tokens, near, far, t;
+	int pd;
+
+	x->bytes = x->fwd = x->bwd = 0;
+	x->in_domain = 1;
+	if (e <= 1 || m->experts == 0)
+		return;
+	tokens = cm_rank_tokens(c) * m->top_k * m->hidden * cm_elem_bytes(c);
+	pd = busiest_domain(c);
+	x->in_domain = pd >= e;
+	near = tokens * (pd - 1) / e;
+	far = tokens * (e - pd) / e;
+	t = near / (c->intra_bw * c->intra_eff);
+	if (far > 0 && far / (c->inter_bw * c->inter_eff) > t)
+		t = far / (c->inter_bw * c->inter_eff);
+	t += c->coll_base_s + (far > 0 ? c->inter_lat_s : c->intra_lat_s);
+	x->bytes = 2 * (near + far);		/* dispatch and combine */
+	x->fwd = 2 * t;
+	x->bwd = 2 * t + (c->recompute == CM_RECOMPUTE_FULL ? 2 * t : 0);
+}
+
+/*
+ * Who runs EP: Megatron-Core with its distributed optimizer or none
+ * (ZeRO <= 1); DeepSpeed-MoE with ZeRO up to 2 (deepspeed/moe, the
+ * DeepSpeed-MoE tutorial: ZeRO-3 is not supported with MoE); PyTorch's
+ * torchtitan with FSDP2 (its expert_parallel_degree, experiments and
+ * models/moe, sharding the experts over the FSDP ranks).
+ */
+unsigned
+cm_ep_frameworks(const struct cm_config *c)
+{
+	unsigned fw = 0;
+
+	if (cm_ep(c) == 1)
+		return FW_ALL;
+	if (c->zero <= 1)
+		fw |= FW_BIT(FW_MEGATRON);
+	if (c->zero <= 2)
+		fw |= FW_BIT(FW_DEEPSPEED);
+	fw |= FW_BIT(FW_PYTORCH);
+	return fw;
+}
