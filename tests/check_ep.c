@@ -140,6 +140,38 @@ START_TEST(memory_and_dp_traffic)
 }
 END_TEST
 
+START_TEST(the_busiest_rank_sets_the_pace)
+{
+	/* --moe-imbalance 1.5: the busiest rank's experts take 1.5 times
+	 * the even share of tokens, and its all-to-alls carry 1.5 times the
+	 * bytes; a capacity factor of 1.25 drops what passes it; without EP
+	 * every rank sees the same total */
+	struct cm_config c;
+	struct cm_ep_layer even, hot;
+	struct cm_linear l[CM_MAX_LINEARS];
+	double lat;
+	int i, n;
+
+	mixtral(&c, 8, 1, 8);
+	cm_ep_layer(&c, &even);
+	c.moe_imbalance = 1.5;
+	ck_assert_double_eq(cm_moe_load(&c), 1.5);
+	cm_ep_layer(&c, &hot);
+	lat = c.coll_base_s + c.intra_lat_s;
+	ck_assert_double_eq_tol(hot.fwd / 2 - lat, 1.5 * (even.fwd / 2 - lat),
+	    1e-12);
+	ck_assert_double_eq_tol(hot.bytes, 1.5 * even.bytes, 1);
+	n = cm_layer_linears(&c, l);
+	for (i = 0; i < n; i++)
+		if (l[i].routed == CM_LINEAR_EXPERT)
+			ck_assert_double_eq(l[i].m, 1.5 * 32768 * 2 * 8 / 8);
+	c.capacity_factor = 1.25;
+	ck_assert_double_eq(cm_moe_load(&c), 1.25);
+	c.ep = 1;
+	ck_assert_double_eq(cm_moe_load(&c), 1);
+}
+END_TEST
+
 START_TEST(frameworks_that_run_it)
 {
 	struct cm_config c;
@@ -188,6 +220,7 @@ ep_suite(void)
 	tcase_add_test(tc, all_to_all_across_nodes);
 	tcase_add_test(tc, a_rank_holds_its_experts);
 	tcase_add_test(tc, memory_and_dp_traffic);
+	tcase_add_test(tc, the_busiest_rank_sets_the_pace);
 	tcase_add_test(tc, frameworks_that_run_it);
 	tcase_add_test(tc, layouts_it_cannot_take);
 	suite_add_tcase(s, tc);

@@ -155,6 +155,13 @@ struct cm_config {
 						 * in FP8 too (TE's fp8_dpa) */
 	enum cm_attention	attention;
 	enum cm_cp_impl		cp_impl;	/* with cp > 1 */
+	double			moe_imbalance;	/* busiest EP rank's routed
+						 * tokens over the even share;
+						 * 0, 1: even */
+	double			capacity_factor; /* an expert takes at most
+						  * this times its even share,
+						  * the rest dropped; 0:
+						  * dropless */
 	int			ep;		/* expert parallelism: routed
 						 * experts over ep of the DP x CP
 						 * ranks (costmodel_ep.c); 0, 1:

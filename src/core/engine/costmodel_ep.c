@@ -43,6 +43,28 @@ cm_ep(const struct cm_config *c)
 	return c->ep > 1 ? c->ep : 1;
 }
 
+/*
+ * The busiest EP rank's routed tokens over the even share: the router's
+ * imbalance (--moe-imbalance, the max over mean load that Megatron-Core
+ * logs and that GShard's and the Switch Transformer's auxiliary losses,
+ * or DeepSeek-V3's bias updates, hold down), cut at the capacity factor
+ * when tokens past it are dropped (Switch Transformer, arXiv 2101.03961,
+ * 2.2; Megatron-Core's --moe-expert-capacity-factor). Every rank waits
+ * for the busiest at the next all-to-all. Without EP every rank holds
+ * every expert and sees the same total.
+ */
+double
+cm_moe_load(const struct cm_config *c)
+{
+	double f = c->moe_imbalance > 1 ? c->moe_imbalance : 1;
+
+	if (cm_ep(c) == 1 || c->model.experts == 0)
+		return 1;
+	if (c->capacity_factor >= 1 && c->capacity_factor < f)
+		f = c->capacity_factor;
+	return f;
+}
+
 const char *
 cm_ep_invalid(const struct cm_config *c)
 {
@@ -111,7 +133,9 @@ cm_ep_layer(const struct cm_config *c, struct cm_ep_layer *x)
 	x->in_domain = 1;
 	if (e <= 1 || m->experts == 0)
 		return;
-	tokens = cm_rank_tokens(c) * m->top_k * m->hidden * cm_elem_bytes(c);
+	/* the busiest rank receives, and sends back, load times its share */
+	tokens = cm_rank_tokens(c) * m->top_k * m->hidden * cm_elem_bytes(c) *
+	    cm_moe_load(c);
 	pd = busiest_domain(c);
 	x->in_domain = pd >= e;
 	near = tokens * (pd - 1) / e;

@@ -239,6 +239,8 @@ struct cm_ep_layer {
 /* One layer's routed-expert parameters on a TP rank, all E of them. */
 double		 cm_layer_routed_rank(const struct cm_config *);
 const char	*cm_ep_invalid(const struct cm_config *);
+/* The busiest EP rank's routed tokens over the even share (>= 1). */
+double		 cm_moe_load(const struct cm_config *);
 void		 cm_ep_layer(const struct cm_config *, struct cm_ep_layer *);
 unsigned	 cm_ep_frameworks(const struct cm_config *);
 

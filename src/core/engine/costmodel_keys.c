@@ -259,6 +259,11 @@ static const struct cm_key rows[] = {
 	INT("ep", LAYOUT, ep, 1, 4096, "E",
 	    N_("expert parallelism: a mixture of experts' experts over E of "
 	    "the DP x CP ranks (1)")),
+	NUM("moe_imbalance", SETUP, moe_imbalance, 1, 64, 1, "F",
+	    N_("busiest EP rank's routed tokens over the even share (1)")),
+	NUM("capacity_factor", SETUP, capacity_factor, 1, 64, 1, "C",
+	    N_("an expert takes at most C times its even share of tokens, "
+	    "dropping the rest (default: dropless)")),
 	INT("zero", SETUP, zero, 0, 3, "0..3", N_("ZeRO stage (0)")),
 	WORD("recompute", SETUP, recompute, rc_w,
 	    N_("activation recomputation (selective)")),

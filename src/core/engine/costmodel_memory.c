@@ -112,7 +112,8 @@ moe_act(const struct cm_config *c, double sb)
 
 	if (m->experts == 0)
 		return 0;
-	return 4.0 * m->top_k * sb * m->hidden + 8.0 * sb * m->experts;
+	return 4.0 * m->top_k * sb * m->hidden * cm_moe_load(c) +
+	    8.0 * sb * m->experts;
 }
 
 /*
@@ -131,7 +132,8 @@ cm_act_layer_bytes(const struct cm_config *c)
 	double dh = hw_head_dim(m), sbh = s * b * h, q = hw_q_width(m);
 	double sp = c->seq_parallel ? t : 1.0, scale = cm_elem_bytes(c) / 2;
 	double mlp = (m->mlp == HW_MLP_SWIGLU ? 6.0 : 4.0) *
-	    hw_mlp_token_width(m) * s * b / t;
+	    (hw_mlp_token_width(m) + (cm_moe_load(c) - 1) * m->top_k *
+	    m->expert_ffn) * s * b / t;
 	double a;
 
 	if (c->recompute == CM_RECOMPUTE_FULL)	/* layer input only */
