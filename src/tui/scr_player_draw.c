@@ -37,7 +37,7 @@ pscr_draw_title(struct pscr *ps, WINDOW *w, int cols)
 		len = snprintf(t, sizeof t, P_("Measured on %d process: %s",
 		    "Measured on %d processes: %s", ps->pl.origin.processes),
 		    ps->pl.origin.processes, sim_mode_name(c->mode));
-	else if (c->mode == SIM_3D)
+	else if (c->mode == SIM_3D || c->mode == SIM_CP)
 		len = snprintf(t, sizeof t, _("Animation: %s, %d GPUs = %s"),
 		    sim_mode_name(c->mode), player_devices(&ps->pl),
 		    mesh_keys_text(r->degree, lay, sizeof lay));

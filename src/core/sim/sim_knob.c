@@ -131,12 +131,12 @@ sim_config_compare(const struct sim_config *cfg, struct sim_config *other)
 		break;
 	case SIM_CP:
 		/* the same GPUs with TP 2 in each CP rank, or without it;
-		 * where that leaves no CP ring, plain DP on them */
+		 * where that leaves no CP ring, without overlap */
 		other->tp = cfg->tp > 1 ? 1 : 2;
 		if (valid(other))
 			return 0;
-		other->tp = 0;
-		other->mode = SIM_DP;
+		other->tp = cfg->tp;
+		other->overlap = !cfg->overlap;
 		break;
 	case SIM_TP:
 		other->seq_parallel = !cfg->seq_parallel;

@@ -61,7 +61,7 @@ int	sim_config_same(const struct sim_config *, const struct sim_config *);
  * of GPipe and 1F1B (interleaved against plain 1F1B), dp and fsdp the
  * same without overlap (or with it), tp without sequence parallelism (or
  * with it), cp the same GPUs with TP 2 inside each CP rank (or without
- * it), or dp on them where that gives no CP. Returns 0, or -1 when there is nothing to compare (single).
+ * it), or without overlap where that leaves no CP ring. Returns 0, or -1 when there is nothing to compare (single).
  */
 int	sim_config_compare(const struct sim_config *, struct sim_config *);
 
