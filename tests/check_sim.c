@@ -506,6 +506,116 @@ START_TEST(cp_with_dp_matches_single)
 }
 END_TEST
 
+/*
+ * CP with TP inside each CP rank: TP 2 x CP 2 on 4 GPUs, TP 2 x CP 4 and
+ * TP 4 x CP 2 on 8, DP 2 x TP 2 x CP 4 on 16, with and without overlap.
+ */
+START_TEST(cp_with_tp_matches_single)
+{
+	static const int lay[4][4] = {
+		/* gpus, tp, cp, dp */
+		{ 4, 2, 2, 1 }, { 8, 2, 4, 1 }, { 8, 4, 2, 1 }, { 16, 2, 4, 2 }
+	};
+	struct sim_request req;
+	struct sim_result r;
+
+	memset(&req, 0, sizeof req);
+	req.mode = "cp";
+	req.gpus = lay[_i % 4][0];
+	req.tp = lay[_i % 4][1];
+	req.no_overlap = _i >= 4;
+	run_cfg(&req, &r);
+	ck_assert_int_eq(r.tp, lay[_i % 4][1]);
+	ck_assert_int_eq(r.cp, lay[_i % 4][2]);
+	ck_assert_int_eq(r.dp, lay[_i % 4][3]);
+	ck_assert_msg(r.max_loss_error < 1e-12 && r.max_grad_error < 1e-12 &&
+	    r.max_param_error < 1e-9, "tp %d cp %d dp %d: %g %g %g",
+	    r.tp, r.cp, r.dp, r.max_loss_error, r.max_grad_error,
+	    r.max_param_error);
+	sim_result_free(&r);
+}
+END_TEST
+
+/*
+ * TP 2 x CP 4 on 8 GPUs: the ring runs between the GPUs of one TP rank
+ * (G0 -> G2 -> G4 -> G6, TP innermost), each block half the heads' K/V,
+ * and TP's two all-reduces forward and two backward per layer run inside
+ * each TP pair (G0, G1) beside it.
+ */
+START_TEST(cp_with_tp_rings_and_reduces)
+{
+	struct sim_request req;
+	struct sim_result r;
+	const struct sim_event *e;
+	size_t kv = 2 * (SIM_TOKENS / 4) * (SIM_HIDDEN / 2) * 8;
+	int sends = 0, ar = 0, i;
+
+	memset(&req, 0, sizeof req);
+	req.mode = "cp";
+	req.gpus = 8;
+	req.tp = 2;
+	run_cfg(&req, &r);
+	for (i = 0; i < (int)r.tl.n_ev; i++) {
+		e = &r.tl.ev[i];
+		if (e->device != 0)
+			continue;
+		if (e->kind == SIM_SEND && e->what == SIM_P_KV) {
+			ck_assert_int_eq(e->peer, 2);
+			ck_assert_uint_eq(e->bytes, kv);
+			sends++;
+		}
+		if (e->kind == SIM_ALL_REDUCE && e->what !=
+		    SIM_P_WEIGHT_GRADS) {
+			ck_assert_int_eq(e->peer, 1);
+			ar++;
+		}
+		/* the gradients are summed over CP (and DP) ranks */
+		if (e->kind == SIM_ALL_REDUCE && e->what ==
+		    SIM_P_WEIGHT_GRADS)
+			ck_assert_int_eq(e->peer, 2);
+	}
+	/* 3 K/V sends forward and 3 backward in each of 4 layers */
+	ck_assert_int_eq(sends, 4 * 6);
+	ck_assert_int_eq(ar, 4 * 4);
+	sim_result_free(&r);
+}
+END_TEST
+
+/* What does not combine says so, and cp without --tp is as before. */
+START_TEST(cp_with_tp_refused)
+{
+	static const struct { const char *mode; int gpus, tp, sp; } bad[] = {
+		{ "cp", 2, 2, 0 },	/* one CP rank left */
+		{ "cp", 6, 4, 0 },	/* tp does not divide the GPUs */
+		{ "cp", 8, 3, 0 },	/* nor the heads */
+		{ "cp", 8, 2, 1 },	/* sequence parallel */
+		{ "dp", 4, 2, 0 },	/* tp inside cp only */
+		{ "cp", 8, 8, 0 }	/* more than the heads */
+	};
+	struct sim_request req;
+	struct sim_config cfg;
+	struct pl_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&req, 0, sizeof req);
+		req.mode = bad[i].mode;
+		req.gpus = bad[i].gpus;
+		req.tp = bad[i].tp;
+		req.seq_parallel = bad[i].sp;
+		pl_err_clear(&err);
+		ck_assert_msg(sim_config_build(&req, &cfg, &err) != 0,
+		    "case %zu was accepted", i);
+		ck_assert(err.msg[0] != '\0');
+	}
+	memset(&req, 0, sizeof req);
+	req.mode = "cp";
+	req.gpus = 8;
+	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), 0);
+	ck_assert_int_le(cfg.tp, 1);
+}
+END_TEST
+
 START_TEST(sp_gathers_and_scatters)
 {
 	struct sim_request req;
@@ -808,6 +918,9 @@ sim_suite(void)
 	tcase_add_test(tc, ring_steps_chunk_by_chunk);
 	tcase_add_test(tc, cp_ring_passes_kv);
 	tcase_add_loop_test(tc, cp_with_dp_matches_single, 0, 2);
+	tcase_add_loop_test(tc, cp_with_tp_matches_single, 0, 8);
+	tcase_add_test(tc, cp_with_tp_rings_and_reduces);
+	tcase_add_test(tc, cp_with_tp_refused);
 	tcase_add_test(tc, sp_gathers_and_scatters);
 	tcase_add_test(tc, dp_buckets_overlap_backward);
 	tcase_add_test(tc, dp_shards_differ);

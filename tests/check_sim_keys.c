@@ -145,7 +145,7 @@ START_TEST(every_option_sets_its_field)
 					ck_assert_int_eq(int_field(&req, o), 0);
 			n++;
 		}
-	ck_assert_int_eq(n, 15);
+	ck_assert_int_eq(n, 17);
 	/* A val that is no setting's is left to the command. */
 	ck_assert_int_eq(sim_opts_take(SIM_FOR_TRACE, 'j', NULL, &req, &err),
 	    0);
@@ -264,7 +264,11 @@ same_member(const cJSON *root, const struct sim_key *k,
 		    pipe_schedule_name(cfg->schedule));
 		return;
 	}
-	want = strcmp(k->key, "gpus") == 0 ? cfg->gpus :
+	/* the JSON's tp is the layout's degree: cp's --tp, tp's GPUs */
+	want = strcmp(k->key, "tp") == 0 ? (cfg->mode == SIM_CP ?
+	    (cfg->tp > 1 ? cfg->tp : 1) : cfg->mode == SIM_TP ? cfg->gpus :
+	    cfg->mode == SIM_3D ? 2 : 1) :
+	    strcmp(k->key, "gpus") == 0 ? cfg->gpus :
 	    strcmp(k->key, "microbatches") == 0 ? cfg->microbatches :
 	    strcmp(k->key, "virtual_stages") == 0 ? cfg->vstages :
 	    strcmp(k->key, "sequence_parallel") == 0 ? cfg->seq_parallel :
@@ -292,6 +296,7 @@ START_TEST(trace_and_run_agree)
 		{ "mode", "3d", "microbatches", "4", "schedule", "gpipe",
 		    "sequence_parallel", NULL, NULL },
 		{ "schedule", "gpipe", NULL },
+		{ "mode", "cp", "gpus", "8", "tp", "2", NULL },
 	};
 	const struct sim_key *k;
 	struct sim_config cfg;

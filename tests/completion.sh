@@ -69,6 +69,9 @@ expect "--gpus" trace --gp
 expect "" run --gp
 expect "--compute-only" trace --comp
 expect "" run --comp
+# cp's TP degree, trace's and run's.
+expect "--tp" trace --mode cp --t
+expect "--timeout --tp" run --t
 expect "host join report reset status step submit" lab ""
 expect "--help --no-dashboard --script" lab host "$tmp" --
 expect "csv json" lab report "$tmp" --format ""

@@ -1,6 +1,7 @@
 #!/bin/sh
 # `parlearn run` on real MPI processes, one machine, --oversubscribe:
-# every mode on 4 ranks (3d on 8, cp also on 2 and as DP 2 x CP 4 on 8) ends the step with the loss, gradients
+# every mode on 4 ranks (3d on 8, cp also on 2, as DP 2 x CP 4 on 8 and
+# with TP 2 inside CP on 4 and 8) ends the step with the loss, gradients
 # and updated parameters of one device to 1e-9, and with the ordered
 # reductions bit for bit those of the simulator's run of the same layout;
 # its events move the bytes the simulator's do; with --reduce mpi the
@@ -121,6 +122,26 @@ check cp-2 2 1
 run cp-dp 8 --mode cp
 check cp-dp 8 1
 [ "$(jval dp "$tmp/cp-dp.json")" = 2 ] || fail "cp-dp: want dp 2"
+
+# CP with TP inside each CP rank: TP 2 x CP 4 on 8 ranks, TP 2 x CP 2 on
+# 4. TP's 4 all-reduces per layer run on every rank beside the ring's
+# sends (8 x 4 x 4 = 128), plus one gradient bucket per layer (32); the
+# ring links ranks of one TP rank (G0 to G2), so each rank still sends
+# 3 + 3 + 4 blocks per layer: 8 x 4 x 10 = 320.
+run cp-tp 8 --mode cp --tp 2
+check cp-tp 8 1
+[ "$(jval tp "$tmp/cp-tp.json")" = 2 ] || fail "cp-tp: want tp 2"
+[ "$(jval cp "$tmp/cp-tp.json")" = 4 ] || fail "cp-tp: want cp 4"
+[ "$(count_kind all-reduce "$tmp/cp-tp.json")" = 160 ] ||
+	fail "cp-tp: want 160 all-reduces"
+[ "$(count_kind send "$tmp/cp-tp.json")" = 320 ] ||
+	fail "cp-tp: want 320 sends"
+"$PARLEARN" trace --from "$tmp/cp-tp.json" >"$tmp/cp-tp.chart" 2>&1 ||
+	fail "cp-tp: trace --from: $(cat "$tmp/cp-tp.chart")"
+grep -q 'cp on 8 GPUs (dp 1 x tp 2 x pp 1 x cp 4)' "$tmp/cp-tp.chart" ||
+	fail "cp-tp: replay lost the degrees: $(cat "$tmp/cp-tp.chart")"
+run cp-tp-4 4 --mode cp --tp 2 --no-overlap
+check cp-tp-4 4 1
 
 # A lab's run step: the dp run is right for step 2 of labs/real-run.json;
 # a pp run is not the run the step asks for.

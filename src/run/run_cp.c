@@ -42,6 +42,26 @@ tag_of(const struct run_exec *x, enum sim_payload what, int l, int mb,
 	return t;
 }
 
+/* This rank's K and V into the block in hand. */
+static void
+load_kv(double *hand, const struct sim_saved *sv, size_t n)
+{
+	memcpy(hand, sv->k, n * sizeof *hand);
+	memcpy(hand + n, sv->v, n * sizeof *hand);
+}
+
+/* Step st: the K/V block in hand leaves for the next rank, but the last. */
+static void
+send_kv(struct run_exec *x, int l, int backward, int st, int mb,
+    const double *hand, size_t n, const struct sim_tag *tag)
+{
+	int c = x->lay.c, ci = x->r % c;
+
+	if (st < c - 1)
+		run_send(&x->comm, cp_peer(x, ci + 1), hand, 2 * n,
+		    ring_tag(l, backward, st, 0, mb), tag);
+}
+
 static void
 swap(double **a, double **b)
 {
@@ -66,14 +86,11 @@ run_cp_fwd_attn(struct run_exec *x, int l, int mb, int chunk,
 	recv = run_alloc(x, SIM_MEM_ACTS, 2 * n);
 	sim_fwd_qkv(sh, w, sv);
 	sim_ring_fwd_init(sh, x->work, x->work + nh, sv->ctx);
-	memcpy(hand, sv->k, n * sizeof *hand);
-	memcpy(hand + n, sv->v, n * sizeof *hand);
+	load_kv(hand, sv, n);
 	for (st = 0; st < c; st++) {
 		if (st > 0)
 			t0 = run_now(x->proc);
-		if (st < c - 1)
-			run_send(&x->comm, cp_peer(x, ci + 1), hand, 2 * n,
-			    ring_tag(l, 0, st, 0, mb), &tag);
+		send_kv(x, l, 0, st, mb, hand, n, &tag);
 		sim_ring_fwd_step(sh, ci, owner, sv->q, hand, hand + n,
 		    x->work, x->work + nh, sv->ctx);
 		if (st == c - 1) {
@@ -111,14 +128,11 @@ run_cp_bwd_attn(struct run_exec *x, int l, int mb, int chunk,
 	memset(x->work, 0, 2 * n * sizeof *x->work);
 	sim_bwd_proj(sh, w, g, sv, x->dwhole, x->work);
 	sim_ring_bwd_init(sh, sv->ctx, x->work, x->work + 2 * n);
-	memcpy(hand, sv->k, n * sizeof *hand);
-	memcpy(hand + n, sv->v, n * sizeof *hand);
+	load_kv(hand, sv, n);
 	for (st = 0; st < c; st++) {
 		if (st > 0)
 			t0 = run_now(x->proc);
-		if (st < c - 1)
-			run_send(&x->comm, cp_peer(x, ci + 1), hand, 2 * n,
-			    ring_tag(l, 1, st, 0, mb), &kv);
+		send_kv(x, l, 1, st, mb, hand, n, &kv);
 		sim_ring_bwd_step(sh, ci, owner, sv->q, x->work, sv->p,
 		    x->work + 2 * n, hand, hand + n, x->work + n, hand + 2 * n,
 		    hand + 3 * n);

@@ -52,6 +52,8 @@ tp_exchange(struct run_exec *x, int l, int mb, int chunk, enum sim_kind kind,
 {
 	struct sim_tag tag = tag_of(x, what, l + 1, mb, chunk);
 
+	if (x->lay.c > 1)	/* the data shard, as sim_layer.c tags it */
+		tag.shard = x->lay.d / x->lay.c > 1 ? x->r / x->lay.c : -1;
 	if (x->lay.t < 2)
 		return;
 	run_coll(&x->comm, &x->tp, kind, &tag, buf,

@@ -1,7 +1,8 @@
 /*
  * scr_player_compare.c - the run and the one it is best compared with
  * (core's sim_config_compare: GPipe and 1F1B, DP with and without
- * overlap, TP with and without sequence parallelism) on one time axis.
+ * overlap, TP with and without sequence parallelism, CP with and without
+ * TP inside its ranks) on one time axis.
  *
  * From PSCR_SIDE_COLS columns the two stand side by side, each with its
  * own header, Gantt rows, transfer lane, cursor and figures (bubble,
@@ -28,6 +29,7 @@ static void
 compare_label(const struct player *p, int measuring, char *buf, size_t n)
 {
 	const struct sim_config *c = &p->cfg;
+	char tp[16], ov[24];
 
 	if (p->origin.measured)
 		snprintf(buf, n, P_("measured on %d process",
@@ -35,7 +37,12 @@ compare_label(const struct player *p, int measuring, char *buf, size_t n)
 		    p->origin.processes);
 	else if (measuring)
 		snprintf(buf, n, "%s", _("simulated on H100s"));
-	else
+	else if (c->mode == SIM_CP) {
+		/* cp is compared with TP toggled, else overlap: say both */
+		sim_knob_value(c, SIM_KNOB_TP, tp, sizeof tp);
+		sim_knob_value(c, SIM_KNOB_OVERLAP, ov, sizeof ov);
+		snprintf(buf, n, "%s, %s", tp, ov);
+	} else
 		sim_knob_value(c, c->mode == SIM_PP || c->mode == SIM_3D ?
 		    SIM_KNOB_SCHEDULE : c->mode == SIM_TP ? SIM_KNOB_SP :
 		    SIM_KNOB_OVERLAP, buf, n);
@@ -88,15 +95,24 @@ stacked_run(const struct player *p, WINDOW *w, int y, int rows_max,
 {
 	const struct sim_result *r = &p->res;
 	int gw = cols - PSCR_LABEL_W - 1, n = player_devices(p), shown, at;
-	char head[200], lab[48], mem[32], name[16];
+	char head[200], lab[48], mem[32], name[16], moved[32];
 
 	if (gw < 1)
 		return y;
 	compare_label(p, span <= 0, lab, sizeof lab);
 	at = peak_device(p, mem, sizeof mem);
-	snprintf(head, sizeof head, _("%s: step %.1f ms, bubble %.1f%%, %s "
-	    "holds at most %s"), lab, r->step_time * 1e3, 100.0 * r->bubble,
-	    sim_device_name(at, name, sizeof name), mem);
+	/* without a pipeline the bubble says little: the bytes moved do */
+	if (r->pp > 1)
+		snprintf(head, sizeof head, _("%s: step %.1f ms, bubble "
+		    "%.1f%%, %s holds at most %s"), lab, r->step_time * 1e3,
+		    100.0 * r->bubble, sim_device_name(at, name, sizeof name),
+		    mem);
+	else {
+		pscr_fmt_bytes((double)r->bytes_moved, moved, sizeof moved);
+		snprintf(head, sizeof head, _("%s: step %.1f ms, %s moved, %s "
+		    "holds at most %s"), lab, r->step_time * 1e3, moved,
+		    sim_device_name(at, name, sizeof name), mem);
+	}
 	ui_put(w, y++, 1, head, cols - 2, ui_attr(UI_C_HEADING));
 	shown = n < rows_max - 2 ? n : rows_max - 2;
 	return draw_rows(p, w, y, shown, gw, span, cur);

@@ -33,11 +33,17 @@ pscr_draw_title(struct pscr *ps, WINDOW *w, int cols)
 	char t[256], right[64], lay[96];
 	int len;
 
-	if (ps->pl.origin.measured)
+	if (ps->pl.origin.measured && c->mode == SIM_CP)
+		len = snprintf(t, sizeof t, P_("Measured on %d process: %s = "
+		    "%s", "Measured on %d processes: %s = %s",
+		    ps->pl.origin.processes), ps->pl.origin.processes,
+		    sim_mode_name(c->mode),
+		    mesh_keys_text(r->degree, lay, sizeof lay));
+	else if (ps->pl.origin.measured)
 		len = snprintf(t, sizeof t, P_("Measured on %d process: %s",
 		    "Measured on %d processes: %s", ps->pl.origin.processes),
 		    ps->pl.origin.processes, sim_mode_name(c->mode));
-	else if (c->mode == SIM_3D)
+	else if (c->mode == SIM_3D || c->mode == SIM_CP)
 		len = snprintf(t, sizeof t, _("Animation: %s, %d GPUs = %s"),
 		    sim_mode_name(c->mode), player_devices(&ps->pl),
 		    mesh_keys_text(r->degree, lay, sizeof lay));

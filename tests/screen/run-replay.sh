@@ -2,7 +2,8 @@
 # A step measured by `parlearn run` in the player (`parlearn trace --from`):
 # labelled as measured on its processes, with CPU times on one machine
 # said on screen; its settings stay fixed; x puts the simulator's run of
-# the same layout beside it. And a lab's run step on the student screen:
+# the same layout beside it; a cp run with TP names its degrees. And a
+# lab's run step on the student screen:
 # the command to launch, and the run handed in from a shell marked right
 # within a second.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
@@ -47,6 +48,21 @@ screen_capture | grep -q "x puts the…$" ||
 screen_has "bytes per link: none recorded; the total moved is below"
 screen_lacks "one device, nothing to send"
 screen_keys q
+
+# CP with TP measured on 4 processes: the header gives the degrees, the
+# boxes TP's heads and CP's chunks.
+cptp=$SCREEN_TMP/cptp.json
+timeout 60 "$PARLEARN" run --mode cp --tp 2 --np 4 --timeout 20 -o "$cptp" \
+	>"$SCREEN_TMP/run.out" 2>&1 </dev/null ||
+	fail "parlearn run cp --tp 2: $(cat "$SCREEN_TMP/run.out")"
+screen_start 80 24 trace --from "$cptp"
+screen_wait "Measured on 4 processes: cp = dp 1 x tp 2 x pp 1 x cp 2"
+screen_capture | grep -q "heads 0-1 .*heads 2-3 .*heads 0-1 .*heads 2-3" ||
+	fail "TP ranks should alternate heads 0-1, 2-3"
+screen_capture | grep -q "positions 0-1.*positions 0-1.*positions 2-3.*positions 2-3" ||
+	fail "a TP pair should hold one CP rank's two chunks"
+screen_keys q
+[ "$(screen_exit_status)" = 0 ] || fail "trace --from cp did not exit 0"
 
 # A lab's run step, on the student's screen.
 lab=$SCREEN_TMP/lab

@@ -186,7 +186,9 @@ holds_where(const struct player *p, int dev, int compact, char *buf,
 	k = pl.tp_rank;
 	player_shard_seqs(p, dev, &lo, &hi);
 	if (p->res.cp > 1)
-		return cp_chunks(p->res.cp, dev % p->res.cp, compact, buf, n);
+		/* mesh order tp-cp-..: TP innermost, CP next */
+		return cp_chunks(p->res.cp, dev / (p->t > 1 ? p->t : 1) %
+		    p->res.cp, compact, buf, n);
 	if (p->d > 1 && p->p > 1 && !compact)
 		snprintf(buf, n, _("stage %d seqs %d-%d"), s, lo, hi);
 	else if (p->d > 1)

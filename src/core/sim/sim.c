@@ -118,10 +118,12 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 		lay->v = cfg->vstages;
 		break;
 	case SIM_CP:
-		/* CP as wide as the toy's sequence allows (two positions a
-		 * GPU at least), the other GPUs DP replicas of that group */
-		lay->d = n;
-		lay->c = gcd(n, SIM_SEQ / 2);
+		/* TP inside each CP rank if asked; CP as wide as the toy's
+		 * sequence allows (two positions a GPU at least), the other
+		 * GPUs DP replicas of that group */
+		lay->t = cfg->tp > 1 ? cfg->tp : 1;
+		lay->d = n / lay->t;
+		lay->c = gcd(lay->d, SIM_SEQ / 2);
 		break;
 	case SIM_SINGLE:
 		break;

@@ -28,7 +28,10 @@
  *   cp     context parallelism (Megatron-Core): every device holds two
  *          load-balanced chunks of every sequence; attention runs over
  *          a ring of K/V blocks with an online softmax (sim_ring.h,
- *          sim_cp.c); gradients are summed over the CP group.
+ *          sim_cp.c); gradients are summed over the CP group. With
+ *          tp > 1 each CP rank is itself a TP group of tp devices,
+ *          splitting heads and the MLP as tp mode does (3D-style
+ *          TP x CP x DP, TP innermost).
  *
  * Time comes from a cost rule (sim_cost_default() documents it): compute
  * = FLOPs / device speed, a ring step or send = alpha + bytes / bandwidth
@@ -81,6 +84,8 @@ struct sim_config {
 	int		 overlap;	/* 1: DP buckets and ZeRO-3 collectives on
 					   a stream beside compute */
 	int		 compute_only;	/* 1: every transfer takes no time */
+	int		 tp;		/* cp: TP ranks inside each CP rank
+					   (0 or 1: none) */
 	struct sim_cost	 cost;		/* the hardware */
 };
 
@@ -97,6 +102,7 @@ struct sim_request {
 	int		 seq_parallel;	/* 1: on */
 	int		 no_overlap;	/* 1: overlap off */
 	int		 compute_only;	/* 1: on */
+	int		 tp;		/* cp: TP ranks per CP rank; 0: 1 */
 };
 
 struct sim_result {

@@ -68,6 +68,7 @@ sim_config_build(const struct sim_request *req, struct sim_config *cfg,
 	cfg->seq_parallel = req->seq_parallel != 0;
 	cfg->overlap = req->no_overlap == 0;
 	cfg->compute_only = req->compute_only != 0;
+	cfg->tp = req->tp;
 	return sim_config_check(cfg, err);
 }
 
@@ -127,6 +128,12 @@ check_context(const struct sim_config *cfg, const struct sim_layout *lay,
 {
 	if (cfg->mode != SIM_CP)
 		return 0;
+	if (lay->t > 1 && lay->c < 2) {
+		pl_err_set(err, NULL, 0, 0, _("cp with tp %d needs at least 2 "
+		    "CP ranks of %d GPUs each: %d GPUs, not %d"), lay->t,
+		    lay->t, 2 * lay->t, cfg->gpus);
+		return -1;
+	}
 	if (lay->c < 2) {
 		pl_err_set(err, NULL, 0, 0, _("cp gives each GPU 2 chunks of "
 		    "a sequence's %d positions: it runs on an even number of "
@@ -134,8 +141,35 @@ check_context(const struct sim_config *cfg, const struct sim_layout *lay,
 		return -1;
 	}
 	if (cfg->seq_parallel) {
-		pl_err_set(err, NULL, 0, 0, "%s", _("sequence parallelism "
-		    "splits a tensor-parallel group: it needs tp or 3d"));
+		pl_err_set(err, NULL, 0, 0, "%s", lay->t > 1 ?
+		    _("cp does not combine with sequence parallelism: the "
+		    "toy's CP ring needs each rank's whole chunk; use --tp "
+		    "without --sequence-parallel") :
+		    _("sequence parallelism splits a tensor-parallel group: "
+		    "it needs tp or 3d"));
+		return -1;
+	}
+	return 0;
+}
+
+/* --tp sets TP inside cp's ranks; tp mode takes its degree from gpus. */
+static int
+check_cp_tp(const struct sim_config *cfg, struct pl_err *err)
+{
+	if (cfg->tp < 0 || cfg->tp > SIM_HEADS) {
+		pl_err_set(err, NULL, 0, 0, _("tp must be between 1 and %d "
+		    "(the heads), not %d"), SIM_HEADS, cfg->tp);
+		return -1;
+	}
+	if (cfg->tp > 1 && cfg->mode != SIM_CP) {
+		pl_err_set(err, NULL, 0, 0, _("tp %d splits each CP rank: it "
+		    "needs mode cp (tp mode takes its degree from the GPUs)"),
+		    cfg->tp);
+		return -1;
+	}
+	if (cfg->tp > 1 && cfg->gpus % cfg->tp != 0) {
+		pl_err_set(err, NULL, 0, 0, _("tp %d does not divide the %d "
+		    "GPUs"), cfg->tp, cfg->gpus);
 		return -1;
 	}
 	return 0;
@@ -168,6 +202,8 @@ sim_config_check(const struct sim_config *cfg, struct pl_err *err)
 		    "between 1 and %d (the layers)"), SIM_BATCH, SIM_LAYERS);
 		return -1;
 	}
+	if (check_cp_tp(cfg, err) != 0)
+		return -1;
 	sim_layout_of(cfg, &lay);
 	if (check_tensor(cfg, &lay, err) != 0 ||
 	    check_pipeline(cfg, &lay, err) != 0)

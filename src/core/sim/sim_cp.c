@@ -237,24 +237,28 @@ out:
 	ring_close(run, &rg);
 }
 
-void
-sim_cp_fwd_attn(struct sim_run *run, const int *devs, int n, int l, int mb,
-    int chunk)
+/* fn on the first device of each CP group among devs. */
+static void
+each_group(struct sim_run *run, const int *devs, int n, int l, int mb,
+    int chunk, void (*fn)(struct sim_run *, int, int, int, int))
 {
 	int i;
 
 	for (i = 0; i < n && !run->oom; i++)
 		if (run->dev[devs[i]].r % run->lay.c == 0)
-			group_fwd(run, devs[i], l, mb, chunk);
+			fn(run, devs[i], l, mb, chunk);
+}
+
+void
+sim_cp_fwd_attn(struct sim_run *run, const int *devs, int n, int l, int mb,
+    int chunk)
+{
+	each_group(run, devs, n, l, mb, chunk, group_fwd);
 }
 
 void
 sim_cp_bwd_attn(struct sim_run *run, const int *devs, int n, int l, int mb,
     int chunk)
 {
-	int i;
-
-	for (i = 0; i < n && !run->oom; i++)
-		if (run->dev[devs[i]].r % run->lay.c == 0)
-			group_bwd(run, devs[i], l, mb, chunk);
+	each_group(run, devs, n, l, mb, chunk, group_bwd);
 }

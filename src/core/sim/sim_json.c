@@ -387,7 +387,7 @@ read_config(const struct rd *rd, const cJSON *root, struct sim_config *cfg)
 {
 	struct sim_request req;
 	const char *mode = NULL, *sched = NULL;
-	long gpus = 0, mb = 0, vs = 0;
+	long gpus = 0, mb = 0, vs = 0, tp = 1;
 	int sp = 0, overlap = 1, co = 0;
 
 	memset(&req, 0, sizeof req);
@@ -406,6 +406,11 @@ read_config(const struct rd *rd, const cJSON *root, struct sim_config *cfg)
 	    rd->err) ||
 	    pl_json_bool(root, "compute_only", 0, &co, rd->file, "", rd->err))
 		return -1;
+	/* cp's TP is the tp degree the document records; tp mode's is its
+	 * GPUs */
+	if (strcmp(mode, "cp") == 0 && pl_json_int(root, "tp", 0, 1,
+	    SIM_HEADS, &tp, rd->file, "", rd->err))
+		return -1;
 	req.mode = mode;
 	req.gpus = (int)gpus;
 	req.microbatches = (int)mb;
@@ -414,6 +419,7 @@ read_config(const struct rd *rd, const cJSON *root, struct sim_config *cfg)
 	req.seq_parallel = sp;
 	req.no_overlap = !overlap;
 	req.compute_only = co;
+	req.tp = (int)tp;
 	if (sim_config_build(&req, cfg, rd->err) != 0) {
 		pl_err_set_path(rd->err, rd->file, "", "%s", rd->err->msg);
 		return -1;

@@ -104,6 +104,12 @@ sim_config_turn(struct sim_config *cfg, enum sim_knob knob, int dir,
 		return toggle(cfg, &cfg->overlap);
 	case SIM_KNOB_COMPUTE_ONLY:
 		return toggle(cfg, &cfg->compute_only);
+	case SIM_KNOB_TP:
+		if (cfg->mode != SIM_CP)
+			return 0;
+		if (cfg->tp < 1)
+			cfg->tp = 1;
+		return step_int(cfg, &cfg->tp, dir, 1, SIM_HEADS);
 	}
 	return 0;
 }
@@ -121,7 +127,15 @@ sim_config_compare(const struct sim_config *cfg, struct sim_config *other)
 		break;
 	case SIM_DP:
 	case SIM_FSDP:
+		other->overlap = !cfg->overlap;
+		break;
 	case SIM_CP:
+		/* the same GPUs with TP 2 in each CP rank, or without it;
+		 * where that leaves no CP ring, without overlap */
+		other->tp = cfg->tp > 1 ? 1 : 2;
+		if (valid(other))
+			return 0;
+		other->tp = cfg->tp;
 		other->overlap = !cfg->overlap;
 		break;
 	case SIM_TP:
@@ -139,7 +153,8 @@ sim_config_same(const struct sim_config *a, const struct sim_config *b)
 	return a->mode == b->mode && a->gpus == b->gpus &&
 	    a->microbatches == b->microbatches && a->schedule == b->schedule &&
 	    a->vstages == b->vstages && a->seq_parallel == b->seq_parallel &&
-	    a->overlap == b->overlap && a->compute_only == b->compute_only;
+	    a->overlap == b->overlap && a->compute_only == b->compute_only &&
+	    (a->tp > 1 ? a->tp : 1) == (b->tp > 1 ? b->tp : 1);
 }
 
 int
@@ -165,6 +180,8 @@ sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
 		    m == SIM_CP;
 	case SIM_KNOB_COMPUTE_ONLY:
 		return m != SIM_SINGLE;
+	case SIM_KNOB_TP:
+		return m == SIM_CP;
 	}
 	return 0;
 }
@@ -200,6 +217,9 @@ sim_knob_value(const struct sim_config *c, enum sim_knob knob, char *buf,
 	case SIM_KNOB_COMPUTE_ONLY:
 		snprintf(buf, size, "%s", c->compute_only ?
 		    _("transfers free") : _("transfers on"));
+		break;
+	case SIM_KNOB_TP:
+		snprintf(buf, size, _("TP %d"), c->tp > 1 ? c->tp : 1);
 		break;
 	default:
 		snprintf(buf, size, "?");

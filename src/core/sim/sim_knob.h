@@ -20,7 +20,8 @@ enum sim_knob {
 	SIM_KNOB_VSTAGES,	/* interleaved only */
 	SIM_KNOB_SP,		/* sequence parallelism on/off */
 	SIM_KNOB_OVERLAP,	/* DP buckets, ZeRO-3 prefetch on/off */
-	SIM_KNOB_COMPUTE_ONLY	/* free transfers on/off */
+	SIM_KNOB_COMPUTE_ONLY,	/* free transfers on/off */
+	SIM_KNOB_TP		/* cp: TP ranks inside each CP rank */
 };
 
 /* The devices a mode runs on by default: 4 (single 1, 3d 8). */
@@ -38,7 +39,7 @@ int	sim_config_turn(struct sim_config *, enum sim_knob, int dir,
 /*
  * 1 if knob means something for cfg's mode: the schedule and the virtual
  * stages (interleaved) only where there is a pipeline, sequence
- * parallelism only with TP, overlap only with DP or ZeRO-3, the device
+ * parallelism only with TP, the TP inside CP only with cp, overlap only with DP or ZeRO-3, the device
  * count and free transfers only with more than one device. The player's
  * settings line shows these alone.
  */
@@ -59,7 +60,8 @@ int	sim_config_same(const struct sim_config *, const struct sim_config *);
  * The run cfg is best compared with, side by side: pp and 3d the other
  * of GPipe and 1F1B (interleaved against plain 1F1B), dp and fsdp the
  * same without overlap (or with it), tp without sequence parallelism (or
- * with it). Returns 0, or -1 when there is nothing to compare (single).
+ * with it), cp the same GPUs with TP 2 inside each CP rank (or without
+ * it), or without overlap where that leaves no CP ring. Returns 0, or -1 when there is nothing to compare (single).
  */
 int	sim_config_compare(const struct sim_config *, struct sim_config *);
 

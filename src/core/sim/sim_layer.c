@@ -78,7 +78,9 @@ tp_exchange(struct sim_run *run, int s, int l, int mb, int chunk,
 		n = sim_tp_group(lay, r, s, g);
 		for (i = 0; i < n; i++)
 			bufs[i] = buf_of(run, g[i], l, mb, which);
-		tag.shard = lay->d > 1 ? r : -1;
+		/* the data shard: with CP, replicas r share one */
+		tag.shard = lay->d / lay->c > 1 ? r / lay->c :
+		    lay->c > 1 ? -1 : lay->d > 1 ? r : -1;
 		sim_collective(run, kind, &tag, g, n, bufs,
 		    (size_t)sim_shape_tokens(&run->sh) * H, 0, 0.0);
 	}

@@ -8,10 +8,10 @@
  * TP innermost as Megatron places it (device rank = (r*p + s)*t + k), plus
  * the ZeRO-3 flag (parameters sharded over the d replicas). single is
  * 1x1x1, dp dx1x1, tp 1x1xt, pp 1xpx1, fsdp dx1x1 sharded, 3d 2x2x2.
- * cp puts c = gcd(GPUs, SIM_SEQ/2) ranks on the mesh's CP axis and the
- * rest on DP; inside the simulator its d "replicas" are DP x CP (the
- * group the gradients are summed over), replica r being data shard r/c
- * and CP rank r%c.
+ * cp puts t = its tp setting (1 by default) on TP, c = gcd(GPUs / t,
+ * SIM_SEQ/2) ranks on the mesh's CP axis and the rest on DP; inside the
+ * simulator its d "replicas" are DP x CP (the group the gradients are
+ * summed over), replica r being data shard r/c and CP rank r%c.
  *
  * Layers are 0-based here (events carry layer+1). Boundary j is the
  * input of layer j (j = 0 the data, j = SIM_LAYERS the output).
