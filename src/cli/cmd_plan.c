@@ -565,6 +565,8 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 	printf("%s", _("  # rank"));
 	for (a = 0; a < MESH_N_AXES; a++)
 		printf(" %3s", mesh_axis((enum mesh_axis)a)->label);
+	if (c->model.experts > 0)
+		printf(" %3s", "EP");
 	printf("%s", _(" sched       v  b ZeRO recomp    SP   step s  TFLOP/s   "
 	    "MFU  mem GB free  fw\n"));
 	for (i = 0; i < s->n_top; i++) {
@@ -573,6 +575,8 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 		printf("%3d %4s", i + 1, rk);
 		for (a = 0; a < MESH_N_AXES; a++)
 			printf(" %3d", r->cfg.degree[a]);
+		if (c->model.experts > 0)
+			printf(" %3d", cm_ep(&r->cfg));
 		printf(" %-11s %2d %2d %4s %-9s %-3s %8.3f "
 		    "%8.1f %5.1f%% %7.1f %3.0f%%  %s\n",
 		    pipe_schedule_name(r->cfg.schedule),
@@ -669,6 +673,7 @@ kept_knobs(const cJSON *o)
 	k |= has(o, "seq_parallel") ? CM_KEEP_SP : 0;
 	k |= has(o, "reshard_after_forward") || has(o, "hsdp") ?
 	    CM_KEEP_FSDP : 0;
+	k |= has(o, "ep") ? CM_KEEP_EP : 0;
 	return k;
 }
 

@@ -224,6 +224,7 @@ struct cm_config {
 #define CM_KEEP_RECOMPUTE	(1u << 3)
 #define CM_KEEP_SP		(1u << 4)
 #define CM_KEEP_FSDP		(1u << 5)	/* reshard_after_forward, hsdp */
+#define CM_KEEP_EP		(1u << 6)
 
 /* Limits the search and the reasons use. */
 #define CM_MAX_REASONS		7

@@ -7,7 +7,8 @@
  * keeps every TP group in one node, layout_grid.c), dividing the
  * heads and the GPUs; PP dividing GPUs / TP and the layers (up to 2 short,
  * see cm_stage_layers); DP the rest; micro-batch 1, 2, 4, 8; ZeRO 0-3;
- * for ZeRO 3 reshard after forward on and off and HSDP off and on;
+ * for ZeRO 3 reshard after forward on and off and HSDP off and on; for a
+ * mixture of experts EP 1, 2, 4, ... dividing the experts and DP x CP;
  * recompute none, selective, full; SP off and on (TP > 1); schedule 1F1B,
  * and interleaved with v = 2, 3, 4, 6, 8 when PP > 1; and the caller's own
  * layout when it lies outside that grid (a GPipe schedule, micro-batch 16
@@ -329,6 +330,30 @@ try_schedules(struct cm_search *s, int max, struct cm_config *c,
 	}
 }
 
+/*
+ * A mixture of experts' EP: 1, 2, 4, ... while it divides the experts and
+ * DP x CP (costmodel_ep.c), unless the caller gave it. Rows differing
+ * only in EP share a shape, so the fastest EP stands for the layout.
+ */
+static void
+try_ep(struct cm_search *s, int max, struct cm_config *c,
+    const struct cm_config *base, struct cm_result *scratch)
+{
+	int e, dc = c->dp * c->cp;
+
+	if (c->model.experts == 0 || (base->search_keep & CM_KEEP_EP)) {
+		c->ep = base->ep;
+		try_schedules(s, max, c, base, scratch);
+		return;
+	}
+	for (e = 1; e <= dc && c->model.experts % e == 0 && dc % e == 0;
+	    e *= 2) {
+		c->ep = e;
+		try_schedules(s, max, c, base, scratch);
+	}
+	c->ep = base->ep;
+}
+
 static int
 in_list(const int *v, int n, int x)
 {
@@ -464,7 +489,7 @@ cm_search(const struct cm_config *base, int max, struct cm_search *s,
 	cm_grid_start(&g, &c);
 	while (cm_grid_next(&g)) {
 		cm_grid_apply(&g, &c);
-		try_schedules(s, max, &c, base, &scratch);
+		try_ep(s, max, &c, base, &scratch);
 	}
 	if (!enumerated(base)) {
 		c = *base;
