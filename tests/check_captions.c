@@ -61,8 +61,10 @@ enum claim_kind {
 				   micro-batch's backward has begun */
 	C_KV_HOPS,		/* CP: dev 0 sends its K/V v times in layer
 				   1's forward, to G1, each beside attention */
-	C_KV_GRAD_HOPS		/* CP: layer 1's backward sends K/V as often
+	C_KV_GRAD_HOPS,		/* CP: layer 1's backward sends K/V as often
 				   as its forward and K/V gradients v times */
+	C_KV_WAITS		/* CP: dev 0's idle spells in the forward that
+				   end as a K/V block arrives, per layer == v */
 };
 
 struct claim {
@@ -165,6 +167,8 @@ static const struct claim claims[] = {
 	    C_KV_HOPS, 3, 0, 0 },
 	{ "drop-15", 3, "the blocks go round once more and their gradients "
 	    "take four hops", C_KV_GRAD_HOPS, 4, 0, 0 },
+	{ "drop-15", 3, "each layer shows two short waits for keys and values",
+	    C_KV_WAITS, 2, 0, 0 },
 	{ "drop-15", 3, "one bucket per layer", C_BUCKET_PER_LAYER, 0, 0, 0 },
 	{ "drop-15", 3, "apply the same Adam update together", C_OPT_TOGETHER,
 	    0, 0, 0 },
@@ -587,6 +591,33 @@ kv_sends(const struct sim_timeline *tl, enum sim_payload what, int fwd)
 	return n;
 }
 
+/* Dev 0's forward idle spells that end as a K/V block of layer l lands. */
+static int
+kv_waits(const struct sim_timeline *tl, int l)
+{
+	double fb = first_backward(tl);
+	size_t i, j;
+	int n = 0;
+
+	for (i = 0; i < tl->n_ev; i++) {
+		const struct sim_event *w = &tl->ev[i];
+
+		if (w->device != 0 || w->kind != SIM_IDLE || w->start >= fb)
+			continue;
+		for (j = 0; j < tl->n_ev; j++) {
+			const struct sim_event *e = &tl->ev[j];
+
+			if (e->device == 0 && e->kind == SIM_RECV &&
+			    e->what == SIM_P_KV && e->layer == l &&
+			    fabs(e->end - w->end) < 1e-12) {
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
 static void
 check_claim(const struct claim *c, const struct sim_config *cfg,
     const struct sim_result *r)
@@ -701,6 +732,10 @@ check_claim(const struct claim *c, const struct sim_config *cfg,
 		ck_assert_int_eq(kv_sends(tl, SIM_P_KV, 0),
 		    kv_sends(tl, SIM_P_KV, 1));
 		ck_assert_int_eq(kv_sends(tl, SIM_P_KV_GRADS, 0), (int)c->v);
+		break;
+	case C_KV_WAITS:
+		for (i = 1; i <= SIM_LAYERS; i++)
+			ck_assert_int_eq(kv_waits(tl, (int)i), (int)c->v);
 		break;
 	}
 }
