@@ -57,8 +57,14 @@ enum claim_kind {
 	C_HOLDS,		/* dev 0 computes exactly the layers in mask v */
 	C_COLL_PER_LAYER,	/* ZeRO-3: collectives of layer 1, mb 0 == v */
 	C_SHARD_SHARE,		/* ZeRO-3: dev 0 holds 1/v of the parameters */
-	C_DP_AT_END		/* gradient collectives start once the last
+	C_DP_AT_END,		/* gradient collectives start once the last
 				   micro-batch's backward has begun */
+	C_KV_HOPS,		/* CP: dev 0 sends its K/V v times in layer
+				   1's forward, to G1, each beside attention */
+	C_KV_GRAD_HOPS,		/* CP: layer 1's backward sends K/V as often
+				   as its forward and K/V gradients v times */
+	C_KV_WAITS		/* CP: dev 0's idle spells in the forward that
+				   end as a K/V block arrives, per layer == v */
 };
 
 struct claim {
@@ -154,7 +160,20 @@ static const struct claim claims[] = {
 	{ "drop-14", 2, "pass one activation per micro-batch", C_SENDS_PER_MB,
 	    1, 0, 0 },
 	{ "drop-14", 2, "only at the end of their backward pass", C_DP_AT_END,
-	    0, 0, 0 }
+	    0, 0, 0 },
+	{ "drop-15", 3, "passes its keys and values to its neighbour three "
+	    "times", C_KV_HOPS, 3, 0, 0 },
+	{ "drop-15", 3, "runs attention on each block beside the hop",
+	    C_KV_HOPS, 3, 0, 0 },
+	{ "drop-15", 3, "the blocks go round once more and their gradients "
+	    "take four hops", C_KV_GRAD_HOPS, 4, 0, 0 },
+	{ "drop-15", 3, "each layer shows two short waits for keys and values",
+	    C_KV_WAITS, 2, 0, 0 },
+	{ "drop-15", 3, "one bucket per layer", C_BUCKET_PER_LAYER, 0, 0, 0 },
+	{ "drop-15", 3, "apply the same Adam update together", C_OPT_TOGETHER,
+	    0, 0, 0 },
+	{ "drop-15", 3, "all four layers on its own quarter", C_HOLDS, 0xf, 0,
+	    0 }
 };
 #define N_CLAIMS	(sizeof claims / sizeof claims[0])
 
@@ -545,6 +564,60 @@ check_compared(const struct claim *c, const struct sim_config *cfg,
 	sim_result_free(&o);
 }
 
+/* K/V sends of dev 0 in layer 1 before (fwd: each beside compute) or
+ * after the first backward. */
+static int
+kv_sends(const struct sim_timeline *tl, enum sim_payload what, int fwd)
+{
+	double fb = first_backward(tl);
+	size_t i, j;
+	int n = 0, beside;
+
+	for (i = 0; i < tl->n_ev; i++) {
+		const struct sim_event *e = &tl->ev[i];
+
+		if (e->device != 0 || e->kind != SIM_SEND || e->what != what ||
+		    e->layer != 1 || (e->start < fb) != fwd)
+			continue;
+		ck_assert_int_eq(e->peer, 1);
+		for (beside = 0, j = 0; j < tl->n_ev; j++)
+			beside |= tl->ev[j].device == 0 &&
+			    sim_kind_is_compute(tl->ev[j].kind) &&
+			    tl->ev[j].start < e->end && tl->ev[j].end > e->start;
+		ck_assert_msg(beside || !fwd, "a K/V hop at %g s with nothing "
+		    "computing", e->start);
+		n++;
+	}
+	return n;
+}
+
+/* Dev 0's forward idle spells that end as a K/V block of layer l lands. */
+static int
+kv_waits(const struct sim_timeline *tl, int l)
+{
+	double fb = first_backward(tl);
+	size_t i, j;
+	int n = 0;
+
+	for (i = 0; i < tl->n_ev; i++) {
+		const struct sim_event *w = &tl->ev[i];
+
+		if (w->device != 0 || w->kind != SIM_IDLE || w->start >= fb)
+			continue;
+		for (j = 0; j < tl->n_ev; j++) {
+			const struct sim_event *e = &tl->ev[j];
+
+			if (e->device == 0 && e->kind == SIM_RECV &&
+			    e->what == SIM_P_KV && e->layer == l &&
+			    fabs(e->end - w->end) < 1e-12) {
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
 static void
 check_claim(const struct claim *c, const struct sim_config *cfg,
     const struct sim_result *r)
@@ -650,6 +723,19 @@ check_claim(const struct claim *c, const struct sim_config *cfg,
 		break;
 	case C_DP_AT_END:
 		check_dp_at_end(r, cfg->microbatches);
+		break;
+	case C_KV_HOPS:
+		ck_assert_int_eq(r->cp, 4);
+		ck_assert_int_eq(kv_sends(tl, SIM_P_KV, 1), (int)c->v);
+		break;
+	case C_KV_GRAD_HOPS:
+		ck_assert_int_eq(kv_sends(tl, SIM_P_KV, 0),
+		    kv_sends(tl, SIM_P_KV, 1));
+		ck_assert_int_eq(kv_sends(tl, SIM_P_KV_GRADS, 0), (int)c->v);
+		break;
+	case C_KV_WAITS:
+		for (i = 1; i <= SIM_LAYERS; i++)
+			ck_assert_int_eq(kv_waits(tl, (int)i), (int)c->v);
 		break;
 	}
 }

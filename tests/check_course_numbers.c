@@ -1076,6 +1076,41 @@ static const struct figure figures[] = {
 	  " GB per GPU", L3_1M, NULL, NULL, FIG_ACT_GB, 0.01 },
 	{ "drop-15", "card:p5-million-tokens", "against about ",
 	  " GB of model states", L3_1M, NULL, NULL, FIG_STATES_GB, 0.03 },
+	/* drop 15's incident: 128K at TP 8 x DP 4 on 32 H100s */
+	{ "drop-15", NULL, "shows about ", " GB of model states", "oom-128k",
+	  NULL, NULL, FIG_STATES_GB, 0.02 },
+	{ "drop-15", NULL, "states and about ", " GB of activations per GPU",
+	  "oom-128k", NULL, NULL, FIG_ACT_GB, 0.01 },
+	{ "drop-15", NULL, ", about ", " GB in all", "oom-128k", NULL, NULL,
+	  FIG_TOTAL_GB, 0.01 },
+	{ "drop-15", NULL, " GB in all against ", " GB usable", "oom-128k",
+	  NULL, NULL, FIG_USABLE_GB, 0.005 },
+	{ "drop-15", NULL, "sequence, the activations fall to about ",
+	  " GB and the total", "oom-128k", "{\"cp\": 4, \"dp\": 1}", NULL,
+	  FIG_ACT_GB, 0.01 },
+	{ "drop-15", NULL, "and the total to about ", " GB, while the ring",
+	  "oom-128k", "{\"cp\": 4, \"dp\": 1}", NULL, FIG_TOTAL_GB, 0.02 },
+	{ "drop-15", NULL, "so a step takes about ", " s against",
+	  "oom-128k", "{\"cp\": 4, \"dp\": 1}", NULL, FIG_STEP_S, 0.005 },
+	{ "drop-15", NULL, " s against ", " s before:", "oom-128k", NULL, NULL,
+	  FIG_STEP_S, 0.005 },
+	{ "drop-15", NULL, "halves the activations to about ",
+	  " GB and still", "oom-128k", "{\"cp\": 2, \"dp\": 2}", NULL,
+	  FIG_ACT_GB, 0.01 },
+	{ "drop-15", NULL, "does not fit (about ", " GB).", "oom-128k",
+	  "{\"cp\": 2, \"dp\": 2}", NULL, FIG_TOTAL_GB, 0.01 },
+	{ "drop-15", NULL, "fits on its own (about ", " GB at DP 4)",
+	  "oom-128k", "{\"recompute\": \"full\"}", NULL, FIG_TOTAL_GB,
+	  0.01 },
+	{ "drop-15", NULL, "makes a step about ", " s, about", "oom-128k",
+	  "{\"recompute\": \"full\"}", NULL, FIG_STEP_S, 0.005 },
+	{ "drop-15", NULL, " s, about ", "% fewer tokens/s", "oom-128k",
+	  "{\"recompute\": \"full\"}", "{}", FIG_LOSS_PCT, 0.05 },
+	{ "drop-15", NULL, "shrinks only the ", " GB of states", "oom-128k",
+	  NULL, NULL, FIG_STATES_GB, 0.02 },
+	{ "drop-15", NULL, "falls to about ", " of the start", "oom-128k",
+	  "{\"pp\": 4, \"dp\": 1, \"recompute\": \"full\"}", "{}",
+	  FIG_TOKENS_RATIO, 0.02 },
 	{ "drop-15", NULL, "so the run needs about ", " GB of activations",
 	  L3_128K, "{\"recompute\": \"full\", \"attention\": \"plain\"}",
 	  NULL, FIG_ACT_GB, 0.01 },
@@ -1327,6 +1362,35 @@ START_TEST(incident_briefs)
 END_TEST
 
 /*
+ * What drop 15's incident states without a number: the start does not
+ * fit, CP 4 in DP's place fits with its ring wholly hidden, CP 2 alone
+ * does not fit and does with full recomputation, ZeRO-3 does not fit,
+ * PP 4 with full recomputation does.
+ */
+START_TEST(drop15_incident)
+{
+	struct cm_result *r = calloc(1, sizeof *r);
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(unit_of("drop-15",
+	    "oom-128k")->scenario.raw, "start");
+
+	ck_assert_ptr_nonnull(r);
+	run(st, NULL, r);
+	ck_assert(!r->fits);
+	run(st, "{\"cp\": 4, \"dp\": 1}", r);
+	ck_assert(r->fits && r->t_cp > 0 && r->t_cp_exposed == 0);
+	run(st, "{\"cp\": 2, \"dp\": 2}", r);
+	ck_assert(!r->fits);
+	run(st, "{\"cp\": 2, \"dp\": 2, \"recompute\": \"full\"}", r);
+	ck_assert(r->fits);
+	run(st, "{\"zero\": 3}", r);
+	ck_assert(!r->fits);
+	run(st, "{\"pp\": 4, \"dp\": 1, \"recompute\": \"full\"}", r);
+	ck_assert(r->fits);
+	free(r);
+}
+END_TEST
+
+/*
  * What drop 15 states without a figure table entry: the million-token run
  * does not fit at TP 8 and fits at CP 8; the 128K run does not fit on one
  * node with selective recomputation and fits with full; plain attention
@@ -1416,6 +1480,7 @@ numbers_suite(void)
 	tcase_add_test(tc, drop14_headroom);
 	tcase_add_test(tc, incident_briefs);
 	tcase_add_test(tc, drop15_long_context);
+	tcase_add_test(tc, drop15_incident);
 	tcase_add_loop_test(tc, prose_figures, 0, (int)(sizeof figures /
 	    sizeof figures[0]));
 	suite_add_tcase(s, tc);

@@ -143,8 +143,8 @@ START_TEST(every_configuration_opens_as_it_should)
 	walk_dir(TOP_SRCDIR "/flashcards", 0);
 	/* 25 in lessons and flashcards when this was written */
 	ck_assert_uint_ge(n_opened, 25);
-	/* the incidents of drops 10 and 14 start out of memory */
-	ck_assert_uint_ge(n_oom, 2);
+	/* the incidents of drops 10, 14 and 15 start out of memory */
+	ck_assert_uint_ge(n_oom, 3);
 	engine_fit_each(course, count_item, &from_loader);
 	ck_assert_uint_eq(from_loader, n_opened);
 	/* check-content's walk agrees: no problem in the shipped course */
@@ -213,6 +213,59 @@ START_TEST(lab_overrides_keep_the_premise)
 }
 END_TEST
 
+/* Open drop 15's incident start with keys laid over it; 1 if it fits. */
+static int
+drop15_fits(const char *over)
+{
+	char path[4096];
+	cJSON *o = NULL, *start = NULL, *ov, *it;
+	const cJSON *b;
+	struct cm_result *r = calloc(1, sizeof *r);
+	struct cm_config c;
+	struct pl_err err;
+	int fits;
+
+	ck_assert_ptr_nonnull(r);
+	snprintf(path, sizeof path, "%s/lessons/5-going-further/"
+	    "15-long-context.json", TOP_SRCDIR);
+	o = read_json(path);
+	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(o, "blocks"))
+		if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+		    b, "kind")), "scenario") == 0)
+			start = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
+			    b, "start"), 1);
+	ck_assert_ptr_nonnull(start);
+	ov = cJSON_Parse(over);
+	ck_assert_ptr_nonnull(ov);
+	cJSON_ArrayForEach(it, ov)
+		cJSON_ReplaceItemInObjectCaseSensitive(start, it->string,
+		    cJSON_Duplicate(it, 1));
+	ck_assert_msg(cm_config_from_json(&c, start, &cat, path, "", &err) ==
+	    0, "%s", err.msg);
+	ck_assert_msg(cm_evaluate(&c, r, &err) == 0, "%s", err.msg);
+	ck_assert(r->valid);
+	fits = r->fits;
+	free(r);
+	cJSON_Delete(ov);
+	cJSON_Delete(start);
+	cJSON_Delete(o);
+	return fits;
+}
+
+/* Drop 15's incident as its brief and solution tell it: out of memory at
+ * TP 8 x DP 4, fitting once CP 4 takes DP's place or with full
+ * recomputation, not with CP 2 alone. */
+START_TEST(drop15_incident_before_and_after)
+{
+	ck_assert(!drop15_fits("{}"));
+	ck_assert(drop15_fits("{\"cp\": 4, \"dp\": 1}"));
+	ck_assert(drop15_fits("{\"recompute\": \"full\"}"));
+	ck_assert(!drop15_fits("{\"cp\": 2, \"dp\": 2}"));
+	ck_assert(drop15_fits("{\"cp\": 2, \"dp\": 2, "
+	    "\"recompute\": \"full\"}"));
+}
+END_TEST
+
 /* The check itself: an unmarked configuration that does not fit fails. */
 START_TEST(an_unmarked_oom_is_reported)
 {
@@ -261,6 +314,7 @@ engines_suite(void)
 	tcase_add_test(tc, every_configuration_opens_as_it_should);
 	tcase_add_test(tc, lab_overrides_keep_the_premise);
 	tcase_add_test(tc, an_unmarked_oom_is_reported);
+	tcase_add_test(tc, drop15_incident_before_and_after);
 	suite_add_tcase(s, tc);
 	return s;
 }

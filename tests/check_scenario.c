@@ -1,5 +1,5 @@
 /*
- * check_scenario.c - the five shipped scenarios (drops 10-14) graded by the
+ * check_scenario.c - the six shipped scenarios (drops 10-15) graded by the
  * real engine on the real catalog: each start fails its goal, the layout
  * its worked solution describes passes, and drop 14's claims are judged
  * against the engine's numbers and the runner-up. A pass needs the right
@@ -184,6 +184,71 @@ START_TEST(drop10_oom)
 }
 END_TEST
 
+/*
+ * Drop 15: Llama 3 8B at 131,072 tokens on 32 H100s, TP 8 x DP 4, OOMs on
+ * its activations. Every fix the engine says fits within the floor passes
+ * (CP 4, full recomputation, CP 2 with it); what does not fit or falls
+ * under the floor fails, and the locked sequence, batch and TP cannot
+ * move. The prediction holds the cost of the fix: the unfixed step time
+ * passes for CP 4 and fails for full recomputation.
+ */
+START_TEST(drop15_oom_128k)
+{
+	struct fixture *f = open_scenario("drop-15");
+	struct cm_config c = f->start_cfg;
+	double step0 = f->start.t_step;
+
+	ck_assert(!f->start.fits);
+	ck_assert(!grade(f, &f->start_cfg, 0));
+	ck_assert(!f->g.crit[0].pass);
+	ck_assert(f->sc.locked & (1u << PG_SEQ));
+	ck_assert(f->sc.locked & (1u << PG_GLOBAL_BATCH));
+	ck_assert(f->sc.locked & (1u << PG_TP));
+	ck_assert(!(f->sc.locked & (1u << (PG_AXES + MESH_CP))));
+	ck_assert(!(f->sc.locked & (1u << PG_DP)));
+	ck_assert(!(f->sc.locked & (1u << PG_RECOMPUTE)));
+	/* CP 4 in place of DP 4: fits, the ring hidden, almost no cost. */
+	c.cp = 4;
+	c.dp = 1;
+	ck_assert(pg_same_knobs(&c, &f->start_cfg, f->sc.locked));
+	ck_assert_msg(grade(f, &c, 0), "%s", f->g.crit[1].text);
+	ck_assert(f->g.share_start > 0.99);
+	ck_assert(predicts(f, &c, step0));
+	/* Full recomputation alone fits, at about 0.77 of the start. */
+	c = f->start_cfg;
+	c.recompute = CM_RECOMPUTE_FULL;
+	ck_assert(grade(f, &c, 0));
+	ck_assert(f->g.share_start >= 0.75 && f->g.share_start < 0.8);
+	/* Its cost is part of the prediction: a third more compute. */
+	ck_assert(predicts(f, &c, step0 * 4 / 3));
+	ck_assert(!predicts(f, &c, step0));
+	/* CP 2 alone does not fit; with full recomputation it does. */
+	c = f->start_cfg;
+	c.cp = 2;
+	c.dp = 2;
+	ck_assert(!grade(f, &c, 0));
+	ck_assert(!f->g.crit[0].pass);
+	c.recompute = CM_RECOMPUTE_FULL;
+	ck_assert(grade(f, &c, 0));
+	/* ZeRO-3 shards the 16 GB of states, not the activations. */
+	c = f->start_cfg;
+	c.zero = 3;
+	ck_assert(!grade(f, &c, 0));
+	/* PP 4 with full recomputation fits but falls under the floor. */
+	c = f->start_cfg;
+	c.pp = 4;
+	c.dp = 1;
+	c.recompute = CM_RECOMPUTE_FULL;
+	ck_assert(!grade(f, &c, 0));
+	ck_assert(f->g.crit[0].pass && !f->g.crit[1].pass);
+	/* A shorter sequence would fit; it is locked. */
+	c = f->start_cfg;
+	c.model.seq = 32768;
+	ck_assert(!pg_same_knobs(&c, &f->start_cfg, f->sc.locked));
+	close_scenario(f);
+}
+END_TEST
+
 START_TEST(drop11_tp_across_nodes)
 {
 	struct fixture *f = open_scenario("drop-11");
@@ -284,7 +349,7 @@ END_TEST
 START_TEST(every_incident_locks_and_floors)
 {
 	const char *drops[] = { "drop-10", "drop-11", "drop-12", "drop-13",
-	    "drop-14" };
+	    "drop-14", "drop-15" };
 	size_t i;
 	int j, floor;
 
@@ -456,7 +521,7 @@ END_TEST
 START_TEST(every_incident_reasons)
 {
 	const char *drops[] = { "drop-10", "drop-11", "drop-12", "drop-13",
-	    "drop-14" };
+	    "drop-14", "drop-15" };
 	size_t i;
 	int j, right;
 
@@ -602,6 +667,7 @@ scenario_suite(void)
 	    catfix_course_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, drop10_oom);
+	tcase_add_test(tc, drop15_oom_128k);
 	tcase_add_test(tc, drop11_tp_across_nodes);
 	tcase_add_test(tc, drop12_bubble);
 	tcase_add_test(tc, drop12_regression_fails);
