@@ -324,13 +324,18 @@ START_TEST(bad_animation_settings)
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"tp\","
 	    " \"sequence-parallel\": true, \"caption\": \"c\"}]}",
 	    ": blocks[1].sequence-parallel: is not an animation key (mode, "
-	    "gpus, microbatches, schedule, virtual_stages, sequence_parallel, "
-	    "no_overlap, compute_only, caption)");
+	    "gpus, microbatches, schedule, virtual_stages, tp, "
+	    "sequence_parallel, no_overlap, compute_only, caption)");
 	/* Each setting valid alone, but not a run the toy can make. */
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"pp\","
 	    " \"sequence_parallel\": true, \"caption\": \"c\"}]}",
 	    ": blocks[1]: sequence parallelism splits a tensor-parallel group: "
 	    "it needs tp or 3d");
+	/* a block's tp splits CP ranks, as trace's --tp does */
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"dp\","
+	    " \"tp\": 2, \"caption\": \"c\"}]}",
+	    ": blocks[1]: tp 2 splits each CP rank: it needs mode cp (tp mode "
+	    "takes its degree from the GPUs)");
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"pp\","
 	    " \"gpus\": 3, \"caption\": \"c\"}]}",
 	    ": blocks[1]: 3 stages x 1 virtual stages do not divide the "

@@ -338,7 +338,7 @@ START_TEST(block_keys)
 	ck_assert(!animation_key_known("caption"));
 	ck_assert(!animation_key_known("virtual-stages"));
 	ck_assert_str_eq(sim_keys_names(SIM_FOR_BLOCK, buf, sizeof buf),
-	    "mode, gpus, microbatches, schedule, virtual_stages, "
+	    "mode, gpus, microbatches, schedule, virtual_stages, tp, "
 	    "sequence_parallel, no_overlap, compute_only");
 	ck_assert(key("mode")->uses & SIM_BLOCK_NEEDS);
 }

@@ -72,9 +72,7 @@ static const struct sim_key keys[] = {
 	    "(default 2)"), NULL,
 	    KNOB(VSTAGES, "vV", N_("more, fewer chunks per GPU "
 	    "(interleaved)"))),
-	/* not yet a block key: lessons/README.md's key table (owned by the
-	 * course) must list it first (check_cmd_trace) */
-	COUNT("tp", "tp", NULL, tp, "T", SIM_HEADS, T | R | K,
+	COUNT("tp", "tp", NULL, tp, "T", SIM_HEADS, T | R | B | K,
 	    N_("tensor-parallel ranks inside each CP rank, cp only "
 	    "(default 1)"), NULL,
 	    KNOB(TP, "tT", N_("more, fewer TP ranks in each CP rank"))),
