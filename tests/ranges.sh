@@ -41,6 +41,9 @@ refused "top_k from 1 to the experts (8)" plan --model llama3-8b --gpus 8 \
 refused "need experts" plan --model llama3-8b --gpus 8 --top-k 2
 refused "must be between 0 and 4096" plan --model mixtral-8x7b --gpus 8 --experts 5000
 refused "has none" plan --model llama3-8b --dp 8 --tp 1 --pp 1 --ep 2
+refused "Megatron-LM does not run this layout (it runs on: PyTorch FSDP2)" \
+	plan --model mixtral-8x7b --dp 8 --tp 1 --pp 1 --ep 8 --zero 3 \
+	--framework megatron
 refused "does not divide the 8 experts" plan --model mixtral-8x7b --dp 16 \
 	--tp 1 --pp 1 --ep 16
 refused "must divide DP x CP (2)" plan --model mixtral-8x7b --dp 2 --tp 4 \
