@@ -24,6 +24,19 @@ eval(const struct cm_config *c, struct cm_result *r)
 	ck_assert_msg(cm_evaluate(c, r, &err) == 0, "%s", err.msg);
 }
 
+/* r carries a reason `code` whose text holds `part`. */
+static int
+has_reason(const struct cm_result *r, const char *code, const char *part)
+{
+	int i;
+
+	for (i = 0; i < r->n_reasons; i++)
+		if (strcmp(r->reasons[i].code, code) == 0 &&
+		    strstr(r->reasons[i].text, part) != NULL)
+			return 1;
+	return 0;
+}
+
 /* Mixtral 8x7B on 8 x dp GPUs as Megatron-LM runs it, 8 experts. */
 static void
 mixtral(struct cm_config *c, int dp, int tp, int ep)
@@ -89,6 +102,10 @@ START_TEST(all_to_all_across_nodes)
 	eval(&c, &rc);
 	eval(&n, &rn);
 	ck_assert(rc.t_ep > 5 * rn.t_ep);
+	/* the result says why, and names the NICs */
+	ck_assert_msg(has_reason(&rc, "ep_comm_exposed", "cross a NIC"),
+	    "no ep_comm_exposed across nodes");
+	ck_assert(!has_reason(&rn, "ep_comm_exposed", ""));
 }
 END_TEST
 
