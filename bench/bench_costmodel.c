@@ -1,6 +1,7 @@
 /*
  * bench_costmodel.c - how fast the cost model is: the layout search for
- * llama2-70b and llama3-70b on 64 H100s and llama3-405b on 16,384 (layouts
+ * llama2-70b and llama3-70b on 64 H100s, llama3-405b on 16,384 and the
+ * mixture of experts qwen3-235b-a22b on 2,048 (EP joins the grid; layouts
  * evaluated per second, framework and headroom rules, ranks and reasons
  * included), and one layout's evaluation. Prints figures; not part of
  * make check. Run from the source tree (reads data/), or pass the data directory.
@@ -57,12 +58,13 @@ bench_search(const struct hw_catalog *cat, const char *model, int gpus,
 		dt += now() - t0;
 	}
 	dt /= reps;
-	printf("search %-12s on %5d GPUs at %6d tokens: %8.2f ms, %6ld "
+	printf("search %-15s on %5d GPUs at %6d tokens: %8.2f ms, %6ld "
 	    "layouts, %.2f M layouts/s, %ld ranked; best DP%d TP%d PP%d CP%d "
-	    "%.1f TFLOP/s, %d tied with it\n", model, gpus, c.model.seq,
+	    "EP%d %.1f TFLOP/s, %d tied with it\n", model, gpus, c.model.seq,
 	    1e3 * dt, s->evaluated, s->evaluated / dt / 1e6, s->eligible,
 	    s->top[0].cfg.dp, s->top[0].cfg.tp, s->top[0].cfg.pp,
-	    s->top[0].cfg.cp, s->top[0].tflops_per_gpu, tied_with_best(s));
+	    s->top[0].cfg.cp, cm_ep(&s->top[0].cfg), s->top[0].tflops_per_gpu,
+	    tied_with_best(s));
 }
 
 int
@@ -85,6 +87,7 @@ main(int argc, char **argv)
 	bench_search(&cat, "llama3-70b", 64, 0, s);
 	bench_search(&cat, "llama3-405b", 16384, 0, s);
 	bench_search(&cat, "llama3-405b", 16384, 131072, s);
+	bench_search(&cat, "qwen3-235b-a22b", 2048, 0, s);
 	cm_config_default(&c, hw_model_find(&cat, "llama3-405b"),
 	    hw_gpu_find(&cat, "h100-80gb"));
 	c.gpus = 8192;

@@ -157,6 +157,42 @@ START_TEST(memory_and_dp_traffic)
 }
 END_TEST
 
+START_TEST(expert_tp_folds_ep_into_the_node)
+{
+	/* TP 8 filling each node with expert TP 1: EP 8 takes the TP ranks
+	 * (Megatron-Core's parallel folding), so its all-to-alls stay on
+	 * NVLink, each rank dispatching its own eighth of the tokens; a rank
+	 * holds one whole expert where it held an eighth of one (the other
+	 * nodes hold copies: expert data parallelism over 8) */
+	struct cm_config c, f;
+	struct cm_ep_layer x, y;
+	double one;
+
+	mixtral(&c, 8, 8, 8);
+	cm_ep_layer(&c, &x);
+	ck_assert(!x.in_domain);
+	f = c;
+	f.etp = 1;
+	ck_assert_ptr_null(cm_ep_invalid(&f));
+	cm_ep_layer(&f, &y);
+	ck_assert(y.in_domain);
+	one = 32768.0 / 8 * 2 * 4096 * 2 * 7 / 8;
+	ck_assert_double_eq_tol(y.bytes, 2 * one, 1);
+	ck_assert_double_eq_tol(cm_moe_tokens(&f), 32768.0 / 8, 1e-9);
+	ck_assert_double_eq_tol(cm_layer_params_rank(&f) -
+	    cm_layer_params_rank(&c), cm_layer_routed_all(&c) * (1.0 / 8 -
+	    1.0 / 64), 1);
+	ck_assert_uint_eq(cm_ep_frameworks(&f),
+	    FW_BIT(FW_MEGATRON) | FW_BIT(FW_PYTORCH));
+	/* EP may now reach past DP: 64 = TP 8 x DP 8, but not the 8 experts */
+	f.ep = 64;
+	ck_assert_ptr_nonnull(cm_ep_invalid(&f));
+	f.etp = 3;
+	f.ep = 8;
+	ck_assert_ptr_nonnull(strstr(cm_ep_invalid(&f), "must divide TP"));
+}
+END_TEST
+
 START_TEST(the_busiest_rank_sets_the_pace)
 {
 	/* --moe-imbalance 1.5: the busiest rank's experts take 1.5 times
@@ -216,7 +252,8 @@ START_TEST(layouts_it_cannot_take)
 	ck_assert_ptr_nonnull(strstr(err.msg, "does not divide the 8 experts"));
 	mixtral(&c, 2, 4, 4);
 	ck_assert_int_eq(cm_evaluate(&c, &r, &err), -1);
-	ck_assert_ptr_nonnull(strstr(err.msg, "must divide DP x CP (2)"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "must divide TP / ETP x DP x "
+	    "CP (2)"));
 	cm_config_default(&c, hw_model_find(&cat, "llama3-8b"),
 	    hw_gpu_find(&cat, "h100-80gb"));
 	c.dp = c.gpus = 8;
@@ -237,6 +274,7 @@ ep_suite(void)
 	tcase_add_test(tc, all_to_all_across_nodes);
 	tcase_add_test(tc, a_rank_holds_its_experts);
 	tcase_add_test(tc, memory_and_dp_traffic);
+	tcase_add_test(tc, expert_tp_folds_ep_into_the_node);
 	tcase_add_test(tc, the_busiest_rank_sets_the_pace);
 	tcase_add_test(tc, frameworks_that_run_it);
 	tcase_add_test(tc, layouts_it_cannot_take);

@@ -46,7 +46,7 @@ refused "Megatron-LM does not run this layout (it runs on: PyTorch FSDP2)" \
 	--framework megatron
 refused "does not divide the 8 experts" plan --model mixtral-8x7b --dp 16 \
 	--tp 1 --pp 1 --ep 16
-refused "must divide DP x CP (2)" plan --model mixtral-8x7b --dp 2 --tp 4 \
+refused "must divide TP / ETP x DP x CP (2)" plan --model mixtral-8x7b --dp 2 --tp 4 \
 	--pp 1 --ep 4
 "$PARLEARN" plan --model llama3-8b --gpus 8 --experts 8 --top-k 2 \
 	--expert-ffn 14336 >/dev/null || fail "a custom mixture of experts"

@@ -413,6 +413,11 @@ print_one(const struct cm_result *r, const cJSON *o)
 
 		snprintf(lay + n, sizeof lay - n, ", EP %d", cm_ep(c));
 	}
+	if (c->model.experts > 0 && cm_etp(c) != c->tp) {
+		size_t n = strlen(lay);
+
+		snprintf(lay + n, sizeof lay - n, ", expert TP %d", cm_etp(c));
+	}
 	printf(_("Layout %s, %s (v=%d), micro-batch %d, %ld micro-batches, "
 	    "ZeRO %d, recompute %s%s\n"), lay, pipe_schedule_name(c->schedule),
 	    c->virtual_stages,
@@ -566,7 +571,7 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 	for (a = 0; a < MESH_N_AXES; a++)
 		printf(" %3s", mesh_axis((enum mesh_axis)a)->label);
 	if (c->model.experts > 0)
-		printf(" %3s", "EP");
+		printf(" %3s %3s", "EP", "ETP");
 	printf("%s", _(" sched       v  b ZeRO recomp    SP   step s  TFLOP/s   "
 	    "MFU  mem GB free  fw\n"));
 	for (i = 0; i < s->n_top; i++) {
@@ -576,7 +581,7 @@ print_search(const struct cm_search *s, const struct cm_config *c)
 		for (a = 0; a < MESH_N_AXES; a++)
 			printf(" %3d", r->cfg.degree[a]);
 		if (c->model.experts > 0)
-			printf(" %3d", cm_ep(&r->cfg));
+			printf(" %3d %3d", cm_ep(&r->cfg), cm_etp(&r->cfg));
 		printf(" %-11s %2d %2d %4s %-9s %-3s %8.3f "
 		    "%8.1f %5.1f%% %7.1f %3.0f%%  %s\n",
 		    pipe_schedule_name(r->cfg.schedule),
@@ -673,7 +678,7 @@ kept_knobs(const cJSON *o)
 	k |= has(o, "seq_parallel") ? CM_KEEP_SP : 0;
 	k |= has(o, "reshard_after_forward") || has(o, "hsdp") ?
 	    CM_KEEP_FSDP : 0;
-	k |= has(o, "ep") ? CM_KEEP_EP : 0;
+	k |= has(o, "ep") || has(o, "etp") ? CM_KEEP_EP : 0;
 	return k;
 }
 

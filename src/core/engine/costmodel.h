@@ -162,6 +162,9 @@ struct cm_config {
 						  * this times its even share,
 						  * the rest dropped; 0:
 						  * dropless */
+	int			etp;		/* expert TP: the experts split
+						 * over etp ranks (dividing TP);
+						 * 0: TP's degree */
 	int			ep;		/* expert parallelism: routed
 						 * experts over ep of the DP x CP
 						 * ranks (costmodel_ep.c); 0, 1:
@@ -493,6 +496,8 @@ double	cm_params(const struct hw_model *);
 
 /* Expert parallelism's degree: cfg->ep, or 1 (costmodel_ep.c). */
 int	cm_ep(const struct cm_config *);
+/* Expert tensor parallelism's degree: cfg->etp, or TP's. */
+int	cm_etp(const struct cm_config *);
 
 /* Parameters one token uses: cm_params but a MoE layer's k + shared
  * experts only. */

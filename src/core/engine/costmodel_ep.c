@@ -43,6 +43,27 @@ cm_ep(const struct cm_config *c)
 	return c->ep > 1 ? c->ep : 1;
 }
 
+int
+cm_etp(const struct cm_config *c)
+{
+	return c->etp > 0 ? c->etp : c->tp;
+}
+
+double
+cm_moe_tokens(const struct cm_config *c)
+{
+	return cm_rank_tokens(c) * cm_etp(c) / c->tp;
+}
+
+double
+cm_layer_routed_all(const struct cm_config *c)
+{
+	const struct hw_model *m = &c->model;
+
+	return (m->mlp == HW_MLP_SWIGLU ? 3.0 : 2.0) * m->hidden *
+	    m->expert_ffn * m->experts;
+}
+
 /*
  * The busiest EP rank's routed tokens over the even share: the router's
  * imbalance (--moe-imbalance, the max over mean load that Megatron-Core
@@ -69,8 +90,18 @@ const char *
 cm_ep_invalid(const struct cm_config *c)
 {
 	static char buf[160];
-	int e = cm_ep(c), dc = c->dp * c->cp;
+	int e = cm_ep(c), et = cm_etp(c), dc = c->tp / et * c->dp * c->cp;
 
+	if (c->etp > 0 && c->model.experts == 0)
+		return _("expert TP splits a mixture of experts: the model has "
+		    "none (--experts)");
+	if (c->etp > 0 && (c->tp % c->etp != 0 ||
+	    c->model.expert_ffn % c->etp != 0)) {
+		snprintf(buf, sizeof buf, _("expert TP %d must divide TP (%d) "
+		    "and the experts' width (%d)"), c->etp, c->tp,
+		    c->model.expert_ffn);
+		return buf;
+	}
 	if (e == 1)
 		return NULL;
 	if (c->model.experts == 0)
@@ -82,8 +113,8 @@ cm_ep_invalid(const struct cm_config *c)
 		return buf;
 	}
 	if (dc % e != 0) {
-		snprintf(buf, sizeof buf, _("EP %d must divide DP x CP (%d): "
-		    "its ranks are taken from those"), e, dc);
+		snprintf(buf, sizeof buf, _("EP %d must divide TP / ETP x DP x "
+		    "CP (%d): its ranks are taken from those"), e, dc);
 		return buf;
 	}
 	if (c->hsdp)
@@ -93,23 +124,27 @@ cm_ep_invalid(const struct cm_config *c)
 
 /*
  * Where rank 0's EP group sits: its members are the first ep of the
- * DP x CP ranks, CP inner. Sets the members in the busiest NVLink domain.
+ * TP / ETP x CP x DP ranks, in that order innermost first (Megatron-Core's
+ * expert order tp-ep-dp-pp folds EP into what TP leaves). Returns the
+ * members in the busiest NVLink domain.
  */
 static int
 busiest_domain(const struct cm_config *c)
 {
 	struct mesh m;
-	long sc, sd, dom, *doms, r;
-	int e = cm_ep(c), i, j, most = 0, n;
+	long st, sc, sd, dom, *doms, r;
+	int e = cm_ep(c), f = c->tp / cm_etp(c), i, j, most = 0, n;
 
 	cm_mesh(c, &m);
+	st = mesh_stride(&m, MESH_TP) * cm_etp(c);
 	sc = mesh_stride(&m, MESH_CP);
 	sd = mesh_stride(&m, MESH_DP);
 	dom = c->nvlink_domain > 0 ? c->nvlink_domain : c->gpus_per_node;
 	if ((doms = malloc((size_t)e * sizeof *doms)) == NULL)
 		return 1;
 	for (i = 0; i < e; i++) {
-		r = (long)(i % c->cp) * sc + (long)(i / c->cp) * sd;
+		r = (long)(i % f) * st + (long)(i / f % c->cp) * sc +
+		    (long)(i / f / c->cp) * sd;
 		doms[i] = r / dom;
 	}
 	for (i = 0; i < e; i++) {
@@ -134,7 +169,7 @@ cm_ep_layer(const struct cm_config *c, struct cm_ep_layer *x)
 	if (e <= 1 || m->experts == 0)
 		return;
 	/* the busiest rank receives, and sends back, load times its share */
-	tokens = cm_rank_tokens(c) * m->top_k * m->hidden * cm_elem_bytes(c) *
+	tokens = cm_moe_tokens(c) * m->top_k * m->hidden * cm_elem_bytes(c) *
 	    cm_moe_load(c);
 	pd = busiest_domain(c);
 	x->in_domain = pd >= e;
@@ -161,6 +196,11 @@ cm_ep_frameworks(const struct cm_config *c)
 {
 	unsigned fw = 0;
 
+	/* expert TP apart from TP: Megatron-Core's parallel folding
+	 * (--expert-tensor-parallel-size), torchtitan's ETP 1 */
+	if (cm_etp(c) != c->tp)
+		return c->zero <= 1 ? FW_BIT(FW_MEGATRON) | FW_BIT(FW_PYTORCH) :
+		    FW_BIT(FW_PYTORCH);
 	if (cm_ep(c) == 1)
 		return FW_ALL;
 	if (c->zero <= 1)

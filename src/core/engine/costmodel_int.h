@@ -236,8 +236,13 @@ struct cm_ep_layer {
 	double	bytes, fwd, bwd;
 	int	in_domain;		/* the group is in one NVLink domain */
 };
-/* One layer's routed-expert parameters on a TP rank, all E of them. */
+/* One layer's routed-expert parameters on a TP rank, all E of them; and
+ * in the whole layer. */
 double		 cm_layer_routed_rank(const struct cm_config *);
+double		 cm_layer_routed_all(const struct cm_config *);
+/* Tokens a rank dispatches to the experts per micro-batch: its own under
+ * expert TP 1, the TP group's gathered under expert TP = TP. */
+double		 cm_moe_tokens(const struct cm_config *);
 const char	*cm_ep_invalid(const struct cm_config *);
 /* The busiest EP rank's routed tokens over the even share (>= 1). */
 double		 cm_moe_load(const struct cm_config *);

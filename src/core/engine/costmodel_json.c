@@ -30,8 +30,10 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddStringToObject(l, "rank_order",
 	    mesh_order_name(c->rank_order));
 	cJSON_AddStringToObject(l, "cp_impl", cm_cp_impl_name(c->cp_impl));
-	if (c->model.experts > 0)
+	if (c->model.experts > 0) {
 		cJSON_AddNumberToObject(l, "ep", cm_ep(c));
+		cJSON_AddNumberToObject(l, "etp", cm_etp(c));
+	}
 	cJSON_AddStringToObject(l, "attention",
 	    cm_attention_name(c->attention));
 	cJSON_AddStringToObject(l, "kernels", cm_kernels_name(c->kernels));

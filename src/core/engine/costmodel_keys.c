@@ -256,6 +256,9 @@ static const struct cm_key rows[] = {
 	WORD("rank_order", LAYOUT, rank_order, NULL,
 	    N_("rank numbering: tp, cp, pp and dp in any order, innermost "
 	    "first (tp-cp-pp-dp; cp may be left out)")),
+	INT("etp", LAYOUT, etp, 1, 4096, "T",
+	    N_("expert TP: a mixture of experts' experts split over T of the "
+	    "TP ranks (default: TP)")),
 	INT("ep", LAYOUT, ep, 1, 4096, "E",
 	    N_("expert parallelism: a mixture of experts' experts over E of "
 	    "the DP x CP ranks (1)")),

@@ -90,9 +90,11 @@ cm_layer_linears(const struct cm_config *c, struct cm_linear *l)
 		return n;
 	}
 	put(l, &n, M, h, m->experts, 1, CM_LINEAR_ROUTER);
-	/* under EP a rank's E / ep experts take the tokens of ep ranks */
-	mlp(c, l, &n, M * m->top_k * cm_ep(c) / m->experts * cm_moe_load(c),
-	    m->expert_ffn / t, m->experts / cm_ep(c), CM_LINEAR_EXPERT);
+	/* under EP a rank's E / ep experts take the tokens of ep ranks,
+	 * each expert split over expert TP (costmodel_ep.c) */
+	mlp(c, l, &n, cm_moe_tokens(c) * m->top_k * cm_ep(c) / m->experts *
+	    cm_moe_load(c), (double)m->expert_ffn / cm_etp(c),
+	    m->experts / cm_ep(c), CM_LINEAR_EXPERT);
 	if (m->shared_experts > 0)
 		mlp(c, l, &n, M, (double)m->shared_experts * m->expert_ffn / t,
 		    1, 0);

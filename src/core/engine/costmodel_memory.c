@@ -66,8 +66,9 @@ cm_layer_params_rank(const struct cm_config *c)
 	 * router whole on every rank */
 	p = 2 * h * q / t + 2 * h * dh * kv_heads_rank(c) +
 	    (hw_mlp_params(m, 0) - router) / t + router + 2 * norm;
-	if (cm_ep(c) > 1)
-		p -= cm_layer_routed_rank(c) * (1 - 1.0 / cm_ep(c));
+	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)	/* E / ep experts, over ETP */
+		p += cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c)) -
+		    cm_layer_routed_rank(c);
 	if (m->qk_norm)
 		p += 2 * dh;
 	if (m->biases)
@@ -112,8 +113,8 @@ moe_act(const struct cm_config *c, double sb)
 
 	if (m->experts == 0)
 		return 0;
-	return 4.0 * m->top_k * sb * m->hidden * cm_moe_load(c) +
-	    8.0 * sb * m->experts;
+	return 4.0 * m->top_k * sb * m->hidden * cm_moe_load(c) * cm_etp(c) /
+	    c->tp + 8.0 * sb * m->experts;
 }
 
 /*
@@ -268,9 +269,9 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	/* Under EP the d ranks hold ep different expert shards, each
 	 * sharded over d / ep: a rank's share of the sharded states is that
 	 * of all the experts over d (costmodel_ep.c). */
-	if (cm_ep(c) > 1)
-		ns += layers * cm_layer_routed_rank(c) * (1 - 1.0 / cm_ep(c)) *
-		    scale;
+	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
+		ns += layers * (cm_layer_routed_rank(c) -
+		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
 	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
 	pw = c->zero >= 3 ? ns * w / d : np * w;
 	pg = c->zero >= 2 ? ns * g / d : np * g;

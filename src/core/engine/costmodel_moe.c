@@ -33,7 +33,7 @@ void
 cm_moe_elem(const struct cm_config *c, struct cm_moe_elem *x)
 {
 	const struct hw_model *m = &c->model;
-	double M = cm_rank_tokens(c), e = cm_elem_bytes(c);
+	double M = cm_moe_tokens(c), e = cm_elem_bytes(c);
 	double k = m->top_k, h = m->hidden, E = m->experts;
 	double router = 2 * CM_OPMATH * M * E;
 	double dispatch = 2 * e * k * M * h;

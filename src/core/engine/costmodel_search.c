@@ -339,19 +339,29 @@ static void
 try_ep(struct cm_search *s, int max, struct cm_config *c,
     const struct cm_config *base, struct cm_result *scratch)
 {
-	int e, dc = c->dp * c->cp;
+	int e, k, dc;
 
 	if (c->model.experts == 0 || (base->search_keep & CM_KEEP_EP)) {
 		c->ep = base->ep;
+		c->etp = base->etp;
 		try_schedules(s, max, c, base, scratch);
 		return;
 	}
-	for (e = 1; e <= dc && c->model.experts % e == 0 && dc % e == 0;
-	    e *= 2) {
-		c->ep = e;
-		try_schedules(s, max, c, base, scratch);
+	/* expert TP as TP, and 1 (the experts folded into the TP ranks,
+	 * Megatron-Core's parallel folding) */
+	for (k = 0; k < (c->tp > 1 ? 2 : 1); k++) {
+		c->etp = k ? 1 : 0;
+		dc = c->tp / cm_etp(c) * c->dp * c->cp;
+		for (e = 1; e <= dc && c->model.experts % e == 0 &&
+		    dc % e == 0; e *= 2) {
+			c->ep = e;
+			if (k && e == 1)
+				continue;	/* no EP: ETP 1 is plain DP */
+			try_schedules(s, max, c, base, scratch);
+		}
 	}
 	c->ep = base->ep;
+	c->etp = base->etp;
 }
 
 static int
