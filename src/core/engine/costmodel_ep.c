@@ -37,6 +37,8 @@
 #include "core/engine/framework.h"
 #include "core/mesh/mesh.h"
 
+#define CM_EP_MAX	4096	/* the ep key's bound */
+
 int
 cm_ep(const struct cm_config *c)
 {
@@ -129,31 +131,39 @@ cm_ep_invalid(const struct cm_config *c)
  * members in the busiest NVLink domain.
  */
 static int
+by_value(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
 busiest_domain(const struct cm_config *c)
 {
+	long doms[CM_EP_MAX];
 	struct mesh m;
-	long st, sc, sd, dom, *doms, r;
-	int e = cm_ep(c), f = c->tp / cm_etp(c), i, j, most = 0, n;
+	long st, sc, sd, dom, r;
+	int e = cm_ep(c), f = c->tp / cm_etp(c), i, run = 0, most = 0;
 
+	if (e > CM_EP_MAX)
+		return 1;
 	cm_mesh(c, &m);
 	st = mesh_stride(&m, MESH_TP) * cm_etp(c);
 	sc = mesh_stride(&m, MESH_CP);
 	sd = mesh_stride(&m, MESH_DP);
 	dom = c->nvlink_domain > 0 ? c->nvlink_domain : c->gpus_per_node;
-	if ((doms = malloc((size_t)e * sizeof *doms)) == NULL)
-		return 1;
 	for (i = 0; i < e; i++) {
 		r = (long)(i % f) * st + (long)(i / f % c->cp) * sc +
 		    (long)(i / f / c->cp) * sd;
 		doms[i] = r / dom;
 	}
+	qsort(doms, (size_t)e, sizeof doms[0], by_value);
 	for (i = 0; i < e; i++) {
-		for (n = 0, j = 0; j < e; j++)
-			n += doms[j] == doms[i];
-		if (n > most)
-			most = n;
+		run = i > 0 && doms[i] == doms[i - 1] ? run + 1 : 1;
+		if (run > most)
+			most = run;
 	}
-	free(doms);
 	return most;
 }
 
