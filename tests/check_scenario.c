@@ -349,7 +349,7 @@ END_TEST
 START_TEST(every_incident_locks_and_floors)
 {
 	const char *drops[] = { "drop-10", "drop-11", "drop-12", "drop-13",
-	    "drop-14", "drop-15" };
+	    "drop-14", "drop-15", "drop-16" };
 	size_t i;
 	int j, floor;
 
@@ -521,7 +521,7 @@ END_TEST
 START_TEST(every_incident_reasons)
 {
 	const char *drops[] = { "drop-10", "drop-11", "drop-12", "drop-13",
-	    "drop-14", "drop-15" };
+	    "drop-14", "drop-15", "drop-16" };
 	size_t i;
 	int j, right;
 
