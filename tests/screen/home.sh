@@ -24,12 +24,12 @@ for t in \
 	"Choose (DP, TP, PP) for a 30B model on 32 GPUs" \
 	"Defend a (DP, TP, PP) tuple for a 70B model on 64 GPUs" \
 	"Long context: when activations outgrow TP" \
+	"Sparse models: experts and expert parallelism" \
 	"Phase 2  Tracing Four GPUs, Three Ways" \
 	"Phase 3  Cost Models and When OOM Hits" \
 	"Phase 4  Sizing a 70B Cluster" \
 	"Phase 5  Going Further" \
 	"Start: 1. Three different things" \
-	"Flashcard review" \
 	"profile: tester" \
 	"0/4" \
 	"0/5" \
@@ -67,6 +67,7 @@ done
 screen_keys G
 screen_wait "Cost-model playground"
 screen_wait "Animations: the toy model on simulated GPUs"
+screen_wait "Flashcard review"
 screen_keys k Enter
 screen_wait "Memory/GPU, GB (1e9 B)"
 screen_has "Cost-model playground"
