@@ -150,7 +150,7 @@ int	pg_has_base(const struct pg_state *, enum pg_base base);
  * "dp=2 tp=4 pp=4 mb=1 zero=1 recompute=full sp=off schedule=1f1b v=1
  * attention=flash seq=4096 gb=56 gpus=32 gpn=8 model=llama2-70b
  * gpu=a100-80gb", with " order=pp-tp-dp" at the end when the rank order
- * is not the default one.
+ * is not the default one, then " ep=8" when EP is above 1.
  */
 /* The axis knob k sets the degree of: 0, or -1 for another knob. */
 /*
