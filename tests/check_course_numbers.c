@@ -13,7 +13,8 @@
  * condition, the cards' memory, what recomputation buys the questions
  * that use it, and the ranking's top MFU with its 2021 settings.
  * Issue 26 added drop 15 (long context): its figures in the table, its
- * cards', and what it states without a number (drop15_long_context).
+ * cards', and what it states without a number (drop15_long_context);
+ * issue 27 drop 16 (sparse models) the same way (drop16_sparse).
  *
  * Each check names a drop, a unit of it (a question id or a text block's
  * title), the words around the number, and the engine figure it must match
@@ -713,7 +714,12 @@ enum fig {
 	FIG_TP_MB_S,		/* TP collectives of one micro-batch, s */
 	FIG_COMPUTE_MB_S,	/* compute of one micro-batch, s */
 	FIG_CP_S,		/* CP K/V exchange of a step, s */
-	FIG_CP_EXPOSED_S	/* the part of it attention does not hide */
+	FIG_CP_EXPOSED_S,	/* the part of it attention does not hide */
+	FIG_EP_S,		/* EP all-to-alls of a step, s */
+	FIG_TP_S,		/* TP collectives of a step, s */
+	FIG_PARAMS_B,		/* all the parameters, billions */
+	FIG_ACTIVE_B,		/* those a token uses, billions */
+	FIG_WEIGHTS_GB		/* weights per GPU */
 };
 
 struct figure {
@@ -749,6 +755,17 @@ struct figure {
 	"\"kernels\": \"fused\"}"
 #define L3_CP4(impl) "{\"gpus\": 32, \"cp\": 4, \"cp_impl\": \"" impl "\"}"
 #define L3_CP8 "{\"gpus\": 64, \"cp\": 8}"
+/* drop 16: Qwen3-30B-A3B on one node, EP 1 (issue 27 item 5) */
+#define Q3_1N "{\"model\": \"qwen3-30b-a3b\", \"gpu\": \"h100-80gb\", " \
+	"\"gpus\": 8, \"global_batch\": 64, \"dp\": 8, \"tp\": 1, " \
+	"\"pp\": 1, \"zero\": 1, \"recompute\": \"full\", " \
+	"\"kernels\": \"fused\"}"
+#define Q3_EP8 "{\"ep\": 8}"
+#define Q3_2N(ep) "{\"gpus\": 16, \"gpus_per_node\": 8, \"dp\": 16, " \
+	"\"ep\": " ep "}"
+#define Q3_IMB(more) "{\"ep\": 8, \"moe_imbalance\": 1.5" more "}"
+#define MIX_TP(tp, dp, ep) "{\"tp\": " tp ", \"dp\": " dp ", \"ep\": " \
+	ep "}"
 #define L3_16K(impl) "{\"gpus\": 16, \"seq\": 16384, \"tp\": 1, " \
 	"\"cp\": 16, \"zero\": 1, \"cp_impl\": \"" impl "\"}"
 
@@ -1114,6 +1131,73 @@ static const struct figure figures[] = {
 	{ "drop-15", NULL, "so the run needs about ", " GB of activations",
 	  L3_128K, "{\"recompute\": \"full\", \"attention\": \"plain\"}",
 	  NULL, FIG_ACT_GB, 0.01 },
+	/* drop 16: sparse models */
+	{ "drop-16", NULL, "it has about ", " billion parameters, and",
+	  "ep-across-nodes", NULL, NULL, FIG_PARAMS_B, 0.01 },
+	{ "drop-16", NULL, "a token runs through about ", " billion of them",
+	  "ep-across-nodes", NULL, NULL, FIG_ACTIVE_B, 0.01 },
+	{ "drop-16", NULL, "every GPU holds all ", " billion parameters",
+	  Q3_1N, NULL, NULL, FIG_PARAMS_B, 0.01 },
+	{ "drop-16", NULL, "parameters: about ", " GB of weights alone",
+	  Q3_1N, NULL, NULL, FIG_WEIGHTS_GB, 0.01 },
+	{ "drop-16", NULL, "a step takes about ", " s, and about", Q3_1N,
+	  Q3_EP8, NULL, FIG_STEP_S, 0.01 },
+	{ "drop-16", NULL, "and about ", " s of it are all-to-alls", Q3_1N,
+	  Q3_EP8, NULL, FIG_EP_S, 0.02 },
+	{ "drop-16", NULL, "about 5.2 billion parameters at 2 bytes: about ",
+	  " GB", Q3_1N, Q3_EP8, NULL, FIG_WEIGHTS_GB, 0.01 },
+	{ "drop-16", NULL, "inside one node: a step takes about ", " s, about",
+	  Q3_1N, Q3_2N("8"), NULL, FIG_STEP_S, 0.01 },
+	{ "drop-16", NULL, " s, about ", " s of it all-to-all", Q3_1N,
+	  Q3_2N("8"), NULL, FIG_EP_S, 0.02 },
+	{ "drop-16", NULL, "grow from about ", " s to about", Q3_1N,
+	  Q3_2N("8"), NULL, FIG_EP_S, 0.02 },
+	{ "drop-16", NULL, " s to about ", " s a step, and the step", Q3_1N,
+	  Q3_2N("16"), NULL, FIG_EP_S, 0.01 },
+	{ "drop-16", NULL, "and the step to about ", " s. The memory", Q3_1N,
+	  Q3_2N("16"), NULL, FIG_STEP_S, 0.01 },
+	{ "drop-16", NULL, "the weights to about ", " GB per GPU", Q3_1N,
+	  Q3_2N("16"), NULL, FIG_WEIGHTS_GB, 0.01 },
+	{ "drop-16", NULL, "(about ", " s a step with an even router)", Q3_1N,
+	  Q3_EP8, NULL, FIG_STEP_S, 0.01 },
+	{ "drop-16", NULL, "The step grows from about ", " s to about", Q3_1N,
+	  Q3_EP8, NULL, FIG_STEP_S, 0.01 },
+	{ "drop-16", NULL, " s to about ", " s, about a quarter", Q3_1N,
+	  Q3_IMB(""), NULL, FIG_STEP_S, 0.01 },
+	{ "drop-16", NULL, "bring the step to about ", " s, at the price",
+	  Q3_1N, Q3_IMB(", \"capacity_factor\": 1.25"), NULL, FIG_STEP_S,
+	  0.01 },
+	{ "drop-16", "card:p5-moe-counts", "holds about ", " billion",
+	  "{\"model\": \"mixtral-8x7b\"}", NULL, NULL, FIG_PARAMS_B, 0.01 },
+	{ "drop-16", "card:p5-moe-counts", "uses about ", " billion",
+	  "{\"model\": \"mixtral-8x7b\"}", NULL, NULL, FIG_ACTIVE_B, 0.01 },
+	/* drop 16's incident: Mixtral, TP 8 x DP 8 x EP 8 on 64 H100s */
+	{ "drop-16", NULL, "shows about ", " s of compute", "ep-across-nodes",
+	  NULL, NULL, FIG_COMPUTE_S, 0.01 },
+	{ "drop-16", NULL, "compute and about ", " s of EP all-to-alls",
+	  "ep-across-nodes", NULL, NULL, FIG_EP_S, 0.01 },
+	{ "drop-16", NULL, "in a step of about ", " s. TP 8",
+	  "ep-across-nodes", NULL, NULL, FIG_STEP_S, 0.01 },
+	{ "drop-16", NULL, "stay on NVLink and take about ", " s. Bring",
+	  "ep-across-nodes", NULL, NULL, FIG_TP_S, 0.02 },
+	{ "drop-16", NULL, "the all-to-alls fall to about ", " s; the step",
+	  "ep-across-nodes", MIX_TP("1", "64", "8"), NULL, FIG_EP_S, 0.02 },
+	{ "drop-16", NULL, "the step is about ", " s, about",
+	  "ep-across-nodes", MIX_TP("1", "64", "8"), NULL, FIG_STEP_S, 0.01 },
+	{ "drop-16", NULL, " s, about ", " times the tokens per second",
+	  "ep-across-nodes", MIX_TP("1", "64", "8"), "{}", FIG_TOKENS_RATIO,
+	  0.01 },
+	{ "drop-16", NULL, "needs about ", " GB. TP 2", "ep-across-nodes",
+	  MIX_TP("1", "64", "4"), NULL, FIG_TOTAL_GB, 0.01 },
+	{ "drop-16", NULL, "and passes, at about ", " times. Dropping",
+	  "ep-across-nodes", MIX_TP("2", "32", "4"), "{}", FIG_TOKENS_RATIO,
+	  0.01 },
+	{ "drop-16", NULL, "each TP group: about ", " times, short",
+	  "ep-across-nodes", MIX_TP("8", "8", "1"), "{}", FIG_TOKENS_RATIO,
+	  0.01 },
+	{ "drop-16", NULL, "spans two nodes (about ", " times)",
+	  "ep-across-nodes", MIX_TP("2", "32", "8"), "{}", FIG_TOKENS_RATIO,
+	  0.01 },
 };
 
 /* All the prose of drop `drop` (every block, briefs and hints too). */
@@ -1297,6 +1381,11 @@ figure_value(const struct figure *f, const cJSON *base)
 		break;
 	case FIG_CP_S:			x = r->t_cp; break;
 	case FIG_CP_EXPOSED_S:		x = r->t_cp_exposed; break;
+	case FIG_EP_S:			x = r->t_ep; break;
+	case FIG_TP_S:			x = r->t_tp; break;
+	case FIG_PARAMS_B:		x = r->params / 1e9; break;
+	case FIG_ACTIVE_B:		x = r->params_active / 1e9; break;
+	case FIG_WEIGHTS_GB:		x = r->mem_params / 1e9; break;
 	}
 	free(r);
 	return x;
@@ -1458,6 +1547,54 @@ START_TEST(drop15_long_context)
 }
 END_TEST
 
+/*
+ * What drop 16 states without a table entry: q1's worked split of
+ * Qwen3-30B-A3B's weights (29.0 billion in the experts from the preset's
+ * sizes, 3.6 billion of them per GPU at EP 8, about 1.5 billion whole,
+ * 5.2 in all, EP 1 six times as much), EP 1 not fitting and EP 8 fitting
+ * on one node, the straggler's step growing by about a quarter, and the
+ * incident's TP 1 fitting only at EP 8.
+ */
+START_TEST(drop16_sparse)
+{
+	struct cm_result *r = calloc(1, sizeof *r), *e = calloc(1, sizeof *e);
+	cJSON *q = cJSON_Parse(Q3_1N), *mix;
+	const struct hw_model *m = hw_model_find(&cat, "qwen3-30b-a3b");
+	double experts, rest;
+
+	ck_assert_ptr_nonnull(m);
+	experts = (double)m->layers * m->experts * 3.0 * m->hidden *
+	    m->expert_ffn;
+	ck_assert(fabs(experts / 1e9 - 29.0) < 0.05);
+	ck_assert(fabs(experts / 8 / 1e9 - 3.6) < 0.05);
+	run(q, NULL, r);
+	ck_assert(!r->fits);
+	rest = r->params - experts;
+	ck_assert(fabs(rest / 1e9 - 1.5) < 0.05);
+	ck_assert(fabs((rest + experts / 8) / 1e9 - 5.2) < 0.05);
+	run(q, Q3_EP8, e);
+	ck_assert(e->fits);
+	ck_assert(fabs(2 * (rest + experts / 8) - e->mem_params) <
+	    0.01 * e->mem_params);
+	ck_assert(fabs(r->mem_params / e->mem_params - 6) < 0.5);
+	run(q, Q3_IMB(""), r);
+	ck_assert(fabs(r->t_step / e->t_step - 1.25) < 0.03);
+	run(q, Q3_2N("16"), r);
+	ck_assert(r->fits);
+	mix = cJSON_GetObjectItemCaseSensitive(unit_of("drop-16",
+	    "ep-across-nodes")->scenario.raw, "start");
+	run(mix, MIX_TP("1", "64", "8"), r);
+	ck_assert(r->fits);
+	run(mix, MIX_TP("1", "64", "4"), r);
+	ck_assert(!r->fits);
+	run(mix, MIX_TP("1", "64", "2"), r);
+	ck_assert(!r->fits);
+	cJSON_Delete(q);
+	free(r);
+	free(e);
+}
+END_TEST
+
 static Suite *
 numbers_suite(void)
 {
@@ -1481,6 +1618,7 @@ numbers_suite(void)
 	tcase_add_test(tc, incident_briefs);
 	tcase_add_test(tc, drop15_long_context);
 	tcase_add_test(tc, drop15_incident);
+	tcase_add_test(tc, drop16_sparse);
 	tcase_add_loop_test(tc, prose_figures, 0, (int)(sizeof figures /
 	    sizeof figures[0]));
 	suite_add_tcase(s, tc);

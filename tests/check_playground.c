@@ -366,6 +366,72 @@ START_TEST(partner_order)
 }
 END_TEST
 
+/*
+ * The EP knob: hidden for a dense model; for Mixtral 8x7B on 64 GPUs it
+ * steps 1, 2, 4, 8 and stops at the 8 experts, refuses an EP that does not
+ * divide DP, and survives a TP change that moves DP (EP 8 at TP 8 puts one
+ * rank per node; at TP 1 the 8 EP ranks share a node and the step is
+ * more than twice as fast).
+ */
+START_TEST(ep_knob)
+{
+	const struct hw_model *m = hw_model_find(&cat, "mixtral-8x7b");
+	struct cm_config c;
+	double slow;
+	char v[32], buf[300];
+
+	ck_assert(!pg_knob_shown(pg, PG_EP));
+	ck_assert_int_eq(pg_change(pg, PG_EP, +1), 0);
+	ck_assert_ptr_nonnull(m);
+	cm_config_default(&c, m, cm_default_gpu(&cat));
+	c.gpus = 64;
+	c.gpus_per_node = 8;
+	c.dp = 8;
+	c.tp = 8;
+	c.pp = 1;
+	c.zero = 1;
+	c.global_batch = 64;
+	c.recompute = CM_RECOMPUTE_FULL;
+	c.kernels = CM_KERNELS_FUSED;
+	pg_init(pg, &cat, &c, 0);
+	ck_assert(pg->cur_valid);
+	ck_assert(pg_knob_shown(pg, PG_EP));
+	pg_knob_value(pg, PG_EP, v, sizeof v);
+	ck_assert_str_eq(v, "1");
+	ck_assert_int_eq(pg_change(pg, PG_EP, -1), 0);
+	ck_assert_int_eq(pg_change(pg, PG_EP, +1), 1);
+	ck_assert_int_eq(pg->cfg.ep, 2);
+	ck_assert_int_eq(pg_change(pg, PG_EP, +1), 1);
+	ck_assert_int_eq(pg_change(pg, PG_EP, +1), 1);
+	ck_assert_int_eq(pg->cfg.ep, 8);
+	ck_assert(pg->cur_valid);
+	ck_assert(pg->cur.t_ep > 0);
+	ck_assert_int_eq(pg_change(pg, PG_EP, +1), 0);	/* 16 > 8 experts */
+	ck_assert_int_eq(pg->cfg.ep, 8);
+	slow = pg->cur.tokens_per_s;
+	while (pg->cfg.tp > 1)
+		ck_assert_int_eq(pg_change(pg, PG_TP, -1), 1);
+	ck_assert_int_eq(pg->cfg.dp, 64);
+	ck_assert_int_eq(pg->cfg.ep, 8);
+	ck_assert(pg->cur_valid);
+	ck_assert(pg->cur.tokens_per_s > 2 * slow);
+	pg_layout_text(&pg->cfg, buf, sizeof buf);
+	ck_assert_ptr_nonnull(strstr(buf, " ep=8"));
+	ck_assert(!pg_same_knobs(&pg->cfg, &c, 1u << PG_EP));
+	/* DP 2: EP 2 divides it, EP 4 does not. */
+	c.gpus = 16;
+	c.dp = 2;
+	pg_init(pg, &cat, &c, 0);
+	ck_assert_int_eq(pg_change(pg, PG_EP, +1), 1);
+	ck_assert_int_eq(pg_change(pg, PG_EP, +1), 0);
+	ck_assert_int_eq(pg->cfg.ep, 2);
+	/* Locked in a scenario. */
+	pg_init(pg, &cat, &c, 1u << PG_EP);
+	ck_assert_int_eq(pg_change(pg, PG_EP, +1), -1);
+	ck_assert_int_le(pg->cfg.ep, 1);
+}
+END_TEST
+
 static Suite *
 playground_suite(void)
 {
@@ -387,6 +453,7 @@ playground_suite(void)
 	tcase_add_test(tc, layout_text);
 	tcase_add_test(tc, rank_in_search);
 	tcase_add_test(tc, rank_order_knob);
+	tcase_add_test(tc, ep_knob);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -249,6 +249,72 @@ START_TEST(drop15_oom_128k)
 }
 END_TEST
 
+/*
+ * Drop 16's incident: Mixtral 8x7B with TP 8 filling each node and EP 8,
+ * whose ranks are one per node. Over every TP, EP, recomputation,
+ * micro-batch, sequence parallelism and rank order the learner can set
+ * (the model, cluster, batch, sequence, ZeRO and PP locked), a layout
+ * passes only when EP > 1 and its EP group shares a node with TP x EP
+ * <= 8: dropping EP or laying it across nodes does not meet the floor.
+ */
+START_TEST(drop16_ep_across_nodes)
+{
+	struct fixture *f = open_scenario("drop-16");
+	struct cm_config c = f->start_cfg;
+	static const int deg[] = { 1, 2, 4, 8 };
+	int ti, ei, rc, mb, sp, order, passed = 0;
+
+	ck_assert(f->start.fits);
+	ck_assert(f->start.t_ep > f->start.t_compute);
+	ck_assert(!grade(f, &f->start_cfg, 0));
+	ck_assert(f->sc.locked & (1u << PG_ZERO));
+	ck_assert(f->sc.locked & (1u << PG_PP));
+	ck_assert(!(f->sc.locked & (1u << PG_EP)));
+	ck_assert(!(f->sc.locked & (1u << PG_TP)));
+	/* The solution: TP 1, DP 64, EP 8 inside a node. */
+	c.tp = 1;
+	c.dp = 64;
+	ck_assert(pg_same_knobs(&c, &f->start_cfg, f->sc.locked));
+	ck_assert_msg(grade(f, &c, 0), "%s", f->g.crit[1].text);
+	ck_assert(predicts(f, &c, f->r.t_step * 1.1));
+	ck_assert(!predicts(f, &c, f->start.t_step));
+	for (ti = 0; ti < 4; ti++)
+		for (ei = 0; ei < 4; ei++)
+			for (rc = 0; rc < 3; rc++)
+				for (mb = 1; mb <= 4; mb *= 2)
+					for (sp = 0; sp < 2; sp++)
+						for (order = 0; order < MESH_N_ORDERS;
+						    order++) {
+		c = f->start_cfg;
+		c.tp = deg[ti];
+		c.dp = 64 / deg[ti];
+		c.ep = deg[ei];
+		c.recompute = (enum cm_recompute)rc;
+		c.micro_batch = mb;
+		c.seq_parallel = sp;
+		c.rank_order = order;
+		if (!grade(f, &c, 0))
+			continue;
+		passed++;
+		ck_assert_msg(c.ep > 1 && c.tp * c.ep <= 8 &&
+		    f->r.group[MESH_DP].per_node >= c.ep,
+		    "TP %d EP %d order %d passes", c.tp, c.ep, order);
+	}
+	ck_assert_int_gt(passed, 0);
+	/* The locked knobs cannot move. */
+	c = f->start_cfg;
+	c.zero = 3;
+	ck_assert(!pg_same_knobs(&c, &f->start_cfg, f->sc.locked));
+	c = f->start_cfg;
+	c.pp = 2;
+	ck_assert(!pg_same_knobs(&c, &f->start_cfg, f->sc.locked));
+	c = f->start_cfg;
+	c.global_batch = 32;
+	ck_assert(!pg_same_knobs(&c, &f->start_cfg, f->sc.locked));
+	close_scenario(f);
+}
+END_TEST
+
 START_TEST(drop11_tp_across_nodes)
 {
 	struct fixture *f = open_scenario("drop-11");
@@ -349,7 +415,7 @@ END_TEST
 START_TEST(every_incident_locks_and_floors)
 {
 	const char *drops[] = { "drop-10", "drop-11", "drop-12", "drop-13",
-	    "drop-14", "drop-15" };
+	    "drop-14", "drop-15", "drop-16" };
 	size_t i;
 	int j, floor;
 
@@ -521,7 +587,7 @@ END_TEST
 START_TEST(every_incident_reasons)
 {
 	const char *drops[] = { "drop-10", "drop-11", "drop-12", "drop-13",
-	    "drop-14", "drop-15" };
+	    "drop-14", "drop-15", "drop-16" };
 	size_t i;
 	int j, right;
 
@@ -668,6 +734,7 @@ scenario_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, drop10_oom);
 	tcase_add_test(tc, drop15_oom_128k);
+	tcase_add_test(tc, drop16_ep_across_nodes);
 	tcase_add_test(tc, drop11_tp_across_nodes);
 	tcase_add_test(tc, drop12_bubble);
 	tcase_add_test(tc, drop12_regression_fails);

@@ -63,7 +63,8 @@ cli_usage(FILE *fp)
 
 	fprintf(fp, "%s", _("Usage: parlearn [OPTION]... [COMMAND [ARG]...]\n"
 	    "Learn how large models are trained on many GPUs: data, tensor and\n"
-	    "pipeline parallelism, FSDP/ZeRO and long context, in 15 short drops.\n"
+	    "pipeline parallelism, FSDP/ZeRO, long context and experts, in 16 short\n"
+	    "drops.\n"
 	    "\n"
 	    "With no COMMAND, start the interactive tutor.\n"
 	    "\n"

@@ -25,6 +25,7 @@ screen_wait "Phase 1"
 screen_keys j Enter
 screen_wait "Drop 1:"
 screen_keys q
+screen_keys G	# the review entry is below the fold at 100x30
 screen_wait "Flashcard review  (0 due, 0 learning, 7 new)"
 screen_keys B
 screen_wait "Card browser"

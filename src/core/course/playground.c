@@ -38,7 +38,7 @@ static const char *const knob_names[PG_N_KNOBS] = {
 	[PG_ZERO] = "zero", [PG_RECOMPUTE] = "recompute",
 	[PG_SP] = "seq_parallel", [PG_SCHEDULE] = "schedule",
 	[PG_VSTAGES] = "virtual_stages", [PG_ATTENTION] = "attention",
-	[PG_RANK_ORDER] = "rank_order"
+	[PG_RANK_ORDER] = "rank_order", [PG_EP] = "ep"
 };
 
 static const char *const knob_labels[PG_N_KNOBS] = {
@@ -49,7 +49,8 @@ static const char *const knob_labels[PG_N_KNOBS] = {
 	[PG_MICRO_BATCH] = N_("Micro-batch"), [PG_ZERO] = N_("ZeRO stage"),
 	[PG_RECOMPUTE] = N_("Recompute"), [PG_SP] = N_("Sequence parallel"),
 	[PG_SCHEDULE] = N_("Schedule"), [PG_VSTAGES] = N_("Virtual stages"),
-	[PG_ATTENTION] = N_("Attention"), [PG_RANK_ORDER] = N_("Rank order")
+	[PG_ATTENTION] = N_("Attention"), [PG_RANK_ORDER] = N_("Rank order"),
+	[PG_EP] = N_("Expert parallel")
 };
 
 const char *
@@ -249,6 +250,8 @@ pg_knob_shown(const struct pg_state *s, enum pg_knob k)
 {
 	enum mesh_axis a;
 
+	if (k == PG_EP)
+		return pg_ep_shown(&s->cfg);
 	if (pg_knob_axis(k, &a) != 0 || !mesh_axis(a)->optional)
 		return 1;
 	return cm_degree(&s->cfg, a) > 1 ||
@@ -411,6 +414,8 @@ change_model(struct pg_state *s, int dir)
 	if (i < 0)
 		return 0;
 	s->cfg.model = s->cat->models[i];
+	if (!pg_ep_shown(&s->cfg))	/* a dense model has no EP */
+		s->cfg.ep = 0;
 	if (s->locked & (1u << PG_SEQ))
 		s->cfg.model.seq = seq;
 	if (!(s->locked & (1u << PG_GLOBAL_BATCH)) &&
@@ -591,6 +596,9 @@ pg_change(struct pg_state *s, enum pg_knob k, int dir)
 	case PG_ZERO:
 		rc = change_number(s, k, dir);
 		break;
+	case PG_EP:
+		rc = pg_ep_change(&s->cfg, dir);
+		break;
 	default:
 		rc = change_enum(s, k, dir);
 		break;
@@ -665,52 +673,9 @@ pg_knob_value(const struct pg_state *s, enum pg_knob k, char *buf,
 	case PG_RANK_ORDER:
 		mesh_order_short(c->rank_order, c->degree, buf, size);
 		break;
+	case PG_EP: snprintf(buf, size, "%d", pg_ep_degree(c)); break;
 	default: snprintf(buf, size, "?"); break;
 	}
-}
-
-double
-pg_figure(const struct cm_result *r, enum pg_fig f)
-{
-	switch (f) {
-	case PG_F_MEM_PARAMS: return r->mem_params;
-	case PG_F_MEM_GRADS: return r->mem_grads;
-	case PG_F_MEM_OPTIM: return r->mem_optim;
-	case PG_F_MEM_ACT: return r->mem_act;
-	case PG_F_MEM_OTHER: return r->mem_other;
-	case PG_F_MEM_TOTAL: return r->mem_total;
-	/* compute slowed by collectives beside it is compute time */
-	case PG_F_T_COMPUTE: return r->t_compute + r->t_comm_slowed;
-	case PG_F_T_COMM: return r->t_exposed_comm;
-	case PG_F_T_BUBBLE: return r->t_bubble;
-	case PG_F_T_OPTIM: return r->t_optimizer;
-	case PG_F_T_STEP: return r->t_step;
-	case PG_F_BUBBLE: return r->bubble_fraction;
-	case PG_F_MFU: return r->mfu;
-	case PG_F_TOKENS: return r->tokens_per_s;
-	default: return 0;
-	}
-}
-
-int
-pg_has_base(const struct pg_state *s, enum pg_base base)
-{
-	return base == PG_VS_START ? s->have_start : s->have_prev;
-}
-
-double
-pg_delta_from(const struct pg_state *s, enum pg_fig f, enum pg_base base)
-{
-	if (!s->cur_valid || !pg_has_base(s, base))
-		return 0;
-	return pg_figure(&s->cur, f) - pg_figure(base == PG_VS_START ?
-	    &s->start : &s->prev, f);
-}
-
-double
-pg_delta(const struct pg_state *s, enum pg_fig f)
-{
-	return pg_delta_from(s, f, PG_VS_PREV);
 }
 
 void
@@ -741,6 +706,9 @@ pg_layout_text(const struct cm_config *c, char *buf, size_t size)
 		snprintf(buf + strlen(buf), size - strlen(buf), " order=%s",
 		    mesh_order_short(c->rank_order, c->degree, o, sizeof o));
 	}
+	if (pg_ep_degree(c) > 1 && strlen(buf) + 1 < size)
+		snprintf(buf + strlen(buf), size - strlen(buf), " ep=%d",
+		    pg_ep_degree(c));
 }
 
 /* Knob k of c as a number (names compared separately). */
@@ -764,6 +732,7 @@ knob_num(const struct cm_config *c, enum pg_knob k)
 	case PG_VSTAGES: return c->virtual_stages;
 	case PG_ATTENTION: return (long)c->attention;
 	case PG_RANK_ORDER: return (long)c->rank_order;
+	case PG_EP: return pg_ep_degree(c);
 	default: return 0;
 	}
 }

@@ -37,6 +37,8 @@ enum pg_knob {
 	PG_VSTAGES,		/* virtual stages (interleaved) */
 	PG_ATTENTION,		/* flash, plain */
 	PG_RANK_ORDER,		/* rank numbering, innermost axis first */
+	PG_EP,			/* expert parallelism (appended: saved
+				 * attempts name knobs, but keep the order) */
 	PG_N_KNOBS
 };
 
@@ -148,7 +150,7 @@ int	pg_has_base(const struct pg_state *, enum pg_base base);
  * "dp=2 tp=4 pp=4 mb=1 zero=1 recompute=full sp=off schedule=1f1b v=1
  * attention=flash seq=4096 gb=56 gpus=32 gpn=8 model=llama2-70b
  * gpu=a100-80gb", with " order=pp-tp-dp" at the end when the rank order
- * is not the default one.
+ * is not the default one, then " ep=8" when EP is above 1.
  */
 /* The axis knob k sets the degree of: 0, or -1 for another knob. */
 /*
@@ -157,6 +159,15 @@ int	pg_has_base(const struct pg_state *, enum pg_base base);
  * MESH_SEQ_CHUNK tokens) or it is above 1.
  */
 int	pg_knob_shown(const struct pg_state *, enum pg_knob k);
+
+/*
+ * The EP knob (playground_ep.c): shown for a model with routed experts;
+ * pg_ep_change steps cfg's EP to the next power of two (dir +1) or the
+ * one before (-1) that divides the experts and DP x CP, 0 at the end.
+ */
+int	pg_ep_shown(const struct cm_config *cfg);
+int	pg_ep_degree(const struct cm_config *cfg);
+int	pg_ep_change(struct cm_config *cfg, int dir);
 int	pg_knob_axis(enum pg_knob k, enum mesh_axis *a);
 
 void	pg_layout_text(const struct cm_config *cfg, char *buf, size_t size);
