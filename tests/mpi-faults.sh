@@ -118,6 +118,22 @@ culprit hang 1 "stopped answering in the backward pass of micro-batch 0; rank [0
 # limit here leaves room for mpirun's start on a loaded machine).
 fault stop stop:2 tp $T3 12
 culprit stop 2 "stopped answering in the backward pass of micro-batch 0; rank [013] waited $T3 s for the all-reduce of layer 4.s activation-grads (micro-batch 0)\$"
+# The same when the launcher loses what the ranks printed (MPICH's Hydra
+# tearing a loaded job down before relaying their stderr): the waiting
+# rank's last words, kept in the progress file, still name the culprit.
+printf '#!/bin/sh\nexec "%s" "$@" 2>/dev/null\n' \
+	"$(command -v "$MPIRUN")" >"$tmp/mute-mpirun"
+chmod +x "$tmp/mute-mpirun"
+had_mpirun=${PARLEARN_MPIRUN-unset}
+PARLEARN_MPIRUN=$tmp/mute-mpirun
+export PARLEARN_MPIRUN
+fault stop-muted stop:2 tp $T3 12
+if [ "$had_mpirun" = unset ]; then
+	unset PARLEARN_MPIRUN
+else
+	PARLEARN_MPIRUN=$had_mpirun
+fi
+culprit stop-muted 2 "stopped answering in the backward pass of micro-batch 0; rank [013] waited $T3 s for the all-reduce of layer 4.s activation-grads (micro-batch 0)\$"
 fault stop-init stop-init:2 tp $T3 12
 culprit stop-init 2 "stopped answering while starting MPI; rank [013] waited $T3 s for MPI to start\$"
 fault stop-finalize stop-finalize:2 tp $T3 12

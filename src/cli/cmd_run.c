@@ -328,7 +328,9 @@ report_failure(FILE *log, const char *mpirun, const struct ending *e)
 	int rank, sig, status = e->status;
 	long pid;
 
-	if (log_line(log, "parlearn: run: ", line, sizeof line)) {
+	if (log_line(log, "parlearn: run: ", line, sizeof line) ||
+	    run_progress_last_words_get(e->progress, e->np, line,
+	    sizeof line)) {
 		cli_printf(stderr, "%s\n", line);
 		return;
 	}

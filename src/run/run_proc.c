@@ -100,6 +100,23 @@ run_now(const struct run_proc *p)
 	return MPI_Wtime() + p->offset - p->t0;
 }
 
+/* The line a rank gives up with, kept for the launcher too. */
+static void __attribute__((format(printf, 2, 3)))
+last_words(const struct run_proc *p, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	n = strlen(line);
+	if (n > 0 && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	run_progress_last_words(p->size, line);
+}
+
 /* End the whole job, exit code 2, after a line on stderr. */
 static void __attribute__((noreturn))
 abort_job(void)
@@ -122,6 +139,7 @@ run_fail(const struct run_proc *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	run_progress_state(RUN_ST_GAVE_UP);
+	last_words(p, _("parlearn: run: rank %d: %s\n"), p->rank, msg);
 	safeprint_printf(stderr, _("parlearn: run: rank %d: %s\n"), p->rank,
 	    msg);
 	abort_job();
@@ -137,6 +155,7 @@ run_give_up(const struct run_proc *p, const char *what, int in_call)
 	    run_progress_stale(p->timeout), who, sizeof who) > 0) {
 		snprintf(msg, sizeof msg, _("%s; rank %d waited %g s for %s"),
 		    who, p->rank, p->timeout, what);
+		last_words(p, _("parlearn: run: %s\n"), msg);
 		safeprint_printf(stderr, _("parlearn: run: %s\n"), msg);
 	} else {
 		snprintf(msg, sizeof msg, _("waited %g s for %s; another "

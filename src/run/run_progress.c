@@ -389,3 +389,42 @@ run_progress_died(int fd, int size, char *buf, size_t n)
 {
 	return scan(fd, -1, size, -1, buf, n);
 }
+
+/* Where rank r's last words go: past the header and the size records. */
+static off_t
+words_at(int size, int r)
+{
+	return (off_t)(size + 1 + r) * SLOT;
+}
+
+void
+run_progress_last_words(int size, const char *line)
+{
+	char slot[SLOT];
+
+	if (pfd < 0 || me.rank < 0 || me.rank >= size)
+		return;
+	memset(slot, 0, sizeof slot);
+	snprintf(slot, sizeof slot, "%s", line);
+	if (pwrite(pfd, slot, sizeof slot, words_at(size, me.rank)) < 0)
+		return;		/* the stderr line is all there is */
+}
+
+int
+run_progress_last_words_get(int fd, int size, char *buf, size_t n)
+{
+	char slot[SLOT];
+	int r;
+
+	if (fd < 0 || n == 0)
+		return 0;
+	for (r = 0; r < size; r++) {
+		if (pread(fd, slot, sizeof slot, words_at(size, r)) !=
+		    (ssize_t)sizeof slot || slot[0] == '\0')
+			continue;
+		slot[sizeof slot - 1] = '\0';
+		snprintf(buf, n, "%s", slot);
+		return 1;
+	}
+	return 0;
+}

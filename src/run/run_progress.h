@@ -91,6 +91,16 @@ int	run_progress_blame(int fd, int self, int size, double stale,
  */
 int	run_progress_died(int fd, int size, char *buf, size_t n);
 
+/*
+ * A rank's last words: the line it prints to stderr as it gives up the
+ * job, also kept in the file, after the size ranks' records, so that the
+ * launcher can say it when the MPI runtime tore the job down before
+ * relaying the rank's stderr (MPICH's Hydra under load). _get reads the
+ * lowest rank's into buf: 1, or 0 if no rank left any.
+ */
+void	run_progress_last_words(int size, const char *line);
+int	run_progress_last_words_get(int fd, int size, char *buf, size_t n);
+
 /* Rank r's pid, host and where: 1, or 0 if it has no record. */
 int	run_progress_get(int fd, int r, long *pid, char *host, size_t hn,
 	    char *where, size_t wn);
