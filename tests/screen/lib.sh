@@ -334,3 +334,24 @@ open_incident() {
 knob() {
 	screen_capture | grep -qE "^ $1 +$2 "
 }
+
+# incident_pass_and_leave N DROP SCENARIO: from the playground of drop N's
+# incident, check (it must pass), back out to the home screen and quit;
+# then the database holds a failed first attempt and a passed second.
+incident_pass_and_leave() {
+	screen_wait "fits:"
+	screen_keys Tab
+	screen_keys c
+	screen_wait "Check: PASSED"
+	screen_keys q
+	screen_wait "Drop $1:"
+	screen_keys q
+	screen_wait "Phase 1"
+	screen_keys q
+	[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+	if part_needs sqlite3 "database rows"; then
+		rows=$(sqlite3 "$(screen_db)" "SELECT attempt, correct FROM answers WHERE drop_id = '$2' AND question_id = 'scenario:$3' ORDER BY id;")
+		[ "$rows" = "1|0
+2|1" ] || fail "scenario attempts: $rows"
+	fi
+}
