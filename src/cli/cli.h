@@ -36,7 +36,9 @@ int	cli_plan_main(const struct cli_ctx *, int argc, char **argv);
  * caller frees with cJSON_Delete, *json set for --json; or NULL after
  * printing any message, with *rc the exit code (0 after --help).
  */
-struct cJSON	*cli_plan_options(int argc, char **argv, int *json, int *rc);
+struct plan_args;
+struct cJSON	*cli_plan_options(int argc, char **argv, struct plan_args *,
+		    int *rc);
 int	cli_trace_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_run_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_srs_main(const struct cli_ctx *, int argc, char **argv);

@@ -15,23 +15,26 @@
 #include "cli/cli.h"
 #include "cli/jsonout.h"
 #include "cli/output.h"
+#include "cli/plan_emit.h"
 #include "cli/usage.h"
 #include "core/engine/costmodel.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
 #include "core/engine/search_empty.h"
+#include "core/number.h"
 #include "core/wrap.h"
 
 /*
  * plan's options are the engine's keys (cm_keys(): --name with '-' for
- * '_', and --no-name for a BOOL key) plus its own two output options. The
- * option values are gathered into one engine configuration object and
- * given to the same builder the lessons use, cm_config_from_json.
+ * '_', and --no-name for a BOOL key) plus its output options (--json,
+ * --emit, -o, --row: plan_emit.h). The option values are gathered into one
+ * engine configuration object and given to the same builder the lessons
+ * use, cm_config_from_json.
  */
 #define PLAN_MAX_OPTS	128
 #define PLAN_NAME_LEN	48
 
-enum { O_JSON = 1, O_KEY = 256, O_NO = 1024 };
+enum { O_JSON = 1, O_EMIT, O_ROW, O_KEY = 256, O_NO = 1024 };
 
 struct plan_optv {
 	struct option	opt[PLAN_MAX_OPTS];
@@ -66,13 +69,16 @@ make_longopts(struct plan_optv *v)
 	const struct cm_key *k = cm_keys();
 	int i, n = 0;
 
-	for (i = 0; k[i].name != NULL && n + 4 < PLAN_MAX_OPTS; i++) {
+	for (i = 0; k[i].name != NULL && n + 7 < PLAN_MAX_OPTS; i++) {
 		add_opt(v, &n, k[i].name, 0, k[i].kind == CM_KEY_BOOL ?
 		    no_argument : required_argument, O_KEY + i);
 		if (k[i].kind == CM_KEY_BOOL)
 			add_opt(v, &n, k[i].name, 1, no_argument, O_NO + i);
 	}
 	add_opt(v, &n, "json", 0, no_argument, O_JSON);
+	add_opt(v, &n, "emit", 0, required_argument, O_EMIT);
+	add_opt(v, &n, "output", 0, required_argument, 'o');
+	add_opt(v, &n, "row", 0, required_argument, O_ROW);
 	add_opt(v, &n, "help", 0, no_argument, 'h');
 	v->opt[n] = (struct option){ NULL, 0, NULL, 0 };
 }
@@ -139,6 +145,7 @@ usage(FILE *fp)
 	}
 	fprintf(fp, "\n%s:\n", _("Output"));
 	usage_line(fp, "--json", _("machine-readable result"));
+	plan_emit_usage(fp);
 	usage_line(fp, "-h, --help", _("show this help"));
 	fprintf(fp, _("\nWithout --gpu the GPU is %s.\n"), CM_DEFAULT_GPU);
 }
@@ -169,25 +176,36 @@ opt_value(const struct cm_key *k, int neg, const char *arg)
 }
 
 cJSON *
-cli_plan_options(int argc, char **argv, int *json, int *rc)
+cli_plan_options(int argc, char **argv, struct plan_args *a, int *rc)
 {
 	struct plan_optv *v = malloc(sizeof *v);
 	const struct cm_key *k;
 	cJSON *cfg = cJSON_CreateObject(), *val;
 	int ch;
 
-	*json = 0;
+	*a = (struct plan_args){ 0, NULL, NULL, 0 };
 	*rc = 2;
 	if (v == NULL || cfg == NULL)
 		goto fail;
 	make_longopts(v);
 	*rc = 1;
 	optind = 0;
-	while ((ch = cli_getopt(argc, argv, "+h", v->opt)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "+ho:", v->opt)) != -1) {
 		if (ch == O_JSON) {
-			*json = 1;
+			a->json = 1;
 			continue;
 		}
+		if (ch == O_EMIT || ch == 'o') {
+			*(ch == 'o' ? &a->out : &a->emit) = optarg;
+			continue;
+		}
+		if (ch == O_ROW && pl_parse_long(optarg, 1, 1000000,
+		    &a->row) != 0) {
+			cli_usage_error(_("--row: invalid number '%s'"), optarg);
+			goto fail;
+		}
+		if (ch == O_ROW)
+			continue;
 		if (ch == 'h') {
 			usage(stdout);
 			*rc = 0;
@@ -205,6 +223,8 @@ cli_plan_options(int argc, char **argv, int *json, int *rc)
 		cli_extra_argument(argv[optind]);
 		goto fail;
 	}
+	if (plan_emit_check(a) != 0)
+		goto fail;
 	free(v);
 	return cfg;
 fail:
@@ -741,11 +761,13 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 	struct cm_config c;
 	struct pl_err err;
 	char buf[2048];
+	struct plan_args a;
 	cJSON *o;
 	int rc, json;
 
-	if ((o = cli_plan_options(argc, argv, &json, &rc)) == NULL)
+	if ((o = cli_plan_options(argc, argv, &a, &rc)) == NULL)
 		return rc;
+	json = a.json;
 	if (hw_catalog_load(&cat, ctx->data_dir, &err) != 0) {
 		cli_error("%s", pl_err_format(&err, buf, sizeof buf));
 		cJSON_Delete(o);
@@ -760,6 +782,10 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 			report(&err, &cat, o);
 			rc = 1;
 		}
+	} else if (a.emit != NULL) {
+		if (!every_degree(o))
+			c.search_keep = kept_knobs(o);
+		rc = plan_emit_run(&c, !every_degree(o), &a);
 	} else if (!every_degree(o)) {
 		c.search_keep = kept_knobs(o);
 		rc = run_search(&c, o, json);

@@ -53,6 +53,11 @@ static int stdout_reported;	/* a failed write to stdout was told */
 static int
 stdout_failed(int e)
 {
+	/* The write that failed may lie several buffers back, its errno
+	 * long overwritten; one more byte asks the device again (/dev/full:
+	 * ENOSPC) on an output that is broken already. */
+	if (e == 0 && write(STDOUT_FILENO, "\n", 1) < 0)
+		e = errno;
 	if (!stdout_reported)
 		cli_error("%s: %s", _("standard output"),
 		    strerror(e != 0 ? e : EIO));
