@@ -141,10 +141,12 @@ if part_needs sbatch "sbatch options"; then
 		grep -q -- " $o[=[ ]" "$T/sbatch.help" || fail "sbatch has no $o"
 	done
 fi
-if python3 -c 'import torch.distributed.run' 2>/dev/null; then
+PY=${PYTHON:-python3}
+"$PY" -c 'import torch' 2>/dev/null || PY=/usr/bin/python3
+if "$PY" -c 'import torch.distributed.run' 2>/dev/null; then
 	launch=$(sed -n 's/^launch=(torchrun \(.*\))$/\1/p' "$T/out.3.sbatch")
 	[ -n "$launch" ] || fail "no torchrun line"
-	python3 -c 'import shlex, sys
+	"$PY" -c 'import shlex, sys
 from torch.distributed.run import get_args_parser
 a = get_args_parser().parse_args(shlex.split(sys.argv[1]) + ["train.py"])
 assert (a.nnodes, int(a.nproc_per_node)) == ("8", 8), a' \

@@ -40,6 +40,13 @@ struct plan_args;
 struct cJSON	*cli_plan_options(int argc, char **argv, struct plan_args *,
 		    int *rc);
 int	cli_trace_main(const struct cli_ctx *, int argc, char **argv);
+int	cli_calibrate_main(const struct cli_ctx *, int argc, char **argv);
+
+/* The figures of a --hardware file fitted by calibrate, one line (none:
+ * nothing), and as plan's JSON "hardware_measured" (cmd_calibrate.c). */
+struct hw_gpu;
+void	cli_print_measured(FILE *fp, const struct hw_gpu *);
+void	cli_measured_json(struct cJSON *assumed, const struct hw_gpu *);
 int	cli_run_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_srs_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_review_main(const struct cli_ctx *, int argc, char **argv);

@@ -302,6 +302,7 @@ print_assumed(const struct cm_config *c, const cJSON *o)
 	    strcmp(src, "model") == 0 ? _("the model's") : _("the default"),
 	    c->model.seq, has(o, "seq") ? "--seq" : _("the model's"),
 	    (double)c->global_batch * c->model.seq / 1e6);
+	cli_print_measured(stdout, &c->gpu);
 }
 
 static cJSON *
@@ -316,6 +317,7 @@ assumed_json(const struct cm_config *c, const cJSON *o)
 	    "model");
 	cJSON_AddNumberToObject(a, "tokens_per_step",
 	    (double)c->global_batch * c->model.seq);
+	cli_measured_json(a, &c->gpu);
 	return a;
 }
 

@@ -16,6 +16,8 @@ static const struct cli_command commands[] = {
 	    N_("validate lessons, flashcards and labs (exit 2 if invalid)") },
 	{ "plan", cli_plan_main,
 	    N_("cost model: memory, time and the best layouts") },
+	{ "calibrate", cli_calibrate_main,
+	    N_("fit a hardware file to your nccl-tests and GEMM timings") },
 	{ "trace", cli_trace_main,
 	    N_("run the toy model under one parallelism mode") },
 	{ "run", cli_run_main,

@@ -83,6 +83,42 @@ parse_gpu_arch(const cJSON *o, struct hw_gpu *g, const char *file,
 	return get_word(o, "arch", arch, &g->arch, file, path, err);
 }
 
+const char *const hw_measured_keys[HW_MEAS_N] = { "nvlink_efficiency",
+	"nvls_gbps", "intra_latency_us", "inter_gbps", "inter_latency_us",
+	"gemm_efficiency" };
+
+/* Optional "measured": {key: how, ...}, keys of hw_measured_keys. */
+static int
+parse_measured(const cJSON *o, struct hw_gpu *g, const char *file,
+    const char *path, struct pl_err *err)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measured"), *it;
+	char p[256], q[300];
+	int i;
+
+	if (m == NULL)
+		return 0;
+	pl_json_path_key(p, sizeof p, path, "measured");
+	if (!cJSON_IsObject(m)) {
+		pl_err_set_path(err, file, p, "%s", _("must be an object"));
+		return -1;
+	}
+	cJSON_ArrayForEach(it, m) {
+		for (i = 0; i < HW_MEAS_N; i++)
+			if (strcmp(it->string, hw_measured_keys[i]) == 0)
+				break;
+		if (i == HW_MEAS_N || !cJSON_IsString(it)) {
+			pl_json_path_key(q, sizeof q, p, it->string);
+			pl_err_set_path(err, file, q, "%s", i == HW_MEAS_N ?
+			    _("is not a figure parlearn calibrate fits") :
+			    _("must be a string"));
+			return -1;
+		}
+		g->measured |= 1u << i;
+	}
+	return 0;
+}
+
 int
 hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
     const char *path, struct pl_err *err)
@@ -125,7 +161,7 @@ hw_parse_gpu(const cJSON *o, struct hw_gpu *g, const char *file,
 	if (pl_json_number(o, "tdp_w", 0, 0, 1e5, &g->tdp_w, file, path,
 	    err) != 0 || get_int(o, "gpus_per_node", 0, &g->node_gpus, file,
 	    path, err) != 0 || get_int(o, "nvlink_domain", 0, &g->domain_gpus,
-	    file, path, err) != 0)
+	    file, path, err) != 0 || parse_measured(o, g, file, path, err) != 0)
 		return -1;
 	return parse_gpu_arch(o, g, file, path, err);
 }

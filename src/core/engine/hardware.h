@@ -23,6 +23,16 @@ struct cJSON;
  */
 #define HW_NVLINK_EFF	0.77
 
+/*
+ * Figures a hardware file may say were fitted to the user's own
+ * measurements (its "measured" object, written by parlearn calibrate).
+ */
+enum hw_measured { HW_MEAS_NVLINK_EFF, HW_MEAS_NVLS, HW_MEAS_INTRA_LAT,
+	HW_MEAS_INTER_BW, HW_MEAS_INTER_LAT, HW_MEAS_GEMM, HW_MEAS_N };
+
+/* The gpus.json key of each ("nvlink_efficiency" ...). */
+extern const char *const hw_measured_keys[HW_MEAS_N];
+
 struct hw_gpu {
 	char	name[HW_NAME_MAX];	/* catalog key, e.g. "h100-80gb" */
 	char	label[64];		/* human name, e.g. "H100 SXM5 80 GB" */
@@ -55,6 +65,8 @@ struct hw_gpu {
 					 * unknown (no wave quantization) */
 	int	arch;			/* enum hw_arch; 0: unknown */
 	int	domain_gpus;		/* GPUs per NVLink domain; 0: node */
+	unsigned measured;		/* 1 << HW_MEAS_x: fitted to the
+					 * user's measurements */
 };
 
 /*
