@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""The toy transformer (toy.py) on 2-4 CPU processes with gloo, under
+PyTorch's DistributedDataParallel, against `parlearn trace --mode dp
+--gpus N --dump-weights FILE`; with --zero, Adam's state sharded by
+ZeroRedundancyOptimizer, against `--mode fsdp`.
+
+    python3 ddp.py --procs 2 dp.json [--zero] [--trace-dir DIR]
+
+PyTorch 1.13's FullyShardedDataParallel does not run here: it needs CUDA
+(its compute device is always a CUDA device and its root asserts
+torch.cuda.is_available(), torch/distributed/fsdp/
+fully_sharded_data_parallel.py, _get_compute_device and _init_streams),
+and on Python 3.11 it does not even import (pytorch/pytorch#91795, fixed
+after 1.13). ZeRO-1 is the sharding 1.13 runs on CPU and gloo.
+
+Rank r trains on sequences r*B/N .. (r+1)*B/N - 1 of the batch, the shard
+the simulator gives replica r. After one step every rank compares the
+loss (averaged over ranks), the full gradients and the weights after
+Adam with the simulator's.
+--trace-dir writes each rank's torch.profiler Chrome trace there.
+Exit 0 when every figure of every rank is within --tol, 1 when not.
+"""
+import argparse
+import os
+import socket
+import sys
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+import toy
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def zero_adam(model, m):
+    """Adam with its state sharded over the ranks (ZeRO stage 1): each
+    rank updates its share of the parameters and broadcasts them."""
+    from torch.distributed.optim import ZeroRedundancyOptimizer
+    a = m["adam"]
+    return ZeroRedundancyOptimizer(
+        model.parameters(), optimizer_class=torch.optim.Adam, lr=a["lr"],
+        betas=(a["beta1"], a["beta2"]), eps=a["eps"])
+
+
+def step(o, rank, world, d):
+    m = d["model"]
+    torch.manual_seed(0)
+    model = toy.Toy(m)
+    model.set_flat(d["params"])
+    wrapped = DDP(model)
+    opt = zero_adam(wrapped, m) if o.zero else toy.adam(wrapped, m)
+    per = m["batch"] // world
+    x = d["x"][rank * per:(rank + 1) * per]
+    t = d["target"][rank * per:(rank + 1) * per]
+    rf = torch.profiler.record_function
+    with rf("forward"):
+        loss = toy.loss_fn(wrapped(x), t, per * m["seq"])
+    with rf("backward"):
+        loss.backward()
+    grads = toy.flat(p.grad for p in model.ordered())
+    with rf("optimizer"):
+        opt.step()
+    after = toy.flat(p.detach() for p in model.ordered())
+    total = loss.detach().clone()
+    dist.all_reduce(total)
+    return total.item() / world, grads, after
+
+
+def worker(rank, o, world, port):
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    d = toy.load(o.dump)
+    if o.trace_dir:
+        acts = [torch.profiler.ProfilerActivity.CPU]
+        with torch.profiler.profile(activities=acts) as prof:
+            res = step(o, rank, world, d)
+        name = f"{'zero' if o.zero else 'ddp'}-{world}p-rank{rank}.json"
+        prof.export_chrome_trace(os.path.join(o.trace_dir, name))
+    else:
+        res = step(o, rank, world, d)
+    loss, grads, after = res
+    label = (f"DDP{' + ZeRO-1 Adam' if o.zero else ''} {world} processes"
+             f" rank {rank}"
+             f" vs parlearn {d['mode']} --gpus {d['gpus']}")
+    diffs = [("loss", abs(loss - d["loss"])),
+             ("grad", toy.diff(grads, d["grads"])),
+             ("param after Adam", toy.diff(after, d["params_after"]))]
+    # One rank at a time, so the lines do not interleave.
+    for r in range(world):
+        if r == rank:
+            ok = toy.report(label, diffs, o.tol)
+            sys.stdout.flush()
+        dist.barrier()
+    dist.destroy_process_group()
+    if not ok:
+        sys.exit(1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dump", help="parlearn trace --mode dp|fsdp "
+                    "--gpus N --dump-weights FILE")
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--zero", action="store_true",
+                    help="shard Adam's state (ZeroRedundancyOptimizer)")
+    ap.add_argument("--trace-dir")
+    ap.add_argument("--tol", type=float, default=1e-9)
+    o = ap.parse_args()
+    d = toy.load(o.dump)
+    want = "fsdp" if o.zero else "dp"
+    if d["mode"] != want or d["dp"] != o.procs:
+        toy.die(f"{o.dump}: a {d['mode']} run on {d['dp']} replicas; "
+                f"want {want} on {o.procs}")
+    try:
+        mp.spawn(worker, args=(o, o.procs, free_port()), nprocs=o.procs)
+    except mp.ProcessExitedException as e:
+        print(f"ddp.py: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
