@@ -17,10 +17,13 @@ Rank r trains on sequences r*B/N .. (r+1)*B/N - 1 of the batch, the shard
 the simulator gives replica r. After one step every rank compares the
 loss (averaged over ranks), the full gradients and the weights after
 Adam with the simulator's.
---trace-dir writes each rank's torch.profiler Chrome trace there.
+--trace-dir writes each rank's torch.profiler Chrome trace there, as
+ddp-Np-rankR.json (zero-Np-rankR.json with --zero); --trim drops the
+views, copies and allocations.
 Exit 0 when every figure of every rank is within --tol, 1 when not.
 """
 import argparse
+import json
 import os
 import socket
 import sys
@@ -49,12 +52,53 @@ def zero_adam(model, m):
         betas=(a["beta1"], a["beta2"]), eps=a["eps"])
 
 
+# What --trim keeps of aten's operators: the products and nonlinearities
+# (the rest are views, copies and allocations, most of a trace's bytes).
+ATEN_KEPT = {"aten::mm", "aten::bmm", "aten::matmul", "aten::gelu",
+             "aten::gelu_backward", "aten::softmax",
+             "aten::_softmax_backward_data"}
+
+
+def trim(path):
+    """Keep regions, autograd's nodes (by their evaluate_function event),
+    DDP's reducer, the c10d and gloo collectives and ATEN_KEPT."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+
+    def keep(e):
+        n = e.get("name", "")
+        if n.startswith("aten::"):
+            return n in ATEN_KEPT
+        if n in ("detach", "detach_"):
+            return False
+        return "Backward" not in n or n.startswith("autograd::")
+
+    kept = [e for e in events if keep(e)]
+    if isinstance(doc, dict):
+        doc["traceEvents"] = kept
+    else:
+        doc = kept
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, separators=(",", ":"))
+        f.write("\n")
+
+
 def step(o, rank, world, d):
     m = d["model"]
     torch.manual_seed(0)
     model = toy.Toy(m)
     model.set_flat(d["params"])
-    wrapped = DDP(model)
+    # One bucket per block, as the simulator's dp mode buckets (sim.h).
+    # DDP 1.13 puts the whole model in one bucket on the first step unless
+    # find_unused_parameters is set, and its comment invites setting the
+    # first bucket's cap through dist._DEFAULT_FIRST_BUCKET_BYTES
+    # (torch/nn/parallel/distributed.py, DistributedDataParallel.__init__).
+    layer = sum(p.numel() * p.element_size()
+                for p in model.blocks[0].parameters())
+    dist._DEFAULT_FIRST_BUCKET_BYTES = layer
+    wrapped = DDP(model, bucket_cap_mb=layer / 2**20,
+                  find_unused_parameters=True)
     opt = zero_adam(wrapped, m) if o.zero else toy.adam(wrapped, m)
     per = m["batch"] // world
     x = d["x"][rank * per:(rank + 1) * per]
@@ -68,9 +112,7 @@ def step(o, rank, world, d):
     with rf("optimizer"):
         opt.step()
     after = toy.flat(p.detach() for p in model.ordered())
-    total = loss.detach().clone()
-    dist.all_reduce(total)
-    return total.item() / world, grads, after
+    return loss.detach().clone(), grads, after
 
 
 def worker(rank, o, world, port):
@@ -85,9 +127,14 @@ def worker(rank, o, world, port):
             res = step(o, rank, world, d)
         name = f"{'zero' if o.zero else 'ddp'}-{world}p-rank{rank}.json"
         prof.export_chrome_trace(os.path.join(o.trace_dir, name))
+        if o.trim:
+            trim(os.path.join(o.trace_dir, name))
     else:
         res = step(o, rank, world, d)
     loss, grads, after = res
+    # The mean loss over ranks, outside the profile: not DDP's traffic.
+    dist.all_reduce(loss)
+    loss = loss.item() / world
     label = (f"DDP{' + ZeRO-1 Adam' if o.zero else ''} {world} processes"
              f" rank {rank}"
              f" vs parlearn {d['mode']} --gpus {d['gpus']}")
@@ -113,6 +160,9 @@ def main():
     ap.add_argument("--zero", action="store_true",
                     help="shard Adam's state (ZeroRedundancyOptimizer)")
     ap.add_argument("--trace-dir")
+    ap.add_argument("--trim", action="store_true",
+                    help="keep only the trace's regions, autograd nodes, "
+                    "collectives and products")
     ap.add_argument("--tol", type=float, default=1e-9)
     o = ap.parse_args()
     d = toy.load(o.dump)
