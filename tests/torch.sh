@@ -94,15 +94,20 @@ grep -q "grad 1.0.*e-07 > 1e-09 FAIL" "$T/nudged.out" ||
 
 # 4. DDP on 2 and 4 gloo processes against --mode dp, profiled: each
 #    rank's Chrome trace has the step's regions and gloo's all-reduces.
+#    Then, in the same processes, ZeRO-1 (Adam's state sharded) against
+#    --mode fsdp.
 for n in 2 4; do
 	dump dp $n
+	dump fsdp $n
 	mkdir -p "$T/tr$n"
-	"$py" "$ex/ddp.py" --procs $n "$T/dp-$n.json" --trace-dir "$T/tr$n" \
-		>"$T/dp$n.out" 2>&1 ||
-		fail "DDP $n vs parlearn dp: $(tail -20 "$T/dp$n.out")"
+	"$py" "$ex/ddp.py" --procs $n "$T/dp-$n.json" --zero "$T/fsdp-$n.json" \
+		--trace-dir "$T/tr$n" >"$T/dp$n.out" 2>&1 ||
+		fail "DDP $n vs parlearn dp/fsdp: $(tail -20 "$T/dp$n.out")"
 	grep 'max |diff|' "$T/dp$n.out"
-	[ "$(grep -c 'max |diff|' "$T/dp$n.out")" -eq $((3 * n)) ] ||
+	[ "$(grep -c '^DDP [0-9].*max |diff|' "$T/dp$n.out")" -eq $((3 * n)) ] ||
 		fail "DDP $n: not every rank reported"
+	[ "$(grep -c '^DDP + ZeRO-1.*fsdp.*max |diff|' "$T/dp$n.out")" -eq \
+		$((3 * n)) ] || fail "ZeRO $n: not every rank reported"
 	r=0
 	while [ $r -lt $n ]; do
 		f="$T/tr$n/ddp-${n}p-rank$r.json"
@@ -117,16 +122,5 @@ for n in 2 4; do
 		[ "$k" -ge 4 ] || fail "$f: $k all-reduces, want a bucket per layer"
 		r=$((r + 1))
 	done
-done
-
-# 5. ZeRO-1 (Adam's state sharded) on 2 and 4 against --mode fsdp.
-for n in 2 4; do
-	dump fsdp $n
-	"$py" "$ex/ddp.py" --zero --procs $n "$T/fsdp-$n.json" \
-		>"$T/z$n.out" 2>&1 ||
-		fail "ZeRO $n vs parlearn fsdp: $(tail -20 "$T/z$n.out")"
-	grep 'max |diff|' "$T/z$n.out"
-	[ "$(grep -c 'max |diff|' "$T/z$n.out")" -eq $((3 * n)) ] ||
-		fail "ZeRO $n: not every rank reported"
 done
 test_done

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The toy transformer (toy.py) on 2-4 CPU processes with gloo, under
 PyTorch's DistributedDataParallel, against `parlearn trace --mode dp
---gpus N --dump-weights FILE`; with --zero, Adam's state sharded by
-ZeroRedundancyOptimizer, against `--mode fsdp`.
+--gpus N --dump-weights FILE`; with --zero FILE, the same processes then
+run the step again with Adam's state sharded by ZeroRedundancyOptimizer,
+against `--mode fsdp`'s FILE.
 
-    python3 ddp.py --procs 2 dp.json [--zero] [--trace-dir DIR]
+    python3 ddp.py --procs 2 dp.json [--zero fsdp.json] [--trace-dir DIR]
 
 PyTorch 1.13's FullyShardedDataParallel does not run here: it needs CUDA
 (its compute device is always a CUDA device and its root asserts
@@ -17,9 +18,9 @@ Rank r trains on sequences r*B/N .. (r+1)*B/N - 1 of the batch, the shard
 the simulator gives replica r. After one step every rank compares the
 loss (averaged over ranks), the full gradients and the weights after
 Adam with the simulator's.
---trace-dir writes each rank's torch.profiler Chrome trace there, as
-ddp-Np-rankR.json (zero-Np-rankR.json with --zero); --trim drops the
-views, copies and allocations.
+--trace-dir writes each rank's torch.profiler Chrome trace of the DDP step
+there, as ddp-Np-rankR.json; --trim drops the views, copies and
+allocations.
 Exit 0 when every figure of every rank is within --tol, 1 when not.
 """
 import argparse
@@ -84,7 +85,7 @@ def trim(path):
         f.write("\n")
 
 
-def step(o, rank, world, d):
+def step(zero, rank, world, d):
     m = d["model"]
     torch.manual_seed(0)
     model = toy.Toy(m)
@@ -99,7 +100,7 @@ def step(o, rank, world, d):
     dist._DEFAULT_FIRST_BUCKET_BYTES = layer
     wrapped = DDP(model, bucket_cap_mb=layer / 2**20,
                   find_unused_parameters=True)
-    opt = zero_adam(wrapped, m) if o.zero else toy.adam(wrapped, m)
+    opt = zero_adam(wrapped, m) if zero else toy.adam(wrapped, m)
     per = m["batch"] // world
     x = d["x"][rank * per:(rank + 1) * per]
     t = d["target"][rank * per:(rank + 1) * per]
@@ -115,29 +116,26 @@ def step(o, rank, world, d):
     return loss.detach().clone(), grads, after
 
 
-def worker(rank, o, world, port):
-    os.environ["MASTER_ADDR"] = "127.0.0.1"
-    os.environ["MASTER_PORT"] = str(port)
-    torch.set_num_threads(1)
-    dist.init_process_group("gloo", rank=rank, world_size=world)
-    d = toy.load(o.dump)
-    if o.trace_dir:
+def check(o, rank, world, path, zero):
+    """One step on this rank against the dump at path; True when within
+    tolerance. Only the DDP step is profiled."""
+    d = toy.load(path)
+    if o.trace_dir and not zero:
         acts = [torch.profiler.ProfilerActivity.CPU]
         with torch.profiler.profile(activities=acts) as prof:
-            res = step(o, rank, world, d)
-        name = f"{'zero' if o.zero else 'ddp'}-{world}p-rank{rank}.json"
-        prof.export_chrome_trace(os.path.join(o.trace_dir, name))
+            res = step(zero, rank, world, d)
+        name = os.path.join(o.trace_dir, f"ddp-{world}p-rank{rank}.json")
+        prof.export_chrome_trace(name)
         if o.trim:
-            trim(os.path.join(o.trace_dir, name))
+            trim(name)
     else:
-        res = step(o, rank, world, d)
+        res = step(zero, rank, world, d)
     loss, grads, after = res
     # The mean loss over ranks, outside the profile: not DDP's traffic.
     dist.all_reduce(loss)
     loss = loss.item() / world
-    label = (f"DDP{' + ZeRO-1 Adam' if o.zero else ''} {world} processes"
-             f" rank {rank}"
-             f" vs parlearn {d['mode']} --gpus {d['gpus']}")
+    label = (f"DDP{' + ZeRO-1 Adam' if zero else ''} {world} processes"
+             f" rank {rank} vs parlearn {d['mode']} --gpus {d['gpus']}")
     diffs = [("loss", abs(loss - d["loss"])),
              ("grad", toy.diff(grads, d["grads"])),
              ("param after Adam", toy.diff(after, d["params_after"]))]
@@ -147,6 +145,17 @@ def worker(rank, o, world, port):
             ok = toy.report(label, diffs, o.tol)
             sys.stdout.flush()
         dist.barrier()
+    return ok
+
+
+def worker(rank, o, world, port):
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    ok = check(o, rank, world, o.dump, False)
+    if o.zero:
+        ok &= check(o, rank, world, o.zero, True)
     dist.destroy_process_group()
     if not ok:
         sys.exit(1)
@@ -154,22 +163,24 @@ def worker(rank, o, world, port):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("dump", help="parlearn trace --mode dp|fsdp "
-                    "--gpus N --dump-weights FILE")
+    ap.add_argument("dump", help="parlearn trace --mode dp --gpus N "
+                    "--dump-weights FILE")
     ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--zero", action="store_true",
-                    help="shard Adam's state (ZeroRedundancyOptimizer)")
+    ap.add_argument("--zero", metavar="FILE",
+                    help="then the step with Adam's state sharded "
+                    "(ZeroRedundancyOptimizer) against FILE, from "
+                    "parlearn trace --mode fsdp --gpus N --dump-weights")
     ap.add_argument("--trace-dir")
     ap.add_argument("--trim", action="store_true",
                     help="keep only the trace's regions, autograd nodes, "
                     "collectives and products")
     ap.add_argument("--tol", type=float, default=1e-9)
     o = ap.parse_args()
-    d = toy.load(o.dump)
-    want = "fsdp" if o.zero else "dp"
-    if d["mode"] != want or d["dp"] != o.procs:
-        toy.die(f"{o.dump}: a {d['mode']} run on {d['dp']} replicas; "
-                f"want {want} on {o.procs}")
+    for path, want in ((o.dump, "dp"), (o.zero, "fsdp")):
+        d = toy.load(path) if path else None
+        if d and (d["mode"] != want or d["dp"] != o.procs):
+            toy.die(f"{path}: a {d['mode']} run on {d['dp']} replicas; "
+                    f"want {want} on {o.procs}")
     try:
         mp.spawn(worker, args=(o, o.procs, free_port()), nprocs=o.procs)
     except mp.ProcessExitedException as e:
