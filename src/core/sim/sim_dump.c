@@ -1,28 +1,46 @@
 /*
  * sim_dump.c - the toy's data, weights and one run's results as JSON.
  *
- * cJSON prints a double with 17 significant digits whenever 15 do not
- * read back to the same value, so every number survives the round trip.
+ * The arrays are written with 17 significant digits, not by cJSON, whose
+ * number printer settles for 15 when they read back within an ulp: every
+ * double here reads back bit for bit.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "core/number.h"
 #include "core/sim/sim_dump.h"
 
 #define H	SIM_HIDDEN
 #define F	SIM_FFN
 
+/*
+ * A JSON array of n doubles with 17 significant digits, which read back
+ * to the same double; NULL without memory or for a value JSON cannot hold.
+ */
 static cJSON *
 numbers(const double *v, size_t n)
 {
-	cJSON *a = cJSON_CreateArray();
-	size_t i;
+	size_t cap = n * 26 + 3, len = 0, i;
+	char *text = malloc(cap), num[32];
+	cJSON *raw = NULL;
 
-	for (i = 0; a != NULL && i < n; i++)
-		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]))) {
-			cJSON_Delete(a);
-			return NULL;
-		}
-	return a;
+	if (text == NULL)
+		return NULL;
+	text[len++] = '[';
+	for (i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			goto out;
+		pl_num_c(num, sizeof num, v[i], 'g', 17);
+		len += (size_t)snprintf(text + len, cap - len, "%s%s",
+		    i > 0 ? "," : "", num);
+	}
+	snprintf(text + len, cap - len, "]");
+	raw = cJSON_CreateRaw(text);
+out:
+	free(text);
+	return raw;
 }
 
 /* One layer's parameters in order, as sim_model.h lays them out. */
@@ -86,6 +104,7 @@ sim_dump_json(const struct sim_config *cfg, const struct sim_result *r)
 	double *x = malloc(n * sizeof *x), *t = malloc(n * sizeof *t);
 	double *init = malloc(SIM_NPARAMS * sizeof *init);
 	cJSON *root = NULL;
+	char num[32];
 
 	if (x == NULL || t == NULL || init == NULL)
 		goto out;
@@ -105,7 +124,8 @@ sim_dump_json(const struct sim_config *cfg, const struct sim_result *r)
 	cJSON_AddItemToObject(root, "x", numbers(x, n));
 	cJSON_AddItemToObject(root, "target", numbers(t, n));
 	cJSON_AddItemToObject(root, "params", numbers(init, SIM_NPARAMS));
-	cJSON_AddNumberToObject(root, "loss", r->loss);
+	cJSON_AddRawToObject(root, "loss", pl_num_c(num, sizeof num, r->loss,
+	    'g', 17));
 	cJSON_AddItemToObject(root, "grads", numbers(r->grads, SIM_NPARAMS));
 	cJSON_AddItemToObject(root, "params_after",
 	    numbers(r->params, SIM_NPARAMS));
