@@ -92,6 +92,14 @@ rc=$?
 grep -q "grad 1.0.*e-07 > 1e-09 FAIL" "$T/nudged.out" ||
 	fail "nudged: $(cat "$T/nudged.out")"
 
+# A file that is not a weights file: exit 2, one line naming it.
+echo '{"schema": "parlearn.trace/1"}' >"$T/bad.json"
+"$py" "$ex/toy.py" "$T/bad.json" >"$T/bad.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "toy.py on a trace file: exit $rc, want 2"
+[ "$(wc -l <"$T/bad.out")" -eq 1 ] && grep -q "bad.json" "$T/bad.out" ||
+	fail "toy.py on a trace file: $(cat "$T/bad.out")"
+
 # 4. DDP on 2 and 4 gloo processes against --mode dp, profiled: each
 #    rank's Chrome trace has the step's regions and gloo's all-reduces.
 #    Then, in the same processes, ZeRO-1 (Adam's state sharded) against

@@ -37,14 +37,17 @@ def load(path):
             d = json.load(f)
     except (OSError, ValueError) as e:
         die(f"{path}: {e}")
-    if d.get("schema") != SCHEMA:
+    if not isinstance(d, dict) or d.get("schema") != SCHEMA:
         die(f"{path}: not a {SCHEMA} file")
-    for k in ("x", "target", "params", "grads", "params_after"):
-        d[k] = torch.tensor(d[k], dtype=torch.float64)
-    m = d["model"]
-    shape = (m["batch"], m["seq"], m["hidden"])
-    d["x"] = d["x"].reshape(shape)
-    d["target"] = d["target"].reshape(shape)
+    try:
+        for k in ("x", "target", "params", "grads", "params_after"):
+            d[k] = torch.tensor(d[k], dtype=torch.float64)
+        m = d["model"]
+        shape = (m["batch"], m["seq"], m["hidden"])
+        d["x"] = d["x"].reshape(shape)
+        d["target"] = d["target"].reshape(shape)
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        die(f"{path}: {type(e).__name__}: {e}")
     return d
 
 
