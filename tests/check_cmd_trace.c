@@ -3,8 +3,8 @@
  * output captured: the JSON contract, the Gantt chart, the exit codes,
  * the figures issue 13 asks of the toy (16 all-reduces per device in TP,
  * a DP bucket reduced during backward, GPipe's and 1F1B's equal bubbles),
- * and that every animation block of the course plays exactly what trace
- * prints for the same settings (one config builder).
+ * that every animation block of the course plays exactly what trace
+ * prints for the same settings (one config builder), and --dump-weights.
  */
 #include <check.h>
 #include <math.h>
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -22,6 +23,7 @@
 #include "core/json.h"
 #include "core/sim/schedule.h"
 #include "core/sim/sim_knob.h"
+#include "core/sim/sim.h"
 #include "capture.h"
 
 static struct cli_ctx ctx = { .db_path = "/nonexistent/progress.db",
@@ -611,8 +613,8 @@ START_TEST(every_key_plays_what_trace_prints)
 END_TEST
 
 /*
- * trace's options but --json, --help and --from are the block's keys, '_'
- * for '-'.
+ * trace's options but --json, --help, --from and --dump-weights are the
+ * block's keys, '_' for '-'.
  */
 START_TEST(every_option_is_a_key)
 {
@@ -631,9 +633,11 @@ START_TEST(every_option_is_a_key)
 		ck_assert_uint_lt(n, sizeof name);
 		memcpy(name, s, n);
 		name[n] = '\0';
-		/* Not a run's setting: how to print it, or which to replay. */
+		/* Not a run's setting: how to print it, which to replay,
+		 * or where to write the weights. */
 		if (strcmp(name, "json") == 0 || strcmp(name, "help") == 0 ||
-		    strcmp(name, "from") == 0)
+		    strcmp(name, "from") == 0 ||
+		    strcmp(name, "dump-weights") == 0)
 			continue;
 		for (i = 0; i < n; i++)
 			if (name[i] == '-')
@@ -689,7 +693,7 @@ START_TEST(docs_list_every_option)
 	ck_assert(man != NULL && readme != NULL && lessons != NULL);
 	n = help_options(opts, 16);
 	/* Every option but "-h, --help", whose line starts with -h. */
-	ck_assert_uint_eq(n, 11);
+	ck_assert_uint_eq(n, 12);
 	for (i = 0; i < n; i++) {
 		/* groff writes every '-' of an option as "\-". */
 		strcpy(want, "\\-\\-");
@@ -842,6 +846,86 @@ START_TEST(json_units_and_old_names)
 }
 END_TEST
 
+/* Every value of a JSON array of n numbers equals v[i] exactly. */
+static void
+same_numbers(const cJSON *root, const char *key, const double *v, int n)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, key), *e;
+	int i = 0;
+
+	ck_assert_msg(cJSON_GetArraySize(a) == n, "%s: %d values, want %d",
+	    key, cJSON_GetArraySize(a), n);
+	cJSON_ArrayForEach(e, a) {
+		ck_assert_msg(cJSON_IsNumber(e) && e->valuedouble == v[i],
+		    "%s[%d]: %.17g, want %.17g", key, i, e->valuedouble, v[i]);
+		i++;
+	}
+}
+
+/*
+ * --dump-weights FILE (examples/pytorch reads it): the batch, the initial
+ * weights and the run's loss, gradients and updated weights, every double
+ * exactly the simulator's; through the safe writer; not with --from.
+ */
+START_TEST(dump_weights_exact)
+{
+	static double x[SIM_TOKENS * SIM_HIDDEN], t[SIM_TOKENS * SIM_HIDDEN];
+	static double init[SIM_NPARAMS];
+	static struct sim_result res;
+	struct sim_request req = { .mode = "dp", .gpus = 2 };
+	char *dir = test_tmpdir(), path[4096], link[4096];
+	struct sim_config cfg;
+	struct capture c;
+	struct pl_err err;
+	cJSON *root;
+	char *text;
+
+	ck_assert_ptr_nonnull(dir);
+	snprintf(path, sizeof path, "%s/w.json", dir);
+	trace(&c, "--mode", "dp", "--gpus", "2", "--json", "--dump-weights",
+	    path, NULL);
+	ck_assert_int_eq(c.rc, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "\"parlearn.trace/1\""));
+	capture_free(&c);
+	text = pl_read_file(path, NULL, &err);
+	ck_assert_ptr_nonnull(text);
+	root = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(root,
+	    "schema")->valuestring, "parlearn.weights/1");
+	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(root,
+	    "mode")->valuestring, "dp");
+	ck_assert_int_eq((int)num(root, "dp"), 2);
+	sim_model_data(x, t);
+	sim_model_init(init);
+	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), 0);
+	ck_assert_int_eq(sim_run(&cfg, &res, &err), 0);
+	same_numbers(root, "x", x, SIM_TOKENS * SIM_HIDDEN);
+	same_numbers(root, "target", t, SIM_TOKENS * SIM_HIDDEN);
+	same_numbers(root, "params", init, SIM_NPARAMS);
+	same_numbers(root, "grads", res.grads, SIM_NPARAMS);
+	same_numbers(root, "params_after", res.params, SIM_NPARAMS);
+	ck_assert(num(root, "loss") == res.loss);
+	sim_result_free(&res);
+	cJSON_Delete(root);
+	free(text);
+
+	/* A planted link is refused, its target untouched. */
+	snprintf(link, sizeof link, "%s/link.json", dir);
+	ck_assert_int_eq(symlink(path, link), 0);
+	trace(&c, "--mode", "single", "--dump-weights", link, NULL);
+	ck_assert_int_eq(c.rc, 2);
+	ck_assert_ptr_nonnull(strstr(c.err, "symbolic link"));
+	capture_free(&c);
+	/* A replay makes no run to dump: a usage error. */
+	trace(&c, "--from", path, "--dump-weights", path, NULL);
+	ck_assert_int_eq(c.rc, 1);
+	capture_free(&c);
+	test_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *
 cmd_trace_suite(void)
 {
@@ -853,6 +937,7 @@ cmd_trace_suite(void)
 	tcase_add_test(tc, json_bubble);
 	tcase_add_test(tc, json_dp_bytes);
 	tcase_add_test(tc, json_units_and_old_names);
+	tcase_add_test(tc, dump_weights_exact);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("the toy's figures");
 	tcase_add_test(tc, tp_sixteen_all_reduces);

@@ -2,7 +2,7 @@
 # The JSON contract, judged by a validator that is not ours: every --json
 # document a command prints (list, plan, plan --search, trace, srs replay,
 # stats, review --list, deck list, lab status and report, export, and run --json when
-# parlearn has MPI) is valid against its schema/KIND.json under Debian's
+# parlearn has MPI, and the file trace --dump-weights writes) is valid against its schema/KIND.json under Debian's
 # python3-jsonschema, and names that schema first. tests/check_schemas
 # holds the same documents to the suite's own checker (tests/jsonschema.c),
 # which once let run --json through with members its schema does not have.
@@ -130,6 +130,11 @@ if [ -x "$top_builddir/parlearn-run" ] && command -v mpirun >/dev/null 2>&1; the
 else
 	part_skip "run --json" "parlearn was built without MPI (Debian: apt-get install openmpi-bin libopenmpi-dev, then ./configure)"
 fi
+
+# trace --dump-weights FILE (examples/pytorch reads it).
+"$PARLEARN" trace --mode dp --gpus 2 --dump-weights "$tmp/weights.json" \
+	>/dev/null 2>"$tmp/err" || fail "trace --dump-weights: $(cat "$tmp/err")"
+validate weights "$tmp/weights.json"
 
 # Every installed schema was used.
 for s in "$top_srcdir"/schema/*.json; do

@@ -23,6 +23,7 @@
 #include "cli/jsonout.h"
 #include "cli/usage.h"
 #include "core/json.h"
+#include "core/sim/sim_dump.h"
 #include "core/sim/sim_json.h"
 #include "core/sim/sim_keys.h"
 #include "tui/tui.h"
@@ -33,13 +34,15 @@ struct trace_opts {
 	struct sim_request	 req;
 	int			 json;		/* --json */
 	const char		*from;		/* --from FILE */
+	const char		*dump;		/* --dump-weights FILE */
 	int			 n_run_opts;	/* options that make a run */
 };
 
 static void
 usage(FILE *fp)
 {
-	static const char *const extra[] = { "[--json]", NULL };
+	static const char *const extra[] = { "[--json]", "[--dump-weights FILE]",
+	    NULL };
 
 	/* The settings, their synopsis and help: core/sim/sim_keys.c. */
 	sim_opts_synopsis(fp, SIM_FOR_TRACE, _("Usage: parlearn trace"),
@@ -59,7 +62,31 @@ usage(FILE *fp)
 	sim_opts_line(fp, "--from FILE", _("replay a step saved by parlearn "
 	    "run -o FILE (or by trace --json) in the player; without a "
 	    "terminal, print its Gantt chart"));
+	sim_opts_line(fp, "--dump-weights FILE", _("also write the batch, "
+	    "the initial weights and this run's loss, gradients and updated "
+	    "weights to FILE as JSON (schema parlearn.weights/1), for "
+	    "examples/pytorch"));
 	sim_opts_line(fp, "-h, --help", _("show this help"));
+}
+
+/* --dump-weights FILE: every double exact, through the safe writer. */
+static int
+dump_weights(const char *path, const struct sim_config *cfg,
+    const struct sim_result *r)
+{
+	cJSON *doc = cli_json_wrap(CLI_SCHEMA("weights"), sim_dump_json(cfg,
+	    r));
+	char *text = doc != NULL ? cJSON_PrintUnformatted(doc) : NULL;
+	int rc;
+
+	cJSON_Delete(doc);
+	if (text == NULL) {
+		cli_error("%s", _("out of memory"));
+		return 2;
+	}
+	rc = cli_write_text(path, text);
+	cJSON_free(text);
+	return rc;
 }
 
 static int
@@ -219,7 +246,7 @@ trace_from(const struct cli_ctx *ctx, const char *file, int json)
 int
 cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct option opts[SIM_NKEYS_MAX + 4];
+	struct option opts[SIM_NKEYS_MAX + 5];
 	size_t n = sim_opts_longopts(SIM_FOR_TRACE, opts);
 	struct trace_opts o;
 	struct sim_config cfg;
@@ -229,6 +256,8 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 
 	opts[n++] = (struct option){ "json", no_argument, NULL, 'j' };
 	opts[n++] = (struct option){ "from", required_argument, NULL, 'F' };
+	opts[n++] = (struct option){ "dump-weights", required_argument, NULL,
+	    'W' };
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 	memset(&o, 0, sizeof o);
@@ -244,6 +273,8 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 			o.json = 1;
 		else if (ch == 'F')
 			o.from = optarg;
+		else if (ch == 'W')
+			o.dump = optarg;
 		else if (sim_opts_take(SIM_FOR_TRACE, ch, optarg, &o.req,
 		    &err) < 0)
 			return cli_usage_error("%s", err.msg);
@@ -252,7 +283,7 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_extra_argument(argv[optind]);
-	if (o.from != NULL && o.n_run_opts > 0)
+	if (o.from != NULL && (o.n_run_opts > 0 || o.dump != NULL))
 		return cli_usage_error("%s", _("--from replays a saved step; it "
 		    "takes no run options"));
 	if (o.from != NULL)
@@ -263,10 +294,10 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 		cli_error("%s", err.msg);
 		return 2;
 	}
-	rc = 0;
-	if (o.json)
+	rc = o.dump != NULL ? dump_weights(o.dump, &cfg, &res) : 0;
+	if (rc == 0 && o.json)
 		rc = print_json(&cfg, &res, NULL);
-	else
+	else if (rc == 0)
 		print_gantt(&cfg, &res, NULL);
 	sim_result_free(&res);
 	return rc;
