@@ -282,4 +282,11 @@ double	cm_cp_buffers(const struct cm_config *);
 /* FW_BIT set of the frameworks that run cfg's CP (all without CP). */
 unsigned	cm_cp_frameworks(const struct cm_config *);
 
+/* Attention scores' width a layer: a d_h, averaged past dense GQA
+ * (MLA's d_qk and d_v, windowed layers; hw_mla.c). */
+double	cm_attn_width(const struct hw_model *);
+
+/* MLA's four projections before W_O (costmodel_linears.c); n of them. */
+int	cm_mla_linears(const struct cm_config *, struct cm_linear *);
+
 #endif

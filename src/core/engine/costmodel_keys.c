@@ -207,6 +207,12 @@ static const struct cm_key rows[] = {
 	    N_("experts every token passes through")),
 	INT("expert_ffn", MODEL, model.expert_ffn, 0, BIG, "F",
 	    N_("one expert's MLP inner size")),
+	INT("dense_layers", MODEL, model.dense_layers, 0, BIG, "N",
+	    N_("first layers with a dense MLP of width ffn before the "
+	    "experts")),
+	INT("mtp", MODEL, model.mtp, 0, 16, "D",
+	    N_("multi-token prediction: D extra modules on the last stage, "
+	    "one more token each")),
 	BOOL("dropout", MODEL, model.dropout,
 	    N_("trained with dropout (the preset's; custom: off)")),
 	NAME("gpu", CLUSTER, "TYPE",
