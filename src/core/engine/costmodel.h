@@ -259,6 +259,10 @@ struct cm_result {
 	int			valid;		/* bool: the layout is possible */
 	long			microbatches;	/* m = B / (b d) */
 	int			stage_layers;	/* layers on the busiest stage */
+	int			slow_stage;	/* the stage pacing the step:
+						 * 0, p - 1 or 1 for a middle */
+	int			slow_dense;	/* its dense layers (models
+						 * with dense_layers) */
 	double			params;		/* N, whole model, parameters */
 	double			params_active;	/* a token's (MoE: k experts) */
 	double			params_gpu;	/* on the most loaded GPU */

@@ -289,4 +289,13 @@ double	cm_attn_width(const struct hw_model *);
 /* MLA's four projections before W_O (costmodel_linears.c); n of them. */
 int	cm_mla_linears(const struct cm_config *, struct cm_linear *);
 
+/* Non-uniform layers (costmodel_layers.c): c with a dense MLP in every
+ * layer, and the dense layers on stage r (0, p - 1, or 1: the middle
+ * stage with the fewest). */
+void	cm_dense_config(const struct cm_config *, struct cm_config *);
+int	cm_stage_dense(const struct cm_config *, int r);
+double	cm_layer_params_rank_ext(const struct cm_config *);
+void	cm_dense_memory(const struct cm_config *, int r, int layers, long mb,
+	    double *held, double *sharded, double *act);
+
 #endif

@@ -62,6 +62,8 @@ cm_layer_params_rank(const struct cm_config *c)
 	double router = m->experts > 0 ? h * m->experts : 0;
 	double p;
 
+	if (hw_model_extended(m))	/* MLA, biased experts (hw_mla.c) */
+		return cm_layer_params_rank_ext(c);
 	/* the experts split over TP (and the routed ones over EP), the
 	 * router whole on every rank */
 	p = 2 * h * q / t + 2 * h * dh * kv_heads_rank(c) +
@@ -255,7 +257,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot;
 	double pw, pg, po, buffers, nccl, fp8w, gathered = 0, grads_whole = 0;
-	double ns = np;
+	double ns = np, dh = 0, dsh = 0, dact = 0;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -272,11 +274,17 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
 		ns += layers * (cm_layer_routed_rank(c) -
 		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
+	if (c->model.dense_layers > 0) {	/* costmodel_layers.c */
+		cm_dense_memory(c, r, layers, res->microbatches, &dh, &dsh,
+		    &dact);
+		np += dh * scale;
+		ns += dsh * scale;
+	}
 	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
 	pw = c->zero >= 3 ? ns * w / d : np * w;
 	pg = c->zero >= 2 ? ns * g / d : np * g;
 	po = c->zero >= 1 ? ns * k / d : np * k;
-	act = stage_act(c, r, layers, res->microbatches);
+	act = stage_act(c, r, layers, res->microbatches) + dact;
 	buffers = c->buffers_bytes;
 	nccl = NCCL_COMM_BYTES * communicators(c);
 	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */

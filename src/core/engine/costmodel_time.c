@@ -385,6 +385,7 @@ struct stage_t {
 	double	gemm, attn, elem, tp;	/* s */
 	double	cp;			/* CP exchange not hidden, s */
 	int	layers;
+	int	moe_layers;		/* of them MoE (costmodel_layers.c) */
 	double	kernels;		/* count */
 	double	gf;			/* forward's GPU time, s */
 	struct cm_host_in host;		/* kernels as the host issues them */
@@ -406,6 +407,9 @@ host_in(const struct cm_config *c, int layers, const struct cm_layer_t *fw,
 	h->lcast = cm_autocast(c) ? cm_layer_tensors(c, el16, 16) : 0;
 }
 
+static void	mtp_extra(const struct cm_config *, double, double,
+		    const struct cm_elem *, struct stage_t *);
+
 /*
  * Stage of `layers` layers (+ the embedding's gradient when first, logits
  * and loss when last) for one micro-batch of m; amp: autocast's casts
@@ -421,7 +425,7 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
 	/* one cast kernel per weight tensor and pass, one add into .grad */
 	double amp_k = layers * cm_layer_tensors(c, el16, 16) * 3.0;
 
-	st->layers = layers;
+	st->layers = st->moe_layers = layers;
 	st->cp = 0;
 	st->gemm = layers * (fw->gemm + bw->gemm);
 	st->attn = layers * (fw->attn + bw->attn);
@@ -453,7 +457,48 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
 		st->kernels += 2 + el.kf + el.kb;
 		st->host.xkf += 1 + el.kf;
 		st->host.xkb += 1 + el.kb;
+		if (m->mtp > 0)
+			mtp_extra(c, f + b, f, &el, st);
 	}
+}
+
+/*
+ * What each MTP module adds on the last stage beside its layer (counted
+ * in `layers`): the projection M_k of [RMSNorm(h); RMSNorm(emb)], 2h ->
+ * h, and the shared output head and loss again on its own predictions
+ * (DeepSeek-V3 report, arXiv 2412.19437, 2.2, eqs. 21-25). head: the
+ * output product's forward and backward time, headf its forward.
+ */
+static void
+mtp_extra(const struct cm_config *c, double head, double headf,
+    const struct cm_elem *loss, struct stage_t *st)
+{
+	double d = c->model.mtp, f = 0, b = 0;
+
+	linear_s(c, cm_rank_tokens(c), 2.0 * c->model.hidden,
+	    c->model.hidden, &f, &b);
+	st->gemm += d * (head + f + b);
+	st->elem += d * (loss->fwd_s + loss->bwd_s);
+	st->gf += d * (headf + f + loss->fwd_s);
+	st->kernels += d * (4 + loss->kf + loss->kb);
+}
+
+/* nd of a stage's layers dense (costmodel_layers.c): swap their time. */
+static void
+dense_mix(int nd, const struct cm_layer_t *fw, const struct cm_layer_t *bw,
+    const struct cm_layer_t *dfw, const struct cm_layer_t *dbw,
+    struct stage_t *st)
+{
+	if (nd <= 0)
+		return;
+	st->moe_layers = st->layers - nd;
+	st->gemm += nd * (dfw->gemm + dbw->gemm - fw->gemm - bw->gemm);
+	st->attn += nd * (dfw->attn + dbw->attn - fw->attn - bw->attn);
+	st->elem += nd * (dfw->elem + dbw->elem - fw->elem - bw->elem);
+	st->kernels += nd * ((double)dfw->kernels + dbw->kernels -
+	    fw->kernels - bw->kernels);
+	st->gf += nd * (dfw->gemm + dfw->attn + dfw->elem - fw->gemm -
+	    fw->attn - fw->elem);
 }
 
 /*
@@ -575,19 +620,32 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	stage_mb(c, sl.last, c->pp == 1, 1, &fw, &bw, tp_l, amp, &sla);
 	stage_mb(c, sl.middle, c->pp == 1, c->pp == 1, &fw, &bw, tp_l, amp,
 	    &sm);
+	if (c->model.dense_layers > 0 && c->model.experts > 0) {
+		struct cm_config dc;
+		struct cm_layer_t dfw, dbw;
+
+		cm_dense_config(c, &dc);
+		layer_time(&dc, &dfw, &dbw);
+		dense_mix(cm_stage_dense(c, 0), &fw, &bw, &dfw, &dbw, &sf);
+		dense_mix(cm_stage_dense(c, c->pp - 1), &fw, &bw, &dfw, &dbw,
+		    &sla);
+		dense_mix(cm_stage_dense(c, 1), &fw, &bw, &dfw, &dbw, &sm);
+	}
 	cm_cp_layer(c, r, fw.attn, bw.attn, &cpl);
 	sf.cp = sf.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
 	sm.cp = sm.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
 	sla.cp = sla.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
 	/* The slowest stage sets the pace of the pipeline. */
 	w = slowest(c, slowest(c, &sm, &sf), &sla);
+	r->slow_stage = w == &sf ? 0 : w == &sla ? c->pp - 1 : 1;
+	r->slow_dense = w->layers - w->moe_layers;
 	tpx = tp_exposed(c, w);
 	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
 	ppmb = pp_mb_s(c, r);
 	tps = c->tp_overlap ? cm_comm_slowed(w->tp, w->gemm) : 0;
 	cm_ep_layer(c, &epl);	/* the all-to-alls wait (costmodel_ep.c) */
 	tmb = comp + tpx + ppmb + tps + w->cp +
-	    w->layers * (epl.fwd + epl.bwd);	/* reference j: t_mb */
+	    w->moe_layers * (epl.fwd + epl.bwd);	/* reference j: t_mb */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
 	r->t_compute = m * comp;
@@ -602,8 +660,8 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->t_cp_exposed = m * w->cp;
 	r->cp_bytes = m * w->layers * cpl.bytes;
 	r->mem_cp = cpl.buffers;
-	r->t_ep = m * w->layers * (epl.fwd + epl.bwd);
-	r->ep_bytes = m * w->layers * epl.bytes *
+	r->t_ep = m * w->moe_layers * (epl.fwd + epl.bwd);
+	r->ep_bytes = m * w->moe_layers * epl.bytes *
 	    (c->recompute == CM_RECOMPUTE_FULL ? 3 : 2);
 	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
 	cm_dp_time(c, r);
