@@ -342,7 +342,7 @@ cm_params(const struct hw_model *m)
 {
 	if (m->params > 0)
 		return m->params;
-	return params_of(m, 0);
+	return cm_params_memo(m, 0, params_of);
 }
 
 double
@@ -350,7 +350,7 @@ cm_params_active(const struct hw_model *m)
 {
 	if (m->experts == 0)
 		return cm_params(m);
-	return params_of(m, 1);
+	return cm_params_memo(m, 1, params_of);
 }
 
 /*

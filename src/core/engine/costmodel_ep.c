@@ -30,6 +30,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "i18n.h"
 #include "core/engine/costmodel.h"
@@ -138,8 +139,42 @@ by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int busiest_domain_of(const struct cm_config *c);
+
+/* The search asks again for the same layout under each ZeRO, recompute
+ * and micro-batch: the last answer is kept, per thread, with what it
+ * depends on (the degrees, the order, the node and domain, EP and ETP). */
+struct domain_key {
+	int	degree[MESH_N_AXES];
+	int	order, node, domain, ep, etp;
+};
+
 static int
 busiest_domain(const struct cm_config *c)
+{
+	static _Thread_local struct domain_key last;
+	static _Thread_local int last_most, have;
+	struct domain_key k;
+	int a;
+
+	memset(&k, 0, sizeof k);
+	for (a = 0; a < MESH_N_AXES; a++)
+		k.degree[a] = c->degree[a];
+	k.order = c->rank_order;
+	k.node = c->gpus_per_node;
+	k.domain = c->nvlink_domain;
+	k.ep = cm_ep(c);
+	k.etp = cm_etp(c);
+	if (have && memcmp(&k, &last, sizeof k) == 0)
+		return last_most;
+	last = k;
+	last_most = busiest_domain_of(c);
+	have = 1;
+	return last_most;
+}
+
+static int
+busiest_domain_of(const struct cm_config *c)
 {
 	long doms[CM_EP_MAX];
 	struct mesh m;
@@ -157,6 +192,16 @@ busiest_domain(const struct cm_config *c)
 		r = (long)(i % f) * st + (long)(i / f % c->cp) * sc +
 		    (long)(i / f / c->cp) * sd;
 		doms[i] = r / dom;
+	}
+	if (cm_layout_gpus(c) / dom < CM_EP_MAX) {	/* count, no sort */
+		int count[CM_EP_MAX];
+
+		memset(count, 0, (size_t)(cm_layout_gpus(c) / dom + 1) *
+		    sizeof count[0]);
+		for (i = 0; i < e; i++)
+			if (++count[doms[i]] > most)
+				most = count[doms[i]];
+		return most;
 	}
 	qsort(doms, (size_t)e, sizeof doms[0], by_value);
 	for (i = 0; i < e; i++) {

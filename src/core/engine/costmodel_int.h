@@ -298,4 +298,12 @@ double	cm_layer_params_rank_ext(const struct cm_config *);
 void	cm_dense_memory(const struct cm_config *, int r, int layers, long mb,
 	    double *held, double *sharded, double *act);
 
+/* cm_gemm_eta_of, remembered per shape for the last GPU (costmodel_memo.c). */
+double	cm_gemm_eta_memo(const struct cm_config *, const struct hw_gpu *,
+	    double m, double k, double n);
+
+/* count(m, active), remembered for the last model (costmodel_memo.c). */
+double	cm_params_memo(const struct hw_model *, int active,
+	    double (*count)(const struct hw_model *, int));
+
 #endif

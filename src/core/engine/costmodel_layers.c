@@ -131,7 +131,7 @@ cm_layer_params_rank_ext(const struct cm_config *c)
 			attn += a / t;
 	}
 	router = m->experts > 0 ? (h + (m->biases ? 1 : 0)) * m->experts : 0;
-	mlp = hw_layer_params(m, 0, 0) - hw_attn_params(m, 0) - 2 * norm;
+	mlp = hw_mlp_params_ext(m, 0, 0, 0);
 	p = attn + (mlp - router) / t + router + 2 * norm;
 	if (m->experts > 0 && (cm_ep(c) > 1 || cm_etp(c) != c->tp))
 		p += cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c)) -

@@ -199,9 +199,16 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 		n = (long)(p - r - 1) * 2 + (long)(v - 1) * p + 1;
 		if (n > m * v)
 			n = m * v;
-		for (k = 0; k < n; k++)
-			sum += cm_chunk_layers(c, r, (int)((k % ((long)p * v)) /
-			    p));
+		/* the sum over k < n of chunk (k mod p v) / p's layers,
+		 * counting each chunk's turns: whole cycles of p v, then
+		 * the rest (integers, so the same double as term by term) */
+		for (k = 0; k < v; k++) {
+			long turns = n / ((long)p * v) * p, rest = n %
+			    ((long)p * v) - k * (long)p;
+
+			turns += rest <= 0 ? 0 : rest < p ? rest : p;
+			sum += (double)turns * cm_chunk_layers(c, r, (int)k);
+		}
 		return sum;
 	}
 	return (double)(p - r < m ? p - r : m) * layers;

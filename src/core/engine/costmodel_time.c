@@ -79,12 +79,14 @@ cm_gemm_eta_of(const struct cm_config *c, const struct hw_gpu *g, double m,
 static double
 gemm_s(const struct cm_config *c, double m, double k, double n)
 {
-	struct hw_gpu g = c->gpu;
+	struct hw_gpu g;
 
-	if (c->precision == CM_PREC_FP32) {
-		g.peak_flops = g.fp32_flops;
-		g.hbm_bw /= 2;	/* 4-byte elements: half as many per second */
-	}
+	if (c->precision != CM_PREC_FP32)	/* memoised (costmodel_memo.c) */
+		return 2 * m * k * n / (c->gpu.peak_flops *
+		    cm_gemm_eta_memo(c, &c->gpu, m, k, n));
+	g = c->gpu;
+	g.peak_flops = g.fp32_flops;
+	g.hbm_bw /= 2;	/* 4-byte elements: half as many per second */
 	return 2 * m * k * n / (g.peak_flops * cm_gemm_eta_of(c, &g, m, k, n));
 }
 

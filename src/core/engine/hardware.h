@@ -142,6 +142,11 @@ double	hw_matmul_params(const struct hw_model *m);
  * d_v) / 2 times the share of the sequence a query sees (1 full). */
 double	hw_attn_width(const struct hw_model *m);
 
+/* One layer's MLP parameters: dense 1 the dense MLP, active 1 a token's
+ * experts, matrices 1 without biases. */
+double	hw_mlp_params_ext(const struct hw_model *m, int dense, int active,
+	    int matrices);
+
 /* One MTP module's parameters beyond its transformer layer: its two
  * RMSNorms and the 2h x h projection (DeepSeek-V3 report 2.2). */
 double	hw_mtp_extra_params(const struct hw_model *m);

@@ -74,8 +74,8 @@ hw_attn_params(const struct hw_model *m, int matrices)
 }
 
 /* The MLP's parameters: dense width ffn, or the experts (hw_moe.c). */
-static double
-mlp_params(const struct hw_model *m, int dense, int active, int matrices)
+double
+hw_mlp_params_ext(const struct hw_model *m, int dense, int active, int matrices)
 {
 	double c = m->mlp == HW_MLP_SWIGLU ? 3 : 2, h = m->hidden, p, n;
 
@@ -95,7 +95,7 @@ hw_layer_params(const struct hw_model *m, int dense, int active)
 {
 	double norm = m->norm == HW_NORM_RMS ? m->hidden : 2.0 * m->hidden;
 
-	return hw_attn_params(m, 0) + mlp_params(m, dense, active, 0) +
+	return hw_attn_params(m, 0) + hw_mlp_params_ext(m, dense, active, 0) +
 	    2 * norm;
 }
 
@@ -111,8 +111,8 @@ double
 hw_matmul_params(const struct hw_model *m)
 {
 	double h = m->hidden, moe = m->layers - m->dense_layers;
-	double lm = hw_attn_params(m, 1) + mlp_params(m, 0, 1, 1);
-	double ld = hw_attn_params(m, 1) + mlp_params(m, 1, 1, 1);
+	double lm = hw_attn_params(m, 1) + hw_mlp_params_ext(m, 0, 1, 1);
+	double ld = hw_attn_params(m, 1) + hw_mlp_params_ext(m, 1, 1, 1);
 
 	/* each MTP module runs its layer, its projection and the shared
 	 * output head again on every token */
