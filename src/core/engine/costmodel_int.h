@@ -296,7 +296,7 @@ void	cm_dense_config(const struct cm_config *, struct cm_config *);
 int	cm_stage_dense(const struct cm_config *, int r);
 double	cm_layer_params_rank_ext(const struct cm_config *);
 void	cm_dense_memory(const struct cm_config *, int r, int layers, long mb,
-	    double *held, double *sharded, double *act);
+	    double moe_act, double *held, double *sharded, double *act);
 
 /* cm_gemm_eta_of, remembered per shape for the last GPU (costmodel_memo.c). */
 double	cm_gemm_eta_memo(const struct cm_config *, const struct hw_gpu *,

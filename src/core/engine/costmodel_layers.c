@@ -52,6 +52,9 @@ cm_stage_dense(const struct cm_config *c, int r)
 		return 0;
 	if (c->pp == 1)
 		return c->model.dense_layers;
+	/* all in stage 0's first chunk: the usual case, without the walk */
+	if (c->model.dense_layers <= cm_chunk_layers(c, 0, 0))
+		return r == 0 ? c->model.dense_layers : 0;
 	if (r == 0 || r == c->pp - 1)
 		return dense_on(c, r);
 	/* a middle stage: the one with the fewest dense layers, the
@@ -71,11 +74,11 @@ cm_stage_dense(const struct cm_config *c, int r)
  * (*sharded: the experts counted over TP, costmodel_memory.c), and the
  * activations (*act: the dense layers in flight in proportion to the
  * stage's layers, since they sit in its first chunk). Deltas, 0 for a
- * uniform model.
+ * uniform model. moe_act: cm_act_layer_bytes(c), which the caller has.
  */
 void
 cm_dense_memory(const struct cm_config *c, int r, int layers, long mb,
-    double *held, double *sharded, double *act)
+    double moe_act, double *held, double *sharded, double *act)
 {
 	struct cm_config dc;
 	int nd = cm_stage_dense(c, r);
@@ -93,7 +96,7 @@ cm_dense_memory(const struct cm_config *c, int r, int layers, long mb,
 		    (cm_etp(c) * cm_ep(c));
 	*held = nd * (pd - pm);
 	*sharded = nd * (pd - nm);
-	*act = (cm_act_layer_bytes(&dc) - cm_act_layer_bytes(c)) *
+	*act = (cm_act_layer_bytes(&dc) - moe_act) *
 	    cm_inflight_layers(c, r, layers, mb) * nd / layers;
 }
 

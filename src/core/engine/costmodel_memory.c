@@ -227,12 +227,12 @@ inflight_mb(const struct cm_config *c, long m)
 
 /* Activation bytes on stage r with the given layer count. */
 static double
-stage_act(const struct cm_config *c, int r, int layers, long m)
+stage_act(const struct cm_config *c, int r, int layers, long m, double one)
 {
 	const struct hw_model *mo = &c->model;
 	double sbh = cm_rank_tokens(c) * mo->hidden;
 	double sp = c->seq_parallel ? c->tp : 1.0;
-	double a = cm_act_layer_bytes(c) * cm_inflight_layers(c, r, layers, m);
+	double a = one * cm_inflight_layers(c, r, layers, m);
 
 	if (c->recompute == CM_RECOMPUTE_FULL)
 		a += act_layer_working(c);
@@ -282,8 +282,8 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 		ns += layers * (cm_layer_routed_rank(c) -
 		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
 	if (c->model.dense_layers > 0) {	/* costmodel_layers.c */
-		cm_dense_memory(c, r, layers, res->microbatches, &dh, &dsh,
-		    &dact);
+		cm_dense_memory(c, r, layers, res->microbatches,
+		    res->act_layer, &dh, &dsh, &dact);
 		np += dh * scale;
 		ns += dsh * scale;
 	}
@@ -291,7 +291,8 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	pw = c->zero >= 3 ? ns * w / d : np * w;
 	pg = c->zero >= 2 ? ns * g / d : np * g;
 	po = c->zero >= 1 ? ns * k / d : np * k;
-	act = stage_act(c, r, layers, res->microbatches) + dact;
+	act = stage_act(c, r, layers, res->microbatches, res->act_layer) +
+	    dact;
 	buffers = c->buffers_bytes;
 	nccl = NCCL_COMM_BYTES * communicators(c);
 	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */
