@@ -79,6 +79,7 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->reshard_after_forward = 1;	/* PyTorch FSDP's default */
 	c->hsdp = 0;
 	c->tp_overlap = 0;
+	c->ep_overlap = 0;
 	c->kernel_issue_s = KERNEL_ISSUE_S;
 	/* What a learner runs on one GPU or a few is PyTorch, unfused;
 	 * Megatron-style runs say kernels = fused (costmodel_kernels.c). A

@@ -306,4 +306,8 @@ double	cm_gemm_eta_memo(const struct cm_config *, const struct hw_gpu *,
 double	cm_params_memo(const struct hw_model *, int active,
 	    double (*count)(const struct hw_model *, int));
 
+/* EP's all-to-alls a micro-batch leaves exposed (costmodel_ep.c). */
+double	cm_ep_exposed_mb(const struct cm_config *, double a2a, double comp,
+	    double m);
+
 #endif

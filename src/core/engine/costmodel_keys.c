@@ -324,6 +324,9 @@ static const struct cm_key rows[] = {
 	    N_("DP/ZeRO traffic overlaps compute (on)")),
 	BOOL("tp_overlap", SETUP, tp_overlap,
 	    N_("TP collectives overlap the matmuls (off)")),
+	BOOL("ep_overlap", SETUP, ep_overlap,
+	    N_("EP's all-to-alls overlap another micro-batch's compute, "
+	    "Megatron-Core's --overlap-moe-expert-parallel-comm (off)")),
 	NUM("bucket_mb", SETUP, bucket_bytes, 0.01, 1e6, 1048576.0, "MiB",
 	    N_("DP/ZeRO 0-2 gradient bucket in MiB (25, PyTorch DDP's "
 	    "bucket_cap_mb)")),

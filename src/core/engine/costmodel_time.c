@@ -609,7 +609,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_cp_layer cpl;
 	struct cm_ep_layer epl;
 	const struct stage_t *w;
-	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok;
+	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok, epx;
 	double p = c->pp, m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
@@ -641,13 +641,17 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	w = slowest(c, slowest(c, &sm, &sf), &sla);
 	r->slow_stage = w == &sf ? 0 : w == &sla ? c->pp - 1 : 1;
 	r->slow_dense = w->layers - w->moe_layers;
+	r->slow_layers = w->layers;
 	tpx = tp_exposed(c, w);
 	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
 	ppmb = pp_mb_s(c, r);
 	tps = c->tp_overlap ? cm_comm_slowed(w->tp, w->gemm) : 0;
 	cm_ep_layer(c, &epl);	/* the all-to-alls wait (costmodel_ep.c) */
-	tmb = comp + tpx + ppmb + tps + w->cp +
-	    w->moe_layers * (epl.fwd + epl.bwd);	/* reference j: t_mb */
+	/* the all-to-alls wait, or what of them another micro-batch's
+	 * compute does not hide (costmodel_ep.c) */
+	epx = cm_ep_exposed_mb(c, w->moe_layers * (epl.fwd + epl.bwd),
+	    comp + tpx, m);
+	tmb = comp + tpx + ppmb + tps + w->cp + epx;	/* reference j: t_mb */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
 	r->t_compute = m * comp;
@@ -663,13 +667,14 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->cp_bytes = m * w->layers * cpl.bytes;
 	r->mem_cp = cpl.buffers;
 	r->t_ep = m * w->moe_layers * (epl.fwd + epl.bwd);
+	r->t_ep_exposed = m * epx;
 	r->ep_bytes = m * w->moe_layers * epl.bytes *
 	    (c->recompute == CM_RECOMPUTE_FULL ? 3 : 2);
 	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
 	cm_dp_time(c, r);
 	r->t_comm_slowed += m * tps;
 	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed +
-	    r->t_cp_exposed + r->t_ep;
+	    r->t_cp_exposed + r->t_ep_exposed;
 	r->t_optimizer = optimizer_s(c, r, &ok);
 	host_time(c, r, w, tpx, ok);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_comm_slowed +
