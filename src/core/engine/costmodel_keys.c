@@ -326,7 +326,7 @@ static const struct cm_key rows[] = {
 	    N_("TP collectives overlap the matmuls (off)")),
 	BOOL("ep_overlap", SETUP, ep_overlap,
 	    N_("EP's all-to-alls overlap another micro-batch's compute, "
-	    "Megatron-Core's --overlap-moe-expert-parallel-comm (off)")),
+	    "Megatron-Core's overlap_moe_expert_parallel_comm (off)")),
 	NUM("bucket_mb", SETUP, bucket_bytes, 0.01, 1e6, 1048576.0, "MiB",
 	    N_("DP/ZeRO 0-2 gradient bucket in MiB (25, PyTorch DDP's "
 	    "bucket_cap_mb)")),

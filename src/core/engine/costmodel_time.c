@@ -639,6 +639,8 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	sla.cp = sla.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
 	/* The slowest stage sets the pace of the pipeline. */
 	w = slowest(c, slowest(c, &sm, &sf), &sla);
+	if (c->pp == 2 && c->model.dense_layers > 0 && c->model.experts > 0)
+		w = slowest(c, &sf, &sla);	/* no middle stage to name */
 	r->slow_stage = w == &sf ? 0 : w == &sla ? c->pp - 1 : 1;
 	r->slow_dense = w->layers - w->moe_layers;
 	r->slow_layers = w->layers;
