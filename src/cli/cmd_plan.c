@@ -473,8 +473,9 @@ print_one(const struct cm_result *r, const cJSON *o)
 		    "another micro-batch; all-to-alls of %.2f GB a GPU)\n"),
 		    r->t_ep, r->t_ep_exposed, r->ep_bytes / 1e9);
 	if (c->model.dense_layers > 0 && c->model.experts > 0)
-		printf(_("  slowest stage    %s, %d dense and %d MoE layers: it "
-		    "paces the step\n"), r->slow_stage == 0 ? _("the first") :
+		printf(_("  slowest stage    %s, %d dense and %d MoE layers: "
+		    "it paces the step\n"), r->slow_stage == 0 ?
+		    _("the first") :
 		    r->slow_stage == c->pp - 1 ? _("the last") :
 		    _("a middle one"), r->slow_dense,
 		    r->slow_layers - r->slow_dense);

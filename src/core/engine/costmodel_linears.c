@@ -119,7 +119,8 @@ cm_layer_linears(const struct cm_config *c, struct cm_linear *l)
 		up /= 2;	/* w1 and w3 apart, as the GQA branch does */
 	put(l, &n, M, q, h, 1, 0);
 	if (m->experts == 0) {
-		if (HW_MLA(m) && m->mlp == HW_MLP_SWIGLU && cm_split_products(c))
+		if (HW_MLA(m) && m->mlp == HW_MLP_SWIGLU &&
+		    cm_split_products(c))
 			put(l, &n, M, h, up, 1, 0);
 		put(l, &n, M, h, up, 1, 0);
 		put(l, &n, M, m->ffn / t, h, 1, 0);

@@ -387,7 +387,7 @@ struct stage_t {
 	double	gemm, attn, elem, tp;	/* s */
 	double	cp;			/* CP exchange not hidden, s */
 	int	layers;
-	int	moe_layers;		/* of them MoE (costmodel_layers.c) */
+	int	moe_layers;		/* of them MoE ones */
 	double	kernels;		/* count */
 	double	gf;			/* forward's GPU time, s */
 	struct cm_host_in host;		/* kernels as the host issues them */
@@ -653,7 +653,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	 * compute does not hide (costmodel_ep.c) */
 	epx = cm_ep_exposed_mb(c, w->moe_layers * (epl.fwd + epl.bwd),
 	    comp + tpx, m);
-	tmb = comp + tpx + ppmb + tps + w->cp + epx;	/* reference j: t_mb */
+	tmb = comp + tpx + ppmb + tps + w->cp + epx;	/* reference j */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
 	r->t_compute = m * comp;

@@ -83,7 +83,7 @@ hw_mlp_params_ext(const struct hw_model *m, int dense, int active, int matrices)
 		return c * h * m->ffn + (m->biases && !matrices ?
 		    (c - 1) * m->ffn + h : 0);
 	p = hw_mlp_params(m, active);
-	if (m->biases && !matrices) {	/* each expert's and the router's */
+	if (m->biases && !matrices) {	/* the experts' and router's */
 		n = (active ? m->top_k : m->experts) + m->shared_experts;
 		p += n * ((c - 1) * m->expert_ffn + h) + m->experts;
 	}
