@@ -150,6 +150,11 @@ START_TEST(stage_memory_counts_dense_layers)
 	c.zero = 1;
 	eval(&c, &r);
 	ck_assert_double_eq_tol(r.params_gpu, cm_params(m), 1);
+	/* the MTP module's layer and projection live on the (last) stage */
+	c.model.mtp = 1;
+	eval(&c, &r);
+	ck_assert_double_eq_tol(r.params_gpu, cm_params(m), 1);
+	c.model.mtp = 0;
 	c.ep = 8;
 	eval(&c, &r);
 	attn = hw_attn_params(m, 0);
@@ -207,6 +212,20 @@ START_TEST(windowed_layers_see_their_window)
 	af = cm_flops_model(&full, 1) - 6 * s * cm_params_matmul(&full);
 	ck_assert_double_eq_tol(a / af, (18 + 18 * 128 / s) / 36, 1e-12);
 	ck_assert_double_eq(af, 12 * s * s * 36 * 64 * 64.0);
+	/* and the flash kernels' time by as much */
+	{
+		struct cm_config c, cf;
+		struct cm_result r, rf;
+
+		cfg(&c, "gpt-oss-120b", 8);
+		c.kernels = CM_KERNELS_FUSED;
+		cf = c;
+		cf.model.sliding_window = 0;
+		eval(&c, &r);
+		eval(&cf, &rf);
+		ck_assert_double_eq_tol(r.t_attn / rf.t_attn,
+		    (18 + 18 * 128 / s) / 36, 1e-12);
+	}
 }
 END_TEST
 

@@ -85,6 +85,10 @@ cm_dense_memory(const struct cm_config *c, int r, int layers, long mb,
 	double pd, pm, nm;
 
 	*held = *sharded = *act = 0;
+	if (r == c->pp - 1 && c->model.mtp > 0)	/* MTP's projections, by
+						 * TP like the layers' */
+		*held = *sharded = c->model.mtp *
+		    hw_mtp_extra_params(&c->model) / c->tp;
 	if (nd <= 0 || layers <= 0)
 		return;
 	cm_dense_config(c, &dc);
@@ -94,8 +98,8 @@ cm_dense_memory(const struct cm_config *c, int r, int layers, long mb,
 	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
 		nm += cm_layer_routed_rank(c) - cm_layer_routed_all(c) /
 		    (cm_etp(c) * cm_ep(c));
-	*held = nd * (pd - pm);
-	*sharded = nd * (pd - nm);
+	*held += nd * (pd - pm);
+	*sharded += nd * (pd - nm);
 	*act = (cm_act_layer_bytes(&dc) - moe_act) *
 	    cm_inflight_layers(c, r, layers, mb) * nd / layers;
 }

@@ -281,7 +281,8 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
 		ns += layers * (cm_layer_routed_rank(c) -
 		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
-	if (c->model.dense_layers > 0) {	/* costmodel_layers.c */
+	if (c->model.dense_layers > 0 || c->model.mtp > 0) {
+		/* costmodel_layers.c */
 		cm_dense_memory(c, r, layers, res->microbatches,
 		    res->act_layer, &dh, &dsh, &dact);
 		np += dh * scale;

@@ -200,7 +200,8 @@ attn_s(const struct cm_config *c, double *fwd, double *bwd)
 
 	/* under CP a rank's queries meet every key before them: 1/cp of
 	 * the scores, balanced over the ranks (costmodel_cp.c) */
-	fl = 4 * b * s * s * hw_q_width(m) / c->tp / c->cp;
+	/* a d_h, or MLA's and windowed layers' average (hw_mla.c) */
+	fl = 4 * b * s * s * cm_attn_width(m) / c->tp / c->cp;
 	if (c->attention != CM_ATTN_PLAIN) {
 		peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 		    c->gpu.peak_flops;
