@@ -248,7 +248,7 @@ cm_ep_layer(const struct cm_config *c, struct cm_ep_layer *x)
  * communications with independent computations of different
  * micro-batches in 1f1b phase"; pipeline_parallel/combined_1f1b.py; the
  * MoE README's "EP A2A Overlap ... merging FWD-BWD passes of adjacent
- * microbatches") runs one micro-batch's forward beside another's backward,
+ * microbatches"; NVIDIA/Megatron-LM at d98e8a64) runs one micro-batch's forward beside another's backward,
  * so each one's all-to-alls hide behind the other's compute, and only what
  * exceeds it stays. That pairing holds in the steady 1F1B phase: the first
  * micro-batch's forward (no pipeline) or the p - 1 warm-up forwards and

@@ -66,7 +66,8 @@ mlp(const struct cm_config *c, struct cm_linear *l, int *n, double m,
  * W_DQ (h -> d_c') and W_DKV with W_KR (h -> d_c + d_R) whole on every TP
  * rank (Megatron-Core's linear_q_down_proj and linear_kv_down_proj,
  * parallel_mode 'duplicated': megatron/core/transformer/
- * multi_latent_attention.py), the up-projections W_UQ (d_c' -> a d_h)
+ * multi_latent_attention.py, NVIDIA/Megatron-LM at d98e8a64), the
+ * up-projections W_UQ (d_c' -> a d_h)
  * and W_UK with W_UV (d_c -> a (d_h - d_R + d_v)) split over TP by heads.
  */
 int
