@@ -105,6 +105,8 @@ START_TEST(mla_prices_its_own_products)
 	ck_assert_double_eq(attn1, 187107328 - 512 - 1536);
 	ck_assert_double_eq_tol(cm_fp8_layer_linear_params(&c),
 	    attn1 + 257 * e3, 1);
+	/* K and V per head: 192 and 128 wide, what CP sends */
+	ck_assert_double_eq(2 * cm_kv_width(&c), (192.0 + 128) * 128);
 	c.degree[MESH_DP] = 1;
 	c.degree[MESH_TP] = 8;
 	attn8 = h * 1536 + h * 576 + (attn1 - h * 1536 - h * 576) / 8;

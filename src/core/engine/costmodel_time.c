@@ -256,6 +256,8 @@ cm_kv_width(const struct cm_config *c)
 	const struct hw_model *m = &c->model;
 	double dh = hw_head_dim(m);
 
+	if (HW_MLA(m))	/* K at d_h, V at d_v a head: the pair's mean */
+		dh = (dh + hw_v_head_dim(m)) / 2;
 	return dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / c->tp : 1.0);
 }
 
