@@ -105,6 +105,18 @@ START_TEST(mla_prices_its_own_products)
 	ck_assert_double_eq(attn1, 187107328 - 512 - 1536);
 	ck_assert_double_eq_tol(cm_fp8_layer_linear_params(&c),
 	    attn1 + 257 * e3, 1);
+	/* activations: a wider query latent keeps 4 bytes more a token
+	 * (its norm's input and the up-projection's) */
+	{
+		struct cm_config w = c;
+		double sb = cm_rank_tokens(&c);
+
+		w.model.q_lora_rank += 512;
+		ck_assert_double_eq_tol(cm_act_layer_bytes(&w) -
+		    cm_act_layer_bytes(&c), 4 * sb * 512, 1e-6 * sb);
+		ck_assert_double_eq(cm_mla_act(&c, 1), 2 * 128 * (2 * 192 +
+		    2 * 128.0) + 4 * (1536 + 512) + 2 * 64);
+	}
 	/* K and V per head: 192 and 128 wide, what CP sends */
 	ck_assert_double_eq(2 * cm_kv_width(&c), (192.0 + 128) * 128);
 	c.degree[MESH_DP] = 1;

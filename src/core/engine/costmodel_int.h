@@ -295,6 +295,7 @@ int	cm_mla_linears(const struct cm_config *, struct cm_linear *);
 void	cm_dense_config(const struct cm_config *, struct cm_config *);
 int	cm_stage_dense(const struct cm_config *, int r);
 double	cm_layer_params_rank_ext(const struct cm_config *);
+double	cm_mla_act(const struct cm_config *, double sb);
 void	cm_dense_memory(const struct cm_config *, int r, int layers, long mb,
 	    double moe_act, double *held, double *sharded, double *act);
 

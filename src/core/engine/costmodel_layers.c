@@ -145,3 +145,23 @@ cm_layer_params_rank_ext(const struct cm_config *c)
 		    cm_layer_routed_rank(c);
 	return p;
 }
+
+/*
+ * What MLA keeps for the backward per layer and micro-batch of sb tokens,
+ * 2-byte elements: Q and K at d_h a head, V and the attention output at
+ * d_v (split over TP by heads), and the two latents, whole on every rank,
+ * each kept as its RMSNorm's input and as the up-projection's (the RoPE
+ * key once): DeepSeek-V3 report 3.2.3 recomputes the norms and
+ * up-projections to save these; the engine keeps them, as Megatron-Core
+ * does without its recompute options.
+ */
+double
+cm_mla_act(const struct cm_config *c, double sb)
+{
+	const struct hw_model *m = &c->model;
+	double a = m->heads, dh = hw_head_dim(m), dv = hw_v_head_dim(m);
+
+	return 2 * sb * a * (2 * dh + 2 * dv) / c->tp + 4 * sb *
+	    ((double)m->q_lora_rank + m->kv_lora_rank) + 2 * sb *
+	    m->rope_head_dim;
+}

@@ -143,8 +143,9 @@ cm_act_layer_bytes(const struct cm_config *c)
 		return 2 * sbh / sp * scale;
 	/* [KOR22] 4.1: the two 1-byte dropout masks are 2 of the 10 sbh;
 	 * a model trained without dropout keeps neither (reference j.7). */
-	a = (m->dropout ? 10 : 8) * sbh / sp + 4 * (s * b * q) / t +
-	    4 * s * b * dh * kv_heads_rank(c) + mlp + moe_act(c, s * b);
+	a = (m->dropout ? 10 : 8) * sbh / sp + (HW_MLA(m) ?
+	    cm_mla_act(c, s * b) : 4 * (s * b * q) / t +
+	    4 * s * b * dh * kv_heads_rank(c)) + mlp + moe_act(c, s * b);
 	if (c->recompute == CM_RECOMPUTE_NONE) {
 		if (c->attention == CM_ATTN_PLAIN)	/* softmax out, mask,
 							 * dropout out */
