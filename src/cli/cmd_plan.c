@@ -487,9 +487,20 @@ print_one(const struct cm_result *r, const cJSON *o)
 		printf(_("  CP comm          %10.4f s (exposed %.4f s; %s, "
 		    "K/V in flight %.2f GB)\n"), r->t_cp, r->t_cp_exposed,
 		    cm_cp_impl_name(c->cp_impl), r->mem_cp / 1e9);
-	if (cm_ep(c) > 1)
+	if (cm_ep(c) > 1 && !c->ep_overlap)
 		printf(_("  EP comm          %10.4f s (exposed; all-to-alls of "
 		    "%.2f GB a GPU)\n"), r->t_ep, r->ep_bytes / 1e9);
+	else if (cm_ep(c) > 1)
+		printf(_("  EP comm          %10.4f s (exposed %.4f s beside "
+		    "another micro-batch; all-to-alls of %.2f GB a GPU)\n"),
+		    r->t_ep, r->t_ep_exposed, r->ep_bytes / 1e9);
+	if (c->model.dense_layers > 0 && c->model.experts > 0)
+		printf(_("  slowest stage    %s, %d dense and %d MoE layers: "
+		    "it paces the step\n"), r->slow_stage == 0 ?
+		    _("the first") :
+		    r->slow_stage == c->pp - 1 ? _("the last") :
+		    _("a middle one"), r->slow_dense,
+		    r->slow_layers - r->slow_dense);
 	if (r->t_comm_slowed > 0)
 		printf(_("  slowed compute   %10.4f s (beside hidden "
 		    "collectives)\n"), r->t_comm_slowed);

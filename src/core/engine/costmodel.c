@@ -79,6 +79,7 @@ cm_config_default(struct cm_config *c, const struct hw_model *m,
 	c->reshard_after_forward = 1;	/* PyTorch FSDP's default */
 	c->hsdp = 0;
 	c->tp_overlap = 0;
+	c->ep_overlap = 0;
 	c->kernel_issue_s = KERNEL_ISSUE_S;
 	/* What a learner runs on one GPU or a few is PyTorch, unfused;
 	 * Megatron-style runs say kernels = fused (costmodel_kernels.c). A
@@ -113,25 +114,25 @@ void
 cm_stage_layers(const struct cm_config *c, struct cm_stages *st)
 {
 	int pv = c->pp * c->virtual_stages;
-	int chunk = (c->model.layers + pv - 1) / pv;
-	int r = pv * chunk - c->model.layers;
+	int chunk = (CM_PIPE_LAYERS(&c->model) + pv - 1) / pv;
+	int r = pv * chunk - CM_PIPE_LAYERS(&c->model);
 
 	st->middle = chunk * c->virtual_stages;
 	st->last = st->middle - (r >= 1);
 	st->first = st->middle - (r >= 2);
 	if (c->pp == 1)
-		st->first = st->last = st->middle = c->model.layers;
+		st->first = st->last = st->middle = CM_PIPE_LAYERS(&c->model);
 }
 
 int
 cm_chunk_layers(const struct cm_config *c, int r, int chunk)
 {
 	int v = c->virtual_stages, pv = c->pp * v;
-	int size = (c->model.layers + pv - 1) / pv;
-	int missing = pv * size - c->model.layers, n = size;
+	int size = (CM_PIPE_LAYERS(&c->model) + pv - 1) / pv;
+	int missing = pv * size - CM_PIPE_LAYERS(&c->model), n = size;
 
 	if (c->pp == 1)
-		return chunk == 0 ? c->model.layers : 0;
+		return chunk == 0 ? CM_PIPE_LAYERS(&c->model) : 0;
 	if (r == c->pp - 1 && chunk == v - 1 && missing >= 1)
 		n--;
 	if (r == 0 && chunk == 0 && missing >= 2)
@@ -220,16 +221,16 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	pv = c->pp * c->virtual_stages;
 	/* interleaved, up to two chunks may hold only the embedding or the
 	 * output layer ([LLAMA3] 3.3.2: 126 layers on 16 x 8 chunks) */
-	if (pv > m->layers + (c->virtual_stages > 1 ? 2 : 0)) {
+	if (pv > CM_PIPE_LAYERS(m) + (c->virtual_stages > 1 ? 2 : 0)) {
 		/* Name the product: PP alone may be well under the layers. */
 		if (size > 0)
 			snprintf(buf, size, _("PP x virtual stages = %d x %d = "
 			    "%d model chunks, more than the %d layers"), c->pp,
-			    c->virtual_stages, pv, m->layers);
+			    c->virtual_stages, pv, CM_PIPE_LAYERS(m));
 		return size > 0 ? buf : "";
 	}
-	chunk = (m->layers + pv - 1) / pv;
-	if (c->pp > 1 && pv * chunk - m->layers > 2)
+	chunk = (CM_PIPE_LAYERS(m) + pv - 1) / pv;
+	if (c->pp > 1 && pv * chunk - CM_PIPE_LAYERS(m) > 2)
 		return _("PP (times virtual stages) must divide the layers, "
 		    "or leave at most 2 layers short");
 	if (c->global_batch % ((long)c->micro_batch * c->dp) != 0)
@@ -321,6 +322,13 @@ params_of(const struct hw_model *m, int active)
 	double kv = m->kv_heads * dh, norm = m->norm == HW_NORM_RMS ? h : 2 * h;
 	double layer, mlp_c = m->mlp == HW_MLP_SWIGLU ? 3 : 2;
 
+	if (hw_model_extended(m))	/* MLA, dense layers, MTP (hw_mla.c) */
+		return (m->layers - m->dense_layers) *
+		    hw_layer_params(m, 0, active) + m->dense_layers *
+		    hw_layer_params(m, 1, active) + m->mtp *
+		    (hw_layer_params(m, 0, active) + hw_mtp_extra_params(m)) +
+		    (m->tied ? 1 : 2) * (double)m->vocab * h +
+		    (m->learned_pos ? (double)m->seq * h : 0) + norm;
 	layer = 2 * h * q + 2 * h * kv + hw_mlp_params(m, active) + 2 * norm;
 	if (m->qk_norm)
 		layer += 2 * dh;
@@ -335,7 +343,7 @@ cm_params(const struct hw_model *m)
 {
 	if (m->params > 0)
 		return m->params;
-	return params_of(m, 0);
+	return cm_params_memo(m, 0, params_of);
 }
 
 double
@@ -343,7 +351,7 @@ cm_params_active(const struct hw_model *m)
 {
 	if (m->experts == 0)
 		return cm_params(m);
-	return params_of(m, 1);
+	return cm_params_memo(m, 1, params_of);
 }
 
 /*
@@ -355,8 +363,17 @@ cm_params_matmul(const struct hw_model *m)
 {
 	double h = m->hidden, dh = hw_head_dim(m);
 
+	if (hw_model_extended(m))
+		return hw_matmul_params(m);
 	return m->layers * (2 * h * hw_q_width(m) + 2 * h * m->kv_heads * dh +
 	    hw_mlp_params(m, 1)) + (double)m->vocab * h;
+}
+
+/* a d_h, or hw_mla.c's average over MLA's and windowed layers */
+double
+cm_attn_width(const struct hw_model *m)
+{
+	return hw_model_extended(m) ? hw_attn_width(m) : hw_q_width(m);
 }
 
 /* F_model = 6 B s N_mm + 12 B s^2 L (a d_h), reference c, [PALM] App. B. */
@@ -366,7 +383,7 @@ cm_flops_model(const struct hw_model *m, double samples)
 	double s = m->seq;
 
 	return 6 * samples * s * cm_params_matmul(m) +
-	    12 * samples * s * s * m->layers * hw_q_width(m);
+	    12 * samples * s * s * (m->layers + m->mtp) * cm_attn_width(m);
 }
 
 /* Reference c: recompute adds one layer forward (full) or QK^T, AV (sel.). */
@@ -374,7 +391,8 @@ double
 cm_flops_hw(const struct hw_model *m, double samples, enum cm_recompute rc)
 {
 	double s = m->seq, f = cm_flops_model(m, samples);
-	double attn = 4 * samples * s * s * m->layers * hw_q_width(m);
+	double attn = 4 * samples * s * s * (m->layers + m->mtp) *
+	    cm_attn_width(m);
 
 	if (rc == CM_RECOMPUTE_FULL)
 		return f + 2 * samples * s * (cm_params_matmul(m) -

@@ -200,6 +200,9 @@ struct cm_config {
 	int			tp_overlap;	/* bool: TP collectives overlap
 						    * the GEMMs (Megatron-Core TP
 						    * overlap, PyTorch async TP) */
+	int			ep_overlap;	/* bool: EP's all-to-alls run
+						 * beside another micro-batch's
+						 * compute (costmodel_ep.c) */
 	double			kernel_issue_s;	/* host time to issue 1 kernel, s */
 	int			cuda_graphs;	/* bool: captured regions launch
 						 * as CUDA graphs (costmodel_host.c) */
@@ -259,6 +262,11 @@ struct cm_result {
 	int			valid;		/* bool: the layout is possible */
 	long			microbatches;	/* m = B / (b d) */
 	int			stage_layers;	/* layers on the busiest stage */
+	int			slow_stage;	/* the stage pacing the step:
+						 * 0, p - 1 or 1 for a middle */
+	int			slow_dense;	/* its dense layers (models
+						 * with dense_layers) */
+	int			slow_layers;	/* all its layers */
 	double			params;		/* N, whole model, parameters */
 	double			params_active;	/* a token's (MoE: k experts) */
 	double			params_gpu;	/* on the most loaded GPU */
@@ -293,8 +301,9 @@ struct cm_result {
 	double			t_cp_exposed;	/* the part attention does not
 						 * hide, s */
 	double			cp_bytes;	/* CP bytes per GPU per step */
-	double			t_ep;		/* EP all-to-alls per step, s,
-						 * all exposed */
+	double			t_ep;		/* EP all-to-alls per step, s */
+	double			t_ep_exposed;	/* of them on the critical
+						 * path (all without ep_overlap) */
 	double			ep_bytes;	/* EP bytes per GPU per step */
 	double			mem_cp;		/* CP's K/V in flight, bytes (in
 						 * buffers) */

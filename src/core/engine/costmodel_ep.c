@@ -30,6 +30,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "i18n.h"
 #include "core/engine/costmodel.h"
@@ -138,8 +139,42 @@ by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int busiest_domain_of(const struct cm_config *c);
+
+/* The search asks again for the same layout under each ZeRO, recompute
+ * and micro-batch: the last answer is kept, per thread, with what it
+ * depends on (the degrees, the order, the node and domain, EP and ETP). */
+struct domain_key {
+	int	degree[MESH_N_AXES];
+	int	order, node, domain, ep, etp;
+};
+
 static int
 busiest_domain(const struct cm_config *c)
+{
+	static _Thread_local struct domain_key last;
+	static _Thread_local int last_most, have;
+	struct domain_key k;
+	int a;
+
+	memset(&k, 0, sizeof k);
+	for (a = 0; a < MESH_N_AXES; a++)
+		k.degree[a] = c->degree[a];
+	k.order = c->rank_order;
+	k.node = c->gpus_per_node;
+	k.domain = c->nvlink_domain;
+	k.ep = cm_ep(c);
+	k.etp = cm_etp(c);
+	if (have && memcmp(&k, &last, sizeof k) == 0)
+		return last_most;
+	last = k;
+	last_most = busiest_domain_of(c);
+	have = 1;
+	return last_most;
+}
+
+static int
+busiest_domain_of(const struct cm_config *c)
 {
 	long doms[CM_EP_MAX];
 	struct mesh m;
@@ -157,6 +192,16 @@ busiest_domain(const struct cm_config *c)
 		r = (long)(i % f) * st + (long)(i / f % c->cp) * sc +
 		    (long)(i / f / c->cp) * sd;
 		doms[i] = r / dom;
+	}
+	if (cm_layout_gpus(c) / dom < CM_EP_MAX) {	/* count, no sort */
+		int count[CM_EP_MAX];
+
+		memset(count, 0, (size_t)(cm_layout_gpus(c) / dom + 1) *
+		    sizeof count[0]);
+		for (i = 0; i < e; i++)
+			if (++count[doms[i]] > most)
+				most = count[doms[i]];
+		return most;
 	}
 	qsort(doms, (size_t)e, sizeof doms[0], by_value);
 	for (i = 0; i < e; i++) {
@@ -195,6 +240,38 @@ cm_ep_layer(const struct cm_config *c, struct cm_ep_layer *x)
 }
 
 /*
+ * EP's all-to-alls of one micro-batch on the critical path, a2a of them
+ * in all beside comp of the stage's compute. Without ep_overlap all of
+ * it: Megatron-Core's all-to-all dispatcher waits for them. With it,
+ * Megatron-Core's batch-level overlap (--overlap-moe-expert-parallel-comm
+ * with --delay-wgrad-compute; model_parallel_config.py: "Overlap EP A2A
+ * communications with independent computations of different
+ * micro-batches in 1f1b phase"; pipeline_parallel/combined_1f1b.py; the
+ * MoE README's "EP A2A Overlap ... merging FWD-BWD passes of adjacent
+ * microbatches"; NVIDIA/Megatron-LM at d98e8a64) runs one micro-batch's forward beside another's backward,
+ * so each one's all-to-alls hide behind the other's compute, and only what
+ * exceeds it stays. That pairing holds in the steady 1F1B phase: the first
+ * micro-batch's forward (no pipeline) or the p - 1 warm-up forwards and
+ * cool-down backwards (PP) have no partner, and keep theirs exposed.
+ * DeepSeek's DualPipe hides them the same way inside its two-way schedule
+ * (report arXiv 2412.19437, 3.2.1); the engine has no DualPipe schedule.
+ */
+double
+cm_ep_exposed_mb(const struct cm_config *c, double a2a, double comp,
+    double m)
+{
+	double paired, hidden_rest;
+
+	if (!c->ep_overlap || cm_ep(c) <= 1 || a2a <= 0 || m < 2)
+		return a2a;
+	paired = m - (c->pp > 1 ? c->pp : 1);
+	if (paired <= 0)
+		return a2a;
+	hidden_rest = a2a > comp ? a2a - comp : 0;
+	return (paired * hidden_rest + (m - paired) * a2a) / m;
+}
+
+/*
  * Who runs EP: Megatron-Core with its distributed optimizer or none
  * (ZeRO <= 1); DeepSpeed-MoE with ZeRO up to 2 (deepspeed/moe, the
  * DeepSpeed-MoE tutorial: ZeRO-3 is not supported with MoE); PyTorch's
@@ -213,6 +290,8 @@ cm_ep_frameworks(const struct cm_config *c)
 		    FW_BIT(FW_PYTORCH);
 	if (cm_ep(c) == 1)
 		return FW_ALL;
+	if (c->ep_overlap)	/* Megatron-Core's own (cm_ep_exposed_mb) */
+		return c->zero <= 1 ? FW_BIT(FW_MEGATRON) : 0;
 	if (c->zero <= 1)
 		fw |= FW_BIT(FW_MEGATRON);
 	if (c->zero <= 2)

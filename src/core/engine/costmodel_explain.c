@@ -223,7 +223,7 @@ cm_explain(struct cm_result *r)
 		    "the step"), 1e3 * r->t_cp_exposed,
 		    cm_cp_impl_name(c->cp_impl), 100 * r->t_cp_exposed /
 		    r->t_step);
-	if (r->t_ep > 0.05 * r->t_step) {
+	if (r->t_ep_exposed > 0.05 * r->t_step) {
 		struct cm_ep_layer x;
 
 		cm_ep_layer(c, &x);
@@ -231,8 +231,8 @@ cm_explain(struct cm_result *r)
 		    _("EP's all-to-alls wait %.0f ms a step, %.0f%% of it, "
 		    "inside one NVLink domain") : _("EP's all-to-alls wait "
 		    "%.0f ms a step, %.0f%% of it: its ranks span NVLink "
-		    "domains, so most copies cross a NIC"), 1e3 * r->t_ep,
-		    100 * r->t_ep / r->t_step);
+		    "domains, so most copies cross a NIC"), 1e3 * r->t_ep_exposed,
+		    100 * r->t_ep_exposed / r->t_step);
 	}
 	if (r->t_tp_exposed > 0.15 * r->t_step && !r->tp_inter)
 		add(r, "tp_comm_share", CM_NOTE, 0, _("TP all-reduces take "

@@ -308,10 +308,11 @@ cm_fp8_layer_linear_params(const struct cm_config *c)
 double
 cm_fp8_weight_bytes(const struct cm_config *c, int layers, double scale)
 {
-	double per = 2, lin = cm_fp8_layer_linear_params(c) * scale;
+	double per = 2, lin;
 
 	if (!cm_fp8(c))
 		return 0;
+	lin = cm_fp8_layer_linear_params(c) * scale;
 	if (c->fp8_recipe == CM_FP8_MXFP8)
 		per += 2 / MX_BLOCK;
 	if (c->kernels == CM_KERNELS_FUSED)	/* TE's cache, whole stage */

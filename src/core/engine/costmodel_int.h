@@ -282,4 +282,33 @@ double	cm_cp_buffers(const struct cm_config *);
 /* FW_BIT set of the frameworks that run cfg's CP (all without CP). */
 unsigned	cm_cp_frameworks(const struct cm_config *);
 
+/* Attention scores' width a layer: a d_h, averaged past dense GQA
+ * (MLA's d_qk and d_v, windowed layers; hw_mla.c). */
+double	cm_attn_width(const struct hw_model *);
+
+/* MLA's four projections before W_O (costmodel_linears.c); n of them. */
+int	cm_mla_linears(const struct cm_config *, struct cm_linear *);
+
+/* Non-uniform layers (costmodel_layers.c): c with a dense MLP in every
+ * layer, and the dense layers on stage r (0, p - 1, or 1: the middle
+ * stage with the fewest). */
+void	cm_dense_config(const struct cm_config *, struct cm_config *);
+int	cm_stage_dense(const struct cm_config *, int r);
+double	cm_layer_params_rank_ext(const struct cm_config *);
+double	cm_mla_act(const struct cm_config *, double sb);
+void	cm_dense_memory(const struct cm_config *, int r, int layers, long mb,
+	    double moe_act, double *held, double *sharded, double *act);
+
+/* cm_gemm_eta_of, remembered per shape for the last GPU (costmodel_memo.c). */
+double	cm_gemm_eta_memo(const struct cm_config *, const struct hw_gpu *,
+	    double m, double k, double n);
+
+/* count(m, active), remembered for the last model (costmodel_memo.c). */
+double	cm_params_memo(const struct hw_model *, int active,
+	    double (*count)(const struct hw_model *, int));
+
+/* EP's all-to-alls a micro-batch leaves exposed (costmodel_ep.c). */
+double	cm_ep_exposed_mb(const struct cm_config *, double a2a, double comp,
+	    double m);
+
 #endif

@@ -52,6 +52,8 @@ add_layout(cJSON *o, const struct cm_result *r)
 	cJSON_AddBoolToObject(l, "hsdp", c->hsdp);
 	cJSON_AddBoolToObject(l, "dp_overlap", c->dp_overlap);
 	cJSON_AddBoolToObject(l, "tp_overlap", c->tp_overlap);
+	if (c->ep_overlap)	/* issue 27: absent, the JSON of before */
+		cJSON_AddBoolToObject(l, "ep_overlap", 1);
 	cJSON_AddBoolToObject(l, "dropout", c->model.dropout);
 	if (cm_fp8(c)) {	/* bf16 and fp32 JSON as before */
 		cJSON_AddStringToObject(l, "precision",
@@ -171,6 +173,14 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "cp_exposed", r->t_cp_exposed);
 	if (r->cfg.model.experts > 0)
 		cJSON_AddNumberToObject(t, "ep_comm", r->t_ep);
+	if (r->cfg.ep_overlap)
+		cJSON_AddNumberToObject(t, "ep_exposed", r->t_ep_exposed);
+	if (r->cfg.model.dense_layers > 0 && r->cfg.model.experts > 0) {
+		/* the stage that paces the step (costmodel_layers.c) */
+		cJSON_AddNumberToObject(t, "slowest_stage", r->slow_stage);
+		cJSON_AddNumberToObject(t, "slowest_stage_dense_layers",
+		    r->slow_dense);
+	}
 	cJSON_AddNumberToObject(t, "exposed_comm", r->t_exposed_comm);
 	cJSON_AddNumberToObject(t, "nic_shared", r->t_nic_shared);
 	cJSON_AddNumberToObject(t, "comm_slowed", r->t_comm_slowed);

@@ -207,6 +207,12 @@ static const struct cm_key rows[] = {
 	    N_("experts every token passes through")),
 	INT("expert_ffn", MODEL, model.expert_ffn, 0, BIG, "F",
 	    N_("one expert's MLP inner size")),
+	INT("dense_layers", MODEL, model.dense_layers, 0, BIG, "N",
+	    N_("first layers with a dense MLP of width ffn before the "
+	    "experts")),
+	INT("mtp", MODEL, model.mtp, 0, 16, "D",
+	    N_("multi-token prediction: D extra modules on the last stage, "
+	    "one more token each")),
 	BOOL("dropout", MODEL, model.dropout,
 	    N_("trained with dropout (the preset's; custom: off)")),
 	NAME("gpu", CLUSTER, "TYPE",
@@ -318,6 +324,9 @@ static const struct cm_key rows[] = {
 	    N_("DP/ZeRO traffic overlaps compute (on)")),
 	BOOL("tp_overlap", SETUP, tp_overlap,
 	    N_("TP collectives overlap the matmuls (off)")),
+	BOOL("ep_overlap", SETUP, ep_overlap,
+	    N_("EP's all-to-alls overlap another micro-batch's compute, "
+	    "Megatron-Core's overlap_moe_expert_parallel_comm (off)")),
 	NUM("bucket_mb", SETUP, bucket_bytes, 0.01, 1e6, 1048576.0, "MiB",
 	    N_("DP/ZeRO 0-2 gradient bucket in MiB (25, PyTorch DDP's "
 	    "bucket_cap_mb)")),

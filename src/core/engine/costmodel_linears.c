@@ -61,6 +61,35 @@ mlp(const struct cm_config *c, struct cm_linear *l, int *n, double m,
 	put(l, n, m, f, h, count, routed);
 }
 
+/*
+ * Multi-head latent attention's products (hw_mla.c): the down-projections
+ * W_DQ (h -> d_c') and W_DKV with W_KR (h -> d_c + d_R) whole on every TP
+ * rank (Megatron-Core's linear_q_down_proj and linear_kv_down_proj,
+ * parallel_mode 'duplicated': megatron/core/transformer/
+ * multi_latent_attention.py, NVIDIA/Megatron-LM at d98e8a64), the
+ * up-projections W_UQ (d_c' -> a d_h)
+ * and W_UK with W_UV (d_c -> a (d_h - d_R + d_v)) split over TP by heads.
+ */
+int
+cm_mla_linears(const struct cm_config *c, struct cm_linear *l)
+{
+	const struct hw_model *m = &c->model;
+	double M = cm_rank_tokens(c), h = m->hidden, t = c->tp;
+	double a = m->heads, dh = hw_head_dim(m), dv = hw_v_head_dim(m);
+	int n = 0;
+
+	if (m->q_lora_rank > 0) {
+		put(l, &n, M, h, m->q_lora_rank, 1, 0);
+		put(l, &n, M, m->q_lora_rank, a * dh / t, 1, 0);
+	} else {
+		put(l, &n, M, h, a * dh / t, 1, 0);
+	}
+	put(l, &n, M, h, (double)m->kv_lora_rank + m->rope_head_dim, 1, 0);
+	put(l, &n, M, m->kv_lora_rank, a * (dh - m->rope_head_dim + dv) / t,
+	    1, 0);
+	return n;
+}
+
 int
 cm_layer_linears(const struct cm_config *c, struct cm_linear *l)
 {
@@ -72,7 +101,10 @@ cm_layer_linears(const struct cm_config *c, struct cm_linear *l)
 
 	/* the dense order is costmodel_time.c's of old: sums stay bit for
 	 * bit what they were */
-	if (cm_split_products(c)) {
+	if (HW_MLA(m)) {
+		n = cm_mla_linears(c, l);
+		q = m->heads * hw_v_head_dim(m) / t;	/* W_O's input */
+	} else if (cm_split_products(c)) {
 		put(l, &n, M, h, q, 1, 0);
 		put(l, &n, M, h, kv, 1, 0);
 		put(l, &n, M, h, kv, 1, 0);
@@ -83,8 +115,14 @@ cm_layer_linears(const struct cm_config *c, struct cm_linear *l)
 	} else {
 		put(l, &n, M, h, q + 2 * kv, 1, 0);
 	}
+	if (HW_MLA(m) && m->experts == 0 && m->mlp == HW_MLP_SWIGLU &&
+	    cm_split_products(c))
+		up /= 2;	/* w1 and w3 apart, as the GQA branch does */
 	put(l, &n, M, q, h, 1, 0);
 	if (m->experts == 0) {
+		if (HW_MLA(m) && m->mlp == HW_MLP_SWIGLU &&
+		    cm_split_products(c))
+			put(l, &n, M, h, up, 1, 0);
 		put(l, &n, M, h, up, 1, 0);
 		put(l, &n, M, m->ffn / t, h, 1, 0);
 		return n;

@@ -62,6 +62,8 @@ cm_layer_params_rank(const struct cm_config *c)
 	double router = m->experts > 0 ? h * m->experts : 0;
 	double p;
 
+	if (hw_model_extended(m))	/* MLA, biased experts (hw_mla.c) */
+		return cm_layer_params_rank_ext(c);
 	/* the experts split over TP (and the routed ones over EP), the
 	 * router whole on every rank */
 	p = 2 * h * q / t + 2 * h * dh * kv_heads_rank(c) +
@@ -141,8 +143,9 @@ cm_act_layer_bytes(const struct cm_config *c)
 		return 2 * sbh / sp * scale;
 	/* [KOR22] 4.1: the two 1-byte dropout masks are 2 of the 10 sbh;
 	 * a model trained without dropout keeps neither (reference j.7). */
-	a = (m->dropout ? 10 : 8) * sbh / sp + 4 * (s * b * q) / t +
-	    4 * s * b * dh * kv_heads_rank(c) + mlp + moe_act(c, s * b);
+	a = (m->dropout ? 10 : 8) * sbh / sp + (HW_MLA(m) ?
+	    cm_mla_act(c, s * b) : 4 * (s * b * q) / t +
+	    4 * s * b * dh * kv_heads_rank(c)) + mlp + moe_act(c, s * b);
 	if (c->recompute == CM_RECOMPUTE_NONE) {
 		if (c->attention == CM_ATTN_PLAIN)	/* softmax out, mask,
 							 * dropout out */
@@ -197,9 +200,16 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 		n = (long)(p - r - 1) * 2 + (long)(v - 1) * p + 1;
 		if (n > m * v)
 			n = m * v;
-		for (k = 0; k < n; k++)
-			sum += cm_chunk_layers(c, r, (int)((k % ((long)p * v)) /
-			    p));
+		/* the sum over k < n of chunk (k mod p v) / p's layers,
+		 * counting each chunk's turns: whole cycles of p v, then
+		 * the rest (integers, so the same double as term by term) */
+		for (k = 0; k < v; k++) {
+			long turns = n / ((long)p * v) * p, rest = n %
+			    ((long)p * v) - k * (long)p;
+
+			turns += rest <= 0 ? 0 : rest < p ? rest : p;
+			sum += (double)turns * cm_chunk_layers(c, r, (int)k);
+		}
 		return sum;
 	}
 	return (double)(p - r < m ? p - r : m) * layers;
@@ -218,12 +228,12 @@ inflight_mb(const struct cm_config *c, long m)
 
 /* Activation bytes on stage r with the given layer count. */
 static double
-stage_act(const struct cm_config *c, int r, int layers, long m)
+stage_act(const struct cm_config *c, int r, int layers, long m, double one)
 {
 	const struct hw_model *mo = &c->model;
 	double sbh = cm_rank_tokens(c) * mo->hidden;
 	double sp = c->seq_parallel ? c->tp : 1.0;
-	double a = cm_act_layer_bytes(c) * cm_inflight_layers(c, r, layers, m);
+	double a = one * cm_inflight_layers(c, r, layers, m);
 
 	if (c->recompute == CM_RECOMPUTE_FULL)
 		a += act_layer_working(c);
@@ -255,7 +265,7 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot;
 	double pw, pg, po, buffers, nccl, fp8w, gathered = 0, grads_whole = 0;
-	double ns = np;
+	double ns = np, dh = 0, dsh = 0, dact = 0;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -272,11 +282,19 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
 		ns += layers * (cm_layer_routed_rank(c) -
 		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
+	if (c->model.dense_layers > 0 || c->model.mtp > 0) {
+		/* costmodel_layers.c */
+		cm_dense_memory(c, r, layers, res->microbatches,
+		    res->act_layer, &dh, &dsh, &dact);
+		np += dh * scale;
+		ns += dsh * scale;
+	}
 	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
 	pw = c->zero >= 3 ? ns * w / d : np * w;
 	pg = c->zero >= 2 ? ns * g / d : np * g;
 	po = c->zero >= 1 ? ns * k / d : np * k;
-	act = stage_act(c, r, layers, res->microbatches);
+	act = stage_act(c, r, layers, res->microbatches, res->act_layer) +
+	    dact;
 	buffers = c->buffers_bytes;
 	nccl = NCCL_COMM_BYTES * communicators(c);
 	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */

@@ -323,7 +323,7 @@ try_schedules(struct cm_search *s, int max, struct cm_config *c,
 		return;
 	c->schedule = PIPE_INTERLEAVED;
 	for (i = 0; i < N_VS; i++) {
-		if (c->pp * search_vs[i] > c->model.layers)
+		if (c->pp * search_vs[i] > CM_PIPE_LAYERS(&c->model))
 			break;
 		c->virtual_stages = search_vs[i];
 		try_knobs(s, max, c, base, scratch);

@@ -79,12 +79,14 @@ cm_gemm_eta_of(const struct cm_config *c, const struct hw_gpu *g, double m,
 static double
 gemm_s(const struct cm_config *c, double m, double k, double n)
 {
-	struct hw_gpu g = c->gpu;
+	struct hw_gpu g;
 
-	if (c->precision == CM_PREC_FP32) {
-		g.peak_flops = g.fp32_flops;
-		g.hbm_bw /= 2;	/* 4-byte elements: half as many per second */
-	}
+	if (c->precision != CM_PREC_FP32)	/* memoised (costmodel_memo.c) */
+		return 2 * m * k * n / (c->gpu.peak_flops *
+		    cm_gemm_eta_memo(c, &c->gpu, m, k, n));
+	g = c->gpu;
+	g.peak_flops = g.fp32_flops;
+	g.hbm_bw /= 2;	/* 4-byte elements: half as many per second */
 	return 2 * m * k * n / (g.peak_flops * cm_gemm_eta_of(c, &g, m, k, n));
 }
 
@@ -198,7 +200,8 @@ attn_s(const struct cm_config *c, double *fwd, double *bwd)
 
 	/* under CP a rank's queries meet every key before them: 1/cp of
 	 * the scores, balanced over the ranks (costmodel_cp.c) */
-	fl = 4 * b * s * s * hw_q_width(m) / c->tp / c->cp;
+	/* a d_h, or MLA's and windowed layers' average (hw_mla.c) */
+	fl = 4 * b * s * s * cm_attn_width(m) / c->tp / c->cp;
 	if (c->attention != CM_ATTN_PLAIN) {
 		peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 		    c->gpu.peak_flops;
@@ -253,6 +256,8 @@ cm_kv_width(const struct cm_config *c)
 	const struct hw_model *m = &c->model;
 	double dh = hw_head_dim(m);
 
+	if (HW_MLA(m))	/* K at d_h, V at d_v a head: the pair's mean */
+		dh = (dh + hw_v_head_dim(m)) / 2;
 	return dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / c->tp : 1.0);
 }
 
@@ -385,6 +390,7 @@ struct stage_t {
 	double	gemm, attn, elem, tp;	/* s */
 	double	cp;			/* CP exchange not hidden, s */
 	int	layers;
+	int	moe_layers;		/* of them MoE ones */
 	double	kernels;		/* count */
 	double	gf;			/* forward's GPU time, s */
 	struct cm_host_in host;		/* kernels as the host issues them */
@@ -406,6 +412,9 @@ host_in(const struct cm_config *c, int layers, const struct cm_layer_t *fw,
 	h->lcast = cm_autocast(c) ? cm_layer_tensors(c, el16, 16) : 0;
 }
 
+static void	mtp_extra(const struct cm_config *, double, double,
+		    const struct cm_elem *, struct stage_t *);
+
 /*
  * Stage of `layers` layers (+ the embedding's gradient when first, logits
  * and loss when last) for one micro-batch of m; amp: autocast's casts
@@ -421,7 +430,7 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
 	/* one cast kernel per weight tensor and pass, one add into .grad */
 	double amp_k = layers * cm_layer_tensors(c, el16, 16) * 3.0;
 
-	st->layers = layers;
+	st->layers = st->moe_layers = layers;
 	st->cp = 0;
 	st->gemm = layers * (fw->gemm + bw->gemm);
 	st->attn = layers * (fw->attn + bw->attn);
@@ -453,7 +462,48 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
 		st->kernels += 2 + el.kf + el.kb;
 		st->host.xkf += 1 + el.kf;
 		st->host.xkb += 1 + el.kb;
+		if (m->mtp > 0)
+			mtp_extra(c, f + b, f, &el, st);
 	}
+}
+
+/*
+ * What each MTP module adds on the last stage beside its layer (counted
+ * in `layers`): the projection M_k of [RMSNorm(h); RMSNorm(emb)], 2h ->
+ * h, and the shared output head and loss again on its own predictions
+ * (DeepSeek-V3 report, arXiv 2412.19437, 2.2, eqs. 21-25). head: the
+ * output product's forward and backward time, headf its forward.
+ */
+static void
+mtp_extra(const struct cm_config *c, double head, double headf,
+    const struct cm_elem *loss, struct stage_t *st)
+{
+	double d = c->model.mtp, f = 0, b = 0;
+
+	linear_s(c, cm_rank_tokens(c), 2.0 * c->model.hidden,
+	    c->model.hidden, &f, &b);
+	st->gemm += d * (head + f + b);
+	st->elem += d * (loss->fwd_s + loss->bwd_s);
+	st->gf += d * (headf + f + loss->fwd_s);
+	st->kernels += d * (4 + loss->kf + loss->kb);
+}
+
+/* nd of a stage's layers dense (costmodel_layers.c): swap their time. */
+static void
+dense_mix(int nd, const struct cm_layer_t *fw, const struct cm_layer_t *bw,
+    const struct cm_layer_t *dfw, const struct cm_layer_t *dbw,
+    struct stage_t *st)
+{
+	if (nd <= 0)
+		return;
+	st->moe_layers = st->layers - nd;
+	st->gemm += nd * (dfw->gemm + dbw->gemm - fw->gemm - bw->gemm);
+	st->attn += nd * (dfw->attn + dbw->attn - fw->attn - bw->attn);
+	st->elem += nd * (dfw->elem + dbw->elem - fw->elem - bw->elem);
+	st->kernels += nd * ((double)dfw->kernels + dbw->kernels -
+	    fw->kernels - bw->kernels);
+	st->gf += nd * (dfw->gemm + dfw->attn + dfw->elem - fw->gemm -
+	    fw->attn - fw->elem);
 }
 
 /*
@@ -562,7 +612,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_cp_layer cpl;
 	struct cm_ep_layer epl;
 	const struct stage_t *w;
-	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok;
+	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok, epx;
 	double p = c->pp, m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
@@ -575,19 +625,38 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	stage_mb(c, sl.last, c->pp == 1, 1, &fw, &bw, tp_l, amp, &sla);
 	stage_mb(c, sl.middle, c->pp == 1, c->pp == 1, &fw, &bw, tp_l, amp,
 	    &sm);
+	if (c->model.dense_layers > 0 && c->model.experts > 0) {
+		struct cm_config dc;
+		struct cm_layer_t dfw, dbw;
+
+		cm_dense_config(c, &dc);
+		layer_time(&dc, &dfw, &dbw);
+		dense_mix(cm_stage_dense(c, 0), &fw, &bw, &dfw, &dbw, &sf);
+		dense_mix(cm_stage_dense(c, c->pp - 1), &fw, &bw, &dfw, &dbw,
+		    &sla);
+		dense_mix(cm_stage_dense(c, 1), &fw, &bw, &dfw, &dbw, &sm);
+	}
 	cm_cp_layer(c, r, fw.attn, bw.attn, &cpl);
 	sf.cp = sf.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
 	sm.cp = sm.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
 	sla.cp = sla.layers * (cpl.fwd_exposed + cpl.bwd_exposed);
 	/* The slowest stage sets the pace of the pipeline. */
 	w = slowest(c, slowest(c, &sm, &sf), &sla);
+	if (c->pp == 2 && c->model.dense_layers > 0 && c->model.experts > 0)
+		w = slowest(c, &sf, &sla);	/* no middle stage to name */
+	r->slow_stage = w == &sf ? 0 : w == &sla ? c->pp - 1 : 1;
+	r->slow_dense = w->layers - w->moe_layers;
+	r->slow_layers = w->layers;
 	tpx = tp_exposed(c, w);
 	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
 	ppmb = pp_mb_s(c, r);
 	tps = c->tp_overlap ? cm_comm_slowed(w->tp, w->gemm) : 0;
 	cm_ep_layer(c, &epl);	/* the all-to-alls wait (costmodel_ep.c) */
-	tmb = comp + tpx + ppmb + tps + w->cp +
-	    w->layers * (epl.fwd + epl.bwd);	/* reference j: t_mb */
+	/* the all-to-alls wait, or what of them another micro-batch's
+	 * compute does not hide (costmodel_ep.c) */
+	epx = cm_ep_exposed_mb(c, w->moe_layers * (epl.fwd + epl.bwd),
+	    comp + tpx, m);
+	tmb = comp + tpx + ppmb + tps + w->cp + epx;	/* reference j */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
 	r->t_compute = m * comp;
@@ -602,14 +671,15 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->t_cp_exposed = m * w->cp;
 	r->cp_bytes = m * w->layers * cpl.bytes;
 	r->mem_cp = cpl.buffers;
-	r->t_ep = m * w->layers * (epl.fwd + epl.bwd);
-	r->ep_bytes = m * w->layers * epl.bytes *
+	r->t_ep = m * w->moe_layers * (epl.fwd + epl.bwd);
+	r->t_ep_exposed = m * epx;
+	r->ep_bytes = m * w->moe_layers * epl.bytes *
 	    (c->recompute == CM_RECOMPUTE_FULL ? 3 : 2);
 	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
 	cm_dp_time(c, r);
 	r->t_comm_slowed += m * tps;
 	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed +
-	    r->t_cp_exposed + r->t_ep;
+	    r->t_cp_exposed + r->t_ep_exposed;
 	r->t_optimizer = optimizer_s(c, r, &ok);
 	host_time(c, r, w, tpx, ok);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_comm_slowed +

@@ -234,6 +234,7 @@ parse_model(const cJSON *o, struct hw_model *m, const char *file,
 	    get_word(o, "norm", norms, &norm, file, path, err) ||
 	    parse_model_bools(o, m, file, path, err) ||
 	    hw_parse_model_moe(o, m, file, path, err) ||
+	    hw_parse_model_mla(o, m, file, path, err) ||
 	    pl_json_int(o, "global_batch", 0, 1, 100000000L, &m->global_batch,
 	    file, path, err))
 		return -1;
@@ -415,7 +416,9 @@ hw_model_check(const struct hw_model *m, struct pl_err *err)
 		    m->heads);
 		return -1;
 	}
-	return hw_model_check_moe(m, err);
+	if (hw_model_check_moe(m, err) != 0)
+		return -1;
+	return hw_model_check_mla(m, err);
 }
 
 /*

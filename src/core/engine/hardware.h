@@ -109,7 +109,67 @@ struct hw_model {
 	int		top_k;			/* experts each token goes to */
 	int		shared_experts;		/* experts every token goes to */
 	int		expert_ffn;		/* one expert's MLP inner size */
+	int		dense_layers;		/* first layers with a dense MLP
+						 * of width ffn (DeepSeek-V3: 3) */
+	/* Multi-head latent attention (hw_mla.c); kv_lora_rank 0 = none */
+	int		q_lora_rank;		/* Q's compressed width; 0 = plain */
+	int		kv_lora_rank;		/* K and V's compressed latent */
+	int		rope_head_dim;		/* decoupled RoPE part of head_dim,
+						 * one key shared by all heads */
+	int		v_head_dim;		/* V's width a head; 0 = head_dim */
+	/* Attention pattern (hw_mla.c) */
+	int		sliding_window;		/* tokens a windowed layer sees;
+						 * 0 = every layer full */
+	int		window_every;		/* 1 in window_every layers full,
+						 * the rest windowed (GPT-OSS: 2) */
+	int		attn_sinks;		/* a learned sink logit a head */
+	int		mtp;			/* multi-token prediction depth D
+						 * (--mtp), modules on top */
 };
+
+/* Layers the pipeline splits: the model's and its MTP modules' (on the
+ * last stage, with the output head they share). */
+#define CM_PIPE_LAYERS(m)	((m)->layers + (m)->mtp)
+
+/* Multi-head latent attention (MLA). */
+#define HW_MLA(m)	((m)->kv_lora_rank > 0)
+
+/* The shape needs hw_mla.c's parameter count (MLA, dense layers, MTP,
+ * attention sinks, biased experts). */
+int	hw_model_extended(const struct hw_model *m);
+
+/* One layer's parameters (hw_mla.c): dense 1 gives the dense MLP, active
+ * 1 a token's experts only. */
+double	hw_layer_params(const struct hw_model *m, int dense, int active);
+
+/* Attention's parameters a layer (projections, MLA's norms, biases,
+ * sinks); matrices 1: the matrices only. */
+double	hw_attn_params(const struct hw_model *m, int matrices);
+
+/* Parameters a token multiplies by in all layers and MTP modules and the
+ * output layer: N_mm of reference c. */
+double	hw_matmul_params(const struct hw_model *m);
+
+/* Attention scores' width a layer, averaged over the layers: a (d_qk +
+ * d_v) / 2 times the share of the sequence a query sees (1 full). */
+double	hw_attn_width(const struct hw_model *m);
+
+/* One layer's MLP parameters: dense 1 the dense MLP, active 1 a token's
+ * experts, matrices 1 without biases. */
+double	hw_mlp_params_ext(const struct hw_model *m, int dense, int active,
+	    int matrices);
+
+/* One MTP module's parameters beyond its transformer layer: its two
+ * RMSNorms and the 2h x h projection (DeepSeek-V3 report 2.2). */
+double	hw_mtp_extra_params(const struct hw_model *m);
+
+/* V's width a head (v_head_dim or head_dim) and the attention output's. */
+double	hw_v_head_dim(const struct hw_model *m);
+
+/* Extended keys of models.json and their checks (hw_mla.c). */
+int	hw_parse_model_mla(const struct cJSON *o, struct hw_model *m,
+	    const char *file, const char *path, struct pl_err *err);
+int	hw_model_check_mla(const struct hw_model *m, struct pl_err *err);
 
 /* d_h: head_dim, or hidden / heads. */
 double	hw_head_dim(const struct hw_model *);

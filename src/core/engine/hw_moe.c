@@ -79,12 +79,6 @@ hw_model_check_moe(const struct hw_model *m, struct pl_err *err)
 		    "from 1 to the experts (%d)"), m->experts);
 		return -1;
 	}
-	if (m->biases) {
-		pl_err_set(err, NULL, 0, 0, "%s",
-		    _("a mixture of experts with biases in its linear layers "
-		    "is not modelled"));
-		return -1;
-	}
 	if (m->expert_ffn < 1) {
 		pl_err_set(err, NULL, 0, 0, "%s",
 		    _("a mixture of experts needs expert_ffn, one expert's MLP "

@@ -10,7 +10,8 @@ void
 cm_grid_start(struct cm_grid *g, const struct cm_config *c)
 {
 	g->cfg = c;
-	mesh_walk_start(&g->walk, c->gpus, c->gpus_per_node, c->model.layers,
+	mesh_walk_start(&g->walk, c->gpus, c->gpus_per_node,
+	    CM_PIPE_LAYERS(&c->model),
 	    c->model.seq);
 }
 

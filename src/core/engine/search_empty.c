@@ -187,7 +187,7 @@ cm_search_why_empty(const struct cm_config *base, struct cm_empty *out)
 		add(out, "layers_uneven");
 		snprintf(out->reasons[out->n++].text, CM_EMPTY_LEN,
 		    _("PP %s cannot split the %d layers (evenly, or at most 2 "
-		    "short)"), list, base->model.layers);
+		    "short)"), list, CM_PIPE_LAYERS(&base->model));
 	}
 	if (seen[WHY_HEADS].n > 0) {
 		list_text(&seen[WHY_HEADS], list, sizeof list);
