@@ -21,7 +21,6 @@
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
 #include "core/engine/search_empty.h"
-#include "core/number.h"
 #include "core/wrap.h"
 
 /*
@@ -195,17 +194,12 @@ cli_plan_options(int argc, char **argv, struct plan_args *a, int *rc)
 			a->json = 1;
 			continue;
 		}
-		if (ch == O_EMIT || ch == 'o') {
-			*(ch == 'o' ? &a->out : &a->emit) = optarg;
+		if (ch == O_EMIT || ch == 'o' || ch == O_ROW) {
+			if (plan_emit_option(ch == O_ROW ? 'r' : ch == 'o' ?
+			    'o' : 'e', optarg, a) != 0)
+				goto fail;
 			continue;
 		}
-		if (ch == O_ROW && pl_parse_long(optarg, 1, 1000000,
-		    &a->row) != 0) {
-			cli_usage_error(_("--row: invalid number '%s'"), optarg);
-			goto fail;
-		}
-		if (ch == O_ROW)
-			continue;
 		if (ch == 'h') {
 			usage(stdout);
 			*rc = 0;
@@ -776,11 +770,10 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 	char buf[2048];
 	struct plan_args a;
 	cJSON *o;
-	int rc, json;
+	int rc;
 
 	if ((o = cli_plan_options(argc, argv, &a, &rc)) == NULL)
 		return rc;
-	json = a.json;
 	if (hw_catalog_load(&cat, ctx->data_dir, &err) != 0) {
 		cli_error("%s", pl_err_format(&err, buf, sizeof buf));
 		cJSON_Delete(o);
@@ -795,15 +788,12 @@ cli_plan_main(const struct cli_ctx *ctx, int argc, char **argv)
 			report(&err, &cat, o);
 			rc = 1;
 		}
-	} else if (a.emit != NULL) {
-		if (!every_degree(o))
-			c.search_keep = kept_knobs(o);
-		rc = plan_emit_run(&c, !every_degree(o), &a);
-	} else if (!every_degree(o)) {
+	} else {
 		c.search_keep = kept_knobs(o);
-		rc = run_search(&c, o, json);
-	} else
-		rc = run_one(&c, o, json);
+		rc = a.emit != NULL ? plan_emit_run(&c, !every_degree(o), &a) :
+		    !every_degree(o) ? run_search(&c, o, a.json) :
+		    run_one(&c, o, a.json);
+	}
 	cJSON_Delete(o);
 	hw_catalog_free(&cat);
 	return rc;

@@ -11,7 +11,20 @@
 #include "cli/plan_emit.h"
 #include "cli/usage.h"
 #include "core/engine/emit.h"
+#include "core/number.h"
 #include "core/wrap.h"
+
+int
+plan_emit_option(int which, const char *arg, struct plan_args *a)
+{
+	if (which == 'o')
+		a->out = arg;
+	else if (which == 'e')
+		a->emit = arg;
+	else if (pl_parse_long(arg, 1, 1000000, &a->row) != 0)
+		return cli_usage_error(_("--row: invalid number '%s'"), arg);
+	return 0;
+}
 
 void
 plan_emit_usage(FILE *fp)

@@ -17,6 +17,10 @@ struct plan_args {
 	long		 row;		/* --row N, 0 when not given */
 };
 
+/* Take one option: 'e' --emit, 'o' -o, 'r' --row; 0, or 1 after a usage
+ * error. */
+int	plan_emit_option(int which, const char *arg, struct plan_args *);
+
 /* The three options' lines of plan --help. */
 void	plan_emit_usage(FILE *fp);
 
