@@ -64,6 +64,7 @@ START_TEST(refusals_name_the_reason)
 {
 	struct cm_config c;
 	char why[EMIT_WHY_LEN];
+	int first, last;
 
 	layout(&c, "llama3-70b", 4, 4, 4, 1);
 	c.schedule = PIPE_1F1B;
@@ -89,8 +90,16 @@ START_TEST(refusals_name_the_reason)
 	ck_assert_int_eq(emit_refuse(&c, EMIT_MEGATRON, why, sizeof why), 1);
 	ck_assert_int_ne(why[0], '\0');
 	ck_assert_int_eq(emit_refuse(&c, EMIT_SBATCH, why, sizeof why), 1);
-	/* 80 layers do not split over 3 stages x 1 chunk */
+	/* 80 layers over 3 stages: 27, 27 and 26, as the engine splits
+	 * them and Megatron's first/last-stage flags say */
 	layout(&c, "llama3-70b", 2, 8, 3, 1);
+	ck_assert_int_eq(emit_refuse(&c, EMIT_MEGATRON, why, sizeof why), 0);
+	ck_assert_int_eq(emit_megatron_split(&c, &first, &last), 1);
+	ck_assert_int_eq(first, 27);
+	ck_assert_int_eq(last, 26);
+	/* ... but not over 3 stages x 2 chunks: no such flags */
+	c.schedule = PIPE_INTERLEAVED;
+	c.virtual_stages = 2;
 	ck_assert_int_eq(emit_refuse(&c, EMIT_MEGATRON, why, sizeof why), 1);
 	ck_assert_ptr_nonnull(strstr(why, "evenly"));
 }

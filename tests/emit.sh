@@ -83,6 +83,17 @@ emits megatron '{"ep":8,"zero":1}' $E
 grep -qx -- '--num-experts 128' "$T/out.$n.megatron" || fail "no --num-experts"
 grep -qx -- '--moe-router-topk 8' "$T/out.$n.megatron" || fail "no --moe-router-topk"
 emits torchtitan '{"ep":8,"zero":3}' $E --zero 3 --framework pytorch
+# DeepSeek-V3: MLA, the dense first layers, MTP on the last of 16 stages
+# (62 pipeline layers: 3 on the first, 2 decoder layers and MTP on the last)
+V="--model deepseek-v3 --gpu h100-80gb --gpus 2048 --dp 16 --tp 8 --pp 16 --ep 16 --zero 1 --seq-parallel --mtp 1"
+emits megatron '{"tp":8,"pp":16,"ep":16,"zero":1}' $V
+for want in --multi-latent-attention '--kv-lora-rank 512' '--qk-pos-emb-head-dim 64' \
+	'--moe-layer-freq ([0]*3+[1]*58)' '--mtp-num-layers 1' \
+	'--decoder-first-pipeline-num-layers 3' '--decoder-last-pipeline-num-layers 2'; do
+	grep -qxF -- "$want" "$T/out.$n.megatron" || fail "DeepSeek-V3 lacks $want"
+done
+emits sbatch '{"framework":"megatron","nodes":256}' $V
+grep -qx 'set -f' "$T/out.$n.sbatch" || fail "the layer list would be globbed"
 
 # The search's rows: row 1 by default, --row N the N-th, as --json ranks them.
 "$PARLEARN" plan $L70 --json >"$T/search.json" || fail "plan --json"
@@ -111,6 +122,9 @@ refused "no ZeRO-1" $B --emit torchtitan
 refused "no model definition" --model gpt3-175b --gpus 64 --dp 8 --tp 8 \
 	--pp 1 --zero 1 --seq-parallel --emit torchtitan
 refused "expert parallelism is set in the model code" $E --zero 1 --emit deepspeed
+refused "sliding-window" --model gpt-oss-120b --gpus 64 --dp 64 --tp 1 --pp 1 \
+	--ep 8 --zero 1 --emit megatron
+refused "multi-token prediction" $V --zero 3 --pp 1 --dp 256 --emit torchtitan
 refused "unknown target 'nemo'" $A --emit nemo
 refused "do not go together" $A --emit megatron --json
 refused "-o needs --emit" $A

@@ -123,6 +123,9 @@ torchtitan_refuse(const struct cm_config *c, char *why, size_t size)
 		return say(why, size, _("torchtitan v0.2.2 has no model "
 		    "definition for this model (it ships Llama 3, Qwen3, "
 		    "DeepSeek-V3 and gpt-oss)."));
+	if (c->model.mtp > 0)
+		return say(why, size, _("torchtitan v0.2.2's DeepSeek-V3 has no "
+		    "multi-token prediction."));
 	if (c->zero == 1)
 		return say(why, size, _("torchtitan has no ZeRO-1: its data "
 		    "parallelism is DDP, FSDP2 or HSDP."));
@@ -141,11 +144,37 @@ torchtitan_refuse(const struct cm_config *c, char *why, size_t size)
 	return 0;
 }
 
+/*
+ * The engine's split of the pipeline's layers (costmodel.c: ceil(L / p)
+ * a stage, up to two taken from the last stage, then the first, and the
+ * MTP modules on the last) as Megatron-LM's decoder layers: 0 when even,
+ * 1 with first and last for --decoder-first/last-pipeline-num-layers, -1
+ * when its flags cannot say it (interleaved, or the middle uneven).
+ */
+int
+emit_megatron_split(const struct cm_config *c, int *first, int *last)
+{
+	int L = c->model.layers, p = c->pp, all = CM_PIPE_LAYERS(&c->model);
+	int size = (all + p - 1) / p, missing = p * size - all;
+
+	*first = *last = 0;
+	if (p <= 1 || (missing == 0 && c->model.mtp == 0 && L % p == 0))
+		return c->schedule == PIPE_INTERLEAVED && p > 1 &&
+		    L % (p * c->virtual_stages) != 0 ? -1 : 0;
+	if (c->schedule == PIPE_INTERLEAVED && c->virtual_stages > 1)
+		return -1;
+	*first = missing >= 2 ? size - 1 : size;
+	*last = (missing >= 1 ? size - 1 : size) - c->model.mtp;
+	if (*last < 1 || (p > 2 && (L - *first - *last) != size * (p - 2)))
+		return -1;
+	return 1;
+}
+
 static int
 megatron_refuse(const struct cm_config *c, char *why, size_t size)
 {
 	int chunks = c->pp * (c->schedule == PIPE_INTERLEAVED ?
-	    c->virtual_stages : 1);
+	    c->virtual_stages : 1), first, last;
 
 	if (!runs(c, FW_MEGATRON, why, size))
 		return 1;
@@ -155,7 +184,11 @@ megatron_refuse(const struct cm_config *c, char *why, size_t size)
 	if (c->zero >= 3 && c->hsdp)
 		return say(why, size, _("Megatron-LM core_v0.15.3 has no "
 		    "command-line flag for HSDP."));
-	if (chunks > 1 && c->model.layers % chunks != 0)
+	if (c->model.sliding_window > 0 || c->model.attn_sinks)
+		return say(why, size, _("Megatron-LM core_v0.15.3's flags here "
+		    "do not say alternating sliding-window attention with "
+		    "sinks."));
+	if (chunks > 1 && emit_megatron_split(c, &first, &last) < 0)
 		return say(why, size, _("The layers do not split evenly over "
 		    "the pipeline's stages and chunks, which Megatron-LM's "
 		    "flags here need."));

@@ -70,6 +70,9 @@ int	emit_procs_per_node(const struct cm_config *c);	/* GPUs used per node */
 long	emit_accumulation(const struct cm_config *c);	/* micro-batches per
 							 * DP rank and step */
 int	emit_hsdp_shard(const struct cm_config *c);	/* HSDP shard group */
+/* Megatron's decoder layers on the first and last stage: 0 even, 1 set,
+ * -1 not sayable (emit.c). */
+int	emit_megatron_split(const struct cm_config *c, int *first, int *last);
 /* s when it is a plain name ([A-Za-z0-9._+-]), else "custom". */
 const char	*emit_safe_name(const char *s);
 /* "# <what>, written by parlearn plan: ..." and the layout, two lines. */

@@ -46,7 +46,17 @@ model_flags(FILE *fp, const struct cm_config *c)
 		e |= flag(fp, "group-query-attention");
 		e |= flag_int(fp, "num-query-groups", m->kv_heads);
 	}
-	if (m->head_dim > 0)
+	if (HW_MLA(m)) {
+		e |= flag(fp, "multi-latent-attention");
+		if (m->q_lora_rank > 0)
+			e |= flag_int(fp, "q-lora-rank", m->q_lora_rank);
+		e |= flag_int(fp, "kv-lora-rank", m->kv_lora_rank);
+		e |= flag_int(fp, "qk-head-dim", m->head_dim -
+		    m->rope_head_dim);
+		e |= flag_int(fp, "qk-pos-emb-head-dim", m->rope_head_dim);
+		e |= flag_int(fp, "v-head-dim", m->v_head_dim > 0 ?
+		    m->v_head_dim : m->head_dim);
+	} else if (m->head_dim > 0)
 		e |= flag_int(fp, "kv-channels", m->head_dim);
 	if (m->qk_norm)
 		e |= flag(fp, "qk-layernorm");
@@ -69,6 +79,9 @@ model_flags(FILE *fp, const struct cm_config *c)
 		if (m->shared_experts > 0)
 			e |= flag_int(fp, "moe-shared-expert-intermediate-size",
 			    (long)m->shared_experts * m->expert_ffn);
+		if (m->dense_layers > 0)	/* a Python list, one per layer */
+			e |= fprintf(fp, "--moe-layer-freq ([0]*%d+[1]*%d)\n",
+			    m->dense_layers, m->layers - m->dense_layers) < 0;
 		e |= flag_str(fp, "moe-token-dispatcher-type", "alltoall");
 		e |= flag(fp, "moe-grouped-gemm");
 		if (c->capacity_factor > 0)
@@ -82,10 +95,14 @@ model_flags(FILE *fp, const struct cm_config *c)
 static int
 parallel_flags(FILE *fp, const struct cm_config *c)
 {
-	int e = 0;
+	int e = 0, first, last;
 
 	e |= flag_int(fp, "tensor-model-parallel-size", c->tp);
 	e |= flag_int(fp, "pipeline-model-parallel-size", c->pp);
+	if (emit_megatron_split(c, &first, &last) > 0) {
+		e |= flag_int(fp, "decoder-first-pipeline-num-layers", first);
+		e |= flag_int(fp, "decoder-last-pipeline-num-layers", last);
+	}
 	if (c->pp > 1 && c->schedule == PIPE_INTERLEAVED &&
 	    c->virtual_stages > 1)
 		e |= flag_int(fp, "num-layers-per-virtual-pipeline-stage",
@@ -104,6 +121,12 @@ parallel_flags(FILE *fp, const struct cm_config *c)
 		e |= flag_int(fp, "expert-model-parallel-size", cm_ep(c));
 		e |= flag_int(fp, "expert-tensor-parallel-size", cm_etp(c));
 	}
+	if (c->ep_overlap && cm_ep(c) > 1) {
+		e |= flag(fp, "overlap-moe-expert-parallel-comm");
+		e |= flag(fp, "delay-wgrad-compute");
+	}
+	if (c->model.mtp > 0)
+		e |= flag_int(fp, "mtp-num-layers", c->model.mtp);
 	if (c->zero == 1)
 		e |= flag(fp, "use-distributed-optimizer");
 	else if (c->zero >= 2) {
@@ -151,7 +174,7 @@ emit_megatron(FILE *fp, const struct cm_config *c)
 	int e = 0;
 
 	e |= emit_header(fp, c, _("Megatron-LM core_v0.15.3 flags")) != 0;
-	e |= fprintf(fp, "# torchrun --nproc_per_node=%d pretrain_gpt.py "
+	e |= fprintf(fp, "# set -f; torchrun --nproc_per_node=%d pretrain_gpt.py "
 	    "$(grep -v '^#' FILE) --data-path ... --tokenizer-type ...\n",
 	    emit_procs_per_node(c)) < 0;
 	e |= parallel_flags(fp, c);

@@ -37,7 +37,8 @@ payload(FILE *fp, const struct cm_config *c, enum fw_id fw)
 	e |= fprintf(fp, "%s\n\n", EOF_MARK) < 0;
 	switch (fw) {
 	case FW_MEGATRON:
-		e |= fprintf(fp, "# %s\nsrun \"${launch[@]}\" "
+		/* set -f: --moe-layer-freq's list is not a glob */
+		e |= fprintf(fp, "# %s\nset -f\nsrun \"${launch[@]}\" "
 		    "\"${MEGATRON:-.}/pretrain_gpt.py\" "
 		    "$(grep -v '^#' megatron-flags.txt) \"$@\"\n",
 		    _("add your --data-path and tokenizer flags after the "
