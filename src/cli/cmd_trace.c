@@ -25,6 +25,7 @@
 #include "core/json.h"
 #include "core/sim/sim_dump.h"
 #include "core/sim/sim_json.h"
+#include "core/sim/torch_trace.h"
 #include "core/sim/sim_keys.h"
 #include "tui/tui.h"
 
@@ -47,7 +48,7 @@ usage(FILE *fp)
 	/* The settings, their synopsis and help: core/sim/sim_keys.c. */
 	sim_opts_synopsis(fp, SIM_FOR_TRACE, _("Usage: parlearn trace"),
 	    extra);
-	fprintf(fp, "%s", _("   or: parlearn trace --from FILE [--json]\n"
+	fprintf(fp, "%s", _("   or: parlearn trace --from FILE... [--json]\n"
 	    "Run the toy model (4 transformer layers, L1 to L4) for one "
 	    "training step on\nsimulated GPUs, G0, G1, ..., and show what each "
 	    "GPU does over time, with the\nGPUs and layers of each pipeline "
@@ -59,8 +60,9 @@ usage(FILE *fp)
 	sim_opts_line(fp, "--json", _("print the settings, each GPU's place, "
 	    "the events, memory and results as JSON (schema "
 	    "parlearn.trace/1)"));
-	sim_opts_line(fp, "--from FILE", _("replay a step saved by parlearn "
-	    "run -o FILE (or by trace --json) in the player; without a "
+	sim_opts_line(fp, "--from FILE...", _("replay a step saved by "
+	    "parlearn run -o FILE (or by trace --json), or a real step's "
+	    "torch.profiler traces, one file a rank, in the player; without a "
 	    "terminal, print its Gantt chart"));
 	sim_opts_line(fp, "--dump-weights FILE", _("also write the batch, "
 	    "the initial weights and this run's loss, gradients and updated "
@@ -159,7 +161,12 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 	char name[16], lay[96];
 	int d, c;
 
-	if (origin != NULL && origin->measured)
+	if (origin != NULL && origin->profiler)
+		printf(P_("measured by PyTorch on %d process (%s); clocks "
+		    "aligned on the collectives\n", "measured by PyTorch on %d "
+		    "processes (%s); clocks aligned on the collectives\n",
+		    origin->processes), origin->processes, origin->library);
+	else if (origin != NULL && origin->measured)
 		cli_printf(stdout, P_("measured on %d process with %s%s\n",
 		    "measured on %d processes with %s%s\n", origin->processes),
 		    origin->processes, origin->library, origin->hosts == 1 ?
@@ -194,43 +201,72 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 	    "(replica x m + micro-batch),\n        a-z backward, = all-reduce, "
 	    "< all-gather, > reduce-scatter,\n        * optimizer step, "
 	    ". idle\n\n"));
-	printf(_("loss %.15g, largest gradient difference from single %.3g\n"),
-	    r->loss, r->max_grad_error);
+	if (origin == NULL || !origin->profiler)
+		printf(_("loss %.15g, largest gradient difference from single "
+		    "%.3g\n"), r->loss, r->max_grad_error);
 	printf(_("bubble measured %.4f, formula (p-1)/(v*m+p-1) %.4f\n"),
 	    r->bubble, r->bubble_formula);
 	printf(_("bytes moved %zu, step time %.1f ms\n"), r->bytes_moved,
 	    r->step_time * 1e3);
 }
 
+/* The timeline of --from's files: a parlearn step, or ranks' torch.profiler
+ * traces (core/sim/torch_trace.h). 0, or 2 after printing why. */
+static int
+load_from(char *const *files, int n, struct tui_replay *rp)
+{
+	const cJSON *roots[SIM_MAX_GPUS];
+	cJSON *own[SIM_MAX_GPUS] = { NULL };
+	struct pl_err err;
+	int i, rc = 0;
+
+	pl_err_clear(&err);
+	if (n > SIM_MAX_GPUS)
+		return cli_usage_error(_("--from takes at most %d files"),
+		    SIM_MAX_GPUS);
+	for (i = 0; i < n && rc == 0; i++)
+		if ((own[i] = pl_json_load(files[i], &err)) == NULL)
+			rc = -1;
+		else
+			roots[i] = own[i];
+	if (rc == 0 && torch_trace_is(roots[0]))
+		rc = torch_trace_read(roots, (const char *const *)files, n,
+		    &rp->cfg, rp->res, &rp->origin, &err);
+	else if (rc == 0 && n > 1) {
+		pl_err_set(&err, files[1], 1, 1, "%s", _("several files are "
+		    "torch.profiler traces, one a rank; a parlearn step is one "
+		    "file"));
+		rc = -1;
+	} else if (rc == 0)
+		rc = sim_result_from_json(roots[0], files[0], &rp->cfg, rp->res,
+		    &rp->origin, &err);
+	for (i = 0; i < n; i++)
+		cJSON_Delete(own[i]);
+	if (rc != 0)
+		cli_print_err(&err);
+	return rc != 0 ? 2 : 0;
+}
+
 /*
- * --from FILE: a step saved by `parlearn run -o` or `trace --json`,
- * replayed in the player on a terminal, else printed.
+ * --from FILE...: a step saved by `parlearn run -o` or `trace --json`, or
+ * the torch.profiler traces of a real step, replayed in the player on a
+ * terminal, else printed.
  */
 static int
-trace_from(const struct cli_ctx *ctx, const char *file, int json)
+trace_from(const struct cli_ctx *ctx, char *const *files, int n, int json)
 {
 	struct tui_replay rp;
 	struct tui_start st;
-	struct pl_err err;
-	cJSON *root;
-	int rc = 0;
+	int rc;
 
 	memset(&rp, 0, sizeof rp);
-	pl_err_clear(&err);
-	if ((rp.res = calloc(1, sizeof *rp.res)) == NULL ||
-	    (root = pl_json_load(file, &err)) == NULL) {
-		if (rp.res != NULL)
-			cli_print_err(&err);
-		free(rp.res);
+	if ((rp.res = calloc(1, sizeof *rp.res)) == NULL) {
+		cli_error("%s", _("out of memory"));
 		return 2;
 	}
-	rc = sim_result_from_json(root, file, &rp.cfg, rp.res, &rp.origin,
-	    &err);
-	cJSON_Delete(root);
-	if (rc != 0) {
-		cli_print_err(&err);
-		rc = 2;
-	} else if (json)
+	if ((rc = load_from(files, n, &rp)) != 0)
+		;
+	else if (json)
 		rc = print_json(&rp.cfg, rp.res, &rp.origin);
 	else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		cli_tui_start(&st, ctx, NULL, TUI_REPLAY);
@@ -281,13 +317,22 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 		else
 			o.n_run_opts++;
 	}
-	if (optind < argc)
+	if (optind < argc && o.from == NULL)
 		return cli_extra_argument(argv[optind]);
 	if (o.from != NULL && (o.n_run_opts > 0 || o.dump != NULL))
 		return cli_usage_error("%s", _("--from replays a saved step; it "
 		    "takes no run options"));
-	if (o.from != NULL)
-		return trace_from(ctx, o.from, o.json);
+	if (o.from != NULL) {	/* --from F1 F2 ... [--json] */
+		int i, nf = 0;
+
+		argv[--optind] = (char *)o.from;
+		for (i = optind; i < argc; i++)
+			if (strcmp(argv[i], "--json") == 0)
+				o.json = 1;
+			else
+				argv[optind + nf++] = argv[i];
+		return trace_from(ctx, argv + optind, nf, o.json);
+	}
 	if (sim_config_build(&o.req, &cfg, &err) != 0)
 		return cli_usage_error("%s", err.msg);
 	if (sim_run(&cfg, &res, &err) != 0) {

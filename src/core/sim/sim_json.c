@@ -144,6 +144,8 @@ json_origin(const struct sim_origin *o)
 	cJSON_AddNumberToObject(m, "hosts", o->hosts);
 	cJSON_AddBoolToObject(m, "one_host", o->hosts == 1);
 	cJSON_AddStringToObject(m, "library", o->library);
+	if (o->profiler)
+		cJSON_AddStringToObject(m, "by", "torch.profiler");
 	return m;
 }
 
@@ -430,7 +432,7 @@ read_config(const struct rd *rd, const cJSON *root, struct sim_config *cfg)
 static int
 read_origin(const struct rd *rd, const cJSON *root, struct sim_origin *o)
 {
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(root, "measured");
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(root, "measured"), *by;
 	const char *lib = "";
 	long procs = 0, hosts = 0;
 
@@ -449,6 +451,9 @@ read_origin(const struct rd *rd, const cJSON *root, struct sim_origin *o)
 	    pl_json_string(m, "library", 0, &lib, rd->file, "measured",
 	    rd->err))
 		return -1;
+	by = cJSON_GetObjectItemCaseSensitive(m, "by");
+	o->profiler = cJSON_IsString(by) &&
+	    strcmp(by->valuestring, "torch.profiler") == 0;
 	o->measured = 1;
 	o->processes = (int)procs;
 	o->hosts = (int)hosts;
