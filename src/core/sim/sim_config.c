@@ -69,6 +69,15 @@ sim_config_build(const struct sim_request *req, struct sim_config *cfg,
 	cfg->overlap = req->no_overlap == 0;
 	cfg->compute_only = req->compute_only != 0;
 	cfg->tp = req->tp;
+	cfg->moe.experts = req->moe > 0 ? req->moe : mode == SIM_EP ? 8 : 0;
+	cfg->moe.top_k = req->top_k > 0 ? req->top_k :
+	    cfg->moe.experts > 1 ? 2 : cfg->moe.experts;
+	cfg->moe.shared = req->shared_expert != 0;
+	cfg->moe.router_bias = req->router_bias;
+	cfg->ep = req->ep;
+	cfg->pp = req->pp;
+	if (mode == SIM_EP && cfg->pp > 1 && req->microbatches == 0)
+		cfg->microbatches = 2 * cfg->pp;
 	return sim_config_check(cfg, err);
 }
 
@@ -202,7 +211,7 @@ sim_config_check(const struct sim_config *cfg, struct pl_err *err)
 		    "between 1 and %d (the layers)"), SIM_BATCH, SIM_LAYERS);
 		return -1;
 	}
-	if (check_cp_tp(cfg, err) != 0)
+	if (check_cp_tp(cfg, err) != 0 || sim_check_moe(cfg, err) != 0)
 		return -1;
 	sim_layout_of(cfg, &lay);
 	if (check_tensor(cfg, &lay, err) != 0 ||

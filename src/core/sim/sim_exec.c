@@ -508,8 +508,10 @@ free_devices(struct sim_run *run)
 		for (l = 0; l < SIM_LAYERS; l++) {
 			free(dv->full[l]);
 			free(dv->fullg[l]);
-			for (mb = 0; mb < SIM_BATCH; mb++)
+			for (mb = 0; mb < SIM_BATCH; mb++) {
 				free(dv->saved[l][mb]);
+				sim_ep_free(run, i, l, mb);
+			}
 		}
 		for (l = 0; l <= SIM_LAYERS; l++)
 			for (mb = 0; mb < SIM_BATCH; mb++) {

@@ -41,7 +41,12 @@ struct sim_layout {
 	int		 overlap;	/* 1: DP/ZeRO-3 collectives beside compute */
 	int		 lps;		/* layers per virtual stage */
 	enum pipe_schedule	 kind;		/* pipeline schedule */
+	struct sim_moe	 moe;		/* the MLP: dense if experts 0 */
+	int		 e;		/* expert-parallel ranks: replicas
+					   r / e share their experts */
 };
+
+struct sim_ep_buf;
 
 struct sim_dev {
 	int	 r, s, k;		/* replica, stage, TP rank */
@@ -61,6 +66,8 @@ struct sim_dev {
 	double	*dwhole;		/* T x H: gradients to gather */
 	double	*dh;			/* Tl x H: gradient after attention */
 	double	*work;			/* backward scratch */
+	struct sim_ep_buf *ep[SIM_LAYERS][SIM_BATCH];	/* EP: routing,
+					   received tokens (sim_ep.c) */
 	double	 clock;			/* seconds: compute stream free */
 	double	 comm;			/* seconds: communication stream free */
 };
@@ -81,6 +88,10 @@ struct sim_run {
 
 /* The grid cfg asks for (sim.c); does not check it. */
 void	sim_layout_of(const struct sim_config *, struct sim_layout *);
+
+/* The MoE variant's and ep's rules (sim_ep_check.c): 0, or -1 with a
+ * one-line reason in err. */
+int	sim_check_moe(const struct sim_config *, struct pl_err *);
 
 /* Values in one ZeRO-3 shard of a layer: ceil(SIM_LAYER_PARAMS / d). */
 size_t	sim_zero3_shard(const struct sim_layout *);
@@ -111,6 +122,19 @@ void	sim_cp_fwd_attn(struct sim_run *, const int *devs, int n, int l,
 	    int mb, int chunk);
 void	sim_cp_bwd_attn(struct sim_run *, const int *devs, int n, int l,
 	    int mb, int chunk);
+
+/*
+ * Expert parallelism (sim_ep.c): the MoE MLP of layer l, micro-batch mb,
+ * on the devices of a stage (replica-major, TP 1), tokens dispatched to
+ * their experts' devices and combined back by all-to-alls in each EP
+ * group; the result (forward: the MLP's output; backward: its input
+ * gradient) in each device's part. sim_ep_free drops a device's state.
+ */
+void	sim_ep_fwd_mlp(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk);
+void	sim_ep_bwd_mlp(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk);
+void	sim_ep_free(struct sim_run *, int di, int l, int mb);
 
 /* Allocate n zeroed values on a device, accounted as kind at time t. */
 double	*sim_dev_alloc(struct sim_run *, int dev, enum sim_mem_kind,
