@@ -136,6 +136,17 @@ void	sim_ep_bwd_mlp(struct sim_run *, const int *devs, int n, int l,
 	    int mb, int chunk);
 void	sim_ep_free(struct sim_run *, int di, int l, int mb);
 
+/*
+ * EP's gradients and holdings (sim_ep_grads.c): the bucket of layer l on
+ * stage s (non-expert values over DP, each expert over the devices that
+ * hold it); the values of layers held by device di that are other
+ * devices' experts; layer l's experts, on stage s, from the devices that
+ * hold them into out (the full layout of one layer).
+ */
+void	sim_ep_bucket(struct sim_run *, int s, int l, int overlap);
+size_t	sim_ep_unheld(const struct sim_run *, int di);
+void	sim_ep_collect(struct sim_run *, int l, int s, double *out, int grads);
+
 /* Allocate n zeroed values on a device, accounted as kind at time t. */
 double	*sim_dev_alloc(struct sim_run *, int dev, enum sim_mem_kind,
 	    size_t n, double t);
