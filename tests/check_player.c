@@ -748,7 +748,7 @@ END_TEST
 START_TEST(knobs_by_mode)
 {
 	/* The settings line shows a knob only where the mode has it:
-	 * rows single, dp, tp, pp, fsdp, 3d, cp; columns g m s v p o c t. */
+	 * rows single, dp, tp, pp, fsdp, 3d, cp, ep; columns g m s v p o c t. */
 	static const int want[SIM_NMODES][8] = {
 		{ 0, 1, 0, 0, 0, 0, 0, 0 },
 		{ 1, 1, 0, 0, 0, 1, 1, 0 },
@@ -757,6 +757,7 @@ START_TEST(knobs_by_mode)
 		{ 1, 1, 0, 0, 0, 1, 1, 0 },
 		{ 0, 1, 1, 0, 1, 1, 1, 0 },
 		{ 1, 1, 0, 0, 0, 1, 1, 1 },
+		{ 1, 1, 0, 0, 0, 1, 1, 0 },
 	};
 	static const enum sim_knob k[8] = { SIM_KNOB_GPUS,
 	    SIM_KNOB_MICROBATCHES, SIM_KNOB_SCHEDULE, SIM_KNOB_VSTAGES,

@@ -28,6 +28,11 @@ sim_config_default(struct sim_config *cfg, enum sim_mode mode, int gpus)
 	cfg->vstages = 1;
 	cfg->overlap = 1;
 	cfg->cost = sim_cost_default();
+	if (mode == SIM_EP) {
+		/* Mixtral's 8 experts, top-2, scaled to the toy */
+		cfg->moe.experts = 8;
+		cfg->moe.top_k = 2;
+	}
 }
 
 /* The words of a setting, "gpipe, 1f1b or interleaved" (sim_keys.c). */

@@ -60,6 +60,11 @@ sim_check_moe(const struct sim_config *cfg, struct pl_err *err)
 		}
 		return 0;
 	}
+	if (cfg->moe.experts == 0) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("mode ep needs the MoE "
+		    "variant (moe, the experts)"));
+		return -1;
+	}
 	if (cfg->gpus % p != 0 || SIM_LAYERS % p != 0) {
 		pl_err_set(err, NULL, 0, 0, _("pp %d must divide the %d GPUs "
 		    "and the model's %d layers"), p, cfg->gpus, SIM_LAYERS);

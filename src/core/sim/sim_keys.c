@@ -77,23 +77,25 @@ static const struct sim_key keys[] = {
 	    N_("tensor-parallel ranks inside each CP rank, cp only "
 	    "(default 1)"), NULL,
 	    KNOB(TP, "tT", N_("more, fewer TP ranks in each CP rank"))),
-	COUNT("moe", "moe", NULL, moe, "E", SIM_MOE_MAX_EXPERTS, T | R,
+	COUNT("moe", "moe", NULL, moe, "E", SIM_MOE_MAX_EXPERTS, T | R | B,
 	    N_("the MoE variant: E routed experts in every layer's MLP "
 	    "(default 8 for ep, else the dense model)"), NULL, NOKNOB),
-	COUNT("top_k", "top-k", NULL, top_k, "K", SIM_MOE_MAX_EXPERTS, T | R,
-	    N_("experts each token goes to, at most E (default 2)"), NULL,
-	    NOKNOB),
-	FLAG("shared_expert", "shared-expert", shared_expert, T | R,
+	COUNT("top_k", "top-k", NULL, top_k, "K", SIM_MOE_MAX_EXPERTS,
+	    T | R | B, N_("experts each token goes to, at most E (default 2)"),
+	    NULL, NOKNOB),
+	FLAG("shared_expert", "shared-expert", shared_expert, T | R | B,
 	    N_("add a shared expert every token goes through"),
 	    "shared_expert", 0, NOKNOB),
 	COUNT("router_bias", "router-bias", NULL, router_bias, "B",
-	    SIM_MOE_MAX_BIAS, T | R, N_("add B to expert 0's score when the "
-	    "router chooses (not to the gates): an imbalanced router"), NULL,
-	    NOKNOB),
-	COUNT("ep", "ep", NULL, ep, "E", SIM_MAX_GPUS, T | R,
+	    SIM_MOE_MAX_BIAS, T | R | B | K, N_("add B to expert 0's score "
+	    "when the router chooses (not to the gates): an imbalanced "
+	    "router"), NULL,
+	    KNOB(ROUTER, "b", N_("router even, skewed to expert 0 (ep)"))),
+	COUNT("ep", "ep", NULL, ep, "E", SIM_MAX_GPUS, T | R | B | K,
 	    N_("expert-parallel ranks, ep only, from the DP ranks of a stage "
-	    "(default all of them)"), NULL, NOKNOB),
-	COUNT("pp", "pp", NULL, pp, "P", SIM_LAYERS, T | R,
+	    "(default all of them)"), NULL,
+	    KNOB(EP, "eE", N_("more, fewer EP ranks (ep)"))),
+	COUNT("pp", "pp", NULL, pp, "P", SIM_LAYERS, T | R | B,
 	    N_("pipeline stages, ep only (default 1)"), NULL, NOKNOB),
 	FLAG("sequence_parallel", "sequence-parallel", seq_parallel,
 	    T | R | B | K, N_("split norms and residuals by position "
