@@ -65,6 +65,14 @@ belongs(const struct sim_layout *lay, size_t x, int q)
 	return q < 0 ? j < 0 : j >= 0 && owner(lay, j) == q;
 }
 
+int
+sim_ep_owner_of(const struct sim_layout *lay, size_t x)
+{
+	int j = expert_of(&lay->moe, x);
+
+	return j < 0 ? -1 : owner(lay, j);
+}
+
 size_t
 sim_ep_unheld(const struct sim_run *run, int di)
 {

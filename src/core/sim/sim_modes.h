@@ -145,6 +145,9 @@ void	sim_ep_free(struct sim_run *, int di, int l, int mb);
  */
 void	sim_ep_bucket(struct sim_run *, int s, int l, int overlap);
 size_t	sim_ep_unheld(const struct sim_run *, int di);
+/* The EP rank holding value x of a layer (full layout), -1: not an
+ * expert's. */
+int	sim_ep_owner_of(const struct sim_layout *, size_t x);
 void	sim_ep_collect(struct sim_run *, int l, int s, double *out, int grads);
 
 /* Allocate n zeroed values on a device, accounted as kind at time t. */
