@@ -382,6 +382,8 @@ assemble(struct run_exec *x, const double *all, const int *counts,
 	res->tp = x->lay.t;
 	res->pp = x->lay.p;
 	res->v = x->lay.v;
+	res->ep = x->lay.e;
+	res->moe = x->lay.moe;
 	res->bubble = sim_timeline_bubble(&res->tl);
 	res->bubble_formula = x->lay.p > 1 ?
 	    pipe_bubble_fraction(x->lay.p, x->lay.m, x->lay.v) : 0.0;
