@@ -305,7 +305,8 @@ START_TEST(bad_animation_mode)
 {
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"zz\","
 	    " \"caption\": \"c\"}]}",
-	    ": blocks[1].mode: must be single, dp, tp, pp, fsdp, 3d or cp");
+	    ": blocks[1].mode: must be single, dp, tp, pp, fsdp, 3d, cp or "
+	    "ep");
 }
 END_TEST
 
@@ -324,7 +325,8 @@ START_TEST(bad_animation_settings)
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"tp\","
 	    " \"sequence-parallel\": true, \"caption\": \"c\"}]}",
 	    ": blocks[1].sequence-parallel: is not an animation key (mode, "
-	    "gpus, microbatches, schedule, virtual_stages, tp, "
+	    "gpus, microbatches, schedule, virtual_stages, tp, moe, top_k, "
+	    "shared_expert, router_bias, ep, pp, "
 	    "sequence_parallel, no_overlap, compute_only, caption)");
 	/* Each setting valid alone, but not a run the toy can make. */
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"pp\","

@@ -103,15 +103,18 @@ END_TEST
 
 static const struct {
 	int	 gpus, ep, pp, experts, top_k, shared, bias, no_overlap;
+	const char	*sched;
 } layouts[] = {
-	{ 4, 0, 0, 0, 0, 0, 0, 0 },	/* EP 4, 8 experts top-2 */
-	{ 4, 2, 0, 4, 2, 0, 0, 0 },	/* EP 2 x EDP 2 */
-	{ 8, 0, 0, 8, 1, 1, 0, 0 },	/* EP 8, shared expert */
-	{ 8, 4, 0, 8, 2, 0, 0, 1 },	/* EP 4 x EDP 2, no overlap */
-	{ 8, 2, 0, 4, 3, 0, 3, 0 },	/* imbalanced */
-	{ 8, 0, 2, 8, 2, 0, 0, 0 },	/* PP 2 x EP 4, 1F1B */
-	{ 8, 2, 2, 4, 2, 1, 0, 0 },	/* PP 2 x EP 2 x EDP 2 */
-	{ 8, 2, 4, 4, 2, 0, 0, 0 },	/* PP 4 x EP 2 */
+	{ 4, 0, 0, 0, 0, 0, 0, 0, NULL },	/* EP 4, 8 experts top-2 */
+	{ 4, 2, 0, 4, 2, 0, 0, 0, NULL },	/* EP 2 x EDP 2 */
+	{ 8, 0, 0, 8, 1, 1, 0, 0, NULL },	/* EP 8, shared expert */
+	{ 8, 4, 0, 8, 2, 0, 0, 1, NULL },	/* EP 4 x EDP 2, no overlap */
+	{ 8, 2, 0, 4, 3, 0, 3, 0, NULL },	/* imbalanced */
+	{ 8, 0, 2, 8, 2, 0, 0, 0, NULL },	/* PP 2 x EP 4, 1F1B */
+	{ 8, 2, 2, 4, 2, 1, 0, 0, NULL },	/* PP 2 x EP 2 x EDP 2 */
+	{ 8, 2, 4, 4, 2, 0, 0, 0, NULL },	/* PP 4 x EP 2 */
+	{ 4, 0, 2, 8, 2, 0, 0, 0, "interleaved" },	/* 2 chunks a GPU */
+	{ 8, 4, 2, 8, 2, 0, 0, 0, "gpipe" },
 };
 
 START_TEST(ep_matches_single)
@@ -130,7 +133,10 @@ START_TEST(ep_matches_single)
 	req.shared_expert = layouts[_i].shared;
 	req.router_bias = layouts[_i].bias;
 	req.no_overlap = layouts[_i].no_overlap;
+	req.schedule = layouts[_i].sched;
 	run_req(&req, &cfg, &r);
+	ck_assert_int_eq(r.v, layouts[_i].sched != NULL &&
+	    strcmp(layouts[_i].sched, "interleaved") == 0 ? 2 : 1);
 	ck_assert_int_eq(r.ep, layouts[_i].ep ? layouts[_i].ep :
 	    layouts[_i].gpus / (layouts[_i].pp ? layouts[_i].pp : 1));
 	ck_assert_int_eq(r.pp, layouts[_i].pp ? layouts[_i].pp : 1);

@@ -67,6 +67,11 @@ run pp2-ep4 8 --pp 2
 # PP 2 x EP 2 x EDP 2, a shared expert and a skewed router.
 run pp2-ep2 8 --pp 2 --ep 2 --moe 4 --shared-expert --router-bias 3
 
+# PP 2 x EP 2 on 4, interleaved: 2 chunks a rank.
+run pp2-int 4 --pp 2 --schedule interleaved
+[ "$(jval virtual_stages "$tmp/pp2-int.json")" = 2 ] ||
+	fail "pp2-int: want 2 chunks a rank"
+
 # A bad layout: one line, no ranks started.
 "$PARLEARN" run --mode ep --np 4 --ep 3 >"$tmp/bad.out" 2>"$tmp/bad.err" &&
 	fail "ep 3 of 8 experts ran"

@@ -128,6 +128,7 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 	case SIM_EP:
 		/* EP ranks from the DP ranks of each stage (Megatron-Core) */
 		lay->p = cfg->pp > 1 ? cfg->pp : 1;
+		lay->v = cfg->vstages;
 		lay->d = n / lay->p;
 		lay->e = cfg->ep > 0 ? cfg->ep : lay->d;
 		break;

@@ -68,7 +68,8 @@ sim_config_build(const struct sim_request *req, struct sim_config *cfg,
 	if (req->vstages > 0)
 		cfg->vstages = req->vstages;
 	else if (cfg->schedule == PIPE_INTERLEAVED &&
-	    (mode == SIM_PP || mode == SIM_3D))
+	    (mode == SIM_PP || mode == SIM_3D ||
+	    (mode == SIM_EP && req->pp > 1)))
 		cfg->vstages = 2;
 	cfg->seq_parallel = req->seq_parallel != 0;
 	cfg->overlap = req->no_overlap == 0;

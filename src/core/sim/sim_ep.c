@@ -16,6 +16,13 @@
  * sent to it, so the device of an expert that got most of the tokens
  * holds the group up (the straggler).
  *
+ * Schedules: EP lives inside a layer's pass, so ep runs under whatever
+ * schedule sched_build gives its stages (GPipe, 1F1B, interleaved).
+ * DualPipe hook: once schedule.c builds it, ep runs under it as is; its
+ * overlap of one chunk's all-to-all with the other direction's compute
+ * belongs in all_to_all's timing (group_start and the arrivals), which
+ * today blocks the group's compute streams.
+ *
  * Rows a device receives are ordered by source device, then expert,
  * then token, then top-k slot; the arithmetic per token is sim_moe.c's
  * in the single device's order.

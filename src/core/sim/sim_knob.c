@@ -188,7 +188,7 @@ int
 sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
 {
 	enum sim_mode m = cfg->mode;
-	int pipe = m == SIM_PP || m == SIM_3D;
+	int pipe = m == SIM_PP || m == SIM_3D || (m == SIM_EP && cfg->pp > 1);
 
 	switch (knob) {
 	case SIM_KNOB_MODE:
@@ -197,7 +197,7 @@ sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
 	case SIM_KNOB_GPUS:
 		return m != SIM_SINGLE && m != SIM_3D;
 	case SIM_KNOB_SCHEDULE:
-		return pipe || (m == SIM_EP && cfg->pp > 1);
+		return pipe;
 	case SIM_KNOB_VSTAGES:
 		return pipe && cfg->schedule == PIPE_INTERLEAVED;
 	case SIM_KNOB_SP:
