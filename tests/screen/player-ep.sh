@@ -12,6 +12,9 @@ json=$SCREEN_TMP/ep.json
 
 screen_start 80 24 trace --from "$json"
 screen_wait "Animation: ep, 4 GPUs"
+# Each GPU's box names the experts it holds: 8 experts, 2 a GPU.
+screen_has "L1-L4 experts 0-1"
+screen_has "L1-L4 experts 6-7"
 screen_keys r Right
 screen_wait "paused 1x"
 i=0

@@ -567,6 +567,8 @@ sim_result_from_json(const cJSON *root, const char *file,
 	res->tp = lay.t;
 	res->pp = lay.p;
 	res->v = lay.v;
+	res->ep = lay.e;
+	res->moe = lay.moe;
 	res->bubble = sim_timeline_bubble(&res->tl);
 	res->bubble_formula = lay.p > 1 ?
 	    pipe_bubble_fraction(lay.p, lay.m, lay.v) : 0.0;
