@@ -794,10 +794,20 @@ START_TEST(ep_flows_knobs_compare)
 	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_ROUTER, buf,
 	    sizeof buf), "router skewed");
 	ck_assert(sim_config_same(&cfg, &other));
+	/* d: EP inside 2 pipeline stages, the schedule knob then shown */
+	ck_assert_int_eq(sim_knob_applies(&cfg, SIM_KNOB_SCHEDULE), 0);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_PP, 1, 16), 1);
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_PP, buf, sizeof buf),
+	    "PP 2");
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_EP, buf, sizeof buf),
+	    "EP 2");
+	ck_assert_int_eq(sim_knob_applies(&cfg, SIM_KNOB_SCHEDULE), 1);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 1);
 	/* another mode has neither knob */
 	sim_config_default(&other, SIM_DP, 4);
 	ck_assert_int_eq(sim_config_turn(&other, SIM_KNOB_EP, 1, 16), 0);
 	ck_assert_int_eq(sim_config_turn(&other, SIM_KNOB_ROUTER, 1, 16), 0);
+	ck_assert_int_eq(sim_config_turn(&other, SIM_KNOB_PP, 1, 16), 0);
 	player_free(&p);
 	player_free(&q);
 }

@@ -38,6 +38,13 @@ screen_wait "b router skewed"
 screen_keys x
 screen_wait "router even: step"
 screen_has "router skewed: step"
+screen_keys x
+screen_wait_gone "router even: step"
+# d puts the EP groups inside 2 pipeline stages: DP 2 x PP 2, EP 2.
+screen_keys d
+screen_wait "d PP 2"
+screen_has "e EP 2"
+screen_has "s 1f1b"
 screen_keys q
 [ "$(screen_exit_status)" = 0 ] || fail "trace --from did not exit 0"
 test_done

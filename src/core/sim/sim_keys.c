@@ -95,8 +95,9 @@ static const struct sim_key keys[] = {
 	    N_("expert-parallel ranks, ep only, from the DP ranks of a stage "
 	    "(default all of them)"), NULL,
 	    KNOB(EP, "eE", N_("more, fewer EP ranks (ep)"))),
-	COUNT("pp", "pp", NULL, pp, "P", SIM_LAYERS, T | R | B,
-	    N_("pipeline stages, ep only (default 1)"), NULL, NOKNOB),
+	COUNT("pp", "pp", NULL, pp, "P", SIM_LAYERS, T | R | B | K,
+	    N_("pipeline stages, ep only (default 1)"), NULL,
+	    KNOB(PP, "dD", N_("more, fewer pipeline stages (ep)"))),
 	FLAG("sequence_parallel", "sequence-parallel", seq_parallel,
 	    T | R | B | K, N_("split norms and residuals by position "
 	    "(tp, 3d)"), "sequence_parallel", 0,

@@ -121,6 +121,13 @@ sim_config_turn(struct sim_config *cfg, enum sim_knob knob, int dir,
 		if (cfg->ep < 1)
 			cfg->ep = cfg->gpus / (cfg->pp > 1 ? cfg->pp : 1);
 		return step_int(cfg, &cfg->ep, dir, 1, SIM_MAX_GPUS);
+	case SIM_KNOB_PP:
+		if (cfg->mode != SIM_EP)
+			return 0;
+		if (cfg->pp < 1)
+			cfg->pp = 1;
+		cfg->ep = 0;	/* EP follows: every DP rank of a stage */
+		return step_int(cfg, &cfg->pp, dir, 1, SIM_LAYERS);
 	case SIM_KNOB_ROUTER:
 		if (cfg->mode != SIM_EP)
 			return 0;
@@ -211,6 +218,7 @@ sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
 		return m == SIM_CP;
 	case SIM_KNOB_EP:
 	case SIM_KNOB_ROUTER:
+	case SIM_KNOB_PP:
 		return m == SIM_EP;
 	}
 	return 0;
@@ -254,6 +262,9 @@ sim_knob_value(const struct sim_config *c, enum sim_knob knob, char *buf,
 	case SIM_KNOB_EP:
 		snprintf(buf, size, _("EP %d"), c->ep > 0 ? c->ep :
 		    c->gpus / (c->pp > 1 ? c->pp : 1));
+		break;
+	case SIM_KNOB_PP:
+		snprintf(buf, size, _("PP %d"), c->pp > 1 ? c->pp : 1);
 		break;
 	case SIM_KNOB_ROUTER:
 		snprintf(buf, size, "%s", c->moe.router_bias > 0 ?
