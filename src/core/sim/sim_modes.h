@@ -12,6 +12,9 @@
  * SIM_SEQ/2) ranks on the mesh's CP axis and the rest on DP; inside the
  * simulator its d "replicas" are DP x CP (the group the gradients are
  * summed over), replica r being data shard r/c and CP rank r%c.
+ * ep is d x p x 1 with e expert-parallel ranks among each stage's d
+ * replicas: replicas r with the same r/e form an EP group, EP rank r%e
+ * holding experts (r%e)*E/e .. (sim_ep.c).
  *
  * Layers are 0-based here (events carry layer+1). Boundary j is the
  * input of layer j (j = 0 the data, j = SIM_LAYERS the output).
