@@ -342,6 +342,13 @@ START_TEST(bad_animation_settings)
 	    " \"gpus\": 3, \"caption\": \"c\"}]}",
 	    ": blocks[1]: 3 stages x 1 virtual stages do not divide the "
 	    "model's 4 layers");
+	/* ep's layouts: EP must divide the experts, top-k at most E */
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"ep\","
+	    " \"gpus\": 4, \"ep\": 3, \"caption\": \"c\"}]}",
+	    ": blocks[1]: ep 3 does not divide the 8 experts");
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"ep\","
+	    " \"moe\": 2, \"top_k\": 3, \"caption\": \"c\"}]}",
+	    ": blocks[1]: top-k 3 is more than the 2 experts");
 }
 END_TEST
 
