@@ -305,7 +305,8 @@ START_TEST(bad_animation_mode)
 {
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"zz\","
 	    " \"caption\": \"c\"}]}",
-	    ": blocks[1].mode: must be single, dp, tp, pp, fsdp, 3d or cp");
+	    ": blocks[1].mode: must be single, dp, tp, pp, fsdp, 3d, cp or "
+	    "ep");
 }
 END_TEST
 
@@ -324,7 +325,8 @@ START_TEST(bad_animation_settings)
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"tp\","
 	    " \"sequence-parallel\": true, \"caption\": \"c\"}]}",
 	    ": blocks[1].sequence-parallel: is not an animation key (mode, "
-	    "gpus, microbatches, schedule, virtual_stages, tp, "
+	    "gpus, microbatches, schedule, virtual_stages, tp, moe, top_k, "
+	    "shared_expert, router_bias, ep, pp, "
 	    "sequence_parallel, no_overlap, compute_only, caption)");
 	/* Each setting valid alone, but not a run the toy can make. */
 	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"pp\","
@@ -340,6 +342,13 @@ START_TEST(bad_animation_settings)
 	    " \"gpus\": 3, \"caption\": \"c\"}]}",
 	    ": blocks[1]: 3 stages x 1 virtual stages do not divide the "
 	    "model's 4 layers");
+	/* ep's layouts: EP must divide the experts, top-k at most E */
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"ep\","
+	    " \"gpus\": 4, \"ep\": 3, \"caption\": \"c\"}]}",
+	    ": blocks[1]: ep 3 does not divide the 8 experts");
+	expect_drop_problem(HEAD "{\"kind\": \"animation\", \"mode\": \"ep\","
+	    " \"moe\": 2, \"top_k\": 3, \"caption\": \"c\"}]}",
+	    ": blocks[1]: top-k 3 is more than the 2 experts");
 }
 END_TEST
 

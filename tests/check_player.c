@@ -745,10 +745,78 @@ START_TEST(cp_tp_knob_and_compare)
 }
 END_TEST
 
+/* ep: a dispatch in flight says which expert its tokens are for; the
+ * knobs step EP and skew the router; x compares the router even and
+ * skewed, the skewed run the slower. */
+START_TEST(ep_flows_knobs_compare)
+{
+	struct sim_config cfg, other;
+	struct player_flow fl[PLAYER_MAX_FLOWS];
+	const struct sim_event *e = NULL;
+	struct player p, q;
+	struct pl_err err;
+	char buf[64];
+	size_t i, n;
+	int found = 0;
+
+	sim_config_default(&cfg, SIM_EP, 4);
+	ck_assert_int_eq(player_init(&p, &cfg, &err), 0);
+	for (i = 0; i < p.res.tl.n_ev && e == NULL; i++)
+		if (p.res.tl.ev[i].kind == SIM_SEND &&
+		    p.res.tl.ev[i].what == SIM_P_DISPATCH)
+			e = &p.res.tl.ev[i];
+	ck_assert_ptr_nonnull(e);
+	n = player_flows(&p, mid(e), fl, PLAYER_MAX_FLOWS);
+	for (i = 0; i < n; i++)
+		if (fl[i].what == SIM_P_DISPATCH && fl[i].from == e->device &&
+		    fl[i].to == e->peer && fl[i].expert == e->expert) {
+			ck_assert_int_eq(fl[i].tokens, e->tokens);
+			ck_assert_int_eq(fl[i].expert / 2, fl[i].to);
+			found = 1;
+		}
+	ck_assert(found);
+	ck_assert(player_link_active(&p, mid(e), e->device, e->peer));
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_EP, buf, sizeof buf),
+	    "EP 4");
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_EP, -1, 16), 1);
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_EP, buf, sizeof buf),
+	    "EP 2");
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_EP, 1, 16), 1);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_EP, 1, 16), 0);
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_ROUTER, buf,
+	    sizeof buf), "router even");
+	ck_assert_int_eq(sim_config_compare(&cfg, &other), 0);
+	ck_assert_int_gt(other.moe.router_bias, 0);
+	ck_assert(!sim_config_same(&cfg, &other));
+	ck_assert_int_eq(player_init(&q, &other, &err), 0);
+	ck_assert_double_gt(q.res.step_time, p.res.step_time);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_ROUTER, 1, 16), 1);
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_ROUTER, buf,
+	    sizeof buf), "router skewed");
+	ck_assert(sim_config_same(&cfg, &other));
+	/* d: EP inside 2 pipeline stages, the schedule knob then shown */
+	ck_assert_int_eq(sim_knob_applies(&cfg, SIM_KNOB_SCHEDULE), 0);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_PP, 1, 16), 1);
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_PP, buf, sizeof buf),
+	    "PP 2");
+	ck_assert_str_eq(sim_knob_value(&cfg, SIM_KNOB_EP, buf, sizeof buf),
+	    "EP 2");
+	ck_assert_int_eq(sim_knob_applies(&cfg, SIM_KNOB_SCHEDULE), 1);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 1);
+	/* another mode has neither knob */
+	sim_config_default(&other, SIM_DP, 4);
+	ck_assert_int_eq(sim_config_turn(&other, SIM_KNOB_EP, 1, 16), 0);
+	ck_assert_int_eq(sim_config_turn(&other, SIM_KNOB_ROUTER, 1, 16), 0);
+	ck_assert_int_eq(sim_config_turn(&other, SIM_KNOB_PP, 1, 16), 0);
+	player_free(&p);
+	player_free(&q);
+}
+END_TEST
+
 START_TEST(knobs_by_mode)
 {
 	/* The settings line shows a knob only where the mode has it:
-	 * rows single, dp, tp, pp, fsdp, 3d, cp; columns g m s v p o c t. */
+	 * rows single, dp, tp, pp, fsdp, 3d, cp, ep; columns g m s v p o c t. */
 	static const int want[SIM_NMODES][8] = {
 		{ 0, 1, 0, 0, 0, 0, 0, 0 },
 		{ 1, 1, 0, 0, 0, 1, 1, 0 },
@@ -757,6 +825,7 @@ START_TEST(knobs_by_mode)
 		{ 1, 1, 0, 0, 0, 1, 1, 0 },
 		{ 0, 1, 1, 0, 1, 1, 1, 0 },
 		{ 1, 1, 0, 0, 0, 1, 1, 1 },
+		{ 1, 1, 0, 0, 0, 1, 1, 0 },
 	};
 	static const enum sim_knob k[8] = { SIM_KNOB_GPUS,
 	    SIM_KNOB_MICROBATCHES, SIM_KNOB_SCHEDULE, SIM_KNOB_VSTAGES,
@@ -802,6 +871,7 @@ player_suite(void)
 	tcase_add_test(tc, clock_and_speed);
 	tcase_add_test(tc, knobs);
 	tcase_add_test(tc, knobs_by_mode);
+	tcase_add_test(tc, ep_flows_knobs_compare);
 	tcase_add_test(tc, cp_tp_knob_and_compare);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("at time t");

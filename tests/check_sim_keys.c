@@ -95,7 +95,7 @@ START_TEST(words_are_the_tables)
 	ck_assert_ptr_null(s->word(PIPE_N_SCHEDULES));
 	ck_assert_int_eq(sim_key_word_index(m, "zz"), -1);
 	ck_assert_str_eq(sim_key_words(m, NULL, buf, sizeof buf),
-	    "single, dp, tp, pp, fsdp, 3d or cp");
+	    "single, dp, tp, pp, fsdp, 3d, cp or ep");
 	ck_assert_str_eq(sim_key_words(s, "|", buf, sizeof buf),
 	    "gpipe|1f1b|interleaved");
 	/* The builder's refusals list them. */
@@ -103,7 +103,7 @@ START_TEST(words_are_the_tables)
 	req.mode = "zz";
 	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), -1);
 	ck_assert_str_eq(err.msg, "unknown mode 'zz' (single, dp, tp, pp, "
-	    "fsdp, 3d or cp)");
+	    "fsdp, 3d, cp or ep)");
 	req.mode = NULL;
 	req.schedule = "zz";
 	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), -1);
@@ -145,7 +145,7 @@ START_TEST(every_option_sets_its_field)
 					ck_assert_int_eq(int_field(&req, o), 0);
 			n++;
 		}
-	ck_assert_int_eq(n, 17);
+	ck_assert_int_eq(n, 29);
 	/* A val that is no setting's is left to the command. */
 	ck_assert_int_eq(sim_opts_take(SIM_FOR_TRACE, 'j', NULL, &req, &err),
 	    0);
@@ -254,6 +254,12 @@ same_member(const cJSON *root, const struct sim_key *k,
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, k->json);
 	int want;
 
+	/* the MoE variant's members are there only when it runs */
+	if (strstr(" moe top_k shared_expert router_bias ep ", k->json) !=
+	    NULL && strlen(k->json) > 1 && cfg->moe.experts == 0) {
+		ck_assert_ptr_null(v);
+		return;
+	}
 	ck_assert_msg(v != NULL, "trace --json has no %s", k->json);
 	if (strcmp(k->key, "mode") == 0) {
 		ck_assert_str_eq(v->valuestring, sim_mode_name(cfg->mode));
@@ -265,7 +271,19 @@ same_member(const cJSON *root, const struct sim_key *k,
 		return;
 	}
 	/* the JSON's tp is the layout's degree: cp's --tp, tp's GPUs */
-	want = strcmp(k->key, "tp") == 0 ? (cfg->mode == SIM_CP ?
+	if (strcmp(k->key, "pp") == 0) {	/* the layout's PP degree */
+		want = cfg->mode == SIM_PP ? cfg->gpus : cfg->mode == SIM_3D ?
+		    2 : cfg->pp > 1 ? cfg->pp : 1;
+		ck_assert_int_eq(v->valueint, want);
+		return;
+	}
+	want = strcmp(k->key, "moe") == 0 ? cfg->moe.experts :
+	    strcmp(k->key, "top_k") == 0 ? cfg->moe.top_k :
+	    strcmp(k->key, "shared_expert") == 0 ? cfg->moe.shared :
+	    strcmp(k->key, "router_bias") == 0 ? cfg->moe.router_bias :
+	    strcmp(k->key, "ep") == 0 ? (cfg->mode != SIM_EP ? 1 :
+	    cfg->ep > 0 ? cfg->ep : cfg->gpus / (cfg->pp > 1 ? cfg->pp : 1)) :
+	    strcmp(k->key, "tp") == 0 ? (cfg->mode == SIM_CP ?
 	    (cfg->tp > 1 ? cfg->tp : 1) : cfg->mode == SIM_TP ? cfg->gpus :
 	    cfg->mode == SIM_3D ? 2 : 1) :
 	    strcmp(k->key, "gpus") == 0 ? cfg->gpus :
@@ -286,7 +304,7 @@ same_member(const cJSON *root, const struct sim_key *k,
  */
 START_TEST(trace_and_run_agree)
 {
-	static const char *const cases[][16] = {
+	static const char *const cases[][20] = {
 		{ "mode", "pp", "gpus", "2", "microbatches", "4", "schedule",
 		    "interleaved", "virtual_stages", "2", NULL },
 		{ "mode", "tp", "gpus", "4", "sequence_parallel", NULL, NULL },
@@ -297,6 +315,10 @@ START_TEST(trace_and_run_agree)
 		    "sequence_parallel", NULL, NULL },
 		{ "schedule", "gpipe", NULL },
 		{ "mode", "cp", "gpus", "8", "tp", "2", NULL },
+		{ "mode", "ep", "gpus", "8", "pp", "2", "ep", "2", "moe", "4",
+		    "top_k", "1", "shared_expert", NULL, "router_bias", "2",
+		    NULL },
+		{ "mode", "dp", "gpus", "2", "moe", "4", NULL },
 	};
 	const struct sim_key *k;
 	struct sim_config cfg;
@@ -338,8 +360,9 @@ START_TEST(block_keys)
 	ck_assert(!animation_key_known("caption"));
 	ck_assert(!animation_key_known("virtual-stages"));
 	ck_assert_str_eq(sim_keys_names(SIM_FOR_BLOCK, buf, sizeof buf),
-	    "mode, gpus, microbatches, schedule, virtual_stages, tp, "
-	    "sequence_parallel, no_overlap, compute_only");
+	    "mode, gpus, microbatches, schedule, virtual_stages, tp, moe, "
+	    "top_k, shared_expert, router_bias, ep, pp, sequence_parallel, "
+	    "no_overlap, compute_only");
 	ck_assert(key("mode")->uses & SIM_BLOCK_NEEDS);
 }
 END_TEST

@@ -57,8 +57,8 @@ expect "1f1b gpipe interleaved" plan --schedule ""
 expect "full none selective" plan --recompute ""
 expect "--no-seq-parallel" plan --no-seq
 expect "--json" trace --js
-expect "3d cp dp fsdp pp single tp" trace --mode ""
-expect "3d cp dp fsdp pp single tp" run --mode ""
+expect "3d cp dp ep fsdp pp single tp" trace --mode ""
+expect "3d cp dp ep fsdp pp single tp" run --mode ""
 expect "1f1b gpipe interleaved" trace --schedule ""
 expect "1f1b gpipe interleaved" run --np 4 --schedule ""
 expect "mpi ordered" run --reduce ""
@@ -70,8 +70,8 @@ expect "" run --gp
 expect "--compute-only" trace --comp
 expect "" run --comp
 # cp's TP degree, trace's and run's.
-expect "--tp" trace --mode cp --t
-expect "--timeout --tp" run --t
+expect "--top-k --tp" trace --mode cp --t
+expect "--timeout --top-k --tp" run --t
 expect "host join report reset status step submit" lab ""
 expect "--help --no-dashboard --script" lab host "$tmp" --
 expect "csv json" lab report "$tmp" --format ""

@@ -178,6 +178,12 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 		printf(", %s", pipe_schedule_name(cfg->schedule));
 	if (r->v > 1)
 		printf(_(", %d chunks per GPU"), r->v);
+	if (r->moe.experts > 0)
+		printf(_(", %d experts top-%d%s, ep %d"), r->moe.experts,
+		    r->moe.top_k, r->moe.shared ? _(" + shared") : "",
+		    r->ep > 0 ? r->ep : 1);
+	if (r->moe.router_bias > 0)
+		printf(_(", router bias %d"), r->moe.router_bias);
 	if (cfg->seq_parallel)
 		printf("%s", _(", sequence parallel"));
 	if (!cfg->overlap)

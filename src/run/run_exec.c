@@ -128,6 +128,15 @@ run_exec_init(struct run_exec *x, struct run_proc *p,
 		dp_id = x->s * x->lay.t + x->k;
 	run_group_split(&x->comm, &x->tp, tp_id, x->k, 256 + tp_id);
 	run_group_split(&x->comm, &x->dp, dp_id, x->r, 512 + dp_id);
+	/* EP: e consecutive replicas of a stage; EDP: the same EP rank of
+	 * each EP group (sim_ep.c, sim_ep_grads.c) */
+	if (x->lay.e > 1) {
+		i = x->s * x->lay.d + x->r / x->lay.e;
+		run_group_split(&x->comm, &x->ep, i, x->r % x->lay.e, 768 + i);
+		i = x->s * x->lay.e + x->r % x->lay.e;
+		run_group_split(&x->comm, &x->edp, i, x->r / x->lay.e,
+		    1024 + i);
+	}
 	sim_model_data(x->x, x->target);
 	init_shard(x);
 	T = (size_t)sim_shape_tokens(&x->sh);
@@ -317,9 +326,16 @@ run_exec_free(struct run_exec *x)
 {
 	int l, mb;
 
+	for (l = 0; l < SIM_LAYERS; l++)
+		for (mb = 0; mb < SIM_BATCH; mb++)
+			run_ep_free(x, l, mb);
 	run_comm_free(&x->comm);
 	run_group_free(&x->tp);
 	run_group_free(&x->dp);
+	if (x->lay.e > 1) {
+		run_group_free(&x->ep);
+		run_group_free(&x->edp);
+	}
 	sched_free(&x->sc);
 	sim_timeline_free(&x->tl);
 	free(x->w);

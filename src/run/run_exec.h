@@ -17,11 +17,15 @@
 #include "core/sim/sim_modes.h"
 #include "run/run_comm.h"
 
+struct run_ep_buf;
+
 struct run_exec {
 	struct run_proc		*proc;
 	struct run_comm		 comm;
 	struct run_group	 tp;		/* ranks of (r, s) */
 	struct run_group	 dp;		/* ranks of (s, k) */
+	struct run_group	 ep;		/* EP: the EP group, me = r % e */
+	struct run_group	 edp;		/* EP: holders of our experts */
 	struct sim_layout	 lay;
 	struct sim_shape	 sh;
 	struct sched		 sc;
@@ -45,6 +49,7 @@ struct run_exec {
 	double			 x[SIM_TOKENS * SIM_HIDDEN];
 	double			 target[SIM_TOKENS * SIM_HIDDEN];
 	int			 backward_seen;	/* for the fault point */
+	struct run_ep_buf	*ep_buf[SIM_LAYERS][SIM_BATCH];	/* EP state */
 };
 
 /*
@@ -82,6 +87,20 @@ void	run_cp_bwd_attn(struct run_exec *, int l, int mb, int chunk,
 	    const struct sim_saved *sv);
 void	run_cp_computed(struct run_exec *, enum sim_kind, int l, int mb,
 	    int chunk, double t0);
+
+/*
+ * Expert parallelism (run_ep.c): layer l's MoE MLP with the EP group's
+ * MPI_Alltoallv dispatch and combine (result in part), its state freed
+ * after the backward, and the gradient bucket of layer l (non-expert
+ * values over DP, this rank's experts over the EDP group).
+ */
+void	run_ep_fwd_mlp(struct run_exec *, int l, int mb, int chunk,
+	    const struct sim_lparams *w, struct sim_saved *sv);
+void	run_ep_bwd_mlp(struct run_exec *, int l, int mb, int chunk,
+	    const struct sim_lparams *w, const struct sim_lparams *g,
+	    const struct sim_saved *sv);
+void	run_ep_free(struct run_exec *, int l, int mb);
+void	run_ep_bucket(struct run_exec *, int l, int overlap);
 
 /* After the pipeline: DP without overlap, sequence-parallel gradients. */
 void	run_grads_finish(struct run_exec *);

@@ -13,7 +13,7 @@
 #include "run/run_wait.h"
 
 #define LP		SIM_LAYER_PARAMS
-#define EV_LEN		14		/* doubles per event */
+#define EV_LEN		16		/* doubles per event */
 #define MEM_LEN		(1 + SIM_NMEM)	/* doubles per memory sample */
 /* Header: n_ev, n_mem, n_w, rtt, loss[SIM_BATCH], off[SIM_LAYERS]. */
 #define HEAD_LEN	(4 + SIM_BATCH + SIM_LAYERS)
@@ -35,6 +35,8 @@ pack_event(const struct sim_event *e, double *d)
 	d[11] = e->start;
 	d[12] = e->end;
 	d[13] = (double)e->bytes;
+	d[14] = e->expert;
+	d[15] = e->tokens;
 }
 
 /* This rank's part as one array of doubles; *n its length. */
@@ -132,6 +134,13 @@ collect(const struct sim_layout *lay, const struct part *pt, int n_ranks,
 			q = &pt[sim_rank(lay, 0, stage_of_layer(lay, l), k)];
 			sim_layer_map(lay->t, k, (double *)(grads ? q->g :
 			    q->w) + q->off[l], full, 0);
+		}
+		/* EP: each expert from the rank holding it (sim_ep_collect) */
+		for (x = 0; lay->e > 1 && x < LP; x++) {
+			if ((k = sim_ep_owner_of(lay, x)) < 0)
+				continue;
+			q = &pt[sim_rank(lay, k, stage_of_layer(lay, l), 0)];
+			full[x] = (grads ? q->g : q->w)[q->off[l] + x];
 		}
 	}
 }
@@ -234,6 +243,8 @@ add_events(struct sim_timeline *tl, const struct part *pt, int rank,
 		e->collective = d[8] < 0 ? -1 : find_coll(ids, n_ids, (int)d[8]);
 		e->ring_steps = (int)d[9];
 		e->overlap = (int)d[10];
+		e->expert = (int)d[14];
+		e->tokens = (int)d[15];
 	}
 	return 0;
 }
@@ -371,6 +382,8 @@ assemble(struct run_exec *x, const double *all, const int *counts,
 	res->tp = x->lay.t;
 	res->pp = x->lay.p;
 	res->v = x->lay.v;
+	res->ep = x->lay.e;
+	res->moe = x->lay.moe;
 	res->bubble = sim_timeline_bubble(&res->tl);
 	res->bubble_formula = x->lay.p > 1 ?
 	    pipe_bubble_fraction(x->lay.p, x->lay.m, x->lay.v) : 0.0;

@@ -193,6 +193,9 @@ layer_done(struct run_exec *x, int l, int mb)
 	x->bwd_done[l]++;
 	if (x->lay.zero3)
 		zero3_release(x, l, mb);
+	else if (x->lay.d > 1 && x->lay.overlap && x->bwd_done[l] == x->lay.m &&
+	    x->lay.e > 1)
+		run_ep_bucket(x, l, 1);
 	else if (x->lay.d > 1 && x->lay.overlap && x->bwd_done[l] == x->lay.m)
 		run_coll_start(&x->comm, &x->dp, SIM_ALL_REDUCE, &tag,
 		    x->g + x->off[l], sim_layer_size(x->lay.t), 1, NULL, NULL);
@@ -232,8 +235,15 @@ run_layer_forward(struct run_exec *x, int l, int mb, int chunk)
 		tp_exchange(x, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS, sv.n2);
 		t0 = run_now(x->proc);
 	}
-	sim_fwd_mlp(sh, &w, &sv, x->part);
-	computed(x, SIM_FORWARD, SIM_PART_MLP, l, mb, chunk, t0);
+	if (x->lay.e > 1) {
+		run_ep_fwd_mlp(x, l, mb, chunk, &w, &sv);
+	} else {
+		if (x->lay.moe.experts > 0)
+			sim_moe_fwd_mlp(sh, &x->lay.moe, &w, &sv, x->part);
+		else
+			sim_fwd_mlp(sh, &w, &sv, x->part);
+		computed(x, SIM_FORWARD, SIM_PART_MLP, l, mb, chunk, t0);
+	}
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACTS, x->part);
 	x->act[l + 1][mb] = run_alloc(x, SIM_MEM_ACTS, loc);
 	sim_fwd_resid2(sh, x->k, &w, &sv, x->part, x->act[l + 1][mb]);
@@ -259,8 +269,17 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
 		    x->dwhole);
 		t0 = run_now(x->proc);
 	}
-	sim_bwd_mlp(sh, &w, &g, &sv, x->dwhole, x->part, x->work);
-	computed(x, SIM_BACKWARD, SIM_PART_MLP, l, mb, chunk, t0);
+	if (x->lay.e > 1) {
+		run_ep_bwd_mlp(x, l, mb, chunk, &w, &g, &sv);
+	} else {
+		if (x->lay.moe.experts > 0)
+			sim_moe_bwd_mlp(sh, &x->lay.moe, &w, &g, &sv, x->dwhole,
+			    x->part);
+		else
+			sim_bwd_mlp(sh, &w, &g, &sv, x->dwhole, x->part,
+			    x->work);
+		computed(x, SIM_BACKWARD, SIM_PART_MLP, l, mb, chunk, t0);
+	}
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACT_GRADS, x->part);
 	t0 = run_now(x->proc);
 	sim_bwd_norm2(sh, x->k, &w, &g, &sv, x->dact[l + 1][mb], x->part,
@@ -283,6 +302,7 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
 	run_free(x, SIM_MEM_ACTS, &x->saved[l][mb], sim_saved_len(sh));
 	run_free(x, SIM_MEM_ACTS, &x->act[l][mb], loc);
 	run_free(x, SIM_MEM_ACTS, &x->dact[l + 1][mb], loc);
+	run_ep_free(x, l, mb);
 	layer_done(x, l, mb);
 }
 
@@ -311,10 +331,15 @@ run_grads_finish(struct run_exec *x)
 	struct sim_tag tag = { SIM_P_WEIGHT_GRADS, 0, -1, -1, -1 };
 	double buf[4 * SIM_LAYERS * H];
 	size_t len;
+	int l;
 
 	/* The buckets' sums come first, as in the simulator. */
 	run_comm_drain(&x->comm);
-	if (x->lay.d > 1 && !x->lay.zero3 && !x->lay.overlap)
+	for (l = SIM_LAYERS - 1; x->lay.e > 1 && !x->lay.overlap && l >= 0;
+	    l--)
+		if (x->off[l] != SIZE_MAX)
+			run_ep_bucket(x, l, 0);
+	if (x->lay.d > 1 && !x->lay.zero3 && !x->lay.overlap && x->lay.e < 2)
 		run_coll(&x->comm, &x->dp, SIM_ALL_REDUCE, &tag, x->g, x->n_w);
 	if (x->lay.sp && x->lay.t > 1) {
 		len = pack_replicated(x, buf, 1);

@@ -154,6 +154,7 @@ references(const struct sim_config *cfg, struct sim_result *sim,
 	struct pl_err err;
 
 	sim_config_default(&single, SIM_SINGLE, 1);
+	single.moe = cfg->moe;	/* the same model variant */
 	if (sim_run(cfg, sim, &err) != 0)
 		return -1;
 	if (sim_run(&single, one, &err) != 0) {

@@ -45,7 +45,8 @@ compare_label(const struct player *p, int measuring, char *buf, size_t n)
 	} else
 		sim_knob_value(c, c->mode == SIM_PP || c->mode == SIM_3D ?
 		    SIM_KNOB_SCHEDULE : c->mode == SIM_TP ? SIM_KNOB_SP :
-		    SIM_KNOB_OVERLAP, buf, n);
+		    c->mode == SIM_EP ? SIM_KNOB_ROUTER : SIM_KNOB_OVERLAP,
+		    buf, n);
 }
 
 /* The device that held the most at once, and how much ("1.2 MB"). */

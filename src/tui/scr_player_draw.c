@@ -301,6 +301,10 @@ what_text(enum sim_payload wh)
 		return _("K/V");
 	case SIM_P_KV_GRADS:
 		return _("K/V grads");
+	case SIM_P_DISPATCH:
+		return _("dispatch");
+	case SIM_P_COMBINE:
+		return _("combine");
 	default:
 		return "";
 	}
@@ -336,6 +340,15 @@ flow_text(const struct player_flow *f, char *buf, size_t n)
 	char lay[32], ch[64], from[16], to[16];
 
 	layer_text(f, lay, sizeof lay);
+	if (f->from >= 0 && f->expert >= 0) {
+		/* EP: which tokens go to which expert */
+		snprintf(buf, n, P_("%s %s, mb %d: %d token of expert %d, "
+		    "%s%s%s", "%s %s, mb %d: %d tokens of expert %d, %s%s%s",
+		    f->tokens), what_text(f->what), lay, f->mb, f->tokens,
+		    f->expert, sim_device_name(f->from, from, sizeof from),
+		    ui_glyph_right(), sim_device_name(f->to, to, sizeof to));
+		return;
+	}
 	if (f->from >= 0 && f->mb >= 0) {
 		snprintf(buf, n, _("send %s %s, mb %d: %s%s%s"),
 		    what_text(f->what), lay, f->mb, sim_device_name(f->from,

@@ -131,12 +131,14 @@ screen_has "< all-gather"
 screen_keys G
 screen_wait "Animation: fsdp, 2 GPUs"
 
-# On to DP (past 3d, cp and single): every replica its own slice,
+# On to DP (past 3d, cp, ep and single): every replica its own slice,
 # buckets during backward.
 screen_keys Tab
 screen_wait "Animation: 3d"
 screen_keys Tab
 screen_wait "Animation: cp, 4 GPUs"
+screen_keys Tab
+screen_wait "Animation: ep, 4 GPUs"
 screen_keys Tab Tab
 screen_wait "Animation: dp, 4 GPUs"
 screen_has "seqs 4-7"
@@ -200,7 +202,7 @@ screen_keys '?'
 screen_wait "Keys on this screen"
 # The knobs' lines come from the simulator's table (core/sim/sim_keys.c).
 for k in "Tab, Shift-Tab" "g, G" "m, M" "s, S" "v, V" "+, -" \
-	"next, previous mode (single ... cp)" "more, fewer GPUs" \
+	"next, previous mode (single ... ep)" "more, fewer GPUs" \
 	"DP bucket, ZeRO-3 gather overlap on, off" \
 	"compare (side by side from 160 columns)"; do
 	screen_has "$k"

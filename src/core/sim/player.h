@@ -71,6 +71,8 @@ struct player_flow {
 	int		 steps;		/* collective: ring steps in all */
 	signed char	 sends[PLAYER_MAX_DEVICES];	/* collective: chunk
 					   each member sends at t, -1 */
+	int		 expert;	/* EP send: the tokens' expert, -1 */
+	int		 tokens;	/* EP send: how many tokens */
 };
 
 /* A link between two devices (a < b), bytes both ways. */

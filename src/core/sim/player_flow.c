@@ -131,6 +131,8 @@ player_flows(const struct player *p, double t, struct player_flow *out,
 		out[k].progress = e->end > e->start ?
 		    (t - e->start) / (e->end - e->start) : 1.0;
 		out[k].from = out[k].to = -1;
+		out[k].expert = e->expert;
+		out[k].tokens = e->tokens;
 		ids[k] = e->collective;
 		if (e->kind == SIM_SEND) {
 			out[k].from = e->device;

@@ -220,7 +220,18 @@ player_holds(const struct player *p, int dev, int line, int compact,
 	sim_device_place(&p->res, dev, &pl);
 	k = pl.tp_rank;
 	sim_layers_text(pl.layers, list, sizeof list);
-	if (p->cfg.mode == SIM_FSDP)
+	if (p->res.ep > 1 && p->res.moe.experts > 0) {
+		/* EP: the experts this GPU holds (sim_ep.c's placement) */
+		k = p->res.moe.experts / p->res.ep;
+		hl = pl.replica % p->res.ep * k;
+		if (compact)
+			snprintf(buf, n, "e%d-%d", hl, hl + k - 1);
+		else if (k == 1)
+			snprintf(buf, n, _("%s expert %d"), list, hl);
+		else
+			snprintf(buf, n, _("%s experts %d-%d"), list, hl,
+			    hl + k - 1);
+	} else if (p->cfg.mode == SIM_FSDP)
 		snprintf(buf, n, compact ? "1/%d" : _("1/%d of %s"), p->d, list);
 	else if (p->cfg.mode == SIM_DP && !compact)
 		snprintf(buf, n, _("%s full copy"), list);

@@ -23,7 +23,7 @@
 #define FLOP_SCALE	((double)SIM_SCALE * SIM_SCALE * SIM_SCALE)
 
 static const char *const mode_names[SIM_NMODES] = {
-	"single", "dp", "tp", "pp", "fsdp", "3d", "cp"
+	"single", "dp", "tp", "pp", "fsdp", "3d", "cp", "ep"
 };
 
 const char *
@@ -125,9 +125,19 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 		lay->d = n / lay->t;
 		lay->c = gcd(lay->d, SIM_SEQ / 2);
 		break;
+	case SIM_EP:
+		/* EP ranks from the DP ranks of each stage (Megatron-Core) */
+		lay->p = cfg->pp > 1 ? cfg->pp : 1;
+		lay->v = cfg->vstages;
+		lay->d = n / lay->p;
+		lay->e = cfg->ep > 0 ? cfg->ep : lay->d;
+		break;
 	case SIM_SINGLE:
 		break;
 	}
+	lay->moe = cfg->moe;
+	if (lay->e < 1)
+		lay->e = 1;
 	if (lay->kind == PIPE_INTERLEAVED && lay->v == 1)
 		lay->kind = PIPE_1F1B;
 	mesh_init(&lay->mesh, cfg->cost.gpus_per_node);
@@ -153,7 +163,8 @@ sim_max_diff(const double *a, const double *b, size_t n)
 
 /* The single-device reference: loss, gradients, updated parameters. */
 static int
-reference(double *loss, double *grads, double *params)
+reference(const struct sim_moe *moe, double *loss, double *grads,
+    double *params)
 {
 	struct sim_config cfg;
 	struct sim_layout lay;
@@ -162,6 +173,7 @@ reference(double *loss, double *grads, double *params)
 	int rc;
 
 	sim_config_default(&cfg, SIM_SINGLE, 1);
+	cfg.moe = *moe;
 	sim_layout_of(&cfg, &lay);
 	if (sim_timeline_init(&tl, 1) != 0)
 		return -1;
@@ -186,7 +198,7 @@ sim_run(const struct sim_config *cfg, struct sim_result *res,
 	if (sim_timeline_init(&res->tl, lay.d * lay.p * lay.t) != 0 ||
 	    sim_exec(&lay, &cost, &res->tl, &res->loss, res->grads,
 	    res->params) != 0 || sim_timeline_finish(&res->tl) != 0 ||
-	    reference(&ref_loss, ref_g, ref_p) != 0) {
+	    reference(&cfg->moe, &ref_loss, ref_g, ref_p) != 0) {
 		sim_result_free(res);
 		pl_err_set(err, NULL, 0, 0, "%s", _("out of memory"));
 		return -1;
@@ -196,6 +208,8 @@ sim_run(const struct sim_config *cfg, struct sim_result *res,
 	res->tp = lay.t;
 	res->pp = lay.p;
 	res->v = lay.v;
+	res->ep = lay.e;
+	res->moe = lay.moe;
 	res->max_loss_error = fabs(res->loss - ref_loss);
 	res->max_grad_error = sim_max_diff(res->grads, ref_g, SIM_NPARAMS);
 	res->max_param_error = sim_max_diff(res->params, ref_p, SIM_NPARAMS);

@@ -32,6 +32,12 @@
  *          tp > 1 each CP rank is itself a TP group of tp devices,
  *          splitting heads and the MLP as tp mode does (3D-style
  *          TP x CP x DP, TP innermost).
+ *   ep     expert parallelism (Megatron-Core): the MoE variant
+ *          (sim_moe.h) with its experts split over ep ranks taken from
+ *          the DP ranks, E/ep a device; tokens go to their experts'
+ *          devices by an all-to-all (dispatch) and come back by another
+ *          (combine), twice again backward (sim_ep.c). With pp > 1 the
+ *          GPUs are DP x PP, EP inside each stage's DP ranks.
  *
  * Time comes from a cost rule (sim_cost_default() documents it): compute
  * = FLOPs / device speed, a ring step or send = alpha + bytes / bandwidth
@@ -47,6 +53,7 @@
 #include "core/mesh/mesh.h"
 #include "core/sim/schedule.h"
 #include "core/sim/sim_model.h"
+#include "core/sim/sim_moe.h"
 #include "core/sim/timeline.h"
 
 #define SIM_MAX_GPUS	64	/* devices a run may have */
@@ -60,9 +67,10 @@ enum sim_mode {
 	SIM_PP,
 	SIM_FSDP,
 	SIM_3D,
-	SIM_CP
+	SIM_CP,
+	SIM_EP
 };
-#define SIM_NMODES	7
+#define SIM_NMODES	8
 
 struct sim_cost {
 	double	 flops;		/* device speed, FLOP/s */
@@ -86,6 +94,9 @@ struct sim_config {
 	int		 compute_only;	/* 1: every transfer takes no time */
 	int		 tp;		/* cp: TP ranks inside each CP rank
 					   (0 or 1: none) */
+	struct sim_moe	 moe;		/* experts 0: the dense model */
+	int		 ep;		/* ep: expert-parallel ranks */
+	int		 pp;		/* ep: pipeline stages (0 or 1: none) */
 	struct sim_cost	 cost;		/* the hardware */
 };
 
@@ -103,6 +114,12 @@ struct sim_request {
 	int		 no_overlap;	/* 1: overlap off */
 	int		 compute_only;	/* 1: on */
 	int		 tp;		/* cp: TP ranks per CP rank; 0: 1 */
+	int		 moe;		/* routed experts; 0: dense (ep: 8) */
+	int		 top_k;		/* experts a token goes to; 0: 2 */
+	int		 shared_expert;	/* 1: a shared expert */
+	int		 router_bias;	/* added to expert 0's choice score */
+	int		 ep;		/* ep: EP ranks; 0: every GPU of a stage */
+	int		 pp;		/* ep: pipeline stages; 0: 1 */
 };
 
 struct sim_result {
@@ -129,6 +146,8 @@ struct sim_result {
 		};
 	};
 	int			 v;
+	int			 ep;		/* expert-parallel ranks, 1 none */
+	struct sim_moe		 moe;		/* the model variant run */
 	double			 grads[SIM_NPARAMS];	/* full-layout gradients */
 	double			 params[SIM_NPARAMS];	/* full-layout, after step */
 	struct sim_timeline	 tl;		/* the events, sorted */
@@ -217,7 +236,7 @@ const char	*sim_device_name(int dev, char *buf, size_t n);
  * row, else "L1 L3"; "" for none. */
 const char	*sim_layers_text(unsigned mask, char *buf, size_t n);
 
-/* "single", "dp", "tp", "pp", "fsdp", "3d", "cp"; sim_mode_parse returns -1. */
+/* "single", "dp", "tp", "pp", "fsdp", "3d", "cp", "ep"; sim_mode_parse returns -1. */
 const char	*sim_mode_name(enum sim_mode);
 int		 sim_mode_parse(const char *, enum sim_mode *);
 

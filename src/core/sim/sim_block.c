@@ -139,14 +139,14 @@ rms_bwd(const double *x, const double *g, const double *r, const double *dn,
 	}
 }
 
-static double
-gelu(double u)
+double
+sim_gelu(double u)
 {
 	return 0.5 * u * (1.0 + tanh(GELU_C * (u + 0.044715 * u * u * u)));
 }
 
-static double
-gelu_grad(double u)
+double
+sim_gelu_grad(double u)
 {
 	double th = tanh(GELU_C * (u + 0.044715 * u * u * u));
 
@@ -254,7 +254,7 @@ sim_fwd_mlp(const struct sim_shape *sh, const struct sim_lparams *lp,
 	sim_mm(s->n2, lp->w1, s->u, T, H, fl);
 	sim_add_bias(s->u, lp->b1, T, fl);
 	for (i = 0; i < (size_t)T * fl; i++)
-		s->a[i] = gelu(s->u[i]);
+		s->a[i] = sim_gelu(s->u[i]);
 	sim_mm(s->a, lp->w2, part, T, fl, H);
 }
 
@@ -294,7 +294,7 @@ sim_bwd_mlp(const struct sim_shape *sh, const struct sim_lparams *lp,
 	memset(du, 0, n * sizeof *du);
 	sim_mm_nt_acc(dy_whole, lp->w2, du, T, fl, H);
 	for (i = 0; i < n; i++)
-		du[i] *= gelu_grad(s->u[i]);
+		du[i] *= sim_gelu_grad(s->u[i]);
 	sim_mm_tn_acc(s->n2, du, g->w1, T, H, fl);
 	sim_colsum_acc(du, g->b1, T, fl);
 	memset(part, 0, (size_t)T * H * sizeof *part);

@@ -74,6 +74,10 @@ void	sim_saved_view(double *base, const struct sim_shape *,
 /* Doubles of scratch the backward functions need (work). */
 size_t	sim_work_len(const struct sim_shape *);
 
+/* GELU (tanh form) and its derivative, for the MoE experts too. */
+double	sim_gelu(double u);
+double	sim_gelu_grad(double u);
+
 /* Forward FLOPs of the attention and MLP parts on one rank (matmuls). */
 double	sim_flops_attn(const struct sim_shape *);
 double	sim_flops_mlp(const struct sim_shape *);

@@ -28,6 +28,11 @@ sim_config_default(struct sim_config *cfg, enum sim_mode mode, int gpus)
 	cfg->vstages = 1;
 	cfg->overlap = 1;
 	cfg->cost = sim_cost_default();
+	if (mode == SIM_EP) {
+		/* Mixtral's 8 experts, top-2, scaled to the toy */
+		cfg->moe.experts = 8;
+		cfg->moe.top_k = 2;
+	}
 }
 
 /* The words of a setting, "gpipe, 1f1b or interleaved" (sim_keys.c). */
@@ -63,12 +68,22 @@ sim_config_build(const struct sim_request *req, struct sim_config *cfg,
 	if (req->vstages > 0)
 		cfg->vstages = req->vstages;
 	else if (cfg->schedule == PIPE_INTERLEAVED &&
-	    (mode == SIM_PP || mode == SIM_3D))
+	    (mode == SIM_PP || mode == SIM_3D ||
+	    (mode == SIM_EP && req->pp > 1)))
 		cfg->vstages = 2;
 	cfg->seq_parallel = req->seq_parallel != 0;
 	cfg->overlap = req->no_overlap == 0;
 	cfg->compute_only = req->compute_only != 0;
 	cfg->tp = req->tp;
+	cfg->moe.experts = req->moe > 0 ? req->moe : mode == SIM_EP ? 8 : 0;
+	cfg->moe.top_k = req->top_k > 0 ? req->top_k :
+	    cfg->moe.experts > 1 ? 2 : cfg->moe.experts;
+	cfg->moe.shared = req->shared_expert != 0;
+	cfg->moe.router_bias = req->router_bias;
+	cfg->ep = req->ep;
+	cfg->pp = req->pp;
+	if (mode == SIM_EP && cfg->pp > 1 && req->microbatches == 0)
+		cfg->microbatches = 2 * cfg->pp;
 	return sim_config_check(cfg, err);
 }
 
@@ -202,7 +217,7 @@ sim_config_check(const struct sim_config *cfg, struct pl_err *err)
 		    "between 1 and %d (the layers)"), SIM_BATCH, SIM_LAYERS);
 		return -1;
 	}
-	if (check_cp_tp(cfg, err) != 0)
+	if (check_cp_tp(cfg, err) != 0 || sim_check_moe(cfg, err) != 0)
 		return -1;
 	sim_layout_of(cfg, &lay);
 	if (check_tensor(cfg, &lay, err) != 0 ||

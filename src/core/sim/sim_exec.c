@@ -134,6 +134,17 @@ stage_of_layer(const struct sim_layout *lay, int l)
 	return (l / lay->lps) % lay->p;
 }
 
+/* EP: a device is charged only for its own experts (sim_ep_grads.c). */
+static void
+unheld(struct sim_run *run, int i, enum sim_mem_kind kind, double t)
+{
+	size_t n = sim_ep_unheld(run, i);
+
+	if (n > 0 && sim_timeline_mem(run->tl, i, t, kind,
+	    -(long long)(n * sizeof(double))) != 0)
+		run->oom = 1;
+}
+
 static void
 init_device(struct sim_run *run, int i, double *params)
 {
@@ -157,6 +168,8 @@ init_device(struct sim_run *run, int i, double *params)
 	}
 	dv->w = sim_dev_alloc(run, i, SIM_MEM_PARAMS, dv->n_w, 0.0);
 	dv->g = sim_dev_alloc(run, i, SIM_MEM_GRADS, dv->n_w, 0.0);
+	unheld(run, i, SIM_MEM_PARAMS, 0.0);
+	unheld(run, i, SIM_MEM_GRADS, 0.0);
 	dv->part = calloc(T * H, sizeof *dv->part);
 	dv->dwhole = calloc(T * H, sizeof *dv->dwhole);
 	dv->dh = calloc(T * H, sizeof *dv->dh);
@@ -201,6 +214,9 @@ collect(struct sim_run *run, double *out, int grads)
 			sim_layer_map(lay->t, k, (grads ? dv->g : dv->w) +
 			    dv->off[l], out + (size_t)l * LP, 0);
 		}
+		if (lay->e > 1)
+			sim_ep_collect(run, l, stage_of_layer(lay, l),
+			    out + (size_t)l * LP, grads);
 	}
 }
 
@@ -479,8 +495,10 @@ optimizer_step(struct sim_run *run)
 		dv->av = sim_dev_alloc(run, i, SIM_MEM_OPTIM, dv->n_w, t0);
 		if (dv->am == NULL || dv->av == NULL)
 			return;
+		unheld(run, i, SIM_MEM_OPTIM, t0);
+		unheld(run, i, SIM_MEM_OPTIM, t0);
 		sim_adam(dv->w, dv->g, dv->am, dv->av, dv->n_w);
-		t = run->cost.adam_s * (double)dv->n_w;
+		t = run->cost.adam_s * (double)(dv->n_w - sim_ep_unheld(run, i));
 		e = sim_timeline_add(run->tl, i, SIM_OPTIMIZER, 0, -1, t0,
 		    t0 + t, 0);
 		if (e == NULL)
@@ -508,8 +526,10 @@ free_devices(struct sim_run *run)
 		for (l = 0; l < SIM_LAYERS; l++) {
 			free(dv->full[l]);
 			free(dv->fullg[l]);
-			for (mb = 0; mb < SIM_BATCH; mb++)
+			for (mb = 0; mb < SIM_BATCH; mb++) {
 				free(dv->saved[l][mb]);
+				sim_ep_free(run, i, l, mb);
+			}
 		}
 		for (l = 0; l <= SIM_LAYERS; l++)
 			for (mb = 0; mb < SIM_BATCH; mb++) {

@@ -134,6 +134,8 @@ sim_grads_layer_done(struct sim_run *run, int s, int l, int mb)
 			done = ++run->dev[sim_rank(lay, r, s, k)].bwd_done[l];
 	if (lay->zero3)
 		zero3_release(run, l, mb);
+	else if (lay->d > 1 && lay->overlap && done == lay->m && lay->e > 1)
+		sim_ep_bucket(run, s, l, 1);
 	else if (lay->d > 1 && lay->overlap && done == lay->m)
 		dp_bucket(run, s, l);
 }
@@ -147,7 +149,11 @@ dp_all(struct sim_run *run)
 	double *bufs[SIM_MAX_GPUS];
 	int g[SIM_MAX_GPUS], n, s, k, i;
 
-	for (s = 0; s < lay->p; s++)
+	for (s = 0; lay->e > 1 && s < lay->p; s++)
+		for (i = SIM_LAYERS - 1; i >= 0; i--)
+			if (run->dev[sim_rank(lay, 0, s, 0)].off[i] != SIZE_MAX)
+				sim_ep_bucket(run, s, i, 0);
+	for (s = 0; lay->e < 2 && s < lay->p; s++)
 		for (k = 0; k < lay->t; k++) {
 			n = sim_dp_group(lay, s, k, g);
 			for (i = 0; i < n; i++)

@@ -47,6 +47,11 @@ json_event(const struct sim_event *ev)
 	cJSON_AddStringToObject(e, "phase", ev->kind == SIM_RING_STEP ?
 	    sim_kind_name(ev->phase) : "none");
 	cJSON_AddBoolToObject(e, "overlap", ev->overlap);
+	/* EP's: only on its events, so dense documents keep their form */
+	if (ev->expert >= 0 || ev->tokens > 0) {
+		cJSON_AddNumberToObject(e, "expert", ev->expert);
+		cJSON_AddNumberToObject(e, "tokens", ev->tokens);
+	}
 	return e;
 }
 
@@ -170,6 +175,15 @@ sim_result_json(const struct sim_config *cfg, const struct sim_result *r,
 	cJSON_AddBoolToObject(root, "sequence_parallel", cfg->seq_parallel);
 	cJSON_AddBoolToObject(root, "overlap", cfg->overlap);
 	cJSON_AddBoolToObject(root, "compute_only", cfg->compute_only);
+	/* the MoE variant's settings: only when it runs (dense unchanged) */
+	if (cfg->moe.experts > 0) {
+		cJSON_AddNumberToObject(root, "moe", cfg->moe.experts);
+		cJSON_AddNumberToObject(root, "top_k", cfg->moe.top_k);
+		cJSON_AddBoolToObject(root, "shared_expert", cfg->moe.shared);
+		cJSON_AddNumberToObject(root, "router_bias",
+		    cfg->moe.router_bias);
+		cJSON_AddNumberToObject(root, "ep", r->ep > 0 ? r->ep : 1);
+	}
 	cJSON_AddItemToObject(root, "model", json_model());
 	if (origin != NULL && origin->measured)
 		cJSON_AddItemToObject(root, "measured", json_origin(origin));
@@ -320,6 +334,11 @@ read_event(const struct rd *rd, const cJSON *o, const char *path,
 	e->collective = ev.collective;
 	e->ring_steps = ev.ring_steps;
 	e->overlap = ev.overlap;
+	if (cJSON_GetObjectItemCaseSensitive(o, "expert") != NULL &&
+	    (get_int(rd, o, "expert", -1, SIM_MOE_MAX_EXPERTS - 1, &e->expert,
+	    path) != 0 || get_int(rd, o, "tokens", 0, SIM_TOKENS *
+	    SIM_MOE_MAX_EXPERTS, &e->tokens, path) != 0))
+		return -1;
 	if (kind == SIM_RING_STEP) {
 		e->ring_step = ev.ring_step;
 		e->ring_chunk = ev.ring_chunk;
@@ -384,6 +403,42 @@ read_array(const struct rd *rd, const cJSON *root, const char *key,
 	return 0;
 }
 
+/* The MoE variant's settings, when the document has them; ep's pp is
+ * its stages. */
+static int
+read_moe(const struct rd *rd, const cJSON *root, const char *mode,
+    struct sim_request *req)
+{
+	long e = 0, k = 0, bias = 0, ep = 0, pp = 1;
+	int shared = 0;
+
+	if (cJSON_GetObjectItemCaseSensitive(root, "moe") == NULL)
+		return 0;
+	if (pl_json_int(root, "moe", 1, 1, SIM_MOE_MAX_EXPERTS, &e, rd->file,
+	    "", rd->err) ||
+	    pl_json_int(root, "top_k", 1, 1, SIM_MOE_MAX_EXPERTS, &k,
+	    rd->file, "", rd->err) ||
+	    pl_json_bool(root, "shared_expert", 1, &shared, rd->file, "",
+	    rd->err) ||
+	    pl_json_int(root, "router_bias", 1, 0, SIM_MOE_MAX_BIAS, &bias,
+	    rd->file, "", rd->err) ||
+	    pl_json_int(root, "ep", 1, 1, SIM_MAX_GPUS, &ep, rd->file, "",
+	    rd->err))
+		return -1;
+	if (strcmp(mode, "ep") == 0 && pl_json_int(root, "pp", 1, 1,
+	    SIM_LAYERS, &pp, rd->file, "", rd->err))
+		return -1;
+	req->moe = (int)e;
+	req->top_k = (int)k;
+	req->shared_expert = shared;
+	req->router_bias = (int)bias;
+	if (strcmp(mode, "ep") == 0) {
+		req->ep = (int)ep;
+		req->pp = (int)pp;
+	}
+	return 0;
+}
+
 static int
 read_config(const struct rd *rd, const cJSON *root, struct sim_config *cfg)
 {
@@ -422,6 +477,8 @@ read_config(const struct rd *rd, const cJSON *root, struct sim_config *cfg)
 	req.no_overlap = !overlap;
 	req.compute_only = co;
 	req.tp = (int)tp;
+	if (read_moe(rd, root, mode, &req) != 0)
+		return -1;
 	if (sim_config_build(&req, cfg, rd->err) != 0) {
 		pl_err_set_path(rd->err, rd->file, "", "%s", rd->err->msg);
 		return -1;
@@ -515,6 +572,8 @@ sim_result_from_json(const cJSON *root, const char *file,
 	res->tp = lay.t;
 	res->pp = lay.p;
 	res->v = lay.v;
+	res->ep = lay.e;
+	res->moe = lay.moe;
 	res->bubble = sim_timeline_bubble(&res->tl);
 	res->bubble_formula = lay.p > 1 ?
 	    pipe_bubble_fraction(lay.p, lay.m, lay.v) : 0.0;

@@ -40,6 +40,7 @@ schedule_word(int i)
 #define B		SIM_FOR_BLOCK
 #define K		SIM_FOR_KNOB
 #define KNOB(k, keys, h)	SIM_KNOB_##k, keys, h
+#define NOKNOB		-1, NULL, NULL
 /* Rows by kind: key, option, field, uses, help, JSON member, knob. */
 #define WORD(n, o, f, a, w, u, h, knob) \
 	{ n, o, NULL, SIM_KEY_WORD, a, w, 0, AT(f), u, h, NULL, n, 0, knob }
@@ -76,6 +77,27 @@ static const struct sim_key keys[] = {
 	    N_("tensor-parallel ranks inside each CP rank, cp only "
 	    "(default 1)"), NULL,
 	    KNOB(TP, "tT", N_("more, fewer TP ranks in each CP rank"))),
+	COUNT("moe", "moe", NULL, moe, "E", SIM_MOE_MAX_EXPERTS, T | R | B,
+	    N_("the MoE variant: E routed experts in every layer's MLP "
+	    "(default 8 for ep, else the dense model)"), NULL, NOKNOB),
+	COUNT("top_k", "top-k", NULL, top_k, "K", SIM_MOE_MAX_EXPERTS,
+	    T | R | B, N_("experts each token goes to, at most E (default 2)"),
+	    NULL, NOKNOB),
+	FLAG("shared_expert", "shared-expert", shared_expert, T | R | B,
+	    N_("add a shared expert every token goes through"),
+	    "shared_expert", 0, NOKNOB),
+	COUNT("router_bias", "router-bias", NULL, router_bias, "B",
+	    SIM_MOE_MAX_BIAS, T | R | B | K, N_("add B to expert 0's score "
+	    "when the router chooses (not to the gates): an imbalanced "
+	    "router"), NULL,
+	    KNOB(ROUTER, "b", N_("router even, skewed to expert 0 (ep)"))),
+	COUNT("ep", "ep", NULL, ep, "E", SIM_MAX_GPUS, T | R | B | K,
+	    N_("expert-parallel ranks, ep only, from the DP ranks of a stage "
+	    "(default all of them)"), NULL,
+	    KNOB(EP, "eE", N_("more, fewer EP ranks (ep)"))),
+	COUNT("pp", "pp", NULL, pp, "P", SIM_LAYERS, T | R | B | K,
+	    N_("pipeline stages, ep only (default 1)"), NULL,
+	    KNOB(PP, "dD", N_("more, fewer pipeline stages (ep)"))),
 	FLAG("sequence_parallel", "sequence-parallel", seq_parallel,
 	    T | R | B | K, N_("split norms and residuals by position "
 	    "(tp, 3d)"), "sequence_parallel", 0,

@@ -7,6 +7,10 @@
 #include "i18n.h"
 #include "core/sim/sim_knob.h"
 
+/* The router bias the r knob and ep's compare give: every token picks
+ * expert 0 (logits are of order one). */
+#define SIM_KNOB_SKEW	8
+
 int
 sim_mode_default_gpus(enum sim_mode mode)
 {
@@ -53,7 +57,8 @@ turn_schedule(struct sim_config *cfg, int dir)
 	struct sim_config c = *cfg;
 	int i, k = (int)cfg->schedule;
 
-	if (cfg->mode != SIM_PP && cfg->mode != SIM_3D)
+	if (cfg->mode != SIM_PP && cfg->mode != SIM_3D &&
+	    !(cfg->mode == SIM_EP && cfg->pp > 1))
 		return 0;
 	for (i = 1; i < PIPE_N_SCHEDULES; i++) {
 		c.schedule = (enum pipe_schedule)(((k + (dir > 0 ? i : -i)) %
@@ -110,6 +115,25 @@ sim_config_turn(struct sim_config *cfg, enum sim_knob knob, int dir,
 		if (cfg->tp < 1)
 			cfg->tp = 1;
 		return step_int(cfg, &cfg->tp, dir, 1, SIM_HEADS);
+	case SIM_KNOB_EP:
+		if (cfg->mode != SIM_EP)
+			return 0;
+		if (cfg->ep < 1)
+			cfg->ep = cfg->gpus / (cfg->pp > 1 ? cfg->pp : 1);
+		return step_int(cfg, &cfg->ep, dir, 1, SIM_MAX_GPUS);
+	case SIM_KNOB_PP:
+		if (cfg->mode != SIM_EP)
+			return 0;
+		if (cfg->pp < 1)
+			cfg->pp = 1;
+		cfg->ep = 0;	/* EP follows: every DP rank of a stage */
+		return step_int(cfg, &cfg->pp, dir, 1, SIM_LAYERS);
+	case SIM_KNOB_ROUTER:
+		if (cfg->mode != SIM_EP)
+			return 0;
+		cfg->moe.router_bias = cfg->moe.router_bias > 0 ? 0 :
+		    SIM_KNOB_SKEW;
+		return 1;
 	}
 	return 0;
 }
@@ -141,6 +165,11 @@ sim_config_compare(const struct sim_config *cfg, struct sim_config *other)
 	case SIM_TP:
 		other->seq_parallel = !cfg->seq_parallel;
 		break;
+	case SIM_EP:
+		/* the router balanced against imbalanced: the straggler */
+		other->moe.router_bias = cfg->moe.router_bias > 0 ? 0 :
+		    SIM_KNOB_SKEW;
+		break;
 	default:
 		return -1;
 	}
@@ -154,14 +183,19 @@ sim_config_same(const struct sim_config *a, const struct sim_config *b)
 	    a->microbatches == b->microbatches && a->schedule == b->schedule &&
 	    a->vstages == b->vstages && a->seq_parallel == b->seq_parallel &&
 	    a->overlap == b->overlap && a->compute_only == b->compute_only &&
-	    (a->tp > 1 ? a->tp : 1) == (b->tp > 1 ? b->tp : 1);
+	    (a->tp > 1 ? a->tp : 1) == (b->tp > 1 ? b->tp : 1) &&
+	    a->moe.experts == b->moe.experts && a->moe.top_k == b->moe.top_k &&
+	    a->moe.shared == b->moe.shared &&
+	    a->moe.router_bias == b->moe.router_bias &&
+	    (a->ep > 0 ? a->ep : a->gpus) == (b->ep > 0 ? b->ep : b->gpus) &&
+	    (a->pp > 1 ? a->pp : 1) == (b->pp > 1 ? b->pp : 1);
 }
 
 int
 sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
 {
 	enum sim_mode m = cfg->mode;
-	int pipe = m == SIM_PP || m == SIM_3D;
+	int pipe = m == SIM_PP || m == SIM_3D || (m == SIM_EP && cfg->pp > 1);
 
 	switch (knob) {
 	case SIM_KNOB_MODE:
@@ -177,11 +211,15 @@ sim_knob_applies(const struct sim_config *cfg, enum sim_knob knob)
 		return m == SIM_TP || m == SIM_3D;
 	case SIM_KNOB_OVERLAP:
 		return m == SIM_DP || m == SIM_FSDP || m == SIM_3D ||
-		    m == SIM_CP;
+		    m == SIM_CP || m == SIM_EP;
 	case SIM_KNOB_COMPUTE_ONLY:
 		return m != SIM_SINGLE;
 	case SIM_KNOB_TP:
 		return m == SIM_CP;
+	case SIM_KNOB_EP:
+	case SIM_KNOB_ROUTER:
+	case SIM_KNOB_PP:
+		return m == SIM_EP;
 	}
 	return 0;
 }
@@ -220,6 +258,17 @@ sim_knob_value(const struct sim_config *c, enum sim_knob knob, char *buf,
 		break;
 	case SIM_KNOB_TP:
 		snprintf(buf, size, _("TP %d"), c->tp > 1 ? c->tp : 1);
+		break;
+	case SIM_KNOB_EP:
+		snprintf(buf, size, _("EP %d"), c->ep > 0 ? c->ep :
+		    c->gpus / (c->pp > 1 ? c->pp : 1));
+		break;
+	case SIM_KNOB_PP:
+		snprintf(buf, size, _("PP %d"), c->pp > 1 ? c->pp : 1);
+		break;
+	case SIM_KNOB_ROUTER:
+		snprintf(buf, size, "%s", c->moe.router_bias > 0 ?
+		    _("router skewed") : _("router even"));
 		break;
 	default:
 		snprintf(buf, size, "?");

@@ -21,7 +21,10 @@ enum sim_knob {
 	SIM_KNOB_SP,		/* sequence parallelism on/off */
 	SIM_KNOB_OVERLAP,	/* DP buckets, ZeRO-3 prefetch on/off */
 	SIM_KNOB_COMPUTE_ONLY,	/* free transfers on/off */
-	SIM_KNOB_TP		/* cp: TP ranks inside each CP rank */
+	SIM_KNOB_TP,		/* cp: TP ranks inside each CP rank */
+	SIM_KNOB_EP,		/* ep: expert-parallel ranks */
+	SIM_KNOB_ROUTER,	/* ep: router balanced / imbalanced */
+	SIM_KNOB_PP		/* ep: pipeline stages */
 };
 
 /* The devices a mode runs on by default: 4 (single 1, 3d 8). */

@@ -92,6 +92,20 @@ reduce_kind(const struct sim_run *run)
 	return run->lay.sp ? SIM_REDUCE_SCATTER : SIM_ALL_REDUCE;
 }
 
+/* Forward FLOPs of the MLP on one device: dense, or the MoE's router,
+ * shared expert and k experts a token. */
+static double
+mlp_flops(const struct sim_run *run)
+{
+	const struct sim_moe *m = &run->lay.moe;
+	int T = sim_shape_tokens(&run->sh);
+
+	if (m->experts == 0)
+		return sim_flops_mlp(&run->sh);
+	return sim_moe_flops_local(m, T) + sim_moe_flops_expert(m,
+	    T * m->top_k);
+}
+
 void
 sim_compute(struct sim_run *run, int di, enum sim_kind kind,
     enum sim_part part, int l, int mb, int chunk, double flops)
@@ -214,12 +228,19 @@ sim_layer_forward(struct sim_run *run, int s, int l, int mb, int chunk)
 	if (run->lay.sp)
 		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS,
 		    BUF_N2);
-	for (i = 0; i < n; i++) {
+	/* EP: the experts' tokens travel (sim_ep.c). */
+	if (run->lay.e > 1)
+		sim_ep_fwd_mlp(run, devs, n, l, mb, chunk);
+	for (i = 0; run->lay.e < 2 && i < n; i++) {
 		sim_dev_layer(run, devs[i], l, &w, NULL);
 		saved_of(run, devs[i], l, mb, &sv);
-		sim_fwd_mlp(sh, &w, &sv, run->dev[devs[i]].part);
+		if (run->lay.moe.experts > 0)
+			sim_moe_fwd_mlp(sh, &run->lay.moe, &w, &sv,
+			    run->dev[devs[i]].part);
+		else
+			sim_fwd_mlp(sh, &w, &sv, run->dev[devs[i]].part);
 		sim_compute(run, devs[i], SIM_FORWARD, SIM_PART_MLP, l, mb,
-		    chunk, sim_flops_mlp(sh));
+		    chunk, mlp_flops(run));
 	}
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACTS,
 	    BUF_PART);
@@ -249,6 +270,7 @@ backward_free(struct sim_run *run, int di, int l, int mb)
 	sim_dev_free(run, di, SIM_MEM_ACTS, &dv->act[l][mb], loc, dv->clock);
 	sim_dev_free(run, di, SIM_MEM_ACTS, &dv->dact[l + 1][mb], loc,
 	    dv->clock);
+	sim_ep_free(run, di, l, mb);
 }
 
 void
@@ -272,13 +294,20 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
 	if (run->lay.sp)
 		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER,
 		    SIM_P_ACT_GRADS, BUF_DWHOLE);
-	for (i = 0; i < n; i++) {
+	if (run->lay.e > 1)
+		sim_ep_bwd_mlp(run, devs, n, l, mb, chunk);
+	for (i = 0; run->lay.e < 2 && i < n; i++) {
 		dv = &run->dev[devs[i]];
 		sim_dev_layer(run, devs[i], l, &w, &g);
 		saved_of(run, devs[i], l, mb, &sv);
-		sim_bwd_mlp(sh, &w, &g, &sv, dv->dwhole, dv->part, dv->work);
+		if (run->lay.moe.experts > 0)
+			sim_moe_bwd_mlp(sh, &run->lay.moe, &w, &g, &sv,
+			    dv->dwhole, dv->part);
+		else
+			sim_bwd_mlp(sh, &w, &g, &sv, dv->dwhole, dv->part,
+			    dv->work);
 		sim_compute(run, devs[i], SIM_BACKWARD, SIM_PART_MLP, l, mb,
-		    chunk, 2.0 * sim_flops_mlp(sh));
+		    chunk, 2.0 * mlp_flops(run));
 	}
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACT_GRADS,
 	    BUF_PART);

@@ -14,6 +14,7 @@
 
 #include "core/sim/sim_block.h"
 #include "core/sim/sim_model.h"
+#include "core/sim/sim_moe.h"
 
 #define H	SIM_HIDDEN
 #define F	SIM_FFN
@@ -208,6 +209,12 @@ sim_adam(double *w, const double *g, double *m, double *v, size_t n)
 double
 sim_model_loss(const double *params)
 {
+	return sim_model_loss_moe(params, NULL);
+}
+
+double
+sim_model_loss_moe(const double *params, const struct sim_moe *moe)
+{
 	struct sim_shape sh = { SIM_BATCH, 1, 0, 1 };
 	size_t n = (size_t)SIM_TOKENS * H, ns = sim_saved_len(&sh);
 	double *x = malloc(n * sizeof *x), *t = malloc(n * sizeof *t);
@@ -233,7 +240,10 @@ sim_model_loss(const double *params)
 		sim_fwd_norm1(&sh, 0, &lp, a, &s);
 		sim_fwd_attn(&sh, &lp, &s, part);
 		sim_fwd_resid1(&sh, 0, &lp, a, part, &s);
-		sim_fwd_mlp(&sh, &lp, &s, part);
+		if (moe != NULL && moe->experts > 0)
+			sim_moe_fwd_mlp(&sh, moe, &lp, &s, part);
+		else
+			sim_fwd_mlp(&sh, &lp, &s, part);
 		sim_fwd_resid2(&sh, 0, &lp, &s, part, y);
 		memcpy(a, y, n * sizeof *a);
 	}

@@ -104,6 +104,11 @@ void	sim_adam(double *w, const double *g, double *m, double *v, size_t n);
  */
 double	sim_model_loss(const double *params);
 
+/* The same for the MoE variant moe (struct sim_moe, sim_moe.h; NULL or
+ * experts 0: the dense model). */
+struct sim_moe;
+double	sim_model_loss_moe(const double *params, const struct sim_moe *moe);
+
 /* C (r x n) = A (r x k) B (k x n). */
 void	sim_mm(const double *a, const double *b, double *c, int r, int k,
 	    int n);

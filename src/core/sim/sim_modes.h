@@ -12,6 +12,9 @@
  * SIM_SEQ/2) ranks on the mesh's CP axis and the rest on DP; inside the
  * simulator its d "replicas" are DP x CP (the group the gradients are
  * summed over), replica r being data shard r/c and CP rank r%c.
+ * ep is d x p x 1 with e expert-parallel ranks among each stage's d
+ * replicas: replicas r with the same r/e form an EP group, EP rank r%e
+ * holding experts (r%e)*E/e .. (sim_ep.c).
  *
  * Layers are 0-based here (events carry layer+1). Boundary j is the
  * input of layer j (j = 0 the data, j = SIM_LAYERS the output).
@@ -41,7 +44,12 @@ struct sim_layout {
 	int		 overlap;	/* 1: DP/ZeRO-3 collectives beside compute */
 	int		 lps;		/* layers per virtual stage */
 	enum pipe_schedule	 kind;		/* pipeline schedule */
+	struct sim_moe	 moe;		/* the MLP: dense if experts 0 */
+	int		 e;		/* expert-parallel ranks: replicas
+					   r / e share their experts */
 };
+
+struct sim_ep_buf;
 
 struct sim_dev {
 	int	 r, s, k;		/* replica, stage, TP rank */
@@ -61,6 +69,8 @@ struct sim_dev {
 	double	*dwhole;		/* T x H: gradients to gather */
 	double	*dh;			/* Tl x H: gradient after attention */
 	double	*work;			/* backward scratch */
+	struct sim_ep_buf *ep[SIM_LAYERS][SIM_BATCH];	/* EP: routing,
+					   received tokens (sim_ep.c) */
 	double	 clock;			/* seconds: compute stream free */
 	double	 comm;			/* seconds: communication stream free */
 };
@@ -81,6 +91,10 @@ struct sim_run {
 
 /* The grid cfg asks for (sim.c); does not check it. */
 void	sim_layout_of(const struct sim_config *, struct sim_layout *);
+
+/* The MoE variant's and ep's rules (sim_ep_check.c): 0, or -1 with a
+ * one-line reason in err. */
+int	sim_check_moe(const struct sim_config *, struct pl_err *);
 
 /* Values in one ZeRO-3 shard of a layer: ceil(SIM_LAYER_PARAMS / d). */
 size_t	sim_zero3_shard(const struct sim_layout *);
@@ -111,6 +125,33 @@ void	sim_cp_fwd_attn(struct sim_run *, const int *devs, int n, int l,
 	    int mb, int chunk);
 void	sim_cp_bwd_attn(struct sim_run *, const int *devs, int n, int l,
 	    int mb, int chunk);
+
+/*
+ * Expert parallelism (sim_ep.c): the MoE MLP of layer l, micro-batch mb,
+ * on the devices of a stage (replica-major, TP 1), tokens dispatched to
+ * their experts' devices and combined back by all-to-alls in each EP
+ * group; the result (forward: the MLP's output; backward: its input
+ * gradient) in each device's part. sim_ep_free drops a device's state.
+ */
+void	sim_ep_fwd_mlp(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk);
+void	sim_ep_bwd_mlp(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk);
+void	sim_ep_free(struct sim_run *, int di, int l, int mb);
+
+/*
+ * EP's gradients and holdings (sim_ep_grads.c): the bucket of layer l on
+ * stage s (non-expert values over DP, each expert over the devices that
+ * hold it); the values of layers held by device di that are other
+ * devices' experts; layer l's experts, on stage s, from the devices that
+ * hold them into out (the full layout of one layer).
+ */
+void	sim_ep_bucket(struct sim_run *, int s, int l, int overlap);
+size_t	sim_ep_unheld(const struct sim_run *, int di);
+/* The EP rank holding value x of a layer (full layout), -1: not an
+ * expert's. */
+int	sim_ep_owner_of(const struct sim_layout *, size_t x);
+void	sim_ep_collect(struct sim_run *, int l, int s, double *out, int grads);
 
 /* Allocate n zeroed values on a device, accounted as kind at time t. */
 double	*sim_dev_alloc(struct sim_run *, int dev, enum sim_mem_kind,

@@ -28,7 +28,7 @@ static const char *const mem_names[SIM_NMEM] = {
 
 static const char *const payload_names[SIM_NPAYLOADS] = {
 	"none", "activations", "activation-grads", "weight-grads", "params",
-	"keys-values", "key-value-grads"
+	"keys-values", "key-value-grads", "dispatch", "combine"
 };
 
 static const char *const part_names[] = { "none", "attention", "mlp" };
@@ -121,7 +121,7 @@ sim_timeline_add(struct sim_timeline *tl, int device, enum sim_kind kind,
 	e->part = SIM_PART_NONE;
 	e->layer = layer;
 	e->microbatch = microbatch;
-	e->shard = e->chunk = e->peer = e->collective = -1;
+	e->shard = e->chunk = e->peer = e->collective = e->expert = -1;
 	e->ring_step = e->ring_chunk = -1;
 	e->phase = SIM_IDLE;
 	e->start = start;

@@ -47,6 +47,10 @@ enum sim_payload {
 	SIM_P_PARAMS,		/* parameters (ZeRO-3 all-gather) */
 	SIM_P_KV,		/* a CP rank's keys and values, round the ring */
 	SIM_P_KV_GRADS,		/* their gradients, on their way back */
+	SIM_P_DISPATCH,		/* EP: tokens (backward: their gradients) to
+				   their experts' device, all-to-all */
+	SIM_P_COMBINE,		/* EP: the experts' outputs (backward: input
+				   gradients) back to the tokens' device */
 	SIM_NPAYLOADS
 };
 
@@ -89,6 +93,9 @@ struct sim_event {
 	int		 ring_chunk;	/* ring step: index of the chunk sent */
 	enum sim_kind	 phase;		/* ring step: SIM_REDUCE_SCATTER or
 					   SIM_ALL_GATHER; else SIM_IDLE */
+	int		 expert;	/* EP: the expert whose tokens these are
+					   (dispatch, combine, its compute), -1 */
+	int		 tokens;	/* EP: how many tokens (rows), else 0 */
 	int		 overlap;	/* 1: on a communication stream beside
 					   compute (DP buckets, ZeRO-3) */
 	double		 start;		/* seconds */

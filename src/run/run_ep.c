@@ -1,0 +1,424 @@
+/*
+ * run_ep.c - expert parallelism on this rank: sim_ep.c's MoE MLP with
+ * MPI_Alltoallv between the ranks of the EP group for dispatch and
+ * combine, and sim_ep_grads.c's buckets (non-expert values over DP, this
+ * rank's experts over the ranks holding them). Rows travel in the
+ * simulator's order (source rank, expert, token, top-k slot) and every
+ * sum is sim_moe.c's in the same order, so the run equals the simulator
+ * bit for bit. Events: a send and a receive per (source, expert) with
+ * tokens, as the simulator records them.
+ */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "run/run_exec.h"
+
+#define H	SIM_HIDDEN
+#define F	SIM_FFN
+#define KMAX	SIM_MOE_MAX_EXPERTS
+
+struct run_ep_buf {
+	int	 T, k;
+	int	 sel[SIM_TOKENS * KMAX];
+	double	 gate[SIM_TOKENS * KMAX];
+	double	*o;		/* T*k x H: the experts' outputs, back here */
+	int	 scnt[KMAX];	/* rows this rank sent to each expert */
+	int	 rcnt[SIM_MAX_GPUS * KMAX];	/* [a][jj]: rows from a for
+					   this rank's jj-th expert */
+	int	 n_in;
+	int	*in_exp;
+	double	*xin, *u, *a;
+	size_t	 n_acct;
+};
+
+static void *
+must(struct run_exec *x, void *p)
+{
+	if (p == NULL)
+		run_fail(x->proc, "%s", _("out of memory"));
+	return p;
+}
+
+static void
+account(struct run_exec *x, long long n)
+{
+	if (sim_timeline_mem(&x->tl, x->proc->rank, run_now(x->proc),
+	    SIM_MEM_ACTS, n * (long long)sizeof(double)) != 0)
+		run_fail(x->proc, "%s", _("out of memory"));
+}
+
+void
+run_ep_free(struct run_exec *x, int l, int mb)
+{
+	struct run_ep_buf *b = x->ep_buf[l][mb];
+
+	if (b == NULL)
+		return;
+	account(x, -(long long)b->n_acct);
+	free(b->o);
+	free(b->in_exp);
+	free(b->xin);
+	free(b->u);
+	free(b->a);
+	free(b);
+	x->ep_buf[l][mb] = NULL;
+}
+
+static struct sim_event *
+event(struct run_exec *x, enum sim_kind kind, int l, int mb, double t0,
+    size_t bytes)
+{
+	struct sim_event *e = sim_timeline_add(&x->tl, x->proc->rank, kind,
+	    l + 1, mb, t0, run_now(x->proc), bytes);
+
+	if (e == NULL)
+		run_fail(x->proc, "%s", _("out of memory"));
+	return e;
+}
+
+/* A compute event from t0 for expert j's tokens (-1: router, shared). */
+static void
+computed(struct run_exec *x, enum sim_kind kind, int l, int mb, int chunk,
+    double t0, int j, int tokens)
+{
+	struct sim_event *e = event(x, kind, l, mb, t0, 0);
+
+	e->part = SIM_PART_MLP;
+	e->shard = x->lay.d > 1 ? x->r : -1;
+	e->chunk = chunk;
+	e->expert = j;
+	e->tokens = tokens;
+	run_comm_poll(&x->comm);
+}
+
+/* Record a send (or receive) of n rows of expert j with peer. */
+static void
+a2a_event(struct run_exec *x, enum sim_kind kind, enum sim_payload what,
+    int l, int mb, int chunk, double t0, int peer, int j, int n)
+{
+	struct sim_event *ev;
+
+	if (n == 0)
+		return;
+	ev = event(x, kind, l, mb, t0, (size_t)n * H * sizeof(double));
+	ev->peer = peer;
+	ev->what = what;
+	ev->chunk = chunk;
+	ev->expert = j;
+	ev->tokens = n;
+}
+
+/*
+ * The events of one all-to-all as sim_ep.c's sim_send records them, per
+ * (source, expert) with rows and another rank: dispatch sends this
+ * rank's rows to each expert's rank and receives every rank's for ours;
+ * combine the other way.
+ */
+static void
+a2a_events(struct run_exec *x, const struct run_ep_buf *b, int combine,
+    enum sim_payload what, int l, int mb, int chunk, double t0)
+{
+	int e = x->lay.e, per = x->lay.moe.experts / e, me = x->ep.me, q, a;
+	int j;
+
+	for (j = 0; j < x->lay.moe.experts; j++) {
+		q = j / per;
+		if (q != me)	/* our rows of j: to its rank, or back */
+			a2a_event(x, combine ? SIM_RECV : SIM_SEND, what, l, mb,
+			    chunk, t0, x->ep.ranks[q], j, b->scnt[j]);
+		for (a = 0; q == me && a < e; a++)
+			if (a != me)	/* a's rows of our expert j */
+				a2a_event(x, combine ? SIM_SEND : SIM_RECV,
+				    what, l, mb, chunk, t0, x->ep.ranks[a], j,
+				    b->rcnt[a * per + j % per]);
+	}
+}
+
+/* Rows of this rank's slots in (owner, expert, token, slot) order from
+ * src (per token, or with slots per slot), or back into dst's slots. */
+static void
+slots_rows(const struct run_ep_buf *b, int experts, const double *src,
+    int slots, double *rows, double *dst)
+{
+	int j, t, i;
+	size_t n = 0, s;
+
+	for (j = 0; j < experts; j++)
+		for (t = 0; t < b->T; t++)
+			for (i = 0; i < b->k; i++) {
+				if (b->sel[t * b->k + i] != j)
+					continue;
+				s = (size_t)t * b->k + i;
+				if (src != NULL)
+					memcpy(rows + n * H, src + (slots ? s :
+					    (size_t)t) * H, H * sizeof *rows);
+				else
+					memcpy(dst + s * H, rows + n * H,
+					    H * sizeof *rows);
+				n++;
+			}
+}
+
+/* MPI_Alltoallv of rows: out to each member by scnt (dispatch) or
+ * rcnt (combine), in from each by the other. */
+static void
+exchange(struct run_exec *x, const struct run_ep_buf *b, int combine,
+    const double *out, double *in)
+{
+	int e = x->lay.e, per = x->lay.moe.experts / e, q, jj;
+	int sc[SIM_MAX_GPUS], sd[SIM_MAX_GPUS], rc[SIM_MAX_GPUS];
+	int rd[SIM_MAX_GPUS], tot_s = 0, tot_r = 0, to_q, from_q;
+
+	for (q = 0; q < e; q++) {
+		to_q = from_q = 0;
+		for (jj = 0; jj < per; jj++) {
+			to_q += b->scnt[q * per + jj];
+			from_q += b->rcnt[q * per + jj];
+		}
+		sc[q] = (combine ? from_q : to_q) * H;
+		rc[q] = (combine ? to_q : from_q) * H;
+		sd[q] = tot_s;
+		rd[q] = tot_r;
+		tot_s += sc[q];
+		tot_r += rc[q];
+	}
+	if (MPI_Alltoallv(out, sc, sd, MPI_DOUBLE, in, rc, rd, MPI_DOUBLE,
+	    x->ep.comm) != MPI_SUCCESS)
+		run_fail(x->proc, "%s", _("MPI_Alltoallv failed"));
+	/* what left for other ranks (our own rows stay) */
+	x->comm.bytes_sent += (size_t)(tot_s - sc[x->ep.me]) * sizeof(double);
+}
+
+/* Route, the shared expert, the counts; room for the rows received. */
+static struct run_ep_buf *
+route(struct run_exec *x, int l, int mb, int chunk,
+    const struct sim_lparams *w, struct sim_saved *sv)
+{
+	const struct sim_moe *m = &x->lay.moe;
+	int T = sim_shape_tokens(&x->sh), e = x->lay.e, per = m->experts / e;
+	int t, i, a, jj, n, fe = sim_moe_width(m);
+	struct run_ep_buf *b = must(x, calloc(1, sizeof *b));
+	double t0 = run_now(x->proc);
+
+	x->ep_buf[l][mb] = b;
+	b->T = T;
+	b->k = m->top_k;
+	b->o = must(x, calloc((size_t)T * b->k * H, sizeof *b->o));
+	memset(sv->u, 0, (size_t)T * F * sizeof *sv->u);
+	memset(sv->a, 0, (size_t)T * F * sizeof *sv->a);
+	for (t = 0; t < T; t++) {
+		memset(x->part + (size_t)t * H, 0, H * sizeof(double));
+		if (m->shared)
+			sim_moe_expert_fwd(m, w, -1, sv->n2 + (size_t)t * H,
+			    sv->u + (size_t)t * F, sv->a + (size_t)t * F,
+			    x->part + (size_t)t * H);
+		sim_moe_route(m, w, sv->n2 + (size_t)t * H, b->sel + t * b->k,
+		    b->gate + t * b->k);
+		for (i = 0; i < b->k; i++)
+			b->scnt[b->sel[t * b->k + i]]++;
+	}
+	computed(x, SIM_FORWARD, l, mb, chunk, t0, -1, T);
+	account(x, (long long)T * b->k * (H + 1));
+	b->n_acct = (size_t)T * b->k * (H + 1);
+	/* each member's rows for each of our experts */
+	if (MPI_Alltoall(b->scnt, per, MPI_INT, b->rcnt, per, MPI_INT,
+	    x->ep.comm) != MPI_SUCCESS)
+		run_fail(x->proc, "%s", _("MPI_Alltoall failed"));
+	for (n = 0, a = 0; a < e * per; a++)
+		n += b->rcnt[a];
+	b->n_in = n;
+	b->in_exp = must(x, calloc((size_t)n + 1, sizeof *b->in_exp));
+	b->xin = must(x, calloc((size_t)n * H + 1, sizeof *b->xin));
+	b->u = must(x, calloc((size_t)n * fe + 1, sizeof *b->u));
+	b->a = must(x, calloc((size_t)n * fe + 1, sizeof *b->a));
+	for (n = 0, a = 0; a < e; a++)
+		for (jj = 0; jj < per; jj++)
+			for (i = 0; i < b->rcnt[a * per + jj]; i++)
+				b->in_exp[n++] = x->ep.me * per + jj;
+	account(x, (long long)n * (H + 2 * fe));
+	b->n_acct += (size_t)n * (H + 2 * fe);
+	return b;
+}
+
+/* This rank's experts on the rows, expert by expert (sim_ep.c's order);
+ * backward with din given, the input gradients into out. */
+static void
+experts(struct run_exec *x, struct run_ep_buf *b, int l, int mb, int chunk,
+    const struct sim_lparams *w, const struct sim_lparams *g,
+    const double *din, double *out)
+{
+	const struct sim_moe *m = &x->lay.moe;
+	int per = m->experts / x->lay.e, fe = sim_moe_width(m), j, r, rows;
+	double t0;
+
+	if (din != NULL)
+		memset(out, 0, (size_t)b->n_in * H * sizeof *out);
+	for (j = x->ep.me * per; j < (x->ep.me + 1) * per; j++) {
+		t0 = run_now(x->proc);
+		for (rows = 0, r = 0; r < b->n_in; r++) {
+			if (b->in_exp[r] != j)
+				continue;
+			if (din == NULL)
+				sim_moe_expert_fwd(m, w, j, b->xin +
+				    (size_t)r * H, b->u + (size_t)r * fe,
+				    b->a + (size_t)r * fe, out + (size_t)r * H);
+			else
+				sim_moe_expert_bwd(m, w, g, j, b->xin +
+				    (size_t)r * H, b->u + (size_t)r * fe,
+				    b->a + (size_t)r * fe, din + (size_t)r * H,
+				    out + (size_t)r * H);
+			rows++;
+		}
+		computed(x, din == NULL ? SIM_FORWARD : SIM_BACKWARD, l, mb,
+		    chunk, t0, j, rows);
+	}
+}
+
+void
+run_ep_fwd_mlp(struct run_exec *x, int l, int mb, int chunk,
+    const struct sim_lparams *w, struct sim_saved *sv)
+{
+	struct run_ep_buf *b = route(x, l, mb, chunk, w, sv);
+	size_t slots = (size_t)b->T * b->k;
+	double *rows = must(x, malloc((slots + 1) * H * sizeof *rows));
+	double *out = must(x, malloc(((size_t)b->n_in + 1) * H *
+	    sizeof *out)), t0;
+	int t, i, h;
+
+	slots_rows(b, x->lay.moe.experts, sv->n2, 0, rows, NULL);
+	t0 = run_now(x->proc);
+	exchange(x, b, 0, rows, b->xin);
+	a2a_events(x, b, 0, SIM_P_DISPATCH, l, mb, chunk, t0);
+	experts(x, b, l, mb, chunk, w, NULL, NULL, out);
+	t0 = run_now(x->proc);
+	exchange(x, b, 1, out, rows);
+	a2a_events(x, b, 1, SIM_P_COMBINE, l, mb, chunk, t0);
+	slots_rows(b, x->lay.moe.experts, NULL, 0, rows, b->o);
+	for (t = 0; t < b->T; t++)
+		for (i = 0; i < b->k; i++)
+			for (h = 0; h < H; h++)
+				x->part[(size_t)t * H + h] += b->gate[t * b->k +
+				    i] * b->o[((size_t)t * b->k + i) * H + h];
+	free(rows);
+	free(out);
+}
+
+void
+run_ep_bwd_mlp(struct run_exec *x, int l, int mb, int chunk,
+    const struct sim_lparams *w, const struct sim_lparams *g,
+    const struct sim_saved *sv)
+{
+	const struct sim_moe *m = &x->lay.moe;
+	struct run_ep_buf *b = x->ep_buf[l][mb];
+	size_t slots = (size_t)b->T * b->k, s;
+	double *dout = must(x, malloc((slots + 1) * H * sizeof *dout));
+	double *rows = must(x, malloc((slots + 1) * H * sizeof *rows));
+	double *dxs = must(x, calloc((slots + 1) * H, sizeof *dxs));
+	double *din = must(x, malloc(((size_t)b->n_in + 1) * H *
+	    sizeof *din));
+	double *dx = must(x, malloc(((size_t)b->n_in + 1) * H * sizeof *dx));
+	double dgate[SIM_TOKENS * KMAX], t0 = run_now(x->proc), *p;
+	const double *dy;
+	int t, i, h;
+
+	for (t = 0; t < b->T; t++) {
+		dy = x->dwhole + (size_t)t * H;
+		p = x->part + (size_t)t * H;
+		memset(p, 0, H * sizeof *p);
+		if (m->shared)
+			sim_moe_expert_bwd(m, w, g, -1, sv->n2 + (size_t)t * H,
+			    sv->u + (size_t)t * F, sv->a + (size_t)t * F, dy,
+			    p);
+		for (i = 0; i < b->k; i++) {
+			s = (size_t)t * b->k + i;
+			for (dgate[s] = 0.0, h = 0; h < H; h++) {
+				dgate[s] += dy[h] * b->o[s * H + h];
+				dout[s * H + h] = b->gate[s] * dy[h];
+			}
+		}
+	}
+	computed(x, SIM_BACKWARD, l, mb, chunk, t0, -1, b->T);
+	slots_rows(b, m->experts, dout, 1, rows, NULL);
+	t0 = run_now(x->proc);
+	exchange(x, b, 0, rows, din);
+	a2a_events(x, b, 0, SIM_P_DISPATCH, l, mb, chunk, t0);
+	experts(x, b, l, mb, chunk, w, g, din, dx);
+	t0 = run_now(x->proc);
+	exchange(x, b, 1, dx, rows);
+	a2a_events(x, b, 1, SIM_P_COMBINE, l, mb, chunk, t0);
+	slots_rows(b, m->experts, NULL, 0, rows, dxs);
+	for (t = 0; t < b->T; t++) {
+		p = x->part + (size_t)t * H;
+		for (i = 0; i < b->k; i++)
+			for (h = 0; h < H; h++)
+				p[h] += dxs[((size_t)t * b->k + i) * H + h];
+		sim_moe_route_bwd(m, w, g, sv->n2 + (size_t)t * H,
+		    b->sel + t * b->k, b->gate + t * b->k, dgate + t * b->k, p);
+	}
+	free(dout);
+	free(rows);
+	free(dxs);
+	free(din);
+	free(dx);
+}
+
+/* A bucket of packed values in flight, unpacked when final. */
+struct ep_bucket {
+	struct run_exec	*x;
+	int		 l, q;
+	double		*buf;
+};
+
+static size_t
+pack(struct run_exec *x, int l, int q, double *buf, int to_buf)
+{
+	double *g = x->g + x->off[l];
+	size_t i, n = 0;
+
+	for (i = 0; i < SIM_LAYER_PARAMS; i++) {
+		if (sim_ep_owner_of(&x->lay, i) != q)
+			continue;
+		if (to_buf)
+			buf[n] = g[i];
+		else
+			g[i] = buf[n];
+		n++;
+	}
+	return n;
+}
+
+static void
+bucket_done(void *arg)
+{
+	struct ep_bucket *bk = arg;
+
+	pack(bk->x, bk->l, bk->q, bk->buf, 0);
+	free(bk->buf);
+	free(bk);
+}
+
+/* sim_ep_bucket: non-expert values over DP, ours over the EDP group. */
+void
+run_ep_bucket(struct run_exec *x, int l, int overlap)
+{
+	struct sim_tag tag = { SIM_P_WEIGHT_GRADS, l + 1, -1, -1, -1 };
+	struct run_group *grp[2] = { &x->dp, &x->edp };
+	struct ep_bucket *bk;
+	size_t n;
+	int i, h;
+
+	for (i = 0; i < 2; i++) {
+		bk = must(x, malloc(sizeof *bk));
+		bk->x = x;
+		bk->l = l;
+		bk->q = i == 0 ? -1 : x->r % x->lay.e;
+		bk->buf = must(x, malloc(SIM_LAYER_PARAMS * sizeof(double)));
+		n = pack(x, l, bk->q, bk->buf, 1);
+		h = run_coll_start(&x->comm, grp[i], SIM_ALL_REDUCE, &tag,
+		    bk->buf, n, overlap, bucket_done, bk);
+		if (!overlap && h >= 0)
+			run_comm_wait(&x->comm, h);
+	}
+}
