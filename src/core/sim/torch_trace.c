@@ -294,10 +294,14 @@ torch_trace_read(const cJSON *const *roots, const char *const *files,
     int n, struct sim_config *cfg, struct sim_result *res,
     struct sim_origin *origin, struct pl_err *err)
 {
-	struct sim_request req = { "dp", n, 1, NULL, 0, 0, 0, 0, 0 };
+	struct sim_request req;
 	struct rank *rk = NULL;
 	int i, rc = -1;
 
+	memset(&req, 0, sizeof req);
+	req.mode = "dp";
+	req.gpus = n;
+	req.microbatches = 1;
 	memset(res, 0, sizeof *res);
 	pl_err_clear(err);
 	if (n < 1 || n > SIM_MAX_GPUS || SIM_BATCH % n != 0) {
