@@ -63,8 +63,16 @@ enum claim_kind {
 				   1's forward, to G1, each beside attention */
 	C_KV_GRAD_HOPS,		/* CP: layer 1's backward sends K/V as often
 				   as its forward and K/V gradients v times */
-	C_KV_WAITS		/* CP: dev 0's idle spells in the forward that
+	C_KV_WAITS,		/* CP: dev 0's idle spells in the forward that
 				   end as a K/V block arrives, per layer == v */
+	C_EP_HELD,		/* EP: experts dev 0 gets tokens for in layer
+				   1's forward == v */
+	C_EP_PEERS,		/* EP: GPUs dev 0 dispatches to in layer 1's
+				   forward == v, and gets combines from */
+	C_EP_SENT,		/* EP: experts dev 0 dispatches tokens for in
+				   layer 1's forward == v, none its own */
+	C_EP_BWD		/* EP: dev 0's layer 1 backward sends both
+				   all-to-alls as often as its forward */
 };
 
 struct claim {
@@ -173,6 +181,20 @@ static const struct claim claims[] = {
 	{ "drop-15", 3, "apply the same Adam update together", C_OPT_TOGETHER,
 	    0, 0, 0 },
 	{ "drop-15", 3, "all four layers on its own quarter", C_HOLDS, 0xf, 0,
+	    0 },
+	{ "drop-16", 2, "Each GPU holds two of the eight experts", C_EP_HELD, 2,
+	    0, 0 },
+	{ "drop-16", 2, "the six experts it does not hold", C_EP_SENT, 6, 0,
+	    0 },
+	{ "drop-16", 2, "to the three other GPUs (dispatch)", C_EP_PEERS, 3, 0,
+	    0 },
+	{ "drop-16", 2, "come back the same way (combine)", C_EP_PEERS, 3, 0,
+	    0 },
+	{ "drop-16", 2, "Backward runs both all-to-alls again", C_EP_BWD, 0, 0,
+	    0 },
+	{ "drop-16", 2, "all-reduced one bucket per layer", C_AR_PER_STEP, 4,
+	    0, 0 },
+	{ "drop-16", 2, "its own quarter of the batch", C_SHARDS_DIFFER, 0, 0,
 	    0 }
 };
 #define N_CLAIMS	(sizeof claims / sizeof claims[0])
@@ -591,6 +613,75 @@ kv_sends(const struct sim_timeline *tl, enum sim_payload what, int fwd)
 	return n;
 }
 
+/*
+ * EP, dev 0, layer 1, forward (before the first backward) or backward:
+ * the transfers of kind k carrying what, counted, and the distinct
+ * experts and peers among them (bit sets).
+ */
+static int
+ep_moves(const struct sim_timeline *tl, enum sim_kind k,
+    enum sim_payload what, int fwd, unsigned *experts, unsigned *peers)
+{
+	double fb = first_backward(tl);
+	size_t i;
+	int n = 0;
+
+	*experts = *peers = 0;
+	for (i = 0; i < tl->n_ev; i++) {
+		const struct sim_event *e = &tl->ev[i];
+
+		if (e->device != 0 || e->kind != k || e->what != what ||
+		    e->layer != 1 || (e->start < fb) != fwd)
+			continue;
+		*experts |= e->expert >= 0 ? 1u << e->expert : 0;
+		*peers |= e->peer >= 0 ? 1u << e->peer : 0;
+		n++;
+	}
+	return n;
+}
+
+static int
+bits(unsigned x)
+{
+	int n = 0;
+
+	for (; x != 0; x &= x - 1)
+		n++;
+	return n;
+}
+
+static void
+check_ep(const struct claim *c, const struct sim_timeline *tl)
+{
+	unsigned held, sent, to, from, x;
+	int fs, bs;
+
+	ep_moves(tl, SIM_RECV, SIM_P_DISPATCH, 1, &held, &x);
+	fs = ep_moves(tl, SIM_SEND, SIM_P_DISPATCH, 1, &sent, &to);
+	ep_moves(tl, SIM_RECV, SIM_P_COMBINE, 1, &x, &from);
+	switch (c->kind) {
+	case C_EP_HELD:
+		ck_assert_int_eq(bits(held), (int)c->v);
+		break;
+	case C_EP_SENT:
+		ck_assert_int_eq(bits(sent), (int)c->v);
+		ck_assert_uint_eq(sent & held, 0);
+		break;
+	case C_EP_PEERS:
+		ck_assert_int_eq(bits(to), (int)c->v);
+		ck_assert_uint_eq(from, to);
+		ck_assert_uint_eq(to & 1u, 0);
+		break;
+	default:	/* C_EP_BWD */
+		fs += ep_moves(tl, SIM_SEND, SIM_P_COMBINE, 1, &x, &x);
+		bs = ep_moves(tl, SIM_SEND, SIM_P_DISPATCH, 0, &x, &x) +
+		    ep_moves(tl, SIM_SEND, SIM_P_COMBINE, 0, &x, &x);
+		ck_assert_int_gt(fs, 0);
+		ck_assert_int_eq(bs, fs);
+		break;
+	}
+}
+
 /* Dev 0's forward idle spells that end as a K/V block of layer l lands. */
 static int
 kv_waits(const struct sim_timeline *tl, int l)
@@ -736,6 +827,13 @@ check_claim(const struct claim *c, const struct sim_config *cfg,
 	case C_KV_WAITS:
 		for (i = 1; i <= SIM_LAYERS; i++)
 			ck_assert_int_eq(kv_waits(tl, (int)i), (int)c->v);
+		break;
+	case C_EP_HELD:
+	case C_EP_SENT:
+	case C_EP_PEERS:
+	case C_EP_BWD:
+		ck_assert_str_eq(sim_mode_name(cfg->mode), "ep");
+		check_ep(c, tl);
 		break;
 	}
 }

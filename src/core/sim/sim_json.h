@@ -19,12 +19,12 @@
 /* Where a timeline came from. */
 struct sim_origin {
 	int	 measured;	/* 1: real processes (parlearn run), 0: simulator */
-	int	 profiler;	/* 1: read from torch.profiler traces
-				 * (torch_trace.h): no loss, CPU and GPU
-				 * clocks aligned on the collectives */
 	int	 processes;	/* MPI ranks */
 	int	 hosts;		/* distinct host names among them */
 	char	 library[128];	/* the MPI library, one line */
+	int	 profiler;	/* 1: read from torch.profiler traces
+				 * (torch_trace.h): no loss, the ranks'
+				 * clocks aligned on the collectives */
 };
 
 /*
