@@ -398,7 +398,12 @@ measured_caption(struct pscr *ps)
 	n = snprintf(ps->measured, sizeof ps->measured, P_("Measured on %d "
 	    "process with %s.", "Measured on %d processes with %s.",
 	    o->processes), o->processes, o->library);
-	if (n > 0 && (size_t)n < sizeof ps->measured)
+	if (n > 0 && (size_t)n < sizeof ps->measured && o->profiler)
+		snprintf(ps->measured + n, sizeof ps->measured - (size_t)n, " %s",
+		    _("PyTorch's own regions and collectives, the ranks' clocks "
+		    "aligned on the collectives; x puts the simulator's run "
+		    "beside it."));
+	else if (n > 0 && (size_t)n < sizeof ps->measured)
 		snprintf(ps->measured + n, sizeof ps->measured - (size_t)n, " %s",
 		    o->hosts == 1 ? _("CPU times on one machine: the shape of "
 		    "the step, not a GPU's speed. The collectives are MPI's; "

@@ -201,6 +201,11 @@ doing_text(const struct sim_event *e, int compact, char *buf, size_t n)
 
 	if (e == NULL)
 		snprintf(buf, n, "%s", _("idle"));
+	else if (sim_kind_is_compute(e->kind) && e->layer == 0)
+		/* a measured region of the whole model (torch_trace.h) */
+		snprintf(buf, n, "%s", e->kind == SIM_FORWARD ?
+		    (compact ? "fwd" : _("forward, all layers")) :
+		    (compact ? "bwd" : _("backward, all layers")));
 	else if (sim_kind_is_compute(e->kind) && compact)
 		snprintf(buf, n, "%c%d%c m%d", e->kind == SIM_FORWARD ? 'F' :
 		    'B', e->layer, part[0], e->microbatch);
@@ -461,8 +466,12 @@ pscr_draw_stats(const struct player *p, WINDOW *w, int y, int n, int cols)
 	if (n < 2)
 		return;
 	pscr_fmt_bytes((double)r->bytes_moved, b, sizeof b);
-	snprintf(line, sizeof line, _("loss %.10g, max gradient error vs "
-	    "single %.2g, %s moved"), r->loss, r->max_grad_error, b);
+	if (p->origin.profiler)
+		snprintf(line, sizeof line, _("a profiler trace: no loss; %s "
+		    "moved by the collectives it sized"), b);
+	else
+		snprintf(line, sizeof line, _("loss %.10g, max gradient error "
+		    "vs single %.2g, %s moved"), r->loss, r->max_grad_error, b);
 	ui_put(w, y + 1, 1, line, cols - 2, A_NORMAL);
 }
 
