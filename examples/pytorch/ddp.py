@@ -124,6 +124,7 @@ def check(o, rank, world, path, zero):
         acts = [torch.profiler.ProfilerActivity.CPU]
         with torch.profiler.profile(activities=acts) as prof:
             res = step(zero, rank, world, d)
+        os.makedirs(o.trace_dir, exist_ok=True)
         name = os.path.join(o.trace_dir, f"ddp-{world}p-rank{rank}.json")
         prof.export_chrome_trace(name)
         if o.trim:
