@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "i18n.h"
 #include "cli/output.h"
@@ -103,10 +104,12 @@ emit_row(const struct cm_config *base, enum emit_kind k,
 		    s->n_top);
 	else if (emit_refuse(&s->top[row - 1].cfg, k, why, sizeof why)) {
 		alt = first_row(s, k);
+		if (alt > 0 && why[0] != '\0' && why[strlen(why) - 1] == '.')
+			why[strlen(why) - 1] = '\0';
 		if (alt > 0)
 			/* TRANSLATORS: %1$ld a row, %2$s why it is refused,
 			 * %3$d the first row that can be written. */
-			cli_error(_("row %1$ld: %2$s Row %3$d can be written "
+			cli_error(_("row %1$ld: %2$s; row %3$d can be written "
 			    "(--row %3$d)."), row, why, alt);
 		else
 			cli_error(_("row %1$ld: %2$s"), row, why);
