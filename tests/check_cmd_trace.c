@@ -64,7 +64,7 @@ parse(const struct capture *c)
 	    "optimizer", "idle", "ring-step" };
 	static const char *const carries[] = { "none", "activations",
 	    "activation-grads", "weight-grads", "params", "keys-values",
-	    "key-value-grads" };
+	    "key-value-grads", "dispatch", "combine" };
 	cJSON *root = cJSON_Parse(c->out), *ev, *e;
 	double sum = 0;
 	size_t i;
