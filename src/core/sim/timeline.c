@@ -215,8 +215,10 @@ sim_timeline_finish(struct sim_timeline *tl)
 		if (fill_idle(tl, d, n) != 0)
 			return -1;
 	qsort(tl->ev, tl->n_ev, sizeof *tl->ev, cmp_event);
-	/* Samples at one time stay in the order they were taken. */
-	qsort(tl->mem, tl->n_mem, sizeof *tl->mem, cmp_mem);
+	/* Samples at one time stay in the order they were taken (a
+	 * profiler trace has none: qsort must not see NULL). */
+	if (tl->n_mem > 0)
+		qsort(tl->mem, tl->n_mem, sizeof *tl->mem, cmp_mem);
 	return 0;
 }
 
