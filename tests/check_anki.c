@@ -6,6 +6,7 @@
  * Back mapped by #columns' names or else in order, HTML when #html:true.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

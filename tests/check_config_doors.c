@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/cli.h"
+#include "cli/plan_emit.h"
 #include "core/course/answer.h"
 #include "core/engine/costmodel.h"
 #include "core/json.h"
@@ -89,10 +90,11 @@ plan_door(const struct doors *d, struct cm_result *r)
 {
 	struct pl_err err;
 	struct cm_config c;
+	struct plan_args pa;
 	cJSON *o;
-	int json, rc;
+	int rc;
 
-	o = cli_plan_options(count(d->argv), (char **)d->argv, &json, &rc);
+	o = cli_plan_options(count(d->argv), (char **)d->argv, &pa, &rc);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(cm_config_from_json(&c, o, &cat, NULL, "", &err), 0);
 	ck_assert_msg(cm_evaluate(&c, r, &err) == 0, "%s", err.msg);
@@ -392,7 +394,8 @@ START_TEST(options_are_keys)
 	/* Every key is an option, and plan accepts it into that key. */
 	for (k = cm_keys(); k->name != NULL; k++) {
 		char *a[] = { "plan", name, (char *)sample(k), NULL };
-		int json, rc;
+		struct plan_args pa;
+		int rc;
 		cJSON *o;
 
 		for (i = 0; k->name[i] != '\0' && i < 40; i++)
@@ -405,7 +408,7 @@ START_TEST(options_are_keys)
 			ck_assert_msg(listed(opts, neg), "no --%s", neg);
 		memmove(name + 2, name, strlen(name) + 1);
 		name[0] = name[1] = '-';
-		o = cli_plan_options(a[2] != NULL ? 3 : 2, a, &json, &rc);
+		o = cli_plan_options(a[2] != NULL ? 3 : 2, a, &pa, &rc);
 		ck_assert_msg(o != NULL, "plan refuses %s", name);
 		ck_assert_msg(cJSON_GetObjectItemCaseSensitive(o, k->name) !=
 		    NULL, "%s does not set the key %s", name, k->name);

@@ -90,7 +90,7 @@ START_TEST(submitted_run_is_checked)
 	struct lab_script *ls;
 	struct sim_config cfg;
 	struct sim_result *res = calloc(1, sizeof *res);
-	struct sim_origin o = { 1, 4, 1, "test" };
+	struct sim_origin o = { 1, 4, 1, "test", 0 };
 	struct pl_err err;
 	int correct = -1;
 
@@ -132,7 +132,7 @@ static char *
 run_doc(const struct sim_config *cfg, const char *reduce, double loss_off)
 {
 	struct sim_result *res = calloc(1, sizeof *res);
-	struct sim_origin o = { 1, cfg->gpus, 1, "test MPI" };
+	struct sim_origin o = { 1, cfg->gpus, 1, "test MPI", 0 };
 	struct pl_err err;
 	cJSON *root, *doc, *m, *h, *sm, *it;
 	char *text;
@@ -324,7 +324,7 @@ START_TEST(trace_passed_off_as_run_is_refused)
 {
 	struct sim_config cfg;
 	struct sim_result *res = calloc(1, sizeof *res);
-	struct sim_origin o = { 1, 4, 1, "copied" };
+	struct sim_origin o = { 1, 4, 1, "copied", 0 };
 	struct pl_err err;
 	cJSON *doc, *sm;
 	char path[256], msg[512], *text, *run;
