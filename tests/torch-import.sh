@@ -78,6 +78,14 @@ grep -q "^measured by PyTorch on 2 processes (torch.profiler, gloo)" "$T/2.txt" 
 grep -q "^loss" "$T/2.txt" && fail "a loss claimed for a profiler trace"
 grep -q "^G1  |" "$T/2.txt" || fail "no G1 row"
 
+# The library named in a saved step reaches the terminal made safe.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["measured"]["library"] = "gloo\u001b[2J"
+json.dump(d, open(sys.argv[2], "w"))' "$T/2.json" "$T/esc.json"
+"$PARLEARN" trace --from "$T/esc.json" >"$T/esc.txt" 2>&1 || fail "saved step"
+grep -q "gloo^\[\[2J" "$T/esc.txt" || fail "escape not shown as text: $(head -1 "$T/esc.txt")"
+grep -q "$(printf '\033')" "$T/esc.txt" && fail "a raw escape reached the terminal"
+
 # Kineto's form: an object, NCCL's names, message sizes in the args.
 python3 - "$D/ddp-2p-rank0.json" "$D/ddp-2p-rank1.json" "$T" <<'PY' || fail "making Kineto traces"
 import json, sys

@@ -161,8 +161,8 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 	char name[16], lay[96];
 	int d, c;
 
-	if (origin != NULL && origin->profiler)
-		printf(P_("measured by PyTorch on %d process (%s); clocks "
+	if (origin != NULL && origin->profiler)	/* library: from the file */
+		cli_printf(stdout, P_("measured by PyTorch on %d process (%s); clocks "
 		    "aligned on the collectives\n", "measured by PyTorch on %d "
 		    "processes (%s); clocks aligned on the collectives\n",
 		    origin->processes), origin->processes, origin->library);
