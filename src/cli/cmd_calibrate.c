@@ -74,8 +74,9 @@ print_table(const struct calib_fit *f, const struct calib_nccl *t,
 {
 	int i;
 
-	cli_printf(stdout, "%s, %d GPUs in %d node(s) (%s):\n",
-	    calib_coll_name(t->kind), t->ranks, t->nodes, path);
+	printf(_("%s, %d GPUs in %d node(s)"), calib_coll_name(t->kind),
+	    t->ranks, t->nodes);
+	cli_printf(stdout, ":\n  %s\n", path);
 	printf("  %12s  %12s  %12s  %10s  %10s\n", _("bytes"),
 	    _("measured us"), _("engine us"), _("busbw GB/s"),
 	    _("engine"));
@@ -95,7 +96,7 @@ print_gemm(const struct calib_fit *f, const struct calib_gemm *t,
 {
 	int i;
 
-	cli_printf(stdout, "%s (%s):\n", _("matrix products"), path);
+	cli_printf(stdout, "%s:\n  %s\n", _("matrix products"), path);
 	printf("  %7s %7s %7s  %12s  %12s\n", "M", "K", "N", _("measured ms"),
 	    _("engine ms"));
 	for (i = 0; i < t->n_rows; i++) {
