@@ -12,11 +12,14 @@
 enum pipe_schedule {
 	PIPE_GPIPE,
 	PIPE_1F1B,
-	PIPE_INTERLEAVED
+	PIPE_INTERLEAVED,
+	PIPE_ZB_H1,		/* zero bubble, backward split in B and W */
+	PIPE_DUALPIPE		/* DeepSeek-V3's bidirectional schedule */
 };
-#define PIPE_N_SCHEDULES 3
+#define PIPE_N_SCHEDULES 5
 
-/* The names, in enum order, NULL-terminated: "gpipe", "1f1b", "interleaved". */
+/* The names, in enum order, NULL-terminated: "gpipe", "1f1b", "interleaved",
+ * "zb-h1", "dualpipe". */
 extern const char *const pipe_schedule_names[PIPE_N_SCHEDULES + 1];
 
 /* One name; "?" for a value out of range. */
