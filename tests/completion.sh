@@ -52,7 +52,7 @@ has help ""
 bash_comp "" | grep -q complete && fail "the hidden command is offered"
 expect "--model" plan --mod
 expect "llama2-13b llama2-70b llama2-7b" plan --model llama2-
-expect "h100-80gb h200-141gb" plan --gpus 8 --gpu h
+expect "h100-80gb h200-141gb h800-80gb" plan --gpus 8 --gpu h
 expect "1f1b dualpipe gpipe interleaved zb-h1" plan --schedule ""
 expect "full none selective" plan --recompute ""
 expect "--no-seq-parallel" plan --no-seq
