@@ -186,6 +186,7 @@ holds_all_microbatches(const struct cm_config *c)
  * on chunk (k mod p v) / p (get_model_chunk_id); each holds its chunk's
  * layers (cm_chunk_layers). With L/(p v) layers in every chunk this is
  * L (1 + (p-1)/(p v)) on stage 0, [KOR22]'s interleaving penalty.
+ * DualPipe: p + 1 micro-batches on every device (costmodel_sched.c).
  */
 double
 cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
@@ -196,6 +197,8 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 
 	if (holds_all_microbatches(c))
 		return (double)m * layers;
+	if (c->schedule == PIPE_DUALPIPE && p > 1)	/* costmodel_sched.c */
+		return cm_sched_inflight(c, m) * layers;
 	if (c->schedule == PIPE_INTERLEAVED) {
 		n = (long)(p - r - 1) * 2 + (long)(v - 1) * p + 1;
 		if (n > m * v)
@@ -221,6 +224,8 @@ inflight_mb(const struct cm_config *c, long m)
 {
 	double n = holds_all_microbatches(c) ? (double)m : c->pp;
 
+	if (c->schedule == PIPE_DUALPIPE && c->pp > 1)
+		return cm_sched_inflight(c, m);
 	if (c->schedule == PIPE_INTERLEAVED)
 		n = c->pp * (1.0 + (c->pp - 1.0) / (c->pp * c->virtual_stages));
 	return n < m ? n : (double)m;
@@ -289,6 +294,9 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 		np += dh * scale;
 		ns += dsh * scale;
 	}
+	/* DualPipe: this stage's and its mirror's (costmodel_sched.c) */
+	np *= cm_sched_param_copies(c);
+	ns *= cm_sched_param_copies(c);
 	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
 	pw = c->zero >= 3 ? ns * w / d : np * w;
 	pg = c->zero >= 2 ? ns * g / d : np * g;
@@ -297,7 +305,8 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	    dact;
 	buffers = c->buffers_bytes;
 	nccl = NCCL_COMM_BYTES * communicators(c);
-	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */
+	fp8w = cm_fp8_weight_bytes(c, layers, scale) *
+	    cm_sched_param_copies(c);	/* FP8 weight copies */
 	if (c->zero >= 3 && c->pp > 1) {
 		/* PyTorch pipelining keeps the stage's weights gathered and
 		 * its gradients unsharded for the whole step (costmodel_dp.c):
