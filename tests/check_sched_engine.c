@@ -42,6 +42,14 @@ START_TEST(formulas)
 		ck_assert_double_eq_tol(dual * 3, (p / 2 - 1) * (3 + 2 - 3.0),
 		    1e-12);
 	}
+	/* DualPipeV: DualPipe's formula on 2p stages of half a GPU's
+	 * layers, (2p/2-1)(F&B+B-3W) with each term halved */
+	c.schedule = PIPE_DUALPIPEV;
+	for (p = 2; p <= 32; p *= 2) {
+		c.pp = p;
+		ck_assert_double_eq_tol(cm_sched_bubble_slots(&c, 3, 1, 1) * 3,
+		    (p - 1) * (3 + 2 - 3.0) / 2, 1e-12);
+	}
 	/* W larger than F + B - 2W allows: no negative bubble */
 	c.pp = 8;
 	c.schedule = PIPE_ZB_H1;
@@ -103,6 +111,25 @@ START_TEST(engine)
 	ck_assert_ptr_nonnull(strstr(fw_why_none(&dual.cfg, why, sizeof why),
 	    "DualPipe is DeepSeek's own"));
 	ck_assert_uint_ne(one.frameworks & FW_BIT(FW_MEGATRON), 0);
+}
+END_TEST
+
+/* DualPipeV: 1F1B's parameters, p + 1/2 micro-batches of activations,
+ * a bubble under ZB-H1's, and PyTorch runs it (ScheduleDualPipeV). */
+START_TEST(dualpipev)
+{
+	struct cm_config c;
+	struct cm_result one, zb, v;
+
+	llama70(&c, PIPE_1F1B, &one);
+	llama70(&c, PIPE_ZB_H1, &zb);
+	llama70(&c, PIPE_DUALPIPEV, &v);
+	ck_assert_double_eq_tol(v.mem_params / one.mem_params, 1, 1e-3);
+	ck_assert_double_eq_tol(v.mem_act / one.mem_act, 4.5 / 4, 0.02);
+	ck_assert(v.t_bubble < zb.t_bubble);
+	ck_assert_uint_eq(v.frameworks, FW_BIT(FW_PYTORCH));
+	c.global_batch = 14;	/* m = 7 < 2p */
+	ck_assert_int_eq(cm_evaluate(&c, &v, NULL), -1);
 }
 END_TEST
 
@@ -175,6 +202,7 @@ main(void)
 	tcase_add_checked_fixture(tc, catfix_setup, catfix_teardown);
 	tcase_add_test(tc, formulas);
 	tcase_add_test(tc, engine);
+	tcase_add_test(tc, dualpipev);
 	tcase_add_test(tc, conditions);
 	tcase_add_test(tc, search);
 	suite_add_tcase(s, tc);

@@ -97,7 +97,7 @@ START_TEST(words_are_the_tables)
 	ck_assert_str_eq(sim_key_words(m, NULL, buf, sizeof buf),
 	    "single, dp, tp, pp, fsdp, 3d, cp or ep");
 	ck_assert_str_eq(sim_key_words(s, "|", buf, sizeof buf),
-	    "gpipe|1f1b|interleaved|zb-h1|dualpipe");
+	    "gpipe|1f1b|interleaved|zb-h1|dualpipe|dualpipev");
 	/* The builder's refusals list them. */
 	memset(&req, 0, sizeof req);
 	req.mode = "zz";
@@ -108,7 +108,7 @@ START_TEST(words_are_the_tables)
 	req.schedule = "zz";
 	ck_assert_int_eq(sim_config_build(&req, &cfg, &err), -1);
 	ck_assert_str_eq(err.msg, "unknown schedule 'zz' (gpipe, 1f1b, "
-	    "interleaved, zb-h1 or dualpipe)");
+	    "interleaved, zb-h1, dualpipe or dualpipev)");
 }
 END_TEST
 

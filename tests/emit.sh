@@ -61,6 +61,15 @@ emits sbatch '{"framework":"megatron","nodes":8}' $B
 # torchtitan with PP: the step's batch per DP rank, micro-batches of b
 C="$L70 --dp 4 --tp 4 --pp 4 --schedule 1f1b --zero 3 --seq-parallel --micro-batch 2"
 emits torchtitan '{"dp":4,"tp":4,"pp":4,"micro_batch":2,"global_batch":512,"zero":3}' $C
+# DualPipeV: torchtitan's name (its job_config names it), 2 stages a GPU
+emits torchtitan '{"dp":4,"tp":4,"pp":4}' $L70 --dp 4 --tp 4 --pp 4 \
+	--schedule dualpipev --zero 3 --seq-parallel --micro-batch 1
+grep -q '^pipeline_parallel_schedule = "DualPipeV"$' "$T/out.$n.torchtitan" ||
+	fail "DualPipeV not named"
+grep -q '^pipeline_parallel_layers_per_stage = 10$' "$T/out.$n.torchtitan" ||
+	fail "DualPipeV: not 80 layers in 8 stages"
+grep -q "DualPipeV" "$SRC/tests/data/frameworks/torchtitan-v0.2.2-job_config.py" ||
+	fail "torchtitan v0.2.2 does not name DualPipeV"
 # plain data parallelism, ZeRO 2 and HSDP for DeepSpeed and torchtitan
 D="--model llama3-8b --gpu h100-80gb --gpus 16 --dp 16 --tp 1 --pp 1 --micro-batch 2"
 emits deepspeed '{"dp":16,"tp":1,"zero":2,"micro_batch":2,"global_batch":512}' $D --zero 2

@@ -7,7 +7,7 @@
 #include "core/pipeline.h"
 
 const char *const pipe_schedule_names[PIPE_N_SCHEDULES + 1] = {
-	"gpipe", "1f1b", "interleaved", "zb-h1", "dualpipe", NULL
+	"gpipe", "1f1b", "interleaved", "zb-h1", "dualpipe", "dualpipev", NULL
 };
 
 const char *

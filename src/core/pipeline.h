@@ -14,12 +14,13 @@ enum pipe_schedule {
 	PIPE_1F1B,
 	PIPE_INTERLEAVED,
 	PIPE_ZB_H1,		/* zero bubble, backward split in B and W */
-	PIPE_DUALPIPE		/* DeepSeek-V3's bidirectional schedule */
+	PIPE_DUALPIPE,		/* DeepSeek-V3's bidirectional schedule */
+	PIPE_DUALPIPEV		/* DualPipe cut in half: a V of 2 stages a GPU */
 };
-#define PIPE_N_SCHEDULES 5
+#define PIPE_N_SCHEDULES 6
 
 /* The names, in enum order, NULL-terminated: "gpipe", "1f1b", "interleaved",
- * "zb-h1", "dualpipe". */
+ * "zb-h1", "dualpipe", "dualpipev". */
 extern const char *const pipe_schedule_names[PIPE_N_SCHEDULES + 1];
 
 /* One name; "?" for a value out of range. */

@@ -262,7 +262,8 @@ cm_ep_exposed_mb(const struct cm_config *c, double a2a, double comp,
     double m)
 {
 	double paired, hidden_rest;
-	int dual = c->schedule == PIPE_DUALPIPE && c->pp > 1;
+	int dual = (c->schedule == PIPE_DUALPIPE ||
+	    c->schedule == PIPE_DUALPIPEV) && c->pp > 1;
 
 	if (!(dual || (c->ep_overlap && cm_ep(c) > 1)) || a2a <= 0 || m < 2)
 		return a2a;

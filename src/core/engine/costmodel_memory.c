@@ -197,7 +197,8 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 
 	if (holds_all_microbatches(c))
 		return (double)m * layers;
-	if (c->schedule == PIPE_DUALPIPE && p > 1)	/* costmodel_sched.c */
+	if ((c->schedule == PIPE_DUALPIPE || c->schedule == PIPE_DUALPIPEV) &&
+	    p > 1)	/* costmodel_sched.c */
 		return cm_sched_inflight(c, m) * layers;
 	if (c->schedule == PIPE_INTERLEAVED) {
 		n = (long)(p - r - 1) * 2 + (long)(v - 1) * p + 1;
@@ -224,7 +225,8 @@ inflight_mb(const struct cm_config *c, long m)
 {
 	double n = holds_all_microbatches(c) ? (double)m : c->pp;
 
-	if (c->schedule == PIPE_DUALPIPE && c->pp > 1)
+	if ((c->schedule == PIPE_DUALPIPE || c->schedule == PIPE_DUALPIPEV) &&
+	    c->pp > 1)
 		return cm_sched_inflight(c, m);
 	if (c->schedule == PIPE_INTERLEAVED)
 		n = c->pp * (1.0 + (c->pp - 1.0) / (c->pp * c->virtual_stages));

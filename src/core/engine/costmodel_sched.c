@@ -33,10 +33,21 @@
  * compute: it takes F + B of compute. It needs p even and at least 2p
  * micro-batches, an even number (the asserts of DualPipe.step).
  *
+ * DualPipeV (the README's "cut-in-half" of DualPipe, Sea AI Lab;
+ * dualpipe/dualpipev.py; PyTorch's ScheduleDualPipeV, which torchtitan
+ * v0.2.2 runs): the model in 2p stages, device i holding stages i and
+ * 2p-1-i in a V, one way only. In the README's stage terms its bubble is
+ * DualPipe's, (2p/2-1)(F&B+B-3W) for stages of half a device's layers:
+ * (p-1)(F+2B-3W)/2 in a device's micro-batch times; parameters 1x (a
+ * device's two stages are its share), activations 2p+1 stages' worth,
+ * p + 1/2 micro-batches of a device; at least 2p micro-batches.
+ *
  * What hides: in dualpipe.py a device on the edge runs 2 (m/2 - p + 1)
  * overlapped pairs in its main step and p/2 - 1 more after it, m - 3p/2 + 1
- * of its m micro-batches; the middle devices run more. The engine takes
- * the edge's count: the step waits for the device with the most exposed.
+ * of its m micro-batches; the middle devices run more. In dualpipev.py
+ * device 0 runs 2 (m - 2p + 1) + p - 1 pairs of its 2m stage passes,
+ * m - 3p/2 + 1/2 micro-batches. The engine takes the edge's count: the
+ * step waits for the device with the most exposed.
  */
 #include <stdio.h>
 
@@ -48,7 +59,7 @@ int
 cm_sched_split_backward(const struct cm_config *c)
 {
 	return c->pp > 1 && (c->schedule == PIPE_ZB_H1 ||
-	    c->schedule == PIPE_DUALPIPE);
+	    c->schedule == PIPE_DUALPIPE || c->schedule == PIPE_DUALPIPEV);
 }
 
 const char *
@@ -56,12 +67,22 @@ cm_sched_invalid(const struct cm_config *c, long m)
 {
 	static _Thread_local char buf[160];
 
-	if (c->schedule != PIPE_ZB_H1 && c->schedule != PIPE_DUALPIPE)
+	if (c->schedule != PIPE_ZB_H1 && c->schedule != PIPE_DUALPIPE &&
+	    c->schedule != PIPE_DUALPIPEV)
 		return NULL;
 	if (c->pp < 2 || (c->schedule == PIPE_DUALPIPE && c->pp % 2 != 0)) {
-		snprintf(buf, sizeof buf, c->schedule == PIPE_DUALPIPE ?
-		    _("DualPipe needs an even PP of 2 or more (PP is %d)") :
-		    _("ZB-H1 needs PP >= 2 (PP is %d)"), c->pp);
+		if (c->schedule == PIPE_DUALPIPE)
+			snprintf(buf, sizeof buf, _("DualPipe needs an even PP "
+			    "of 2 or more (PP is %d)"), c->pp);
+		else
+			snprintf(buf, sizeof buf, _("%s needs PP >= 2 (PP is "
+			    "%d)"), c->schedule == PIPE_ZB_H1 ? "ZB-H1" :
+			    "DualPipeV", c->pp);
+		return buf;
+	}
+	if (c->schedule == PIPE_DUALPIPEV && m < 2L * c->pp) {
+		snprintf(buf, sizeof buf, _("DualPipeV needs at least 2 x PP = "
+		    "%d micro-batches (there are %ld)"), 2 * c->pp, m);
 		return buf;
 	}
 	if (c->schedule == PIPE_DUALPIPE && (m < 2L * c->pp || m % 2 != 0)) {
@@ -88,6 +109,9 @@ cm_sched_bubble_slots(const struct cm_config *c, double tmb, double f,
 	case PIPE_DUALPIPE:
 		s = (p / 2 - 1) * ((f + b) + b - 3 * w);
 		break;
+	case PIPE_DUALPIPEV:
+		s = (p - 1) * ((f + b) + b - 3 * w) / 2;
+		break;
 	default:
 		return (p - 1) / c->virtual_stages;
 	}
@@ -101,6 +125,8 @@ cm_sched_paired(const struct cm_config *c, double m)
 
 	if (c->schedule == PIPE_DUALPIPE && c->pp >= 2)
 		paired = m - 1.5 * c->pp + 1;
+	else if (c->schedule == PIPE_DUALPIPEV && c->pp >= 2)
+		paired = m - 1.5 * c->pp + 0.5;
 	else
 		paired = m - (c->pp > 1 ? c->pp : 1);
 	return paired > 0 ? paired : 0;
@@ -115,7 +141,7 @@ cm_sched_param_copies(const struct cm_config *c)
 double
 cm_sched_inflight(const struct cm_config *c, long m)
 {
-	double n = c->pp + 1.0;
+	double n = c->pp + (c->schedule == PIPE_DUALPIPEV ? 0.5 : 1.0);
 
 	return n < (double)m ? n : (double)m;
 }

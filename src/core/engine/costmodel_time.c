@@ -672,7 +672,8 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	 * compute does not hide (costmodel_ep.c) */
 	epx = cm_ep_exposed_mb(c, w->moe_layers * (epl.fwd + epl.bwd),
 	    comp + tpx, m);
-	if (c->schedule == PIPE_DUALPIPE && c->pp > 1) {
+	if ((c->schedule == PIPE_DUALPIPE || c->schedule == PIPE_DUALPIPEV) &&
+	    c->pp > 1) {
 		/* DualPipe's pairs hide PP's sends with the all-to-alls
 		 * (costmodel_sched.c): what is left beyond those */
 		double all = cm_ep_exposed_mb(c, w->moe_layers * (epl.fwd +

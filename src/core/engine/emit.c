@@ -138,7 +138,8 @@ torchtitan_refuse(const struct cm_config *c, char *why, size_t size)
 		    "no Ulysses form (its KV exchange is an all-gather or "
 		    "all-to-alls around the ring)."));
 	if (c->pp > 1 && c->schedule != PIPE_GPIPE &&
-	    c->schedule != PIPE_1F1B && c->schedule != PIPE_INTERLEAVED)
+	    c->schedule != PIPE_1F1B && c->schedule != PIPE_INTERLEAVED &&
+	    c->schedule != PIPE_DUALPIPEV)
 		return say(why, size, _("This pipeline schedule has no "
 		    "torchtitan name in v0.2.2."));
 	return 0;

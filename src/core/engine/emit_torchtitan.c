@@ -27,6 +27,7 @@ schedule_name(enum pipe_schedule s)
 	switch (s) {	/* torch.distributed.pipelining's class names */
 	case PIPE_GPIPE: return "GPipe";
 	case PIPE_INTERLEAVED: return "Interleaved1F1B";
+	case PIPE_DUALPIPEV: return "DualPipeV";
 	default: return "1F1B";
 	}
 }
@@ -78,6 +79,9 @@ parallelism(FILE *fp, const struct cm_config *c)
 		e |= fprintf(fp, "pipeline_parallel_layers_per_stage = %d\n",
 		    (c->model.layers + c->pp * c->virtual_stages - 1) /
 		    (c->pp * c->virtual_stages)) < 0;
+	if (c->pp > 1 && c->schedule == PIPE_DUALPIPEV)	/* 2 stages a GPU */
+		e |= fprintf(fp, "pipeline_parallel_layers_per_stage = %d\n",
+		    (c->model.layers + 2 * c->pp - 1) / (2 * c->pp)) < 0;
 	if (c->cp > 1)
 		e |= fprintf(fp, "context_parallel_rotate_method = \"%s\"\n",
 		    c->cp_impl == CM_CP_ALLGATHER ? "allgather" :

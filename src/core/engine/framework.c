@@ -63,12 +63,14 @@
  * (tests/data/frameworks, arguments.py); DeepSpeed's pipeline engine runs
  * 1F1B only; PyTorch's pipelining has the V-shaped ScheduleZBVZeroBubble
  * and ScheduleDualPipeV and the looped ScheduleInterleavedZeroBubble
- * (torchtitan v0.2.2 job_config.py points at that list), not ZB-H1 on one
- * chunk per device nor DualPipe's two-way schedule, which is DeepSeek's
- * own (deepseek-ai/DualPipe).
+ * (torchtitan v0.2.2 job_config.py points at that list and names
+ * DualPipeV for its EP overlap), not ZB-H1 on one chunk per device nor
+ * DualPipe's two-way schedule, which is DeepSeek's own
+ * (deepseek-ai/DualPipe). So PyTorch runs DualPipeV.
  *
  * Consequence: no framework runs ZeRO 2 with PP, TP overlap without SP,
- * ZB-H1 or DualPipe, or ZeRO 3 with PP except through PyTorch.
+ * ZB-H1 or DualPipe, or ZeRO 3 with PP or DualPipeV except through
+ * PyTorch.
  */
 #include <stdio.h>
 #include <string.h>
@@ -123,8 +125,8 @@ pytorch_runs(const struct cm_config *c)
 {
 	if (!overlap_ok(c))
 		return 0;
-	if (cm_sched_split_backward(c))
-		return 0;
+	if (cm_sched_split_backward(c) && c->schedule != PIPE_DUALPIPEV)
+		return 0;	/* ScheduleDualPipeV, see above */
 	return c->pp <= 1 || c->zero != 2;
 }
 
@@ -228,7 +230,7 @@ fw_why_none(const struct cm_config *c, char *buf, size_t size)
 		    "parallelism: Megatron-LM asserts SP for --tp-comm-overlap, "
 		    "PyTorch's async TP works on SP-sharded activations, and "
 		    "DeepSpeed has no TP overlap"));
-	else if (cm_sched_split_backward(c))
+	else if (cm_sched_split_backward(c) && c->schedule != PIPE_DUALPIPEV)
 		snprintf(buf, size, _("the %s schedule: Megatron-LM and "
 		    "DeepSpeed have no zero-bubble schedule, PyTorch's "
 		    "pipelining has only the V-shaped ZBV and DualPipeV; "

@@ -97,7 +97,8 @@ check_pipeline(const struct sim_config *cfg, const struct sim_layout *lay,
 		return -1;
 	}
 	/* The op orders for these are being built (issue 27 item 3). */
-	if (cfg->schedule == PIPE_ZB_H1 || cfg->schedule == PIPE_DUALPIPE) {
+	if (cfg->schedule == PIPE_ZB_H1 || cfg->schedule == PIPE_DUALPIPE ||
+	    cfg->schedule == PIPE_DUALPIPEV) {
 		pl_err_set(err, NULL, 0, 0, _("the simulator does not run the "
 		    "%s schedule"), pipe_schedule_name(cfg->schedule));
 		return -1;
