@@ -212,8 +212,6 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 		return cm_cp_invalid(c);
 	if (cm_ep_invalid(c) != NULL)
 		return cm_ep_invalid(c);
-	if (c->schedule == PIPE_ZB_H1 || c->schedule == PIPE_DUALPIPE)
-		return _("the engine does not price this schedule");
 	if (c->schedule == PIPE_INTERLEAVED &&
 	    (c->pp < 2 || c->virtual_stages < 2))
 		return _("the interleaved schedule needs PP >= 2 and at least "
@@ -243,6 +241,8 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	if (c->schedule == PIPE_INTERLEAVED && m_b % c->pp != 0)
 		return _("the interleaved schedule needs the micro-batch "
 		    "count to be a multiple of PP");
+	if (cm_sched_invalid(c, m_b) != NULL)	/* costmodel_sched.c */
+		return cm_sched_invalid(c, m_b);
 	return NULL;
 }
 

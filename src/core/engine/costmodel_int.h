@@ -311,4 +311,23 @@ double	cm_params_memo(const struct hw_model *, int active,
 double	cm_ep_exposed_mb(const struct cm_config *, double a2a, double comp,
 	    double m);
 
+/* One product's time on c's GPU in c's precision, s (costmodel_time.c). */
+double	cm_gemm_s(const struct cm_config *, double m, double k, double n);
+
+/*
+ * ZB-H1 and DualPipe (costmodel_sched.c): is c's schedule one of them;
+ * why it cannot run with m micro-batches, or NULL; what DualPipe's F&B
+ * hides of a micro-batch's PP sends and EP all-to-alls beside compute
+ * comp (both cut to their exposed part; returns the compute slowed);
+ * the bubble of a micro-batch of t_mb with backward bwd (other schedules
+ * keep `bubble`); the frameworks that run the schedule.
+ */
+int		 cm_sched_new(const struct cm_config *);
+const char	*cm_sched_invalid(const struct cm_config *, long m);
+double		 cm_sched_hide(const struct cm_config *, double comp,
+		    double *ppmb, double *ep);
+double		 cm_sched_bubble(const struct cm_config *, struct cm_result *,
+		    double tmb, double bwd, double bubble);
+unsigned	 cm_sched_frameworks(const struct cm_config *);
+
 #endif

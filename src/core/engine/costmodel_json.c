@@ -185,6 +185,8 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "nic_shared", r->t_nic_shared);
 	cJSON_AddNumberToObject(t, "comm_slowed", r->t_comm_slowed);
 	cJSON_AddNumberToObject(t, "bubble", r->t_bubble);
+	if (r->cfg.schedule == PIPE_ZB_H1 || r->cfg.schedule == PIPE_DUALPIPE)
+		cJSON_AddNumberToObject(t, "wgrad_mb", r->t_wgrad_mb);
 	cJSON_AddNumberToObject(t, "optimizer", r->t_optimizer);
 	cJSON_AddNumberToObject(t, "step", r->t_step);
 }

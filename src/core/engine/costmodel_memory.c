@@ -196,6 +196,8 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 
 	if (holds_all_microbatches(c))
 		return (double)m * layers;
+	if (c->schedule == PIPE_DUALPIPE)	/* p + 1 ([DualPipe] Table 2) */
+		return (double)(p + 1 < m ? p + 1 : m) * layers;
 	if (c->schedule == PIPE_INTERLEAVED) {
 		n = (long)(p - r - 1) * 2 + (long)(v - 1) * p + 1;
 		if (n > m * v)
@@ -257,15 +259,39 @@ communicators(const struct cm_config *c)
 	return n + (sh.n < c->dp);
 }
 
+/* Parameters of stage r: held (np) and to shard (ns); dact the dense
+ * layers' activations. */
+static void
+stage_counts(const struct cm_config *c, const struct cm_result *res, int r,
+    int layers, double scale, double *np, double *ns, double *dact)
+{
+	double dh = 0, dsh = 0;
+
+	*np = *ns = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
+	*dact = 0;
+	/* Under EP the d ranks hold ep different expert shards, each
+	 * sharded over d / ep: a rank's share of the sharded states is that
+	 * of all the experts over d (costmodel_ep.c). */
+	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
+		*ns += layers * (cm_layer_routed_rank(c) -
+		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
+	if (c->model.dense_layers > 0 || c->model.mtp > 0) {
+		/* costmodel_layers.c */
+		cm_dense_memory(c, r, layers, res->microbatches,
+		    res->act_layer, &dh, &dsh, dact);
+		*np += dh * scale;
+		*ns += dsh * scale;
+	}
+}
+
 /* Fill the bytes of stage r into r (if it is the worst so far). */
 static void
 stage_memory(const struct cm_config *c, struct cm_result *res, int r,
     int layers, double scale)
 {
-	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
+	double np, ns, dact, mp, ms, ma;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot;
 	double pw, pg, po, buffers, nccl, fp8w, gathered = 0, grads_whole = 0;
-	double ns = np, dh = 0, dsh = 0, dact = 0;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -276,18 +302,18 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 		k = c->optimizer == CM_OPT_ADAM ? 8 : 4;
 	else	/* [ZERO] 3.1: K = 12 for Adam; master + momentum for SGD */
 		k = c->optimizer == CM_OPT_ADAM ? 12 : 8;
-	/* Under EP the d ranks hold ep different expert shards, each
-	 * sharded over d / ep: a rank's share of the sharded states is that
-	 * of all the experts over d (costmodel_ep.c). */
-	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
-		ns += layers * (cm_layer_routed_rank(c) -
-		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
-	if (c->model.dense_layers > 0 || c->model.mtp > 0) {
-		/* costmodel_layers.c */
-		cm_dense_memory(c, r, layers, res->microbatches,
-		    res->act_layer, &dh, &dsh, &dact);
-		np += dh * scale;
-		ns += dsh * scale;
+	stage_counts(c, res, r, layers, scale, &np, &ns, &dact);
+	if (c->schedule == PIPE_DUALPIPE) {
+		/* DualPipe: stage p-1-r too, its own weights, gradients and
+		 * optimizer state (costmodel_sched.c) */
+		struct cm_stages st;
+		int mr = c->pp - 1 - r;
+
+		cm_stage_layers(c, &st);
+		stage_counts(c, res, mr, mr == 0 ? st.first : mr == c->pp - 1 ?
+		    st.last : st.middle, scale, &mp, &ms, &ma);
+		np += mp;
+		ns += ms;
 	}
 	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
 	pw = c->zero >= 3 ? ns * w / d : np * w;

@@ -328,6 +328,16 @@ try_schedules(struct cm_search *s, int max, struct cm_config *c,
 		c->virtual_stages = search_vs[i];
 		try_knobs(s, max, c, base, scratch);
 	}
+	/* zb-h1 and dualpipe, which no framework runs (costmodel_sched.c):
+	 * only when the search ranks such layouts too */
+	if (!base->any_framework)
+		return;
+	c->virtual_stages = 1;
+	c->schedule = PIPE_ZB_H1;
+	try_knobs(s, max, c, base, scratch);
+	c->schedule = PIPE_DUALPIPE;
+	if (c->pp % 2 == 0)
+		try_knobs(s, max, c, base, scratch);
 }
 
 /*
@@ -404,6 +414,8 @@ enumerated(const struct cm_config *c)
 		return 1;
 	if (c->schedule == PIPE_1F1B)
 		return c->virtual_stages == 1;
+	if (cm_sched_new(c))
+		return c->any_framework && c->pp >= 2;
 	return c->schedule == PIPE_INTERLEAVED && c->pp >= 2 &&
 	    in_list(search_vs, N_VS, c->virtual_stages);
 }

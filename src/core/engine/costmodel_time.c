@@ -90,6 +90,12 @@ gemm_s(const struct cm_config *c, double m, double k, double n)
 	return 2 * m * k * n / (g.peak_flops * cm_gemm_eta_of(c, &g, m, k, n));
 }
 
+double
+cm_gemm_s(const struct cm_config *c, double m, double k, double n)
+{
+	return gemm_s(c, m, k, n);
+}
+
 /* Forward product M x K by K x N, and its two backward products, s. */
 static void
 linear_hp_s(const struct cm_config *c, double m, double k, double n,
@@ -612,7 +618,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_cp_layer cpl;
 	struct cm_ep_layer epl;
 	const struct stage_t *w;
-	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok, epx;
+	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok, epx, bub;
 	double p = c->pp, m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
@@ -621,6 +627,8 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	layer_time(c, &fw, &bw);
 	tp_l = tp_layer_s(c, r);
 	amp = cm_amp_bytes(c, m) * r->params_gpu;
+	if (c->schedule == PIPE_DUALPIPE)	/* a chunk casts one copy */
+		amp /= 2;
 	stage_mb(c, sl.first, 1, c->pp == 1, &fw, &bw, tp_l, amp, &sf);
 	stage_mb(c, sl.last, c->pp == 1, 1, &fw, &bw, tp_l, amp, &sla);
 	stage_mb(c, sl.middle, c->pp == 1, c->pp == 1, &fw, &bw, tp_l, amp,
@@ -656,6 +664,10 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	 * compute does not hide (costmodel_ep.c) */
 	epx = cm_ep_exposed_mb(c, w->moe_layers * (epl.fwd + epl.bwd),
 	    comp + tpx, m);
+	/* DualPipe's F&B hides PP and EP (costmodel_sched.c) */
+	if (c->schedule == PIPE_DUALPIPE)
+		epx = w->moe_layers * (epl.fwd + epl.bwd);
+	tps += cm_sched_hide(c, comp + tpx, &ppmb, &epx);
 	tmb = comp + tpx + ppmb + tps + w->cp + epx;	/* reference j */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
@@ -676,6 +688,9 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->ep_bytes = m * w->moe_layers * epl.bytes *
 	    (c->recompute == CM_RECOMPUTE_FULL ? 3 : 2);
 	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
+	/* ZB-H1, DualPipe (costmodel_sched.c) */
+	r->t_bubble = cm_sched_bubble(c, r, tmb, comp - w->gf, r->t_bubble);
+	bub = r->t_bubble;
 	cm_dp_time(c, r);
 	r->t_comm_slowed += m * tps;
 	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed +
@@ -686,6 +701,9 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	    r->t_bubble + r->t_optimizer;
 	r->bubble_fraction = pipe_bubble_fraction(c->pp, r->microbatches,
 	    c->virtual_stages);
+	if (cm_sched_new(c))	/* the same share: bubble over bubble + m t_mb */
+		r->bubble_fraction = bub + m * tmb > 0 ? bub / (bub + m * tmb) :
+		    0;
 	r->flops_model = cm_flops_model(&c->model, (double)c->global_batch);
 	r->flops_hw = cm_flops_hw(&c->model, (double)c->global_batch,
 	    c->recompute);

@@ -138,7 +138,8 @@ fw_runs(const struct cm_config *c)
 		m |= FW_BIT(FW_PYTORCH);
 	/* FP8 recipes, CP's forms (costmodel_cp.c), EP (costmodel_ep.c) */
 	return m & cm_fp8_frameworks(c) & cm_cp_frameworks(c) &
-	    cm_ep_frameworks(c);
+	    cm_ep_frameworks(c) & cm_sched_frameworks(c);	/* and zb-h1,
+								 * dualpipe */
 }
 
 const char *
@@ -215,6 +216,12 @@ fw_why_none(const struct cm_config *c, char *buf, size_t size)
 		    "parallelism: Megatron-LM asserts SP for --tp-comm-overlap, "
 		    "PyTorch's async TP works on SP-sharded activations, and "
 		    "DeepSpeed has no TP overlap"));
+	else if (cm_sched_frameworks(c) == 0)	/* costmodel_sched.c */
+		snprintf(buf, size, _("the %s schedule: Megatron-LM and "
+		    "DeepSpeed run 1F1B (and Megatron interleaving), "
+		    "torchtitan's zero-bubble and DualPipeV schedules need 2 "
+		    "stages a device, and DualPipe runs only in DeepSeek's "
+		    "own dualpipe.py"), pipe_schedule_name(c->schedule));
 	else if (c->pp > 1 && c->zero == 2)
 		snprintf(buf, size, _("ZeRO 2 with %d pipeline stages: "
 		    "Megatron-LM and DeepSpeed's pipeline engine take ZeRO 0 "
