@@ -48,6 +48,19 @@ refused "does not divide the 8 experts" plan --model mixtral-8x7b --dp 16 \
 	--tp 1 --pp 1 --ep 16
 refused "must divide TP / ETP x DP x CP (2)" plan --model mixtral-8x7b --dp 2 --tp 4 \
 	--pp 1 --ep 4
+# zb-h1 and dualpipe (costmodel_sched.c): the layouts they cannot run,
+# and the frameworks that run neither with one stage a device.
+refused "dualpipe needs an even PP" plan --model llama3-70b --gpus 48 \
+	--dp 2 --tp 8 --pp 3 --global-batch 64 --schedule dualpipe
+refused "even micro-batch count of at least 2 x PP" plan --model llama3-70b \
+	--gpus 64 --dp 2 --tp 8 --pp 4 --global-batch 12 --schedule dualpipe
+refused "zb-h1 needs PP >= 2" plan --model llama3-8b --gpus 8 --dp 8 --tp 1 \
+	--pp 1 --schedule zb-h1
+refused "the zb-h1 schedule: Megatron-LM and DeepSpeed run 1F1B" plan \
+	--model llama3-70b --gpus 64 --dp 2 --tp 8 --pp 4 --schedule zb-h1 \
+	--framework megatron
+"$PARLEARN" plan --model llama3-70b --gpus 64 --dp 2 --tp 8 --pp 4 \
+	--global-batch 64 --schedule dualpipe >/dev/null || fail "dualpipe"
 "$PARLEARN" plan --model llama3-8b --gpus 8 --experts 8 --top-k 2 \
 	--expert-ffn 14336 >/dev/null || fail "a custom mixture of experts"
 "$PARLEARN" trace --mode pp --microbatches 16 >/dev/null || fail "16 microbatches"

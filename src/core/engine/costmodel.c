@@ -299,6 +299,11 @@ cm_validate(const struct cm_config *c, struct pl_err *err)
 		pl_err_set(err, NULL, 0, 0, "%s", why);
 		return -1;
 	}
+	if (c->framework != CM_FW_AUTO && cm_sched_frameworks(c) == 0) {
+		pl_err_set(err, NULL, 0, 0, "%s", fw_why_none(c, buf,
+		    sizeof buf));	/* zb-h1, dualpipe: why none */
+		return -1;
+	}
 	if (c->framework != CM_FW_AUTO &&
 	    !(fw_runs(c) & FW_BIT(c->framework - 1))) {
 		pl_err_set(err, NULL, 0, 0, _("%s does not run this layout "
