@@ -48,22 +48,22 @@ refused "does not divide the 8 experts" plan --model mixtral-8x7b --dp 16 \
 	--tp 1 --pp 1 --ep 16
 refused "must divide TP / ETP x DP x CP (2)" plan --model mixtral-8x7b --dp 2 --tp 4 \
 	--pp 1 --ep 4
-# zb-h1 and dualpipe (costmodel_sched.c): the layouts they cannot run,
-# and the frameworks that run neither with one stage a device.
-refused "dualpipe needs an even PP" plan --model llama3-70b --gpus 48 \
-	--dp 2 --tp 8 --pp 3 --global-batch 64 --schedule dualpipe
-refused "even micro-batch count of at least 2 x PP" plan --model llama3-70b \
-	--gpus 64 --dp 2 --tp 8 --pp 4 --global-batch 12 --schedule dualpipe
-refused "zb-h1 needs PP >= 2" plan --model llama3-8b --gpus 8 --dp 8 --tp 1 \
-	--pp 1 --schedule zb-h1
-refused "the zb-h1 schedule: Megatron-LM and DeepSpeed run 1F1B" plan \
-	--model llama3-70b --gpus 64 --dp 2 --tp 8 --pp 4 --schedule zb-h1 \
-	--framework megatron
-"$PARLEARN" plan --model llama3-70b --gpus 64 --dp 2 --tp 8 --pp 4 \
-	--global-batch 64 --schedule dualpipe >/dev/null || fail "dualpipe"
 "$PARLEARN" plan --model llama3-8b --gpus 8 --experts 8 --top-k 2 \
 	--expert-ffn 14336 >/dev/null || fail "a custom mixture of experts"
 "$PARLEARN" trace --mode pp --microbatches 16 >/dev/null || fail "16 microbatches"
 "$PARLEARN" plan --model llama2-7b --gpus 8 --intra-bw 0.001 >/dev/null ||
 	fail "the lowest bandwidth in range"
+# ZB-H1 and DualPipe (costmodel_sched.c): the stages and micro-batches
+# they need, and no framework runs them (framework.c).
+refused "DualPipe needs an even PP of 2 or more (PP is 3)" plan \
+	--model llama3-70b --gpus 48 --dp 2 --tp 8 --pp 3 --schedule dualpipe
+refused "at least 2 x PP = 8 (there are 6)" plan --model llama3-70b \
+	--gpus 64 --dp 2 --tp 8 --pp 4 --schedule dualpipe --global-batch 12
+refused "at least 2 x PP = 8 (there are 9)" plan --model llama3-70b \
+	--gpus 64 --dp 2 --tp 8 --pp 4 --schedule dualpipe --global-batch 18
+refused "ZB-H1 needs PP >= 2 (PP is 1)" plan --model llama3-8b --gpus 8 \
+	--dp 8 --tp 1 --pp 1 --schedule zb-h1
+refused "Megatron-LM does not run this layout: the zb-h1 schedule" plan \
+	--model llama3-70b --gpus 64 --dp 2 --tp 8 --pp 4 --schedule zb-h1 \
+	--framework megatron
 echo ok

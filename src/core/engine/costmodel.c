@@ -241,9 +241,7 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	if (c->schedule == PIPE_INTERLEAVED && m_b % c->pp != 0)
 		return _("the interleaved schedule needs the micro-batch "
 		    "count to be a multiple of PP");
-	if (cm_sched_invalid(c, m_b) != NULL)	/* costmodel_sched.c */
-		return cm_sched_invalid(c, m_b);
-	return NULL;
+	return cm_sched_invalid(c, m_b);	/* ZB-H1, DualPipe */
 }
 
 int
@@ -299,9 +297,11 @@ cm_validate(const struct cm_config *c, struct pl_err *err)
 		pl_err_set(err, NULL, 0, 0, "%s", why);
 		return -1;
 	}
-	if (c->framework != CM_FW_AUTO && cm_sched_frameworks(c) == 0) {
-		pl_err_set(err, NULL, 0, 0, "%s", fw_why_none(c, buf,
-		    sizeof buf));	/* zb-h1, dualpipe: why none */
+	if (c->framework != CM_FW_AUTO && fw_runs(c) == 0) {
+		/* none does: say why, as the search does */
+		pl_err_set(err, NULL, 0, 0, _("%s does not run this layout: "
+		    "%s"), fw_label((enum fw_id)(c->framework - 1)),
+		    fw_why_none(c, buf, sizeof buf));
 		return -1;
 	}
 	if (c->framework != CM_FW_AUTO &&

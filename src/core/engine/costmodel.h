@@ -311,9 +311,6 @@ struct cm_result {
 	double			t_dp_exposed;	/* part not hidden by bwd, s */
 	double			t_exposed_comm;	/* tp + pp + dp exposed, s */
 	double			t_bubble;	/* pipeline idle time, s */
-	double			t_wgrad_mb;	/* zb-h1, dualpipe: W, the weight
-						 * gradients of 1 micro-batch
-						 * on the pacing stage, s */
 	double			t_optimizer;	/* optimizer step (HBM bound), s */
 	double			t_gemm;		/* matrix products in t_compute, s */
 	double			t_attn;		/* attention core in t_compute, s */

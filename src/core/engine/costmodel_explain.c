@@ -200,17 +200,13 @@ cm_explain(struct cm_result *r)
 		add(r, "pipeline_unfilled", CM_NOTE, 0, _("only %ld "
 		    "micro-batches for %d stages: the pipeline never fills"),
 		    r->microbatches, c->pp);
-	else if (c->schedule == PIPE_ZB_H1)	/* costmodel_sched.c */
-		add(r, "bubble_share", CM_NOTE, 0, _("zb-h1: the bubble is "
-		    "(p-1)(F+B-2W) = %.3g s with p=%d and W = %.3g ms, the "
-		    "weight gradients of a micro-batch run in it (1F1B: "
-		    "(p-1)(F+B))"), r->t_bubble, c->pp, 1e3 * r->t_wgrad_mb);
-	else if (c->schedule == PIPE_DUALPIPE)
-		add(r, "bubble_share", CM_NOTE, 0, _("dualpipe: the bubble is "
-		    "(p/2-1)(F&B+B-3W) = %.3g s with p=%d and W = %.3g ms; PP "
-		    "sends and EP all-to-alls hide under the overlapped chunk; "
-		    "2 stages' parameters, p+1 micro-batches' activations"),
-		    r->t_bubble, c->pp, 1e3 * r->t_wgrad_mb);
+	else if (r->bubble_fraction > 0.05 && cm_sched_split_backward(c))
+		add(r, "bubble_share", CM_NOTE, 0, c->schedule == PIPE_ZB_H1 ?
+		    _("the bubble idles %.0f%% of the step: ZB-H1's "
+		    "(p-1)(F+B-2W) with p=%d, m=%ld") : _("the bubble idles "
+		    "%.0f%% of the step: DualPipe's (p/2-1)(F&B+B-3W) with "
+		    "p=%d, m=%ld"), 100 * r->bubble_fraction, c->pp,
+		    r->microbatches);
 	else if (r->bubble_fraction > 0.05)
 		add(r, "bubble_share", CM_NOTE, 0, _("the bubble idles %.0f%% "
 		    "of the step: (p-1)/(v m+p-1) with p=%d, m=%ld, v=%d"),

@@ -311,23 +311,21 @@ double	cm_params_memo(const struct hw_model *, int active,
 double	cm_ep_exposed_mb(const struct cm_config *, double a2a, double comp,
 	    double m);
 
-/* One product's time on c's GPU in c's precision, s (costmodel_time.c). */
-double	cm_gemm_s(const struct cm_config *, double m, double k, double n);
-
 /*
- * ZB-H1 and DualPipe (costmodel_sched.c): is c's schedule one of them;
- * why it cannot run with m micro-batches, or NULL; what DualPipe's F&B
- * hides of a micro-batch's PP sends and EP all-to-alls beside compute
- * comp (both cut to their exposed part; returns the compute slowed);
- * the bubble of a micro-batch of t_mb with backward bwd (other schedules
- * keep `bubble`); the frameworks that run the schedule.
+ * ZB-H1 and DualPipe (costmodel_sched.c). split_backward: the schedule
+ * runs B and W apart. invalid: why the schedule cannot run m micro-batches
+ * on c's stages, or NULL. bubble_slots: the bubble in micro-batch times
+ * tmb of the slowest stage, whose forward is f and weight gradient w.
+ * paired: micro-batches whose forward runs beside another's backward.
+ * param_copies: stages' weights a device holds. inflight: micro-batches
+ * whose activations a DualPipe device holds at the peak.
  */
-int		 cm_sched_new(const struct cm_config *);
-const char	*cm_sched_invalid(const struct cm_config *, long m);
-double		 cm_sched_hide(const struct cm_config *, double comp,
-		    double *ppmb, double *ep);
-double		 cm_sched_bubble(const struct cm_config *, struct cm_result *,
-		    double tmb, double bwd, double bubble);
-unsigned	 cm_sched_frameworks(const struct cm_config *);
+int	cm_sched_split_backward(const struct cm_config *);
+const char *cm_sched_invalid(const struct cm_config *, long m);
+double	cm_sched_bubble_slots(const struct cm_config *, double tmb, double f,
+	    double w);
+double	cm_sched_paired(const struct cm_config *, double m);
+double	cm_sched_param_copies(const struct cm_config *);
+double	cm_sched_inflight(const struct cm_config *, long m);
 
 #endif

@@ -173,7 +173,7 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "cp_exposed", r->t_cp_exposed);
 	if (r->cfg.model.experts > 0)
 		cJSON_AddNumberToObject(t, "ep_comm", r->t_ep);
-	if (r->cfg.ep_overlap)
+	if (r->cfg.ep_overlap || r->t_ep_exposed < r->t_ep)	/* or DualPipe */
 		cJSON_AddNumberToObject(t, "ep_exposed", r->t_ep_exposed);
 	if (r->cfg.model.dense_layers > 0 && r->cfg.model.experts > 0) {
 		/* the stage that paces the step (costmodel_layers.c) */
@@ -185,8 +185,6 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "nic_shared", r->t_nic_shared);
 	cJSON_AddNumberToObject(t, "comm_slowed", r->t_comm_slowed);
 	cJSON_AddNumberToObject(t, "bubble", r->t_bubble);
-	if (r->cfg.schedule == PIPE_ZB_H1 || r->cfg.schedule == PIPE_DUALPIPE)
-		cJSON_AddNumberToObject(t, "wgrad_mb", r->t_wgrad_mb);
 	cJSON_AddNumberToObject(t, "optimizer", r->t_optimizer);
 	cJSON_AddNumberToObject(t, "step", r->t_step);
 }
