@@ -82,6 +82,10 @@ START_TEST(engine)
 	/* the same work, a smaller bubble: ZB-H1 takes 2W off each of the
 	 * p - 1 slots, DualPipe halves the slots */
 	ck_assert_double_eq_tol(zb.t_compute, one.t_compute, 1e-9);
+	/* each chunk of DualPipe's m runs (and autocast casts) one stage's
+	 * weights: its compute is 1F1B's, only the optimizer steps both */
+	ck_assert_double_eq_tol(dual.t_compute / one.t_compute, 1, 1e-6);
+	ck_assert_double_eq_tol(dual.t_optimizer / one.t_optimizer, 2, 0.05);
 	ck_assert(zb.t_bubble < one.t_bubble);
 	ck_assert(zb.t_bubble > one.t_bubble / 3);
 	ck_assert(dual.t_bubble < zb.t_bubble);
