@@ -110,6 +110,31 @@ START_TEST(engine)
 }
 END_TEST
 
+/*
+ * A DualPipe device holds stage r and its mirror p-1-r, as DualPipe's
+ * example pairs full_modules[rank] with full_modules[pp_size - 1 - rank]:
+ * with PP 2 both devices hold the whole model, DeepSeek-V3's dense first
+ * layers and its MTP module included (twice the larger stage would not).
+ */
+START_TEST(mirror_stage)
+{
+	struct cm_config c;
+	struct cm_result r;
+
+	cm_config_default(&c, hw_model_find(&cat, "deepseek-v3"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.model.mtp = 1;
+	c.dp = 8;
+	c.tp = 1;
+	c.pp = 2;
+	c.gpus = 16;
+	c.global_batch = 64;
+	c.schedule = PIPE_DUALPIPE;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert_double_eq_tol(r.params_gpu / r.params, 1, 1e-9);
+}
+END_TEST
+
 /* DualPipe.step's asserts: p even, m even and at least 2p. */
 START_TEST(conditions)
 {
@@ -180,6 +205,7 @@ main(void)
 	tcase_add_test(tc, formulas);
 	tcase_add_test(tc, engine);
 	tcase_add_test(tc, conditions);
+	tcase_add_test(tc, mirror_stage);
 	tcase_add_test(tc, search);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
