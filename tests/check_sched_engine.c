@@ -90,6 +90,10 @@ START_TEST(engine)
 	/* the same work, a smaller bubble: ZB-H1 takes 2W off each of the
 	 * p - 1 slots, DualPipe halves the slots */
 	ck_assert_double_eq_tol(zb.t_compute, one.t_compute, 1e-9);
+	/* each chunk of DualPipe's m runs (and autocast casts) one stage's
+	 * weights: its compute is 1F1B's, only the optimizer steps both */
+	ck_assert_double_eq_tol(dual.t_compute / one.t_compute, 1, 1e-6);
+	ck_assert_double_eq_tol(dual.t_optimizer / one.t_optimizer, 2, 0.05);
 	ck_assert(zb.t_bubble < one.t_bubble);
 	ck_assert(zb.t_bubble > one.t_bubble / 3);
 	ck_assert(dual.t_bubble < zb.t_bubble);
@@ -130,6 +134,31 @@ START_TEST(dualpipev)
 	ck_assert_uint_eq(v.frameworks, FW_BIT(FW_PYTORCH));
 	c.global_batch = 14;	/* m = 7 < 2p */
 	ck_assert_int_eq(cm_evaluate(&c, &v, NULL), -1);
+}
+END_TEST
+
+/*
+ * A DualPipe device holds stage r and its mirror p-1-r, as DualPipe's
+ * example pairs full_modules[rank] with full_modules[pp_size - 1 - rank]:
+ * with PP 2 both devices hold the whole model, DeepSeek-V3's dense first
+ * layers and its MTP module included (twice the larger stage would not).
+ */
+START_TEST(mirror_stage)
+{
+	struct cm_config c;
+	struct cm_result r;
+
+	cm_config_default(&c, hw_model_find(&cat, "deepseek-v3"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.model.mtp = 1;
+	c.dp = 8;
+	c.tp = 1;
+	c.pp = 2;
+	c.gpus = 16;
+	c.global_batch = 64;
+	c.schedule = PIPE_DUALPIPE;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert_double_eq_tol(r.params_gpu / r.params, 1, 1e-9);
 }
 END_TEST
 
@@ -204,6 +233,7 @@ main(void)
 	tcase_add_test(tc, engine);
 	tcase_add_test(tc, dualpipev);
 	tcase_add_test(tc, conditions);
+	tcase_add_test(tc, mirror_stage);
 	tcase_add_test(tc, search);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

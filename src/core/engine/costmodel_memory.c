@@ -264,15 +264,50 @@ communicators(const struct cm_config *c)
 	return n + (sh.n < c->dp);
 }
 
+/* Parameters of stage r with `layers` layers: held (np) and sharded
+ * under ZeRO (ns); dact: its dense layers' activations. */
+static void
+stage_counts(const struct cm_config *c, const struct cm_result *res, int r,
+    int layers, double scale, double *np, double *ns, double *dact)
+{
+	double dh = 0, dsh = 0;
+
+	*np = *ns = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
+	*dact = 0;
+	/* Under EP the d ranks hold ep different expert shards, each
+	 * sharded over d / ep: a rank's share of the sharded states is that
+	 * of all the experts over d (costmodel_ep.c). */
+	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
+		*ns += layers * (cm_layer_routed_rank(c) -
+		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
+	if (c->model.dense_layers > 0 || c->model.mtp > 0) {
+		/* costmodel_layers.c */
+		cm_dense_memory(c, r, layers, res->microbatches,
+		    res->act_layer, &dh, &dsh, dact);
+		*np += dh * scale;
+		*ns += dsh * scale;
+	}
+}
+
+/* Layers of stage r (first, last or a middle one). */
+static int
+layers_of(const struct cm_config *c, int r)
+{
+	struct cm_stages st;
+
+	cm_stage_layers(c, &st);
+	return r == 0 ? st.first : r == c->pp - 1 ? st.last : st.middle;
+}
+
 /* Fill the bytes of stage r into r (if it is the worst so far). */
 static void
 stage_memory(const struct cm_config *c, struct cm_result *res, int r,
     int layers, double scale)
 {
-	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot;
 	double pw, pg, po, buffers, nccl, fp8w, gathered = 0, grads_whole = 0;
-	double ns = np, dh = 0, dsh = 0, dact = 0;
+	double np, ns, dact, mp, ms, ma;
+	int mr = c->pp - 1 - r;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -283,22 +318,19 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 		k = c->optimizer == CM_OPT_ADAM ? 8 : 4;
 	else	/* [ZERO] 3.1: K = 12 for Adam; master + momentum for SGD */
 		k = c->optimizer == CM_OPT_ADAM ? 12 : 8;
-	/* Under EP the d ranks hold ep different expert shards, each
-	 * sharded over d / ep: a rank's share of the sharded states is that
-	 * of all the experts over d (costmodel_ep.c). */
-	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
-		ns += layers * (cm_layer_routed_rank(c) -
-		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
-	if (c->model.dense_layers > 0 || c->model.mtp > 0) {
-		/* costmodel_layers.c */
-		cm_dense_memory(c, r, layers, res->microbatches,
-		    res->act_layer, &dh, &dsh, &dact);
-		np += dh * scale;
-		ns += dsh * scale;
+	stage_counts(c, res, r, layers, scale, &np, &ns, &dact);
+	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */
+	/* DualPipe: this stage's and its mirror's, p-1-r: the edge devices
+	 * hold the embedding and the output layer, as dualpipe's example
+	 * pairs full_modules[rank] with full_modules[pp_size - 1 - rank]
+	 * (deepseek-ai/DualPipe 3da1bbe, examples/example_dualpipe.py) */
+	if (cm_sched_param_copies(c) > 1) {
+		stage_counts(c, res, mr, layers_of(c, mr), scale, &mp, &ms,
+		    &ma);
+		np += mp;
+		ns += ms;
+		fp8w += cm_fp8_weight_bytes(c, layers_of(c, mr), scale);
 	}
-	/* DualPipe: this stage's and its mirror's (costmodel_sched.c) */
-	np *= cm_sched_param_copies(c);
-	ns *= cm_sched_param_copies(c);
 	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
 	pw = c->zero >= 3 ? ns * w / d : np * w;
 	pg = c->zero >= 2 ? ns * g / d : np * g;
@@ -307,8 +339,6 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	    dact;
 	buffers = c->buffers_bytes;
 	nccl = NCCL_COMM_BYTES * communicators(c);
-	fp8w = cm_fp8_weight_bytes(c, layers, scale) *
-	    cm_sched_param_copies(c);	/* FP8 weight copies */
 	if (c->zero >= 3 && c->pp > 1) {
 		/* PyTorch pipelining keeps the stage's weights gathered and
 		 * its gradients unsharded for the whole step (costmodel_dp.c):

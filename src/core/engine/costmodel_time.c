@@ -636,7 +636,9 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	cm_stage_layers(c, &sl);
 	layer_time(c, &fw, &bw);
 	tp_l = tp_layer_s(c, r);
-	amp = cm_amp_bytes(c, m) * r->params_gpu;
+	/* a DualPipe chunk casts its own stage's weights, one of the two
+	 * copies (costmodel_sched.c) */
+	amp = cm_amp_bytes(c, m) * r->params_gpu / cm_sched_param_copies(c);
 	stage_mb(c, sl.first, 1, c->pp == 1, &fw, &bw, tp_l, amp, &sf);
 	stage_mb(c, sl.last, c->pp == 1, 1, &fw, &bw, tp_l, amp, &sla);
 	stage_mb(c, sl.middle, c->pp == 1, c->pp == 1, &fw, &bw, tp_l, amp,
