@@ -20,7 +20,8 @@
  *     and compiled, and the compile-over-eager gains (fms-fsdp's eager
  *     MFU is printed: 17 % fast in the engine);
  *   - one H100: Hugging Face's Llama 3.2 1B forward and backward, eager
- *     and compiled (Lightning-AI/lightning-thunder issue 1506).
+ *     and compiled (Lightning-AI/lightning-thunder issue 1506);
+ *   - DeepSeek-V3 on 2048 H800s under DualPipe (its technical report).
  * Rows of today's frameworks are priced as that framework runs them
  * (framework_setup.c): NeMo's as Megatron-LM, torchtitan's as PyTorch.
  * Every row prints engine vs published; the numbers go in the issue's
@@ -34,6 +35,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/hardware.h"
+#include "core/mesh/mesh.h"
 #include "catfix.h"
 
 #ifndef TOP_SRCDIR
@@ -525,6 +527,45 @@ START_TEST(hf_llama_1b_h100)
 }
 END_TEST
 
+/*
+ * DeepSeek-V3 on 2048 H800s (technical report, arXiv 2412.19437): 3.1
+ * and 3.2: 16-way pipeline parallelism under DualPipe, 64-way expert
+ * parallelism over 8 nodes, ZeRO-1 data parallelism, no TP; 3.3: FP8
+ * products; 4.2: batch 15360 sequences of 4096 tokens, multi-token
+ * prediction depth 1; 1 (Table 1): "each trillion tokens requires only
+ * 180K H800 GPU hours", 1e12 / (180e3 x 3600) = 1543 tokens/s a GPU. EP's
+ * 8 nodes are the DP ranks of a node (rank order tp-cp-dp-pp), kernels
+ * fused (DeepSeek's own framework). Not modelled: node-limited routing's
+ * fewer copies across nodes, FP8 dispatch, the recomputed norms and
+ * up-projections (so the engine's memory does not fit where DeepSeek's
+ * did), DeepSeek's fine-grained FP8 scaling (priced as tensorwise).
+ */
+START_TEST(deepseek_v3_h800)
+{
+	struct cm_config c;
+	struct cm_result r;
+	int order;
+
+	cfg_for(&c, "deepseek-v3", "h800-80gb", 128, 1, 16);
+	c.ep = 64;
+	c.zero = 1;
+	c.precision = CM_PREC_FP8;
+	c.model.mtp = 1;
+	c.global_batch = 15360;
+	c.kernels = CM_KERNELS_FUSED;
+	c.schedule = PIPE_DUALPIPE;
+	ck_assert_int_eq(mesh_order_parse("tp-cp-dp-pp", &order), 0);
+	c.rank_order = order;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert_int_eq(r.microbatches, 120);
+	printf("calibration DeepSeek-V3 2048 H800: step %.1f s, EP %.1f s "
+	    "(%.1f exposed), bubble %.1f s\n", r.t_step, r.t_ep,
+	    r.t_ep_exposed, r.t_bubble);
+	row("DeepSeek-V3 2048 H800 DualPipe tokens/s/GPU", r.tokens_per_s /
+	    2048, 1e12 / (180e3 * 3600), "tok/s");
+}
+END_TEST
+
 static Suite *
 calibration_suite(void)
 {
@@ -547,6 +588,7 @@ calibration_suite(void)
 	tcase_add_test(tc, nemo_h100);
 	tcase_add_test(tc, pytorch_h100);
 	tcase_add_test(tc, hf_llama_1b_h100);
+	tcase_add_test(tc, deepseek_v3_h800);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -47,6 +47,18 @@ START_TEST(shipped_catalog)
 	ck_assert_double_eq(g->nvlink_bw, 450e9);
 	/* FA2 329 vs cuDNN / FA3 631 TFLOP/s (pytorch/pytorch issue 142132) */
 	ck_assert_double_eq(g->flash2_ratio, 0.52);
+	/* DeepSeek-V3 report 3.2.2: NVLink 160 GB/s, IB 50 GB/s, on the
+	 * H100's silicon with NVLink cut to 400 GB/s both ways */
+	g = hw_gpu_find(&cat, "h800-80gb");
+	ck_assert_ptr_nonnull(g);
+	ck_assert_double_eq(g->nvlink_bw, 200e9);
+	ck_assert_double_eq_tol(g->nvlink_bw * g->nvlink_eff, 160e9, 1);
+	ck_assert_double_eq(g->inter_bw, 50e9);
+	ck_assert_double_eq(g->peak_flops, hw_gpu_find(&cat,
+	    "h100-80gb")->peak_flops);
+	ck_assert_double_eq(g->fp8_flops, hw_gpu_find(&cat,
+	    "h100-80gb")->fp8_flops);
+	ck_assert_double_eq(g->nvls_bw, 0);
 	m = hw_model_find(&cat, "llama3-405b");
 	ck_assert_int_eq(m->layers, 126);
 	ck_assert_int_eq(m->kv_heads, 8);

@@ -507,6 +507,7 @@ START_TEST(man_page)
 		p += man_option(p, name, sizeof name);
 		n++;
 		if (strcmp(name, "json") == 0 || strcmp(name, "from") == 0 ||
+		    strcmp(name, "against") == 0 ||
 		    strcmp(name, "dump-weights") == 0)
 			continue;
 		k = sim_key_by_option(SIM_FOR_TRACE, name);
@@ -528,7 +529,7 @@ START_TEST(man_page)
 	}
 	for (k = sim_keys(); k->key != NULL; k++)
 		rows += (k->uses & SIM_FOR_TRACE) != 0;
-	ck_assert_uint_eq(n, rows + 3);
+	ck_assert_uint_eq(n, rows + 4);	/* json, from, against, dump-weights */
 	free(sec);
 	/* run: "The options that shape the step (--mode, ...) are trace's" */
 	sec = man_section(man, "run");

@@ -52,15 +52,15 @@ has help ""
 bash_comp "" | grep -q complete && fail "the hidden command is offered"
 expect "--model" plan --mod
 expect "llama2-13b llama2-70b llama2-7b" plan --model llama2-
-expect "h100-80gb h200-141gb" plan --gpus 8 --gpu h
-expect "1f1b gpipe interleaved" plan --schedule ""
+expect "h100-80gb h200-141gb h800-80gb" plan --gpus 8 --gpu h
+expect "1f1b dualpipe gpipe interleaved zb-h1" plan --schedule ""
 expect "full none selective" plan --recompute ""
 expect "--no-seq-parallel" plan --no-seq
 expect "--json" trace --js
 expect "3d cp dp ep fsdp pp single tp" trace --mode ""
 expect "3d cp dp ep fsdp pp single tp" run --mode ""
-expect "1f1b gpipe interleaved" trace --schedule ""
-expect "1f1b gpipe interleaved" run --np 4 --schedule ""
+expect "1f1b dualpipe gpipe interleaved zb-h1" trace --schedule ""
+expect "1f1b dualpipe gpipe interleaved zb-h1" run --np 4 --schedule ""
 expect "mpi ordered" run --reduce ""
 # The simulator's settings as each command spells them (core/sim/sim_keys.c):
 # run's --np is trace's --gpus; --compute-only is trace's alone.

@@ -73,6 +73,8 @@ validated=
 json list "$PARLEARN" list --json
 json plan "$PARLEARN" plan --model llama2-70b --gpus 64 --dp 8 --tp 8 --pp 1 --json
 json plan "$PARLEARN" plan --model gpt3-175b --gpus 64 --dp 4 --tp 8 --pp 2 --schedule interleaved --json
+json plan "$PARLEARN" plan --model llama3-70b --gpus 64 --dp 2 --tp 8 --pp 4 --schedule dualpipe --global-batch 64 --json
+json plan-search "$PARLEARN" plan --model deepseek-v3 --gpu h800-80gb --gpus 256 --any-framework --json
 json plan-search "$PARLEARN" plan --model llama2-70b --gpus 64 --json
 json plan-search "$PARLEARN" plan --model llama2-70b --gpus 63 --json
 json plan-search "$PARLEARN" plan --model llama3-405b --gpus 8 --json

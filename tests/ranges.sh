@@ -53,4 +53,17 @@ refused "must divide TP / ETP x DP x CP (2)" plan --model mixtral-8x7b --dp 2 --
 "$PARLEARN" trace --mode pp --microbatches 16 >/dev/null || fail "16 microbatches"
 "$PARLEARN" plan --model llama2-7b --gpus 8 --intra-bw 0.001 >/dev/null ||
 	fail "the lowest bandwidth in range"
+# ZB-H1 and DualPipe (costmodel_sched.c): the stages and micro-batches
+# they need, and no framework runs them (framework.c).
+refused "DualPipe needs an even PP of 2 or more (PP is 3)" plan \
+	--model llama3-70b --gpus 48 --dp 2 --tp 8 --pp 3 --schedule dualpipe
+refused "at least 2 x PP = 8 (there are 6)" plan --model llama3-70b \
+	--gpus 64 --dp 2 --tp 8 --pp 4 --schedule dualpipe --global-batch 12
+refused "at least 2 x PP = 8 (there are 9)" plan --model llama3-70b \
+	--gpus 64 --dp 2 --tp 8 --pp 4 --schedule dualpipe --global-batch 18
+refused "ZB-H1 needs PP >= 2 (PP is 1)" plan --model llama3-8b --gpus 8 \
+	--dp 8 --tp 1 --pp 1 --schedule zb-h1
+refused "Megatron-LM does not run this layout: the zb-h1 schedule" plan \
+	--model llama3-70b --gpus 64 --dp 2 --tp 8 --pp 4 --schedule zb-h1 \
+	--framework megatron
 echo ok

@@ -481,7 +481,7 @@ print_one(const struct cm_result *r, const cJSON *o)
 		printf(_("  CP comm          %10.4f s (exposed %.4f s; %s, "
 		    "K/V in flight %.2f GB)\n"), r->t_cp, r->t_cp_exposed,
 		    cm_cp_impl_name(c->cp_impl), r->mem_cp / 1e9);
-	if (cm_ep(c) > 1 && !c->ep_overlap)
+	if (cm_ep(c) > 1 && r->t_ep_exposed >= r->t_ep)
 		printf(_("  EP comm          %10.4f s (exposed; all-to-alls of "
 		    "%.2f GB a GPU)\n"), r->t_ep, r->ep_bytes / 1e9);
 	else if (cm_ep(c) > 1)

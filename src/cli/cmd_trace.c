@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "i18n.h"
+#include "core/wrap.h"
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/common.h"
@@ -36,6 +37,7 @@ struct trace_opts {
 	int			 json;		/* --json */
 	const char		*from;		/* --from FILE */
 	const char		*dump;		/* --dump-weights FILE */
+	const char		*against;	/* --against PLAN */
 	int			 n_run_opts;	/* options that make a run */
 };
 
@@ -64,6 +66,9 @@ usage(FILE *fp)
 	    "parlearn run -o FILE (or by trace --json), or a real step's "
 	    "torch.profiler traces, one file a rank, in the player; without a "
 	    "terminal, print its Gantt chart"));
+	sim_opts_line(fp, "--against PLAN", _("with --from: put the "
+	    "measured step beside the engine's prediction saved by parlearn "
+	    "plan --json for the same layout"));
 	sim_opts_line(fp, "--dump-weights FILE", _("also write the batch, "
 	    "the initial weights and this run's loss, gradients and updated "
 	    "weights to FILE as JSON (schema parlearn.weights/1), for "
@@ -216,6 +221,58 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 	    r->step_time * 1e3);
 }
 
+/* The measured step and the engine's, row by row (trace_vs_plan.h). */
+static void
+print_against(const struct trace_vs_plan *t)
+{
+	char m[32], e[32], x[16];
+	int r;
+
+	printf("\n");
+	/* TRANSLATORS: %1$s a model, %2$d GPUs, %3$s a GPU (from the
+	 * plan file). */
+	cli_printf(stdout, _("Measured vs the engine's plan (%1$s on %2$d "
+	    "%3$s):\n"), t->model, t->gpus, t->gpu);
+	printf("  %22s %12s %12s %12s\n", "", _("measured"), _("engine"),
+	    _("engine/m"));
+	for (r = 0; r < TVP_NROWS; r++) {
+		const char *l = _(tvp_row_label(r));
+		int pad = 22 - wrap_width(l, strlen(l));
+
+		/* padded by columns: translated labels are not ASCII */
+		printf("  %s%*s %12s %12s %12s\n", l, pad > 0 ? pad : 0, "",
+		    tvp_value_text(r, t->measured[r], m, sizeof m),
+		    tvp_value_text(r, t->engine[r], e, sizeof e),
+		    tvp_ratio_text(t, r, x, sizeof x));
+	}
+}
+
+/* --against FILE: the plan document beside the loaded timeline. 0, or 2
+ * after printing why. */
+static int
+load_against(const char *file, struct tui_replay *rp,
+    struct trace_vs_plan *out)
+{
+	struct pl_err err;
+	cJSON *plan;
+	int rc;
+
+	pl_err_clear(&err);
+	if ((plan = pl_json_load(file, &err)) == NULL) {
+		cli_print_err(&err);
+		return 2;
+	}
+	rc = tvp_build(&rp->res->tl, rp->origin.profiler, plan, file, out,
+	    &err);
+	cJSON_Delete(plan);
+	if (rc != 0) {
+		cli_print_err(&err);
+		return 2;
+	}
+	rp->against = out;
+	return 0;
+}
+
 /* The timeline of --from's files: a parlearn step, or ranks' torch.profiler
  * traces (core/sim/torch_trace.h). 0, or 2 after printing why. */
 static int
@@ -259,10 +316,12 @@ load_from(char *const *files, int n, struct tui_replay *rp)
  * terminal, else printed.
  */
 static int
-trace_from(const struct cli_ctx *ctx, char *const *files, int n, int json)
+trace_from(const struct cli_ctx *ctx, char *const *files, int n, int json,
+    const char *against)
 {
 	struct tui_replay rp;
 	struct tui_start st;
+	struct trace_vs_plan tvp;
 	int rc;
 
 	memset(&rp, 0, sizeof rp);
@@ -272,14 +331,20 @@ trace_from(const struct cli_ctx *ctx, char *const *files, int n, int json)
 	}
 	if ((rc = load_from(files, n, &rp)) != 0)
 		;
+	else if (against != NULL && (rc = load_against(against, &rp,
+	    &tvp)) != 0)
+		;
 	else if (json)
 		rc = print_json(&rp.cfg, rp.res, &rp.origin);
 	else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		cli_tui_start(&st, ctx, NULL, TUI_REPLAY);
 		st.replay = &rp;
 		rc = tui_run(&st);
-	} else
+	} else {
 		print_gantt(&rp.cfg, rp.res, &rp.origin);
+		if (rp.against != NULL)
+			print_against(rp.against);
+	}
 	sim_result_free(rp.res);
 	free(rp.res);
 	return rc;
@@ -288,7 +353,7 @@ trace_from(const struct cli_ctx *ctx, char *const *files, int n, int json)
 int
 cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct option opts[SIM_NKEYS_MAX + 5];
+	struct option opts[SIM_NKEYS_MAX + 6];
 	size_t n = sim_opts_longopts(SIM_FOR_TRACE, opts);
 	struct trace_opts o;
 	struct sim_config cfg;
@@ -298,6 +363,8 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 
 	opts[n++] = (struct option){ "json", no_argument, NULL, 'j' };
 	opts[n++] = (struct option){ "from", required_argument, NULL, 'F' };
+	opts[n++] = (struct option){ "against", required_argument, NULL,
+	    'A' };
 	opts[n++] = (struct option){ "dump-weights", required_argument, NULL,
 	    'W' };
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
@@ -315,6 +382,8 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 			o.json = 1;
 		else if (ch == 'F')
 			o.from = optarg;
+		else if (ch == 'A')
+			o.against = optarg;
 		else if (ch == 'W')
 			o.dump = optarg;
 		else if (sim_opts_take(SIM_FOR_TRACE, ch, optarg, &o.req,
@@ -328,17 +397,28 @@ cli_trace_main(const struct cli_ctx *ctx, int argc, char **argv)
 	if (o.from != NULL && (o.n_run_opts > 0 || o.dump != NULL))
 		return cli_usage_error("%s", _("--from replays a saved step; it "
 		    "takes no run options"));
-	if (o.from != NULL) {	/* --from F1 F2 ... [--json] */
+	if (o.from != NULL) {	/* --from F1 F2 ... [--json] [--against P] */
 		int i, nf = 0;
 
 		argv[--optind] = (char *)o.from;
 		for (i = optind; i < argc; i++)
 			if (strcmp(argv[i], "--json") == 0)
 				o.json = 1;
+			else if (strcmp(argv[i], "--against") == 0 &&
+			    i + 1 < argc)
+				o.against = argv[++i];
+			else if (strncmp(argv[i], "--against=", 10) == 0)
+				o.against = argv[i] + 10;
 			else
 				argv[optind + nf++] = argv[i];
-		return trace_from(ctx, argv + optind, nf, o.json);
+		if (o.against != NULL && o.json)
+			return cli_usage_error("%s", _("--against compares on "
+			    "the screen or as text, not with --json"));
+		return trace_from(ctx, argv + optind, nf, o.json, o.against);
 	}
+	if (o.against != NULL)
+		return cli_usage_error("%s", _("--against needs --from: the "
+		    "measured step to compare"));
 	if (sim_config_build(&o.req, &cfg, &err) != 0)
 		return cli_usage_error("%s", err.msg);
 	if (sim_run(&cfg, &res, &err) != 0) {

@@ -12,6 +12,7 @@
 #include "core/course/curriculum.h"
 #include "core/course/score.h"
 #include "core/engine/hardware.h"
+#include "core/sim/trace_vs_plan.h"
 #include "core/sim/sim_json.h"
 #include "store/progress.h"
 
@@ -76,10 +77,12 @@ struct ui_screen	*ui_player_new(struct app *,
 /*
  * The player on a step recorded elsewhere (`parlearn trace --from`, a
  * measured run): takes res's timeline; its settings stay fixed, and x puts
- * the simulator's run of the same config beside it.
+ * the simulator's run of the same config beside it, or, with against
+ * (borrowed, may be NULL), the engine's plan of it.
  */
 struct ui_screen	*ui_player_replay(struct app *, const struct sim_config *,
-			    struct sim_result *res, const struct sim_origin *);
+			    struct sim_result *res, const struct sim_origin *,
+			    const struct trace_vs_plan *against);
 /*
  * Labs. The host's dashboard over app->lab_dir (app->course may be NULL,
  * app->store is not used), and the student's lab screen for app->lab_dir.

@@ -155,7 +155,10 @@ player_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		    ui_attr(UI_C_DIM));
 		return;
 	}
-	if (ps->cmp_ok) {
+	if (ps->show_against) {
+		pscr_draw_title(ps, w, cols);
+		pscr_draw_against(ps, w, rows - 1, cols);
+	} else if (ps->cmp_ok) {
 		pscr_draw_title(ps, w, cols);
 		pscr_draw_compare(ps, w, rows - 1, cols);
 	} else
@@ -308,7 +311,9 @@ clock_key(struct pscr *ps, int ch)
 		player_restart(p);
 		break;
 	case 'x':
-		if (ps->cmp_ok) {
+		if (ps->against != NULL)
+			ps->show_against = !ps->show_against;
+		else if (ps->cmp_ok) {
 			player_free(&ps->cmp);
 			ps->cmp_ok = 0;
 		} else
@@ -400,8 +405,16 @@ measured_caption(struct pscr *ps)
 	    o->processes), o->processes, o->library);
 	if (n > 0 && (size_t)n < sizeof ps->measured && o->profiler)
 		snprintf(ps->measured + n, sizeof ps->measured - (size_t)n, " %s",
+		    ps->against != NULL ? _("PyTorch's own regions and "
+		    "collectives, the ranks' clocks aligned on the collectives; "
+		    "x puts the engine's plan beside it.") :
 		    _("PyTorch's own regions and collectives, the ranks' clocks "
 		    "aligned on the collectives; x puts the simulator's run "
+		    "beside it."));
+	else if (n > 0 && (size_t)n < sizeof ps->measured &&
+	    ps->against != NULL)
+		snprintf(ps->measured + n, sizeof ps->measured - (size_t)n, " %s",
+		    _("The collectives are MPI's; x puts the engine's plan "
 		    "beside it."));
 	else if (n > 0 && (size_t)n < sizeof ps->measured)
 		snprintf(ps->measured + n, sizeof ps->measured - (size_t)n, " %s",
@@ -427,7 +440,8 @@ player_setup(struct ui_screen *s, struct pscr *ps)
 
 struct ui_screen *
 ui_player_replay(struct app *a, const struct sim_config *cfg,
-    struct sim_result *res, const struct sim_origin *origin)
+    struct sim_result *res, const struct sim_origin *origin,
+    const struct trace_vs_plan *against)
 {
 	struct ui_screen *s = calloc(1, sizeof *s);
 	struct pscr *ps = calloc(1, sizeof *ps);
@@ -439,6 +453,7 @@ ui_player_replay(struct app *a, const struct sim_config *cfg,
 		return NULL;
 	}
 	ps->app = a;
+	ps->against = against;
 	ps->block = ps->cfg = *cfg;
 	ps->ok = player_init_result(&ps->pl, cfg, res, origin, &err) == 0;
 	if (!ps->ok)

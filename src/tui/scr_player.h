@@ -41,6 +41,8 @@ struct pscr {
 	int				 max_flows;	/* most at once in the run */
 	char				 measured[400];	/* caption of a measured
 							   run, "" otherwise */
+	const struct trace_vs_plan	*against;	/* --against, or NULL */
+	int				 show_against;	/* x shows it */
 };
 
 /* Where each part goes; a count of 0 leaves the part out. */
@@ -97,5 +99,8 @@ void	pscr_draw_cursor_row(const struct player *, WINDOW *, int y,
 
 /* scr_player_compare.c: the two runs, from row 1 to rows - 1. */
 void	pscr_draw_compare(struct pscr *, WINDOW *, int rows, int cols);
+
+/* scr_player_against.c: the measured step beside the engine's plan */
+void	pscr_draw_against(struct pscr *, WINDOW *, int rows, int cols);
 
 #endif

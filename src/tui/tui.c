@@ -62,7 +62,7 @@ push_first(struct app *a, const struct tui_start *st)
 		break;
 	case TUI_REPLAY:
 		s = ui_player_replay(a, &st->replay->cfg, st->replay->res,
-		    &st->replay->origin);
+		    &st->replay->origin, st->replay->against);
 		break;
 	case TUI_LAB_STUDENT:
 		ui_push(ui_home_new(a));

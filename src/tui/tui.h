@@ -15,6 +15,7 @@
 #include "core/course/content.h"
 #include "core/engine/hardware.h"
 #include "core/sim/sim_json.h"
+#include "core/sim/trace_vs_plan.h"
 #include "store/progress.h"
 
 enum tui_first {
@@ -32,6 +33,7 @@ struct tui_replay {
 	struct sim_config	 cfg;
 	struct sim_result	*res;		/* its timeline is taken */
 	struct sim_origin	 origin;
+	const struct trace_vs_plan *against;	/* --against, or NULL */
 };
 
 struct tui_start {

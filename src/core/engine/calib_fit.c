@@ -196,7 +196,9 @@ calib_fit_nccl(struct calib_fit *f, const struct calib_nccl *t,
     const char *file, struct pl_err *err)
 {
 	struct hw_gpu *g = &f->gpu;
-	double bw;
+	struct cm_config c;
+	struct mesh_span span;
+	double bw, nvls;
 	int pass;
 
 	pl_err_clear(err);
@@ -206,16 +208,15 @@ calib_fit_nccl(struct calib_fit *f, const struct calib_nccl *t,
 		fit_latency(f, t);
 		if ((bw = ring_bw(f, t)) <= 0)
 			return 0;
+		config_of(f, t, &c, &span);
 		if (t->nodes > 1) {
-			g->inter_bw = bw / ((double)t->ranks / t->nodes * 0.96);
+			/* per_node x inter_bw x inter_eff, costmodel_net.c */
+			g->inter_bw = bw / (span.per_node * c.inter_eff);
 			note(f, HW_MEAS_INTER_BW, t);
-		} else if (t->kind == CAL_ALLREDUCE && g->nvls_bw > 0 &&
-		    t->ranks >= 5) {
+		} else if (t->kind == CAL_ALLREDUCE &&
+		    (nvls = cm_nvls_bw(&c, &span)) > 0) {
 			/* cm_nvls_bw scales the 8-GPU figure by group size */
-			static const double of8[] = { 420.0 / 480,
-				440.0 / 480, 460.0 / 480, 1 };
-
-			g->nvls_bw = bw / of8[t->ranks >= 8 ? 3 : t->ranks - 5];
+			g->nvls_bw *= bw / nvls;
 			note(f, HW_MEAS_NVLS, t);
 		} else if (bw > g->nvlink_bw) {
 			return refuse(err, file, _("NVLink bus bandwidth"),

@@ -212,8 +212,6 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 		return cm_cp_invalid(c);
 	if (cm_ep_invalid(c) != NULL)
 		return cm_ep_invalid(c);
-	if (c->schedule == PIPE_ZB_H1 || c->schedule == PIPE_DUALPIPE)
-		return _("the engine does not price this schedule");
 	if (c->schedule == PIPE_INTERLEAVED &&
 	    (c->pp < 2 || c->virtual_stages < 2))
 		return _("the interleaved schedule needs PP >= 2 and at least "
@@ -243,7 +241,7 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	if (c->schedule == PIPE_INTERLEAVED && m_b % c->pp != 0)
 		return _("the interleaved schedule needs the micro-batch "
 		    "count to be a multiple of PP");
-	return NULL;
+	return cm_sched_invalid(c, m_b);	/* ZB-H1, DualPipe */
 }
 
 int
@@ -297,6 +295,13 @@ cm_validate(const struct cm_config *c, struct pl_err *err)
 	}
 	if ((why = invalid_reason(c, buf, sizeof buf)) != NULL) {
 		pl_err_set(err, NULL, 0, 0, "%s", why);
+		return -1;
+	}
+	if (c->framework != CM_FW_AUTO && fw_runs(c) == 0) {
+		/* none does: say why, as the search does */
+		pl_err_set(err, NULL, 0, 0, _("%s does not run this layout: "
+		    "%s"), fw_label((enum fw_id)(c->framework - 1)),
+		    fw_why_none(c, buf, sizeof buf));
 		return -1;
 	}
 	if (c->framework != CM_FW_AUTO &&

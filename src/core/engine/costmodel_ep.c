@@ -22,7 +22,7 @@
  * other groups (costmodel_net.c); NCCL's all-to-all posts every send at
  * once (ncclGroupStart, a send/recv per peer), so one step's latency.
  * Megatron-Core's all-to-all dispatcher waits for them: they are exposed
- * unless a schedule overlaps them (DualPipe, issue 27 item 3).
+ * unless a schedule overlaps them (DualPipe, costmodel_sched.c).
  *
  * The experts' products then run on k M ep / E tokens each for the
  * E / ep experts a rank holds (costmodel_linears.c): the same FLOPs in
@@ -254,17 +254,19 @@ cm_ep_layer(const struct cm_config *c, struct cm_ep_layer *x)
  * micro-batch's forward (no pipeline) or the p - 1 warm-up forwards and
  * cool-down backwards (PP) have no partner, and keep theirs exposed.
  * DeepSeek's DualPipe hides them the same way inside its two-way schedule
- * (report arXiv 2412.19437, 3.2.1); the engine has no DualPipe schedule.
+ * (report arXiv 2412.19437, 3.2.1), with its own count of pairs
+ * (costmodel_sched.c).
  */
 double
 cm_ep_exposed_mb(const struct cm_config *c, double a2a, double comp,
     double m)
 {
 	double paired, hidden_rest;
+	int dual = c->schedule == PIPE_DUALPIPE && c->pp > 1;
 
-	if (!c->ep_overlap || cm_ep(c) <= 1 || a2a <= 0 || m < 2)
+	if (!(dual || (c->ep_overlap && cm_ep(c) > 1)) || a2a <= 0 || m < 2)
 		return a2a;
-	paired = m - (c->pp > 1 ? c->pp : 1);
+	paired = cm_sched_paired(c, m);	/* DualPipe's, or m - p */
 	if (paired <= 0)
 		return a2a;
 	hidden_rest = a2a > comp ? a2a - comp : 0;

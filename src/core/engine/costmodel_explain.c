@@ -200,6 +200,13 @@ cm_explain(struct cm_result *r)
 		add(r, "pipeline_unfilled", CM_NOTE, 0, _("only %ld "
 		    "micro-batches for %d stages: the pipeline never fills"),
 		    r->microbatches, c->pp);
+	else if (r->bubble_fraction > 0.05 && cm_sched_split_backward(c))
+		add(r, "bubble_share", CM_NOTE, 0, c->schedule == PIPE_ZB_H1 ?
+		    _("the bubble idles %.0f%% of the step: ZB-H1's "
+		    "(p-1)(F+B-2W) with p=%d, m=%ld") : _("the bubble idles "
+		    "%.0f%% of the step: DualPipe's (p/2-1)(F&B+B-3W) with "
+		    "p=%d, m=%ld"), 100 * r->bubble_fraction, c->pp,
+		    r->microbatches);
 	else if (r->bubble_fraction > 0.05)
 		add(r, "bubble_share", CM_NOTE, 0, _("the bubble idles %.0f%% "
 		    "of the step: (p-1)/(v m+p-1) with p=%d, m=%ld, v=%d"),

@@ -311,4 +311,21 @@ double	cm_params_memo(const struct hw_model *, int active,
 double	cm_ep_exposed_mb(const struct cm_config *, double a2a, double comp,
 	    double m);
 
+/*
+ * ZB-H1 and DualPipe (costmodel_sched.c). split_backward: the schedule
+ * runs B and W apart. invalid: why the schedule cannot run m micro-batches
+ * on c's stages, or NULL. bubble_slots: the bubble in micro-batch times
+ * tmb of the slowest stage, whose forward is f and weight gradient w.
+ * paired: micro-batches whose forward runs beside another's backward.
+ * param_copies: stages' weights a device holds. inflight: micro-batches
+ * whose activations a DualPipe device holds at the peak.
+ */
+int	cm_sched_split_backward(const struct cm_config *);
+const char *cm_sched_invalid(const struct cm_config *, long m);
+double	cm_sched_bubble_slots(const struct cm_config *, double tmb, double f,
+	    double w);
+double	cm_sched_paired(const struct cm_config *, double m);
+double	cm_sched_param_copies(const struct cm_config *);
+double	cm_sched_inflight(const struct cm_config *, long m);
+
 #endif

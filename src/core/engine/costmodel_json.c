@@ -173,7 +173,7 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "cp_exposed", r->t_cp_exposed);
 	if (r->cfg.model.experts > 0)
 		cJSON_AddNumberToObject(t, "ep_comm", r->t_ep);
-	if (r->cfg.ep_overlap)
+	if (r->cfg.ep_overlap || r->t_ep_exposed < r->t_ep)	/* or DualPipe */
 		cJSON_AddNumberToObject(t, "ep_exposed", r->t_ep_exposed);
 	if (r->cfg.model.dense_layers > 0 && r->cfg.model.experts > 0) {
 		/* the stage that paces the step (costmodel_layers.c) */

@@ -186,6 +186,7 @@ holds_all_microbatches(const struct cm_config *c)
  * on chunk (k mod p v) / p (get_model_chunk_id); each holds its chunk's
  * layers (cm_chunk_layers). With L/(p v) layers in every chunk this is
  * L (1 + (p-1)/(p v)) on stage 0, [KOR22]'s interleaving penalty.
+ * DualPipe: p + 1 micro-batches on every device (costmodel_sched.c).
  */
 double
 cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
@@ -196,6 +197,8 @@ cm_inflight_layers(const struct cm_config *c, int r, int layers, long m)
 
 	if (holds_all_microbatches(c))
 		return (double)m * layers;
+	if (c->schedule == PIPE_DUALPIPE && p > 1)	/* costmodel_sched.c */
+		return cm_sched_inflight(c, m) * layers;
 	if (c->schedule == PIPE_INTERLEAVED) {
 		n = (long)(p - r - 1) * 2 + (long)(v - 1) * p + 1;
 		if (n > m * v)
@@ -221,6 +224,8 @@ inflight_mb(const struct cm_config *c, long m)
 {
 	double n = holds_all_microbatches(c) ? (double)m : c->pp;
 
+	if (c->schedule == PIPE_DUALPIPE && c->pp > 1)
+		return cm_sched_inflight(c, m);
 	if (c->schedule == PIPE_INTERLEAVED)
 		n = c->pp * (1.0 + (c->pp - 1.0) / (c->pp * c->virtual_stages));
 	return n < m ? n : (double)m;
@@ -257,15 +262,50 @@ communicators(const struct cm_config *c)
 	return n + (sh.n < c->dp);
 }
 
+/* Parameters of stage r with `layers` layers: held (np) and sharded
+ * under ZeRO (ns); dact: its dense layers' activations. */
+static void
+stage_counts(const struct cm_config *c, const struct cm_result *res, int r,
+    int layers, double scale, double *np, double *ns, double *dact)
+{
+	double dh = 0, dsh = 0;
+
+	*np = *ns = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
+	*dact = 0;
+	/* Under EP the d ranks hold ep different expert shards, each
+	 * sharded over d / ep: a rank's share of the sharded states is that
+	 * of all the experts over d (costmodel_ep.c). */
+	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
+		*ns += layers * (cm_layer_routed_rank(c) -
+		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
+	if (c->model.dense_layers > 0 || c->model.mtp > 0) {
+		/* costmodel_layers.c */
+		cm_dense_memory(c, r, layers, res->microbatches,
+		    res->act_layer, &dh, &dsh, dact);
+		*np += dh * scale;
+		*ns += dsh * scale;
+	}
+}
+
+/* Layers of stage r (first, last or a middle one). */
+static int
+layers_of(const struct cm_config *c, int r)
+{
+	struct cm_stages st;
+
+	cm_stage_layers(c, &st);
+	return r == 0 ? st.first : r == c->pp - 1 ? st.last : st.middle;
+}
+
 /* Fill the bytes of stage r into r (if it is the worst so far). */
 static void
 stage_memory(const struct cm_config *c, struct cm_result *res, int r,
     int layers, double scale)
 {
-	double np = stage_params(c, layers, r == 0, r == c->pp - 1) * scale;
 	double w = cm_elem_bytes(c), g = w, k, d, act, other, tot;
 	double pw, pg, po, buffers, nccl, fp8w, gathered = 0, grads_whole = 0;
-	double ns = np, dh = 0, dsh = 0, dact = 0;
+	double np, ns, dact, mp, ms, ma;
+	int mr = c->pp - 1 - r;
 	struct mesh_span sh;
 
 	cm_shard_group(c, &sh);	/* d, or the node's share under HSDP */
@@ -276,18 +316,18 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 		k = c->optimizer == CM_OPT_ADAM ? 8 : 4;
 	else	/* [ZERO] 3.1: K = 12 for Adam; master + momentum for SGD */
 		k = c->optimizer == CM_OPT_ADAM ? 12 : 8;
-	/* Under EP the d ranks hold ep different expert shards, each
-	 * sharded over d / ep: a rank's share of the sharded states is that
-	 * of all the experts over d (costmodel_ep.c). */
-	if (cm_ep(c) > 1 || cm_etp(c) != c->tp)
-		ns += layers * (cm_layer_routed_rank(c) -
-		    cm_layer_routed_all(c) / (cm_etp(c) * cm_ep(c))) * scale;
-	if (c->model.dense_layers > 0 || c->model.mtp > 0) {
-		/* costmodel_layers.c */
-		cm_dense_memory(c, r, layers, res->microbatches,
-		    res->act_layer, &dh, &dsh, &dact);
-		np += dh * scale;
-		ns += dsh * scale;
+	stage_counts(c, res, r, layers, scale, &np, &ns, &dact);
+	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */
+	/* DualPipe: this stage's and its mirror's, p-1-r: the edge devices
+	 * hold the embedding and the output layer, as dualpipe's example
+	 * pairs full_modules[rank] with full_modules[pp_size - 1 - rank]
+	 * (deepseek-ai/DualPipe 3da1bbe, examples/example_dualpipe.py) */
+	if (cm_sched_param_copies(c) > 1) {
+		stage_counts(c, res, mr, layers_of(c, mr), scale, &mp, &ms,
+		    &ma);
+		np += mp;
+		ns += ms;
+		fp8w += cm_fp8_weight_bytes(c, layers_of(c, mr), scale);
 	}
 	/* [ZERO] 5, Figure 1: stage 1 shards K, 2 also grads, 3 weights. */
 	pw = c->zero >= 3 ? ns * w / d : np * w;
@@ -297,7 +337,6 @@ stage_memory(const struct cm_config *c, struct cm_result *res, int r,
 	    dact;
 	buffers = c->buffers_bytes;
 	nccl = NCCL_COMM_BYTES * communicators(c);
-	fp8w = cm_fp8_weight_bytes(c, layers, scale);	/* FP8 weight copies */
 	if (c->zero >= 3 && c->pp > 1) {
 		/* PyTorch pipelining keeps the stage's weights gathered and
 		 * its gradients unsharded for the whole step (costmodel_dp.c):

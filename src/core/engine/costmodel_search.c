@@ -10,7 +10,9 @@
  * for ZeRO 3 reshard after forward on and off and HSDP off and on; for a
  * mixture of experts EP 1, 2, 4, ... dividing the experts and DP x CP;
  * recompute none, selective, full; SP off and on (TP > 1); schedule 1F1B,
- * and interleaved with v = 2, 3, 4, 6, 8 when PP > 1; and the caller's own
+ * and interleaved with v = 2, 3, 4, 6, 8 when PP > 1 (with any_framework
+ * also ZB-H1, and DualPipe for an even PP, which no framework runs:
+ * costmodel_sched.c); and the caller's own
  * layout when it lies outside that grid (a GPipe schedule, micro-batch 16
  * ...), so the search's best is never slower than the layout it started
  * from. A knob in cfg.search_keep is held as set (plan holds the ones the
@@ -328,6 +330,17 @@ try_schedules(struct cm_search *s, int max, struct cm_config *c,
 		c->virtual_stages = search_vs[i];
 		try_knobs(s, max, c, base, scratch);
 	}
+	/* no framework runs these (framework.c): ranked only with
+	 * any_framework, so tried only then */
+	if (!base->any_framework)
+		return;
+	c->virtual_stages = 1;
+	c->schedule = PIPE_ZB_H1;
+	try_knobs(s, max, c, base, scratch);
+	if (c->pp % 2 == 0) {
+		c->schedule = PIPE_DUALPIPE;
+		try_knobs(s, max, c, base, scratch);
+	}
 }
 
 /*
@@ -404,6 +417,9 @@ enumerated(const struct cm_config *c)
 		return 1;
 	if (c->schedule == PIPE_1F1B)
 		return c->virtual_stages == 1;
+	if (c->schedule == PIPE_ZB_H1 || c->schedule == PIPE_DUALPIPE)
+		return c->any_framework && c->pp >= 2 &&
+		    c->virtual_stages == 1;
 	return c->schedule == PIPE_INTERLEAVED && c->pp >= 2 &&
 	    in_list(search_vs, N_VS, c->virtual_stages);
 }

@@ -580,7 +580,7 @@ slowest(const struct cm_config *c, const struct stage_t *a,
  */
 static void
 host_time(const struct cm_config *c, struct cm_result *r,
-    const struct stage_t *w, double tpx, double opt_kernels)
+    const struct stage_t *w, double tpx, double opt_kernels, double slots)
 {
 	struct cm_host_mb h;
 	double m = (double)r->microbatches, gmb, gf, gb, hc, ho, x, xo;
@@ -600,7 +600,23 @@ host_time(const struct cm_config *c, struct cm_result *r,
 	r->t_overhead = x + xo;
 	r->t_compute += x;
 	r->t_optimizer += xo;
-	r->t_bubble += (c->pp - 1.0) / c->virtual_stages * x / m;
+	r->t_bubble += slots * x / m;
+}
+
+/*
+ * One micro-batch's weight-gradient products on stage w, W of the
+ * zero-bubble schedules (costmodel_sched.c): half the stage's backward
+ * products, less full recomputation's re-run forward, as the layer's
+ * split of forward and backward products gives it.
+ */
+static double
+wgrad_s(const struct cm_config *c, const struct stage_t *w,
+    const struct cm_layer_t *fw, const struct cm_layer_t *bw)
+{
+	double rec = c->recompute == CM_RECOMPUTE_FULL ? fw->gemm : 0;
+	double all = fw->gemm + bw->gemm;
+
+	return all > 0 ? 0.5 * w->gemm * (bw->gemm - rec) / all : 0;
 }
 
 void
@@ -612,15 +628,17 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_cp_layer cpl;
 	struct cm_ep_layer epl;
 	const struct stage_t *w;
-	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok, epx;
-	double p = c->pp, m = (double)r->microbatches;
+	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok, epx, slots;
+	double m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
 
 	cm_stage_layers(c, &sl);
 	layer_time(c, &fw, &bw);
 	tp_l = tp_layer_s(c, r);
-	amp = cm_amp_bytes(c, m) * r->params_gpu;
+	/* a DualPipe chunk casts its own stage's weights, one of the two
+	 * copies (costmodel_sched.c) */
+	amp = cm_amp_bytes(c, m) * r->params_gpu / cm_sched_param_copies(c);
 	stage_mb(c, sl.first, 1, c->pp == 1, &fw, &bw, tp_l, amp, &sf);
 	stage_mb(c, sl.last, c->pp == 1, 1, &fw, &bw, tp_l, amp, &sla);
 	stage_mb(c, sl.middle, c->pp == 1, c->pp == 1, &fw, &bw, tp_l, amp,
@@ -656,6 +674,14 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	 * compute does not hide (costmodel_ep.c) */
 	epx = cm_ep_exposed_mb(c, w->moe_layers * (epl.fwd + epl.bwd),
 	    comp + tpx, m);
+	if (c->schedule == PIPE_DUALPIPE && c->pp > 1) {
+		/* DualPipe's pairs hide PP's sends with the all-to-alls
+		 * (costmodel_sched.c): what is left beyond those */
+		double all = cm_ep_exposed_mb(c, w->moe_layers * (epl.fwd +
+		    epl.bwd) + ppmb, comp + tpx, m);
+
+		ppmb = all > epx ? all - epx : 0;
+	}
 	tmb = comp + tpx + ppmb + tps + w->cp + epx;	/* reference j */
 	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
 	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
@@ -675,17 +701,20 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->t_ep_exposed = m * epx;
 	r->ep_bytes = m * w->moe_layers * epl.bytes *
 	    (c->recompute == CM_RECOMPUTE_FULL ? 3 : 2);
-	r->t_bubble = (p - 1) / c->virtual_stages * tmb;  /* [NAR21] 2.2.2 */
+	/* [NAR21] 2.2.2: (p - 1) / v micro-batch times; ZB-H1 and
+	 * DualPipe as costmodel_sched.c gives them */
+	slots = cm_sched_bubble_slots(c, tmb, w->gf, wgrad_s(c, w, &fw, &bw));
+	r->t_bubble = slots * tmb;
 	cm_dp_time(c, r);
 	r->t_comm_slowed += m * tps;
 	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed +
 	    r->t_cp_exposed + r->t_ep_exposed;
 	r->t_optimizer = optimizer_s(c, r, &ok);
-	host_time(c, r, w, tpx, ok);
+	host_time(c, r, w, tpx, ok, slots);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_comm_slowed +
 	    r->t_bubble + r->t_optimizer;
-	r->bubble_fraction = pipe_bubble_fraction(c->pp, r->microbatches,
-	    c->virtual_stages);
+	r->bubble_fraction = cm_sched_split_backward(c) ? slots / (m + slots) :
+	    pipe_bubble_fraction(c->pp, r->microbatches, c->virtual_stages);
 	r->flops_model = cm_flops_model(&c->model, (double)c->global_batch);
 	r->flops_hw = cm_flops_hw(&c->model, (double)c->global_batch,
 	    c->recompute);

@@ -57,8 +57,18 @@
  *     (torchtitan/config/configs.py enable_async_tensor_parallel) and
  *     SP-style sharded activations.
  *
+ * Zero-bubble schedules (costmodel_sched.c): none of the three runs ZB-H1
+ * or DualPipe as the engine prices them. Megatron-Core core_v0.15.3 has
+ * --delay-wgrad-compute for its EP overlap but no zero-bubble schedule
+ * (tests/data/frameworks, arguments.py); DeepSpeed's pipeline engine runs
+ * 1F1B only; PyTorch's pipelining has the V-shaped ScheduleZBVZeroBubble
+ * and ScheduleDualPipeV and the looped ScheduleInterleavedZeroBubble
+ * (torchtitan v0.2.2 job_config.py points at that list), not ZB-H1 on one
+ * chunk per device nor DualPipe's two-way schedule, which is DeepSeek's
+ * own (deepseek-ai/DualPipe).
+ *
  * Consequence: no framework runs ZeRO 2 with PP, TP overlap without SP,
- * or ZeRO 3 with PP except through PyTorch.
+ * ZB-H1 or DualPipe, or ZeRO 3 with PP except through PyTorch.
  */
 #include <stdio.h>
 #include <string.h>
@@ -91,7 +101,8 @@ megatron_runs(const struct cm_config *c)
 	if (c->zero >= 3 && !c->reshard_after_forward)
 		return 0;
 	if (c->pp > 1)
-		return c->zero <= 1 && c->schedule != PIPE_GPIPE;
+		return c->zero <= 1 && (c->schedule == PIPE_1F1B ||
+		    c->schedule == PIPE_INTERLEAVED);
 	return 1;
 }
 
@@ -111,6 +122,8 @@ static int
 pytorch_runs(const struct cm_config *c)
 {
 	if (!overlap_ok(c))
+		return 0;
+	if (cm_sched_split_backward(c))
 		return 0;
 	return c->pp <= 1 || c->zero != 2;
 }
@@ -215,6 +228,12 @@ fw_why_none(const struct cm_config *c, char *buf, size_t size)
 		    "parallelism: Megatron-LM asserts SP for --tp-comm-overlap, "
 		    "PyTorch's async TP works on SP-sharded activations, and "
 		    "DeepSpeed has no TP overlap"));
+	else if (cm_sched_split_backward(c))
+		snprintf(buf, size, _("the %s schedule: Megatron-LM and "
+		    "DeepSpeed have no zero-bubble schedule, PyTorch's "
+		    "pipelining has only the V-shaped ZBV and DualPipeV; "
+		    "DualPipe is DeepSeek's own"),
+		    pipe_schedule_name(c->schedule));
 	else if (c->pp > 1 && c->zero == 2)
 		snprintf(buf, size, _("ZeRO 2 with %d pipeline stages: "
 		    "Megatron-LM and DeepSpeed's pipeline engine take ZeRO 0 "
