@@ -1678,6 +1678,33 @@ START_TEST(drop17_bubbles)
 		if (b1->question.options[k].correct)
 			right = k + 1;
 	ck_assert_uint_eq(right, 1);
+	/*
+	 * q1b: 2W's share of F + B + W, inverted from the engine's ZB-H1
+	 * bubble, 3(1 - 2w)/(8 + 3(1 - 2w)), p = 4, m = 8; 1F1B's 3/11.
+	 */
+	{
+		const struct content_block *qb = unit_of("drop-17", "q1b");
+		struct cm_result *r = calloc(1, sizeof *r);
+		double f, x, two_w;
+
+		run(qb->question.engine, NULL, r);
+		f = r->bubble_fraction;
+		x = 8 * f / (1 - f);
+		two_w = 1 - x / 3;
+		NEAR(number_in(qb->question.prompt, "at about ", " % of a"),
+		    100 * two_w, 0.03);
+		NEAR(number_in(qb->question.explain, " = 0.", " units, so"),
+		    100 * (1 - two_w), 0.03);
+		NEAR(number_in(qb->question.explain, "so ", " units idle"),
+		    x, 0.03);
+		NEAR(number_in(qb->question.explain, "≈ ", ". The smaller"),
+		    f, 0.03);
+		ck_assert_ptr_nonnull(strstr(qb->question.prompt,
+		    "1F1B idles 3/11"));
+		run(qb->question.engine, "{\"schedule\": \"1f1b\"}", r);
+		ck_assert(fabs(r->bubble_fraction - 3.0 / 11) < 1e-6);
+		free(r);
+	}
 	/* q4: p = 8 in units. */
 	ck_assert_int_eq(number_in(q4, "F + B + W, ", " units"),
 	    idle_1f1b(8));
