@@ -1685,7 +1685,7 @@ START_TEST(drop17_bubbles)
 	{
 		const struct content_block *qb = unit_of("drop-17", "q1b");
 		struct cm_result *r = calloc(1, sizeof *r);
-		double f, x, two_w;
+		double f, x, two_w, params_1f1b;
 
 		run(qb->question.engine, NULL, r);
 		f = r->bubble_fraction;
@@ -1703,6 +1703,12 @@ START_TEST(drop17_bubbles)
 		    "1F1B idles 3/11"));
 		run(qb->question.engine, "{\"schedule\": \"1f1b\"}", r);
 		ck_assert(fabs(r->bubble_fraction - 3.0 / 11) < 1e-6);
+		params_1f1b = r->mem_params;
+		/* DualPipe: "2x the weights of 1F1B" (text and q2). */
+		run(qb->question.engine, "{\"schedule\": \"dualpipe\", "
+		    "\"recompute\": \"full\"}", r);
+		NEAR(r->mem_params / params_1f1b, 2.0, 0.01);
+		ck_assert_ptr_nonnull(strstr(t3, "2x the weights of 1F1B"));
 		free(r);
 	}
 	/* q4: p = 8 in units. */
