@@ -213,7 +213,7 @@ START_TEST(shipped_course_keeps_the_corrections)
 
 	memset(&u, 0, sizeof u);
 	ck_assert_ptr_nonnull(c);
-	ck_assert_uint_eq(c->n_drops, 16);
+	ck_assert_uint_eq(c->n_drops, 17);
 	ck_assert_ptr_nonnull(c->reference);
 	for (i = 0; i < c->n_drops; i++)
 		bad += check_drop(&c->drops[i], &u);

@@ -14,7 +14,9 @@
  * that use it, and the ranking's top MFU with its 2021 settings.
  * Issue 26 added drop 15 (long context): its figures in the table, its
  * cards', and what it states without a number (drop15_long_context);
- * issue 27 drop 16 (sparse models) the same way (drop16_sparse).
+ * issue 27 drop 16 (sparse models) the same way (drop16_sparse), and
+ * drop 17's bubbles re-derived from the schedules' formulas
+ * (drop17_bubbles).
  *
  * Each check names a drop, a unit of it (a question id or a text block's
  * title), the words around the number, and the engine figure it must match
@@ -1595,6 +1597,137 @@ START_TEST(drop16_sparse)
 }
 END_TEST
 
+/*
+ * Drop 17 (pipeline schedules): idle time per GPU in units of one pass,
+ * F = B = W = 1 (B the input gradient only). 1F1B (p-1)(F+B+W); ZB-H1
+ * (p-1)(F+B-W) (Qi et al. 2023, arXiv 2311.09241); DualPipe
+ * (p/2-1)(F&B+Bfull-3W) with Bfull = B+W (deepseek-ai/DualPipe README,
+ * DeepSeek-V3 report §3.2.1), F&B = F+Bfull when running two chunks
+ * together gains nothing. The work of a step is m(F+B+W).
+ */
+#define ZB_F 1
+#define ZB_B 1
+#define ZB_W 1
+static int idle_1f1b(int p) { return (p - 1) * (ZB_F + ZB_B + ZB_W); }
+static int idle_zbh1(int p) { return (p - 1) * (ZB_F + ZB_B - ZB_W); }
+static int idle_dualpipe(int p)
+{
+	int bfull = ZB_B + ZB_W, fb = ZB_F + bfull;
+
+	return (p / 2 - 1) * (fb + bfull - 3 * ZB_W);
+}
+static int work_of(int m) { return m * (ZB_F + ZB_B + ZB_W); }
+
+/* text holds idle/(idle+work), as is or in lowest terms, and, after `lead`, its rounded %. */
+static void
+share_said(const char *text, int idle, int work, const char *lead,
+    const char *tail, double digits)
+{
+	char frac[32];
+	double pc = 100.0 * idle / (idle + work);
+	int a = idle, b = idle + work, r;
+
+	while (b != 0) {
+		r = a % b;
+		a = b;
+		b = r;
+	}
+	snprintf(frac, sizeof frac, "%d/%d", idle / a, (idle + work) / a);
+	if (strstr(text, frac) == NULL)
+		snprintf(frac, sizeof frac, "%d/%d", idle, idle + work);
+	ck_assert_msg(strstr(text, frac) != NULL, "no %s in drop 17", frac);
+	ck_assert_msg(fabs(number_in(text, lead, tail) - pc) <= 0.5 *
+	    pow(10, -digits) + 1e-9, "%s %s: %.2f %%", lead, tail, pc);
+}
+
+START_TEST(drop17_bubbles)
+{
+	char *t1 = prose(unit_of("drop-17", "What 1F1B leaves idle"));
+	char *t2 = prose(unit_of("drop-17", "ZB-H1: let W wait"));
+	char *t3 = prose(unit_of("drop-17",
+	    "DualPipe: feed the pipe from both ends"));
+	char *q1 = prose(unit_of("drop-17", "q1"));
+	char *q4 = prose(unit_of("drop-17", "q4"));
+	const struct content_block *b1 = unit_of("drop-17", "q1");
+	size_t k, right = 0;
+
+	/* 1F1B's share is drop 7's (p-1)/(m+p-1) whatever F, B and W. */
+	ck_assert_int_eq(idle_1f1b(4) * (8 + 4 - 1), 3 * (idle_1f1b(4) +
+	    work_of(8)));
+	ck_assert_int_eq(number_in(t1, "that is ", " units of idle"),
+	    idle_1f1b(4));
+	ck_assert_int_eq(number_in(t1, " against ", " of work"), work_of(8));
+	share_said(t1, idle_1f1b(4), work_of(8), "the ", " % of drop 7", 0);
+	/* ZB-H1: one unit per wait instead of three, a third. */
+	ck_assert_int_eq(3 * idle_zbh1(4), idle_1f1b(4));
+	ck_assert_ptr_nonnull(strstr(t2, "one unit per wait instead of "
+	    "three: a third"));
+	share_said(t2, idle_1f1b(4), work_of(8), "from 9/33 (", " %) to", 0);
+	share_said(t2, idle_zbh1(4), work_of(8), "to 3/27 (", " %)", 0);
+	ck_assert_ptr_nonnull(strstr(t3, "(p-1)(F+B-2W)"));
+	ck_assert_ptr_nonnull(strstr(t3, "(p/2-1)(F&B+B-3W)"));
+	/* q1: p = 8, m = 16; the right option and the two distractors. */
+	share_said(q1, idle_1f1b(8), work_of(16), "idle, about ", " %", 0);
+	share_said(q1, idle_zbh1(8), work_of(16), "7/55, about ", " %", 1);
+	ck_assert_int_eq(number_in(q1, "16 × 3 = ", " of work"),
+	    work_of(16));
+	ck_assert_ptr_nonnull(strstr(q1, "7/69, about 10 %"));
+	ck_assert(fabs(7.0 / 69 - (double)idle_1f1b(8) / (idle_1f1b(8) +
+	    work_of(16)) / 3) < 0.002);
+	for (k = 0; k < b1->question.n_options; k++)
+		if (b1->question.options[k].correct)
+			right = k + 1;
+	ck_assert_uint_eq(right, 1);
+	/*
+	 * q1b: 2W's share of F + B + W, inverted from the engine's ZB-H1
+	 * bubble, 3(1 - 2w)/(8 + 3(1 - 2w)), p = 4, m = 8; 1F1B's 3/11.
+	 */
+	{
+		const struct content_block *qb = unit_of("drop-17", "q1b");
+		struct cm_result *r = calloc(1, sizeof *r);
+		double f, x, two_w, params_1f1b;
+
+		run(qb->question.engine, NULL, r);
+		f = r->bubble_fraction;
+		x = 8 * f / (1 - f);
+		two_w = 1 - x / 3;
+		NEAR(number_in(qb->question.prompt, "at about ", " % of a"),
+		    100 * two_w, 0.03);
+		NEAR(number_in(qb->question.explain, " = 0.", " units, so"),
+		    100 * (1 - two_w), 0.03);
+		NEAR(number_in(qb->question.explain, "so ", " units idle"),
+		    x, 0.03);
+		NEAR(number_in(qb->question.explain, "≈ ", ". The smaller"),
+		    f, 0.03);
+		ck_assert_ptr_nonnull(strstr(qb->question.prompt,
+		    "1F1B idles 3/11"));
+		run(qb->question.engine, "{\"schedule\": \"1f1b\"}", r);
+		ck_assert(fabs(r->bubble_fraction - 3.0 / 11) < 1e-6);
+		params_1f1b = r->mem_params;
+		/* DualPipe: "2x the weights of 1F1B" (text and q2). */
+		run(qb->question.engine, "{\"schedule\": \"dualpipe\", "
+		    "\"recompute\": \"full\"}", r);
+		NEAR(r->mem_params / params_1f1b, 2.0, 0.01);
+		ck_assert_ptr_nonnull(strstr(t3, "2x the weights of 1F1B"));
+		free(r);
+	}
+	/* q4: p = 8 in units. */
+	ck_assert_int_eq(number_in(q4, "F + B + W, ", " units"),
+	    idle_1f1b(8));
+	ck_assert_int_eq(number_in(q4, "F + B - W, ", " units"),
+	    idle_zbh1(8));
+	ck_assert_int_eq(number_in(q4, "3 × 2 = ", " units"),
+	    idle_dualpipe(8));
+	ck_assert_int_eq(number_in(q4, "(8/2 - 1)(3 + 2 - 3) = ", " × 2"),
+	    8 / 2 - 1);
+	free(t1);
+	free(t2);
+	free(t3);
+	free(q1);
+	free(q4);
+}
+END_TEST
+
 static Suite *
 numbers_suite(void)
 {
@@ -1619,6 +1752,7 @@ numbers_suite(void)
 	tcase_add_test(tc, drop15_long_context);
 	tcase_add_test(tc, drop15_incident);
 	tcase_add_test(tc, drop16_sparse);
+	tcase_add_test(tc, drop17_bubbles);
 	tcase_add_loop_test(tc, prose_figures, 0, (int)(sizeof figures /
 	    sizeof figures[0]));
 	suite_add_tcase(s, tc);

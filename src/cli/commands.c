@@ -65,7 +65,7 @@ cli_usage(FILE *fp)
 
 	fprintf(fp, "%s", _("Usage: parlearn [OPTION]... [COMMAND [ARG]...]\n"
 	    "Learn how large models are trained on many GPUs: data, tensor and\n"
-	    "pipeline parallelism, FSDP/ZeRO, long context and experts, in 16 short\n"
+	    "pipeline parallelism, FSDP/ZeRO, long context and experts, in 17 short\n"
 	    "drops.\n"
 	    "\n"
 	    "With no COMMAND, start the interactive tutor.\n"

@@ -23,7 +23,7 @@ screen_has "Your pipeline has a 35% bubble and you can't…"
 screen_lacks "Animations: the toy model"
 for key in f Space NPage; do
 	screen_keys "$key"
-	screen_wait "Animations: the toy model on simulated GPUs"
+	screen_wait "Pipeline schedules: zero bubble and DualPipe"
 	screen_lacks "Start: 1."
 	screen_keys b
 	screen_wait "Start: 1."
@@ -38,7 +38,7 @@ screen_wait "Animations: the toy model on simulated GPUs"
 screen_keys g
 screen_wait "Start: 1."
 screen_keys NPage
-screen_wait "Animations: the toy model on simulated GPUs"
+screen_wait "Pipeline schedules: zero bubble and DualPipe"
 screen_keys PPage
 screen_wait "Start: 1."
 

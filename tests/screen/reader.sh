@@ -62,15 +62,15 @@ screen_has "0/4"
 screen_keys G
 for k in 1 2 3 4; do screen_keys k; done
 screen_keys Enter
-screen_wait "Drop 16:"
+screen_wait "Drop 17:"
 screen_keys n
 screen_wait "This is the last drop of the course"
-screen_has "Drop 16:"
+screen_has "Drop 17:"
 screen_keys q
-screen_wait "16  Sparse models: experts and expert parallelism"
+screen_wait "17  Pipeline schedules: zero bubble and DualPipe"
 # Home scrolls back up to the continue entry (below the fold at 100x30).
 screen_keys g
-screen_wait "Continue where I left off: 16."
+screen_wait "Continue where I left off: 17."
 
 # Open drop 3, page down, quit with Ctrl-C from inside the reader.
 screen_keys g j j Enter

@@ -48,9 +48,9 @@ screen_start 80 24
 screen_wait "Phase 1"
 screen_keys S
 screen_wait "Course summary"
-screen_has "Drops done: 0 of 16"
+screen_has "Drops done: 0 of 17"
 screen_keys G
-screen_wait "Phase 5  Going Further: 0 of 2 done, 0 mastered"
+screen_wait "Phase 5  Going Further: 0 of 3 done, 0 mastered"
 screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q q should exit 0"
 test_done
