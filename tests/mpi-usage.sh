@@ -44,6 +44,11 @@ expect 2 "$PARLEARN" run --mode tp --np 3
 one_line 'does not divide the model.s 4 attention heads'
 expect 2 "$PARLEARN" run --mode pp --np 3
 one_line 'do not divide the model.s 4 layers'
+# A schedule the toy does not run fits no size: a usage error, not the
+# processes' fault.
+expect 1 "$PARLEARN" run --mode pp --np 4 --schedule dualpipe
+one_line 'the simulator does not run the dualpipe schedule'
+grep -q 'processes do not fit' "$tmp/err" && fail "blames the processes: $(cat "$tmp/err")"
 expect 2 "$PARLEARN" run --mode single --np 2
 one_line '2 processes do not fit mode single: it runs on 1'
 expect 2 "$PARLEARN" run --mode dp --np 4 --microbatches 8

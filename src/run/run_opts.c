@@ -212,13 +212,16 @@ run_opts_config(const struct run_opts *o, int np, struct sim_config *cfg,
 
 	req.gpus = np;
 	if (sim_config_build(&req, cfg, &why) != 0) {
-		if (np > 0)
+		/* Options that make no run at any size: a usage error, and
+		 * not the processes' fault. */
+		int some = fits_some_size(&o->req);
+
+		if (np > 0 && some)
 			pl_err_set(err, NULL, 0, 0, _("%d processes do not fit "
 			    "this run: %s"), np, why.msg);
 		else
 			pl_err_set(err, NULL, 0, 0, "%s", why.msg);
-		/* Options that make no run at any size: a usage error. */
-		return fits_some_size(&o->req) ? 2 : 1;
+		return some ? 2 : 1;
 	}
 	if (np > 0 && cfg->gpus != np) {
 		pl_err_set(err, NULL, 0, 0, _("%d processes do not fit mode %s: "
