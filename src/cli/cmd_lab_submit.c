@@ -18,6 +18,7 @@
 #include "cli/common.h"
 #include "cli/usage.h"
 #include "core/course/quiz.h"
+#include "core/engine/hardware.h"
 #include "core/json.h"
 #include "core/sim/sim.h"
 #include "store/labdir.h"
@@ -68,6 +69,47 @@ run_correct(const struct lab_script *ls, long step, const char *file,
 }
 
 /*
+ * --run FILE on an emit step: the config a student emitted, read back and
+ * held against the step's layout (core/lab/lab_emit.c). 1 right; -2 wrong,
+ * the reason in why (recorded); -1 after printing why the file cannot be
+ * read (exit 2, nothing recorded).
+ */
+static int
+emit_correct(const struct cli_ctx *ctx, const struct lab_step *s, long step,
+    const char *file, struct pl_err *why)
+{
+	struct hw_catalog cat;
+	struct pl_err err;
+	size_t len = 0;
+	char *text;
+	int rc;
+
+	pl_err_clear(&err);
+	if (hw_catalog_load(&cat, ctx->data_dir, &err) != 0) {
+		cli_print_err(&err);
+		return -1;
+	}
+	if ((text = pl_read_file(file, &len, &err)) == NULL) {
+		hw_catalog_free(&cat);
+		cli_print_err(&err);
+		return -1;
+	}
+	pl_err_clear(why);
+	rc = lab_emit_check(s, &cat, text, len, file, why);
+	free(text);
+	hw_catalog_free(&cat);
+	if (rc < 0) {
+		cli_print_err(why);
+		return -1;
+	}
+	if (rc == 0)
+		return -2;
+	printf(_("step %ld: the config states the step's layout: right\n"),
+	    step);
+	return 1;
+}
+
+/*
  * Whether step s (1-based: step) asks about (kind, id): 0, or 1 after
  * saying what it asks about instead. course may be NULL.
  */
@@ -96,7 +138,8 @@ item_check(const struct lab_step *s, long step,
 		cli_error(_("step %ld asks about nothing (%s): nothing to "
 		    "submit"), step, lab_step_kind_name(s->kind));
 	else if (kind == LAB_ITEM_RUN)
-		cli_error(_("step %ld is not a run step; it asks about: %s"),
+		cli_error(_("step %ld is not a run or emit step; it asks "
+		    "about: %s"),
 		    step, list);
 	else if (kind == LAB_ITEM_SCENARIO)
 		cli_error(_("step %ld has no scenario %s; it asks about: %s"),
@@ -200,7 +243,9 @@ cli_lab_submit(const struct cli_ctx *ctx, int argc, char **argv)
 		rc = 2;
 	} else
 		rc = item_check(&ls->steps[step - 1], step, c, kind, id);
-	if (rc == 0 && run != NULL)
+	if (rc == 0 && run != NULL && ls->steps[step - 1].kind == LAB_STEP_EMIT)
+		corr = emit_correct(ctx, &ls->steps[step - 1], step, run, &why);
+	else if (rc == 0 && run != NULL)
 		corr = run_correct(ls, step, run, &why);
 	if (rc == 0)
 		tries = counting_tries(c, &ls->steps[step - 1], kind, id);

@@ -263,6 +263,21 @@ student_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		ui_put(w, y++, 4, line, cols - 6, ui_attr(UI_C_ACCENT));
 		y++;
 		draw_items(st, w, rows, cols, &y);
+	} else if (ls->kind == LAB_STEP_EMIT) {
+		int k = 0;
+
+		while (ls->emit.targets != 0 && !(ls->emit.targets & (1u << k)))
+			k++;
+		ui_put(w, y++, 2, _("In a shell, write the layout as a launch "
+		    "config:"), cols - 4, A_NORMAL);
+		ui_put(w, y++, 4, lab_emit_command(ls, k, "config.txt", title,
+		    sizeof title), cols - 6, ui_attr(UI_C_ACCENT));
+		ui_put(w, y++, 2, _("then hand it in:"), cols - 4, A_NORMAL);
+		snprintf(line, sizeof line, "parlearn lab submit %s --step %d "
+		    "--run config.txt", st->app->lab_dir, st->view + 1);
+		ui_put(w, y++, 4, line, cols - 6, ui_attr(UI_C_ACCENT));
+		y++;
+		draw_items(st, w, rows, cols, &y);
 	} else if (d != NULL) {
 		snprintf(line, sizeof line, _("Enter: open drop %d, %s"),
 		    d->number, d->title);
@@ -342,7 +357,8 @@ student_tick(struct ui_screen *s)
 
 	poll_state(st);
 	/* A run handed in from a shell shows up within a second. */
-	if (st->script->steps[st->view].kind == LAB_STEP_RUN)
+	if (st->script->steps[st->view].kind == LAB_STEP_RUN ||
+	    st->script->steps[st->view].kind == LAB_STEP_EMIT)
 		keep_runs(st);
 }
 

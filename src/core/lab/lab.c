@@ -20,7 +20,7 @@
 #define LAB_MAX_LIST	64
 
 static const char *const kind_names[] = {
-	"drop", "scenario", "questions", "break", "run"
+	"drop", "scenario", "questions", "break", "run", "emit"
 };
 
 const char *
@@ -28,7 +28,7 @@ lab_step_kind_name(enum lab_step_kind k)
 {
 	static const char *const shown[] = {
 		N_("drop"), N_("scenario"), N_("questions"), N_("break"),
-		N_("run")
+		N_("run"), N_("emit")
 	};
 
 	return _(shown[k]);
@@ -184,7 +184,8 @@ parse_refs(const cJSON *st, struct lab_step *s, const char *file,
 {
 	const char *drop = NULL, *sc = NULL;
 	char kpath[256];
-	int need = s->kind != LAB_STEP_BREAK && s->kind != LAB_STEP_RUN;
+	int need = s->kind != LAB_STEP_BREAK && s->kind != LAB_STEP_RUN &&
+	    s->kind != LAB_STEP_EMIT;
 
 	if (pl_json_string(st, "drop", need, &drop, file, path, err) != 0 ||
 	    pl_json_string(st, "scenario", s->kind == LAB_STEP_SCENARIO, &sc,
@@ -283,6 +284,7 @@ parse_step(const cJSON *st, struct lab_step *s, const char *file,
 	    file, path, err) != 0 || parse_refs(st, s, file, path, err) != 0 ||
 	    parse_override(st, s, file, path, err) != 0 ||
 	    parse_run(st, s, file, path, err) != 0 ||
+	    lab_emit_parse(st, s, file, path, err) != 0 ||
 	    parse_list(st, "talking_points", 0, &s->points, &s->n_points,
 	    file, path, err) != 0)
 		return -1;
@@ -291,6 +293,10 @@ parse_step(const cJSON *st, struct lab_step *s, const char *file,
 	if (title == NULL && s->kind == LAB_STEP_RUN) {
 		snprintf(buf, sizeof buf, "%s %s", lab_step_kind_name(s->kind),
 		    s->run.mode);
+		title = buf;
+	} else if (title == NULL && s->kind == LAB_STEP_EMIT) {
+		snprintf(buf, sizeof buf, "%s %s", lab_step_kind_name(s->kind),
+		    s->emit.model);
 		title = buf;
 	} else if (title == NULL) {
 		snprintf(buf, sizeof buf, "%s %s%s%s", lab_step_kind_name(
@@ -393,6 +399,7 @@ lab_script_free(struct lab_script *ls)
 		free(s->override.gpu);
 		free(s->run.mode);
 		free(s->run.schedule);
+		lab_emit_free(&s->emit);
 		free_list(s->questions, s->n_questions);
 		free_list(s->points, s->n_points);
 	}
@@ -497,7 +504,7 @@ lab_step_items(const struct lab_step *s, const struct content_course *c,
 		ids[n] = s->scenario;
 		kinds[n++] = LAB_ITEM_SCENARIO;
 	}
-	if (s->kind == LAB_STEP_RUN && n < max) {
+	if ((s->kind == LAB_STEP_RUN || s->kind == LAB_STEP_EMIT) && n < max) {
 		ids[n] = LAB_RUN_ID;
 		kinds[n++] = LAB_ITEM_RUN;
 	}

@@ -27,7 +27,17 @@ enum lab_step_kind {
 	LAB_STEP_SCENARIO,
 	LAB_STEP_QUESTIONS,
 	LAB_STEP_BREAK,
-	LAB_STEP_RUN		/* launch `parlearn run`, submit its timeline */
+	LAB_STEP_RUN,		/* launch `parlearn run`, submit its timeline */
+	LAB_STEP_EMIT		/* `plan --emit` a layout, submit the config */
+};
+
+/* What an emit step has each student write (lab_emit.c). */
+struct lab_emit {
+	char	*model;		/* model preset */
+	char	*gpu;		/* GPU catalog name; NULL: h100-80gb */
+	int	 gpus, dp, tp, pp, cp, ep, zero, micro_batch;
+	long	 global_batch;
+	unsigned targets;	/* 1 << enum emit_kind allowed; 0: all */
 };
 
 /* What a run step has each student launch (`parlearn run`). */
@@ -61,6 +71,7 @@ struct lab_step {
 	char			**points;	/* talking points */
 	size_t			 n_points;
 	struct lab_run		 run;		/* run steps */
+	struct lab_emit		 emit;		/* emit steps */
 };
 
 struct lab_script {
@@ -184,6 +195,29 @@ const char	*lab_run_command(const struct lab_step *, char *buf,
 int	lab_run_check(const struct lab_step *s, const struct sim_config *,
 	    const struct sim_result *, const struct sim_origin *,
 	    const char *file, int *correct, struct pl_err *err);
+
+/* An emit step's "emit" object into s (only an emit step has one). */
+int	lab_emit_parse(const cJSON *st, struct lab_step *s, const char *file,
+	    const char *parent, struct pl_err *err);
+void	lab_emit_free(struct lab_emit *);
+
+/*
+ * The command an emit step has students run for target kind (an
+ * enum emit_kind), "parlearn plan --model ... --emit KIND -o FILE".
+ */
+const char	*lab_emit_command(const struct lab_step *, int kind,
+		    const char *out, char *buf, size_t size);
+
+/*
+ * A student's emitted config (text, len bytes, read from file) for emit
+ * step s, the models and GPUs from cat: 1 when it states the step's
+ * layout in an allowed target, 0 when it states another (err says the
+ * line and key), -1 when it is unreadable (err says why).
+ */
+struct hw_catalog;
+int	lab_emit_check(const struct lab_step *s, const struct hw_catalog *cat,
+	    const char *text, size_t len, const char *file,
+	    struct pl_err *err);
 
 /*
  * What a file-based grade can check of a measured run (lab_verify.c; what
