@@ -27,9 +27,10 @@ lab="$tmp/lab"
 sed 's/^--tensor-model-parallel-size 2$/--tensor-model-parallel-size 4/' \
 	"$tmp/good.txt" >"$tmp/bad.txt"
 cmp -s "$tmp/good.txt" "$tmp/bad.txt" && fail "sed did not change TP"
-"$PARLEARN" plan --model llama3-8b --gpu h100-80gb --gpus 16 --dp 4 --tp 2 \
-	--pp 2 --cp 1 --zero 1 --micro-batch 1 --global-batch 512 \
-	--emit deepspeed -o "$tmp/ds.json" 2>/dev/null
+# DeepSpeed's JSON cannot state PP: a DP-only layout is what it can write
+"$PARLEARN" plan --model llama3-8b --gpu h100-80gb --gpus 16 --dp 16 --tp 1 \
+	--pp 1 --zero 1 --micro-batch 1 --global-batch 512 \
+	--emit deepspeed -o "$tmp/ds.json" || fail "plan --emit deepspeed"
 printf 'garbage\n' >"$tmp/junk.txt"
 
 submit() {	# PROFILE FILE: status in $rc
@@ -53,12 +54,10 @@ grep -q 'junk.txt:1:.*not a torchtitan' "$tmp/sub.err" ||
 	fail "garbage reason: $(cat "$tmp/sub.err")"
 
 # DeepSpeed is not among this step's targets.
-if [ -s "$tmp/ds.json" ]; then
-	submit s4 "$tmp/ds.json"
-	[ "$rc" -eq 2 ] || fail "deepspeed target: rc $rc"
-	grep -q 'a deepspeed config; this step asks for another' \
-		"$tmp/sub.err" || fail "target: $(cat "$tmp/sub.err")"
-fi
+submit s4 "$tmp/ds.json"
+[ "$rc" -eq 2 ] || fail "deepspeed target: rc $rc"
+grep -q 'a deepspeed config; this step asks for another' \
+	"$tmp/sub.err" || fail "target: $(cat "$tmp/sub.err")"
 
 "$PARLEARN" lab status "$lab" >"$tmp/st.out" || fail "lab status"
 grep -q 'refused: .*s2, step 1: --tensor-model-parallel-size is 4' \

@@ -172,7 +172,7 @@ parse_kind(const cJSON *st, struct lab_step *s, const char *file,
 			return 0;
 		}
 	pl_err_set_path(err, file, pl_json_path_key(kpath, sizeof kpath, path,
-	    "kind"), _("unknown step kind \"%s\" (drop, scenario, questions, run or break)"),
+	    "kind"), _("unknown step kind \"%s\" (drop, scenario, questions, run, emit or break)"),
 	    k);
 	return -1;
 }
