@@ -264,7 +264,7 @@ START_TEST(course_in_ascii)
 	ck_assert_ptr_nonnull(setlocale(LC_ALL, "C"));
 	c = content_load(TOP_SRCDIR, NULL);
 	ck_assert_ptr_nonnull(c);
-	ck_assert_uint_eq(c->n_drops, 16);
+	ck_assert_uint_eq(c->n_drops, 17);
 	ck_assert_ptr_nonnull(c->reference);
 	for (w = 0; w < 4; w++) {
 		for (i = 0; i < c->n_drops; i++)

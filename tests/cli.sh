@@ -116,7 +116,7 @@ expect 1 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 1 --scenario q1 
 grep -q "step 1 has no scenario q1" "$tmp/err" || fail "--scenario q1: $(cat "$tmp/err")"
 printf '{}' >"$tmp/run.json"
 expect 1 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 1 --run "$tmp/run.json"
-grep -q "step 1 is not a run step; it asks about: --question q1" "$tmp/err" ||
+grep -q "step 1 is not a run or emit step; it asks about: --question q1" "$tmp/err" ||
 	fail "--run on a drop step: $(cat "$tmp/err")"
 [ -e "$tmp/lab/results/$(id -un)@sub.json" ] && fail "a result was written"
 expect 0 "$PARLEARN" --profile sub lab submit "$tmp/lab" --step 1 --question q2 --correct 1
