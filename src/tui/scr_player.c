@@ -406,8 +406,7 @@ measured_caption(struct pscr *ps)
 	if (n > 0 && (size_t)n < sizeof ps->measured && o->profiler)
 		snprintf(ps->measured + n, sizeof ps->measured - (size_t)n, " %s",
 		    ps->against != NULL ? _("PyTorch's own regions and "
-		    "collectives, the ranks' clocks aligned on the collectives; "
-		    "x puts the engine's plan beside it.") :
+		    "collectives; x: the engine's plan beside it.") :
 		    _("PyTorch's own regions and collectives, the ranks' clocks "
 		    "aligned on the collectives; x puts the simulator's run "
 		    "beside it."));

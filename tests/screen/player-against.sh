@@ -12,7 +12,7 @@ D=$top_srcdir/tests/data/torch-traces
 screen_start 80 24 trace --from "$D/ddp-2p-rank0.json" "$D/ddp-2p-rank1.json" \
 	--against "$SCREEN_TMP/plan.json"
 screen_wait "Measured on 2 processes: dp"
-screen_wait "engine's plan beside it."
+screen_wait "x: the engine's plan beside it."
 screen_keys x
 screen_wait "Measured on 2 ranks vs the engine's plan: llama2-7b, 2 h100-80gb"
 screen_has "measured       engine     engine/m"
