@@ -13,7 +13,12 @@
 #include "core/engine/emit.h"
 #include "core/engine/emit_read.h"
 #include "core/engine/hardware.h"
+#include "core/lab/lab.h"
 #include "catfix.h"
+
+#ifndef TOP_SRCDIR
+#define TOP_SRCDIR "."
+#endif
 
 static void
 layout(struct cm_config *c, const char *model, int gpus, int d, int t, int p,
@@ -205,6 +210,31 @@ START_TEST(bad_input_refused)
 }
 END_TEST
 
+/*
+ * What the student screen shows of labs/emit-config.json's step: the
+ * layout in words and the targets, not a command to paste (saying the
+ * layout with plan's options is what the step asks).
+ */
+START_TEST(step_shows_layout_not_command)
+{
+	struct pl_err err;
+	struct lab_script *ls = lab_script_load(TOP_SRCDIR
+	    "/labs/emit-config.json", &err);
+	char buf[300];
+
+	ck_assert_msg(ls != NULL, "%s", err.msg);
+	ck_assert_int_eq(ls->steps[0].kind, LAB_STEP_EMIT);
+	ck_assert_str_eq(lab_emit_layout(&ls->steps[0], buf, sizeof buf),
+	    "llama3-8b on 16 h100-80gb: DP 4, TP 2, PP 2, CP 1, EP 1, "
+	    "ZeRO 1, micro-batch 1, global batch 512");
+	ck_assert_ptr_null(strstr(buf, "--"));
+	ck_assert_str_eq(lab_emit_targets(&ls->steps[0], buf, sizeof buf),
+	    "torchtitan, megatron, sbatch");
+	lab_script_free(ls);
+}
+END_TEST
+
+
 static Suite *
 emit_read_suite(void)
 {
@@ -216,6 +246,7 @@ emit_read_suite(void)
 	tcase_add_test(tc, wrong_tp_named_with_line);
 	tcase_add_test(tc, missing_key);
 	tcase_add_test(tc, bad_input_refused);
+	tcase_add_test(tc, step_shows_layout_not_command);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -264,14 +264,19 @@ student_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		y++;
 		draw_items(st, w, rows, cols, &y);
 	} else if (ls->kind == LAB_STEP_EMIT) {
-		int k = 0;
+		char kinds[96];
 
-		while (ls->emit.targets != 0 && !(ls->emit.targets & (1u << k)))
-			k++;
-		ui_put(w, y++, 2, _("In a shell, write the layout as a launch "
-		    "config:"), cols - 4, A_NORMAL);
-		ui_put(w, y++, 4, lab_emit_command(ls, k, "config.txt", title,
-		    sizeof title), cols - 6, ui_attr(UI_C_ACCENT));
+		/* the layout, not the command: turning it into plan's
+		 * options (or a file by hand) is what is asked */
+		snprintf(line, sizeof line, _("Write this layout as a launch "
+		    "config (%s):"), lab_emit_targets(ls, kinds,
+		    sizeof kinds));
+		ui_put(w, y++, 2, line, cols - 4, A_NORMAL);
+		ui_put(w, y++, 4, lab_emit_layout(ls, title, sizeof title),
+		    cols - 6, ui_attr(UI_C_ACCENT));
+		ui_put(w, y++, 2, _("parlearn plan writes one: the layout's "
+		    "options, then --emit KIND -o config.txt;"), cols - 4,
+		    A_NORMAL);
 		ui_put(w, y++, 2, _("then hand it in:"), cols - 4, A_NORMAL);
 		snprintf(line, sizeof line, "parlearn lab submit %s --step %d "
 		    "--run config.txt", st->app->lab_dir, st->view + 1);

@@ -202,11 +202,15 @@ int	lab_emit_parse(const cJSON *st, struct lab_step *s, const char *file,
 void	lab_emit_free(struct lab_emit *);
 
 /*
- * The command an emit step has students run for target kind (an
- * enum emit_kind), "parlearn plan --model ... --emit KIND -o FILE".
+ * The layout an emit step asks for, in words ("llama3-8b on 16 h100-80gb:
+ * DP 4, TP 2, ..."), and the targets it takes ("megatron, torchtitan"):
+ * what the student screen shows. Not the command: saying the layout with
+ * plan's options is the student's part.
  */
-const char	*lab_emit_command(const struct lab_step *, int kind,
-		    const char *out, char *buf, size_t size);
+const char	*lab_emit_layout(const struct lab_step *, char *buf,
+		    size_t size);
+const char	*lab_emit_targets(const struct lab_step *, char *buf,
+		    size_t size);
 
 /*
  * A student's emitted config (text, len bytes, read from file) for emit

@@ -105,17 +105,28 @@ lab_emit_free(struct lab_emit *e)
 }
 
 const char *
-lab_emit_command(const struct lab_step *s, int kind, const char *out,
-    char *buf, size_t size)
+lab_emit_layout(const struct lab_step *s, char *buf, size_t size)
 {
 	const struct lab_emit *e = &s->emit;
 
-	snprintf(buf, size, "parlearn plan --model %s --gpu %s --gpus %d "
-	    "--dp %d --tp %d --pp %d --cp %d%s%.0d --zero %d --micro-batch %d"
-	    "%s%.0ld --emit %s -o %s", e->model, e->gpu ? e->gpu : DEFAULT_GPU,
-	    e->gpus, e->dp, e->tp, e->pp, e->cp, e->ep ? " --ep " : "", e->ep,
-	    e->zero, e->micro_batch, e->global_batch ? " --global-batch " : "",
-	    e->global_batch, emit_kind_names[kind], out);
+	snprintf(buf, size, _("%s on %d %s: DP %d, TP %d, PP %d, CP %d, EP "
+	    "%d, ZeRO %d, micro-batch %d, global batch %ld"), e->model,
+	    e->gpus, e->gpu ? e->gpu : DEFAULT_GPU, e->dp, e->tp, e->pp, e->cp,
+	    e->ep > 0 ? e->ep : 1, e->zero, e->micro_batch, e->global_batch);
+	return buf;
+}
+
+const char *
+lab_emit_targets(const struct lab_step *s, char *buf, size_t size)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < EMIT_N && n < size; k++)
+		if (s->emit.targets == 0 || (s->emit.targets & (1u << k)))
+			n += (size_t)snprintf(buf + n, size - n, "%s%s",
+			    n ? ", " : "", emit_kind_names[k]);
 	return buf;
 }
 
