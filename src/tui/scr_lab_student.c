@@ -219,7 +219,9 @@ draw_items(struct student *st, WINDOW *w, int rows, int cols, int *y)
 		snprintf(line, sizeof line, "%s %s %s",
 		    a == NULL ? ui_glyph_dot() : a->correct ?
 		    ui_glyph_check() : "x", kinds[i] == LAB_ITEM_SCENARIO ?
-		    _("scenario") : kinds[i] == LAB_ITEM_RUN ?
+		    _("scenario") : kinds[i] == LAB_ITEM_RUN &&
+		    ls->kind == LAB_STEP_EMIT ? _("config, states the layout") :
+		    kinds[i] == LAB_ITEM_RUN ?
 		    _("run, answers equal one device's") : _("question"),
 		    kinds[i] == LAB_ITEM_RUN ? "" : ids[i]);
 		ui_put(w, (*y)++, 4, line, cols - 8, a == NULL ?
@@ -272,11 +274,14 @@ student_draw(struct ui_screen *s, WINDOW *w, int rows, int cols)
 		    "config (%s):"), lab_emit_targets(ls, kinds,
 		    sizeof kinds));
 		ui_put(w, y++, 2, line, cols - 4, A_NORMAL);
+		snprintf(line, sizeof line, _("%s on %d %s"), ls->emit.model,
+		    ls->emit.gpus, ls->emit.gpu != NULL ? ls->emit.gpu :
+		    "h100-80gb");
+		ui_put(w, y++, 4, line, cols - 6, ui_attr(UI_C_ACCENT));
 		ui_put(w, y++, 4, lab_emit_layout(ls, title, sizeof title),
 		    cols - 6, ui_attr(UI_C_ACCENT));
-		ui_put(w, y++, 2, _("parlearn plan writes one: the layout's "
-		    "options, then --emit KIND -o config.txt;"), cols - 4,
-		    A_NORMAL);
+		ui_put(w, y++, 2, _("plan --emit KIND -o config.txt writes one "
+		    "from the layout's options;"), cols - 4, A_NORMAL);
 		ui_put(w, y++, 2, _("then hand it in:"), cols - 4, A_NORMAL);
 		snprintf(line, sizeof line, "parlearn lab submit %s --step %d "
 		    "--run config.txt", st->app->lab_dir, st->view + 1);

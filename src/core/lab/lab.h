@@ -202,8 +202,9 @@ int	lab_emit_parse(const cJSON *st, struct lab_step *s, const char *file,
 void	lab_emit_free(struct lab_emit *);
 
 /*
- * The layout an emit step asks for, in words ("llama3-8b on 16 h100-80gb:
- * DP 4, TP 2, ..."), and the targets it takes ("megatron, torchtitan"):
+ * The layout an emit step asks for, in words ("DP 4, TP 2, ..."; the
+ * model and GPUs are the step's fields), and the targets it takes
+ * ("megatron, torchtitan"):
  * what the student screen shows. Not the command: saying the layout with
  * plan's options is the student's part.
  */

@@ -109,9 +109,8 @@ lab_emit_layout(const struct lab_step *s, char *buf, size_t size)
 {
 	const struct lab_emit *e = &s->emit;
 
-	snprintf(buf, size, _("%s on %d %s: DP %d, TP %d, PP %d, CP %d, EP "
-	    "%d, ZeRO %d, micro-batch %d, global batch %ld"), e->model,
-	    e->gpus, e->gpu ? e->gpu : DEFAULT_GPU, e->dp, e->tp, e->pp, e->cp,
+	snprintf(buf, size, _("DP %d, TP %d, PP %d, CP %d, EP %d, ZeRO %d, "
+	    "micro-batch %d, global batch %ld"), e->dp, e->tp, e->pp, e->cp,
 	    e->ep > 0 ? e->ep : 1, e->zero, e->micro_batch, e->global_batch);
 	return buf;
 }
