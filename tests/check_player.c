@@ -661,10 +661,19 @@ START_TEST(knobs)
 	sim_config_default(&cfg, SIM_PP, 4);
 	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SP, 1, 16), 0);
 	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 1);
-	/* 4 stages x 2 chunks do not divide 4 layers: skip to gpipe. */
+	/* 4 stages x 2 chunks do not divide 4 layers: skip to ZB-H1, then
+	 * DualPipe; the toy does not run DualPipeV: round to GPipe. */
+	ck_assert_int_eq(cfg.schedule, PIPE_ZB_H1);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 1);
+	ck_assert_int_eq(cfg.schedule, PIPE_DUALPIPE);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 1);
 	ck_assert_int_eq(cfg.schedule, PIPE_GPIPE);
 	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_GPUS, -1, 16), 1);
 	ck_assert_int_eq(cfg.gpus, 2);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, -1, 16), 1);
+	ck_assert_int_eq(cfg.schedule, PIPE_DUALPIPE);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, -1, 16), 1);
+	ck_assert_int_eq(cfg.schedule, PIPE_ZB_H1);
 	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, -1, 16), 1);
 	ck_assert_int_eq(cfg.schedule, PIPE_INTERLEAVED);
 	ck_assert_int_eq(cfg.vstages, 2);

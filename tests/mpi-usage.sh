@@ -46,9 +46,14 @@ expect 2 "$PARLEARN" run --mode pp --np 3
 one_line 'do not divide the model.s 4 layers'
 # A schedule the toy does not run fits no size: a usage error, not the
 # processes' fault.
-expect 1 "$PARLEARN" run --mode pp --np 4 --schedule dualpipe
-one_line 'the simulator does not run the dualpipe schedule'
+expect 1 "$PARLEARN" run --mode pp --np 4 --schedule dualpipev
+one_line 'the simulator does not run DualPipeV'
 grep -q 'processes do not fit' "$tmp/err" && fail "blames the processes: $(cat "$tmp/err")"
+# The split backward and DualPipe run in the simulator only.
+expect 1 "$PARLEARN" run --mode pp --np 4 --schedule zb-h1
+one_line "the MPI run does not run the zb-h1 schedule; 'parlearn trace --schedule zb-h1' simulates it"
+expect 1 "$PARLEARN" run --mode pp --np 4 --schedule dualpipe
+one_line 'the MPI run does not run the dualpipe schedule'
 expect 2 "$PARLEARN" run --mode single --np 2
 one_line '2 processes do not fit mode single: it runs on 1'
 expect 2 "$PARLEARN" run --mode dp --np 4 --microbatches 8

@@ -303,7 +303,7 @@ run_exec_step(struct run_exec *x)
 	const struct sched_op *op;
 	size_t i;
 
-	for (i = 0; i < x->sc.n_per_stage; i++) {
+	for (i = 0; i < x->sc.n_ops[x->s]; i++) {
 		op = &x->sc.ops[(size_t)x->s * x->sc.n_per_stage + i];
 		if (op->forward) {
 			run_progress_busy(_("in the forward pass of micro-batch "

@@ -385,8 +385,7 @@ assemble(struct run_exec *x, const double *all, const int *counts,
 	res->ep = x->lay.e;
 	res->moe = x->lay.moe;
 	res->bubble = sim_timeline_bubble(&res->tl);
-	res->bubble_formula = x->lay.p > 1 ?
-	    pipe_bubble_fraction(x->lay.p, x->lay.m, x->lay.v) : 0.0;
+	res->bubble_formula = sim_layout_bubble_formula(&x->lay);
 	res->bytes_moved = sim_timeline_bytes(&res->tl);
 	res->step_time = res->tl.t_end;
 	out->origin.measured = 1;

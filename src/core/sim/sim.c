@@ -140,6 +140,7 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 		lay->e = 1;
 	if (lay->kind == PIPE_INTERLEAVED && lay->v == 1)
 		lay->kind = PIPE_1F1B;
+	lay->dual = lay->kind == PIPE_DUALPIPE;
 	mesh_init(&lay->mesh, cfg->cost.gpus_per_node);
 	lay->mesh.degree[MESH_DP] = lay->d / lay->c;
 	lay->mesh.degree[MESH_CP] = lay->c;
@@ -147,6 +148,26 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 	lay->mesh.degree[MESH_TP] = lay->t;
 	lay->lps = SIM_LAYERS / (lay->p * lay->v);
 	lay->b = lay->m > 0 ? SIM_BATCH / (lay->d / lay->c * lay->m) : 0;
+}
+
+/*
+ * The bubble share the schedule's formula gives for lay, with F, B and W
+ * of one layer from its FLOPs (sched_bubble_share). A MoE layer's W is
+ * its attention's (the experts keep their products in B).
+ */
+double
+sim_layout_bubble_formula(const struct sim_layout *lay)
+{
+	struct sim_shape sh = { lay->b, lay->t, lay->sp, lay->c };
+	int dense = lay->moe.experts == 0, T = sim_shape_tokens(&sh);
+	double f = sim_flops_attn(&sh) + (dense ? sim_flops_mlp(&sh) :
+	    sim_moe_flops_local(&lay->moe, T) +
+	    sim_moe_flops_expert(&lay->moe, T * lay->moe.top_k));
+
+	if (lay->p < 2 || lay->b < 1)
+		return 0.0;
+	return sched_bubble_share(lay->kind, lay->p, lay->m, lay->v,
+	    sim_flops_weights(&sh, dense) / f);
 }
 
 double
@@ -214,8 +235,7 @@ sim_run(const struct sim_config *cfg, struct sim_result *res,
 	res->max_grad_error = sim_max_diff(res->grads, ref_g, SIM_NPARAMS);
 	res->max_param_error = sim_max_diff(res->params, ref_p, SIM_NPARAMS);
 	res->bubble = sim_timeline_bubble(&res->tl);
-	res->bubble_formula = lay.p > 1 ?
-	    pipe_bubble_fraction(lay.p, lay.m, lay.v) : 0.0;
+	res->bubble_formula = sim_layout_bubble_formula(&lay);
 	res->bytes_moved = sim_timeline_bytes(&res->tl);
 	res->step_time = res->tl.t_end;
 	return 0;

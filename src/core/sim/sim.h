@@ -18,7 +18,10 @@
  *          rows; two all-reduces forward and two backward per layer, or
  *          with sequence parallelism two all-gathers and two
  *          reduce-scatters each way.
- *   pp     GPipe, 1F1B or interleaved 1F1B over stages of layers.
+ *   pp     GPipe, 1F1B or interleaved 1F1B over stages of layers, or
+ *          ZB-H1 and DualPipe with the backward split into B and W
+ *          (schedule.h); DualPipe's device s also holds stage p-1-s
+ *          and sums those gradients with device p-1-s before Adam.
  *   fsdp   ZeRO-3 / PyTorch FSDP: parameters, gradients and Adam state
  *          sharded over the replicas; each layer all-gathered before its
  *          forward and again before its backward, its gradients

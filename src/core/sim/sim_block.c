@@ -290,12 +290,14 @@ sim_bwd_mlp(const struct sim_shape *sh, const struct sim_lparams *lp,
 	double *du = work;
 	size_t i, n = (size_t)T * fl;
 
-	sim_mm_tn_acc(s->a, dy_whole, g->w2, T, fl, H);
+	if (g->w2 != NULL)
+		sim_mm_tn_acc(s->a, dy_whole, g->w2, T, fl, H);
 	memset(du, 0, n * sizeof *du);
 	sim_mm_nt_acc(dy_whole, lp->w2, du, T, fl, H);
 	for (i = 0; i < n; i++)
 		du[i] *= sim_gelu_grad(s->u[i]);
-	sim_mm_tn_acc(s->n2, du, g->w1, T, H, fl);
+	if (g->w1 != NULL)
+		sim_mm_tn_acc(s->n2, du, g->w1, T, H, fl);
 	sim_colsum_acc(du, g->b1, T, fl);
 	memset(part, 0, (size_t)T * H * sizeof *part);
 	sim_mm_nt_acc(du, lp->w1, part, T, H, fl);
@@ -375,7 +377,8 @@ sim_bwd_proj(const struct sim_shape *sh, const struct sim_lparams *lp,
 {
 	int T = sim_shape_tokens(sh), hl = H / sh->t;
 
-	sim_mm_tn_acc(s->ctx, dh_whole, g->wo, T, hl, H);
+	if (g->wo != NULL)
+		sim_mm_tn_acc(s->ctx, dh_whole, g->wo, T, hl, H);
 	sim_mm_nt_acc(dh_whole, lp->wo, dctx, T, hl, H);
 }
 
@@ -386,11 +389,13 @@ sim_bwd_qkv(const struct sim_shape *sh, const struct sim_lparams *lp,
 {
 	int T = sim_shape_tokens(sh), hl = H / sh->t;
 
-	sim_mm_tn_acc(s->n1, dq, g->wq, T, H, hl);
+	if (g->wq != NULL) {
+		sim_mm_tn_acc(s->n1, dq, g->wq, T, H, hl);
+		sim_mm_tn_acc(s->n1, dk, g->wk, T, H, hl);
+		sim_mm_tn_acc(s->n1, dv, g->wv, T, H, hl);
+	}
 	sim_colsum_acc(dq, g->bq, T, hl);
-	sim_mm_tn_acc(s->n1, dk, g->wk, T, H, hl);
 	sim_colsum_acc(dk, g->bk, T, hl);
-	sim_mm_tn_acc(s->n1, dv, g->wv, T, H, hl);
 	sim_colsum_acc(dv, g->bv, T, hl);
 	memset(part, 0, (size_t)T * H * sizeof *part);
 	sim_mm_nt_acc(dq, lp->wq, part, T, H, hl);
@@ -407,4 +412,56 @@ sim_bwd_norm1(const struct sim_shape *sh, int k, const struct sim_lparams *lp,
 
 	memcpy(dx, dh, (size_t)Tl * H * sizeof *dx);
 	rms_bwd(x, lp->g1, s->r1, sum + row0(sh, k) * H, g->g1, dx, Tl);
+}
+
+size_t
+sim_wstash_len(const struct sim_shape *sh)
+{
+	size_t T = (size_t)sim_shape_tokens(sh);
+	size_t hl = (size_t)(H / sh->t), fl = (size_t)(SIM_FFN / sh->t);
+
+	return 4 * T * H + 2 * T * fl + 4 * T * hl;
+}
+
+void
+sim_wstash_view(double *base, const struct sim_shape *sh,
+    struct sim_wstash *ws)
+{
+	size_t T = (size_t)sim_shape_tokens(sh);
+	size_t hl = (size_t)(H / sh->t), fl = (size_t)(SIM_FFN / sh->t);
+
+	ws->dy = base;
+	ws->du = ws->dy + T * H;
+	ws->dh = ws->du + T * fl;
+	ws->dq = ws->dh + T * H;
+	ws->dk = ws->dq + T * hl;
+	ws->dv = ws->dk + T * hl;
+	ws->n1 = ws->dv + T * hl;
+	ws->ctx = ws->n1 + T * H;
+	ws->n2 = ws->ctx + T * hl;
+	ws->a = ws->n2 + T * H;
+}
+
+void
+sim_bwd_weights(const struct sim_shape *sh, const struct sim_lparams *g,
+    const struct sim_wstash *ws, int mlp)
+{
+	int T = sim_shape_tokens(sh), hl = H / sh->t, fl = SIM_FFN / sh->t;
+
+	if (mlp) {
+		sim_mm_tn_acc(ws->a, ws->dy, g->w2, T, fl, H);
+		sim_mm_tn_acc(ws->n2, ws->du, g->w1, T, H, fl);
+	}
+	sim_mm_tn_acc(ws->ctx, ws->dh, g->wo, T, hl, H);
+	sim_mm_tn_acc(ws->n1, ws->dq, g->wq, T, H, hl);
+	sim_mm_tn_acc(ws->n1, ws->dk, g->wk, T, H, hl);
+	sim_mm_tn_acc(ws->n1, ws->dv, g->wv, T, H, hl);
+}
+
+double
+sim_flops_weights(const struct sim_shape *sh, int mlp)
+{
+	double T = sim_shape_tokens(sh), hl = (double)H / sh->t;
+
+	return 2.0 * T * H * 4.0 * hl + (mlp ? sim_flops_mlp(sh) : 0.0);
 }

@@ -136,4 +136,33 @@ void	sim_bwd_norm1(const struct sim_shape *, int k,
 	    const struct sim_saved *, const double *x, const double *dh,
 	    const double *sum, double *dx);
 
+/*
+ * The backward split in two, as zero-bubble schedules run it (Qi et al.,
+ * "Zero Bubble Pipeline Parallelism", arXiv 2311.09241, 2): B, the input
+ * gradients, now;
+ * W, the weight gradients, later. The backward functions above skip a
+ * weight's product when g's pointer to it is NULL (biases and gains are
+ * still summed); the caller keeps the output gradients those products
+ * need in a stash (dY for w2, dU after GELU for w1, dH for wo, dq, dk, dv
+ * for the projections) with the products' inputs (n1, ctx, n2, a), so
+ * the rest of what the forward saved is freed at B; sim_bwd_weights runs
+ * the products from the stash alone. mlp 0 leaves the MLP out (the MoE
+ * variant's experts keep their products in B).
+ */
+struct sim_wstash {
+	double	*dy;		/* T x H */
+	double	*du;		/* T x Fl */
+	double	*dh;		/* T x H */
+	double	*dq, *dk, *dv;	/* T x Hl each */
+	double	*n1, *ctx, *n2, *a;	/* the products' inputs, copied from
+					   struct sim_saved */
+};
+size_t	sim_wstash_len(const struct sim_shape *);
+void	sim_wstash_view(double *base, const struct sim_shape *,
+	    struct sim_wstash *);
+void	sim_bwd_weights(const struct sim_shape *, const struct sim_lparams *g,
+	    const struct sim_wstash *, int mlp);
+/* FLOPs of sim_bwd_weights: half the backward's products. */
+double	sim_flops_weights(const struct sim_shape *, int mlp);
+
 #endif

@@ -96,11 +96,23 @@ check_pipeline(const struct sim_config *cfg, const struct sim_layout *lay,
 		    "interleaved schedule"));
 		return -1;
 	}
-	/* The op orders for these are being built (issue 27 item 3). */
-	if (cfg->schedule == PIPE_ZB_H1 || cfg->schedule == PIPE_DUALPIPE ||
-	    cfg->schedule == PIPE_DUALPIPEV) {
-		pl_err_set(err, NULL, 0, 0, _("the simulator does not run the "
-		    "%s schedule"), pipe_schedule_name(cfg->schedule));
+	if (cfg->schedule == PIPE_DUALPIPEV) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("the simulator does not "
+		    "run DualPipeV; it runs DualPipe (the engine prices both: "
+		    "parlearn plan --schedule dualpipev)"));
+		return -1;
+	}
+	if (cfg->schedule == PIPE_DUALPIPE && lay->p < 2) {
+		pl_err_set(err, NULL, 0, 0, "%s", _("DualPipe needs pipeline "
+		    "stages: modes pp and 3d, or ep with --pp"));
+		return -1;
+	}
+	if (cfg->schedule == PIPE_DUALPIPE && (lay->p % 2 != 0 ||
+	    lay->m % 2 != 0 || lay->m < 2 * lay->p)) {
+		pl_err_set(err, NULL, 0, 0, _("DualPipe needs an even number "
+		    "of stages and an even number of micro-batches, at least "
+		    "twice the stages (%d stages, %d micro-batches)"), lay->p,
+		    lay->m);
 		return -1;
 	}
 	if (SIM_LAYERS % (lay->p * lay->v) != 0) {

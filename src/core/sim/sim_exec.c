@@ -134,6 +134,16 @@ stage_of_layer(const struct sim_layout *lay, int l)
 	return (l / lay->lps) % lay->p;
 }
 
+/* Whether stage s holds layer l: DualPipe's stage s holds its own
+ * layers and stage p-1-s's. */
+static int
+stage_holds(const struct sim_layout *lay, int s, int l)
+{
+	int own = stage_of_layer(lay, l);
+
+	return own == s || (lay->dual && own == lay->p - 1 - s);
+}
+
 /* EP: a device is charged only for its own experts (sim_ep_grads.c). */
 static void
 unheld(struct sim_run *run, int i, enum sim_mem_kind kind, double t)
@@ -161,7 +171,7 @@ init_device(struct sim_run *run, int i, double *params)
 		if (lay->zero3) {
 			dv->off[l] = dv->n_w;
 			dv->n_w += sim_zero3_shard(lay);
-		} else if (stage_of_layer(lay, l) == dv->s) {
+		} else if (stage_holds(lay, dv->s, l)) {
 			dv->off[l] = dv->n_w;
 			dv->n_w += sim_layer_size(lay->t);
 		}
@@ -359,11 +369,18 @@ set_stage_clock(struct sim_run *run, int s, double t)
 			run->dev[sim_rank(&run->lay, r, s, k)].clock = t;
 }
 
+/* The chunk events carry: interleaved, vs / p; DualPipe, the direction. */
+static int
+chunk_of(const struct sim_run *run, const struct pipe *pp, int vs, int mb)
+{
+	return run->lay.dual ? sched_direction(pp->sc, mb) : vs / run->lay.p;
+}
+
 static void
 run_forward(struct sim_run *run, struct pipe *pp, int s, int vs, int mb)
 {
 	const struct sim_layout *lay = &run->lay;
-	int l0 = vs * lay->lps, chunk = vs / lay->p, l, r, k, s2;
+	int l0 = vs * lay->lps, chunk = chunk_of(run, pp, vs, mb), l, r, k, s2;
 	double ready;
 
 	for (r = 0; vs == 0 && r < lay->d; r++)
@@ -378,22 +395,34 @@ run_forward(struct sim_run *run, struct pipe *pp, int s, int vs, int mb)
 		pp->bwd_ready[mb * pp->P + vs] = stage_clock(run, s);
 		return;
 	}
-	s2 = (vs + 1) % lay->p;
+	s2 = sched_stage_of(pp->sc, vs + 1, mb);
 	ready = s2 == s ? stage_clock(run, s) :
 	    send_boundary(run, s, s2, l0 + lay->lps, mb, 0, chunk);
 	pp->fwd_ready[mb * pp->P + vs + 1] = ready;
 }
 
+/* A split backward's W pass: the weight gradients of vs's layers. */
 static void
-run_backward(struct sim_run *run, struct pipe *pp, int s, int vs, int mb)
+run_weights(struct sim_run *run, struct pipe *pp, int s, int vs, int mb)
+{
+	int l0 = vs * run->lay.lps, chunk = chunk_of(run, pp, vs, mb), l;
+
+	for (l = l0 + run->lay.lps - 1; l >= l0 && !run->oom; l--)
+		sim_layer_weights(run, s, l, mb, chunk);
+}
+
+static void
+run_backward(struct sim_run *run, struct pipe *pp, int s, int vs, int mb,
+    int split)
 {
 	const struct sim_layout *lay = &run->lay;
 	size_t loc = (size_t)sim_shape_local(&run->sh) * H;
-	int l0 = vs * lay->lps, chunk = vs / lay->p, l, r, k, s2, di;
+	int l0 = vs * lay->lps, chunk = chunk_of(run, pp, vs, mb), l, r, k;
+	int s2, di;
 	double ready;
 
 	for (l = l0 + lay->lps - 1; l >= l0 && !run->oom; l--)
-		sim_layer_backward(run, s, l, mb, chunk);
+		sim_layer_backward(run, s, l, mb, chunk, split);
 	if (vs == 0) {
 		for (r = 0; r < lay->d; r++)
 			for (k = 0; k < lay->t; k++) {
@@ -404,28 +433,39 @@ run_backward(struct sim_run *run, struct pipe *pp, int s, int vs, int mb)
 			}
 		return;
 	}
-	s2 = (vs - 1) % lay->p;
+	s2 = sched_stage_of(pp->sc, vs - 1, mb);
 	ready = s2 == s ? stage_clock(run, s) :
 	    send_boundary(run, s, s2, l0, mb, 1, chunk);
 	pp->bwd_ready[mb * pp->P + vs - 1] = ready;
 }
 
-/* When the input of stage s's next op is there, NAN if not yet. */
+/*
+ * When the input of stage s's next op is there, NAN if not yet. A W pass
+ * needs only its own B, run earlier on s; DualPipe's F&B pair waits for
+ * the inputs of both.
+ */
 static double
-ready_at(const struct pipe *pp, int s, const struct sched_op *op)
+ready_at(const struct pipe *pp, int s, const struct sched_op *op, int last)
 {
 	int vs = sched_vstage(pp->sc, s, op);
+	double t, t2;
 
-	return (op->forward ? pp->fwd_ready : pp->bwd_ready)[op->mb * pp->P +
+	if (op->pass == SCHED_W)
+		return 0.0;
+	t = (op->forward ? pp->fwd_ready : pp->bwd_ready)[op->mb * pp->P +
 	    vs];
+	if (!op->pair || last)
+		return t;
+	t2 = ready_at(pp, s, op + 1, 1);
+	return isnan(t2) ? t2 : t2 > t ? t2 : t;
 }
 
 /* Run every op of the schedule, the earliest startable first. */
 static int
 run_pipeline(struct sim_run *run, const struct sched *sc)
 {
-	size_t n = (size_t)sc->m * sc->p * sc->v, i, *next, left;
-	struct pipe pp = { sc, sc->p * sc->v, NULL, NULL };
+	size_t n = (size_t)sc->m * sched_nvstages(sc), i, *next, left;
+	struct pipe pp = { sc, sched_nvstages(sc), NULL, NULL };
 	const struct sched_op *op;
 	double t, best_t, r;
 	int s, best;
@@ -439,15 +479,16 @@ run_pipeline(struct sim_run *run, const struct sched *sc)
 		pp.fwd_ready[i] = i % (size_t)pp.P == 0 ? 0.0 : NAN;
 		pp.bwd_ready[i] = NAN;
 	}
-	left = (size_t)sc->p * sc->n_per_stage;
+	for (left = 0, s = 0; s < sc->p; s++)
+		left += sc->n_ops[s];
 	while (!run->oom && left > 0) {
 		best = -1;
 		best_t = INFINITY;
 		for (s = 0; s < sc->p; s++) {
-			if (next[s] == sc->n_per_stage)
+			if (next[s] == sc->n_ops[s])
 				continue;
 			op = &sc->ops[(size_t)s * sc->n_per_stage + next[s]];
-			r = ready_at(&pp, s, op);
+			r = ready_at(&pp, s, op, next[s] + 1 == sc->n_ops[s]);
 			if (isnan(r))
 				continue;
 			t = r > stage_clock(run, s) ? r : stage_clock(run, s);
@@ -463,15 +504,44 @@ run_pipeline(struct sim_run *run, const struct sched *sc)
 		if (op->forward)
 			run_forward(run, &pp, best, sched_vstage(sc, best, op),
 			    op->mb);
+		else if (op->pass == SCHED_W)
+			run_weights(run, &pp, best, sched_vstage(sc, best, op),
+			    op->mb);
 		else
 			run_backward(run, &pp, best, sched_vstage(sc, best, op),
-			    op->mb);
+			    op->mb, op->pass == SCHED_BI);
 		left--;
 	}
 	free(pp.fwd_ready);
 	free(pp.bwd_ready);
 	free(next);
 	return run->oom || left > 0 ? -1 : 0;
+}
+
+/*
+ * DualPipe: stage s and stage p-1-s hold the same two stages' layers, one
+ * copy each way; their gradients are summed before the step (as
+ * DualPipe's example adds each copy's gradient to its mirror's), so both
+ * copies take the same update.
+ */
+static void
+mirror_reduce(struct sim_run *run)
+{
+	const struct sim_layout *lay = &run->lay;
+	struct sim_tag tag = { SIM_P_WEIGHT_GRADS, 0, -1, -1, -1 };
+	double *bufs[2];
+	int g[2], r, s, k;
+
+	for (r = 0; lay->dual && r < lay->d; r++)
+		for (s = 0; s < lay->p / 2; s++)
+			for (k = 0; k < lay->t; k++) {
+				g[0] = sim_rank(lay, r, s, k);
+				g[1] = sim_rank(lay, r, lay->p - 1 - s, k);
+				bufs[0] = run->dev[g[0]].g;
+				bufs[1] = run->dev[g[1]].g;
+				sim_collective(run, SIM_ALL_REDUCE, &tag, g, 2,
+				    bufs, run->dev[g[0]].n_w, 0, 0.0);
+			}
 }
 
 static void
@@ -528,6 +598,7 @@ free_devices(struct sim_run *run)
 			free(dv->fullg[l]);
 			for (mb = 0; mb < SIM_BATCH; mb++) {
 				free(dv->saved[l][mb]);
+				free(dv->wstash[l][mb]);
 				sim_ep_free(run, i, l, mb);
 			}
 		}
@@ -568,6 +639,7 @@ sim_exec(const struct sim_layout *lay, const struct sim_cost *cost,
 		init_device(run, i, params);
 	if (!run->oom && run_pipeline(run, &sc) == 0) {
 		sim_grads_finish(run);
+		mirror_reduce(run);
 		collect(run, grads, 1);
 		optimizer_step(run);
 		collect(run, params, 0);

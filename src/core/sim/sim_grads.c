@@ -129,14 +129,17 @@ sim_grads_layer_done(struct sim_run *run, int s, int l, int mb)
 	const struct sim_layout *lay = &run->lay;
 	int r, k, done = 0;
 
+	/* DualPipe: each copy of a layer sees half the micro-batches */
+	int last = lay->dual ? lay->m / 2 : lay->m;
+
 	for (r = 0; r < lay->d; r++)
 		for (k = 0; k < lay->t; k++)
 			done = ++run->dev[sim_rank(lay, r, s, k)].bwd_done[l];
 	if (lay->zero3)
 		zero3_release(run, l, mb);
-	else if (lay->d > 1 && lay->overlap && done == lay->m && lay->e > 1)
+	else if (lay->d > 1 && lay->overlap && done == last && lay->e > 1)
 		sim_ep_bucket(run, s, l, 1);
-	else if (lay->d > 1 && lay->overlap && done == lay->m)
+	else if (lay->d > 1 && lay->overlap && done == last)
 		dp_bucket(run, s, l);
 }
 

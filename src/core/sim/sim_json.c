@@ -288,7 +288,7 @@ read_event(const struct rd *rd, const cJSON *o, const char *path,
 	    kind_name)) < 0 ||
 	    (what = name_index(rd, o, "carries", path, SIM_NPAYLOADS,
 	    payload_name)) < 0 ||
-	    (part = name_index(rd, o, "part", path, SIM_PART_MLP + 1,
+	    (part = name_index(rd, o, "part", path, SIM_PART_WEIGHTS + 1,
 	    part_name)) < 0 ||
 	    get_int(rd, o, "layer", 0, SIM_LAYERS, &ev.layer, path) != 0 ||
 	    get_int(rd, o, "microbatch", -1, SIM_BATCH, &ev.microbatch,
@@ -575,8 +575,7 @@ sim_result_from_json(const cJSON *root, const char *file,
 	res->ep = lay.e;
 	res->moe = lay.moe;
 	res->bubble = sim_timeline_bubble(&res->tl);
-	res->bubble_formula = lay.p > 1 ?
-	    pipe_bubble_fraction(lay.p, lay.m, lay.v) : 0.0;
+	res->bubble_formula = sim_layout_bubble_formula(&lay);
 	res->bytes_moved = sim_timeline_bytes(&res->tl);
 	res->step_time = res->tl.t_end;
 	if (origin != NULL)

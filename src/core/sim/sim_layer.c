@@ -10,6 +10,8 @@
  * lock step; a blocking TP collective ends at the same time for the whole
  * group.
  */
+#include <string.h>
+
 #include "core/sim/sim_collective.h"
 #include "core/sim/sim_modes.h"
 
@@ -258,7 +260,8 @@ sim_layer_forward(struct sim_run *run, int s, int l, int mb, int chunk)
 	zero3_after_forward(run, devs, n, l);
 }
 
-/* After a layer's backward: free what it used, keep dx. */
+/* After a layer's backward: free what it used, keep dx (and with split
+ * the stash the W pass reads). */
 static void
 backward_free(struct sim_run *run, int di, int l, int mb)
 {
@@ -273,12 +276,88 @@ backward_free(struct sim_run *run, int di, int l, int mb)
 	sim_ep_free(run, di, l, mb);
 }
 
+/*
+ * Layer l's parameters and gradients on device di for a backward; with
+ * split the weight products are left to the W pass (sim_block.h): the
+ * gradient pointers they write are NULL.
+ */
+static void
+bwd_layer(struct sim_run *run, int di, int l, int split,
+    struct sim_lparams *w, struct sim_lparams *g)
+{
+	sim_dev_layer(run, di, l, w, g);
+	if (!split)
+		return;
+	g->wq = g->wk = g->wv = g->wo = NULL;
+	if (run->lay.moe.experts == 0)
+		g->w1 = g->w2 = NULL;
+}
+
+/* Split backward: keep what the W pass of layer l needs from part of
+ * the backward just run (mlp 1: dY, dU and their inputs a, n2; 0: dH,
+ * dq, dk, dv and their inputs ctx, n1). */
+static void
+stash(struct sim_run *run, int di, int l, int mb, int mlp)
+{
+	struct sim_dev *dv = &run->dev[di];
+	size_t T = (size_t)sim_shape_tokens(&run->sh);
+	size_t hl = (size_t)(H / run->lay.t), fl = (size_t)(SIM_FFN / run->lay.t);
+	struct sim_wstash ws;
+	struct sim_saved sv;
+
+	if (dv->wstash[l][mb] == NULL)
+		dv->wstash[l][mb] = sim_dev_alloc(run, di, SIM_MEM_ACTS,
+		    sim_wstash_len(&run->sh), dv->clock);
+	if (dv->wstash[l][mb] == NULL)
+		return;
+	sim_wstash_view(dv->wstash[l][mb], &run->sh, &ws);
+	saved_of(run, di, l, mb, &sv);
+	if (mlp) {
+		memcpy(ws.dy, dv->dwhole, T * H * sizeof(double));
+		memcpy(ws.du, dv->work, T * fl * sizeof(double));
+		memcpy(ws.n2, sv.n2, T * H * sizeof(double));
+		memcpy(ws.a, sv.a, T * fl * sizeof(double));
+		return;
+	}
+	memcpy(ws.dh, dv->dwhole, T * H * sizeof(double));
+	memcpy(ws.dq, dv->work + T * hl, 3 * T * hl * sizeof(double));
+	memcpy(ws.n1, sv.n1, T * H * sizeof(double));
+	memcpy(ws.ctx, sv.ctx, T * hl * sizeof(double));
+}
+
 void
-sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
+sim_layer_weights(struct sim_run *run, int s, int l, int mb, int chunk)
+{
+	int devs[SIM_MAX_GPUS] = { 0 }, n = stage_devs(run, s, devs), i;
+	int mlp = run->lay.moe.experts == 0;
+	struct sim_lparams w, g;
+	struct sim_wstash ws;
+	struct sim_dev *dv;
+
+	for (i = 0; i < n; i++) {
+		dv = &run->dev[devs[i]];
+		if (dv->wstash[l][mb] == NULL)
+			return;
+		sim_dev_layer(run, devs[i], l, &w, &g);
+		sim_wstash_view(dv->wstash[l][mb], &run->sh, &ws);
+		sim_bwd_weights(&run->sh, &g, &ws, mlp);
+		sim_compute(run, devs[i], SIM_BACKWARD, SIM_PART_WEIGHTS, l,
+		    mb, chunk, sim_flops_weights(&run->sh, mlp));
+		sim_dev_free(run, devs[i], SIM_MEM_ACTS, &dv->wstash[l][mb],
+		    sim_wstash_len(&run->sh), dv->clock);
+	}
+	sim_grads_layer_done(run, s, l, mb);
+}
+
+void
+sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk,
+    int split)
 {
 	const struct sim_shape *sh = &run->sh;
 	size_t loc = (size_t)sim_shape_local(sh) * H;
 	int devs[SIM_MAX_GPUS] = { 0 }, n = stage_devs(run, s, devs), i;
+	double mlp_w = split && run->lay.moe.experts == 0 ?
+	    sim_flops_weights(sh, 1) - sim_flops_weights(sh, 0) : 0.0;
 	struct sim_lparams w, g;
 	struct sim_saved sv;
 	struct sim_dev *dv;
@@ -288,7 +367,7 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
 		dv = &run->dev[devs[i]];
 		if (dv->dact[l + 1][mb] == NULL || dv->saved[l][mb] == NULL)
 			return;
-		sim_dev_layer(run, devs[i], l, &w, &g);
+		bwd_layer(run, devs[i], l, split, &w, &g);
 		sim_bwd_out(sh, dv->k, &g, dv->dact[l + 1][mb], dv->dwhole);
 	}
 	if (run->lay.sp)
@@ -298,7 +377,7 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
 		sim_ep_bwd_mlp(run, devs, n, l, mb, chunk);
 	for (i = 0; run->lay.e < 2 && i < n; i++) {
 		dv = &run->dev[devs[i]];
-		sim_dev_layer(run, devs[i], l, &w, &g);
+		bwd_layer(run, devs[i], l, split, &w, &g);
 		saved_of(run, devs[i], l, mb, &sv);
 		if (run->lay.moe.experts > 0)
 			sim_moe_bwd_mlp(sh, &run->lay.moe, &w, &g, &sv,
@@ -306,14 +385,16 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
 		else
 			sim_bwd_mlp(sh, &w, &g, &sv, dv->dwhole, dv->part,
 			    dv->work);
+		if (split && run->lay.moe.experts == 0)
+			stash(run, devs[i], l, mb, 1);
 		sim_compute(run, devs[i], SIM_BACKWARD, SIM_PART_MLP, l, mb,
-		    chunk, 2.0 * mlp_flops(run));
+		    chunk, 2.0 * mlp_flops(run) - mlp_w);
 	}
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACT_GRADS,
 	    BUF_PART);
 	for (i = 0; i < n; i++) {
 		dv = &run->dev[devs[i]];
-		sim_dev_layer(run, devs[i], l, &w, &g);
+		bwd_layer(run, devs[i], l, split, &w, &g);
 		saved_of(run, devs[i], l, mb, &sv);
 		sim_bwd_norm2(sh, dv->k, &w, &g, &sv, dv->dact[l + 1][mb],
 		    dv->part, dv->dh, dv->dwhole);
@@ -326,11 +407,14 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
 		sim_cp_bwd_attn(run, devs, n, l, mb, chunk);
 	for (i = 0; run->lay.c < 2 && i < n; i++) {
 		dv = &run->dev[devs[i]];
-		sim_dev_layer(run, devs[i], l, &w, &g);
+		bwd_layer(run, devs[i], l, split, &w, &g);
 		saved_of(run, devs[i], l, mb, &sv);
 		sim_bwd_attn(sh, &w, &g, &sv, dv->dwhole, dv->part, dv->work);
+		if (split)
+			stash(run, devs[i], l, mb, 0);
 		sim_compute(run, devs[i], SIM_BACKWARD, SIM_PART_ATTN, l, mb,
-		    chunk, 2.0 * sim_flops_attn(sh));
+		    chunk, 2.0 * sim_flops_attn(sh) - (split ?
+		    sim_flops_weights(sh, 0) : 0.0));
 	}
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACT_GRADS,
 	    BUF_PART);
@@ -340,11 +424,12 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk)
 		    loc, dv->clock);
 		if (dv->dact[l][mb] == NULL)
 			return;
-		sim_dev_layer(run, devs[i], l, &w, &g);
+		bwd_layer(run, devs[i], l, split, &w, &g);
 		saved_of(run, devs[i], l, mb, &sv);
 		sim_bwd_norm1(sh, dv->k, &w, &g, &sv, dv->act[l][mb], dv->dh,
 		    dv->part, dv->dact[l][mb]);
 		backward_free(run, devs[i], l, mb);
 	}
-	sim_grads_layer_done(run, s, l, mb);
+	if (!split)
+		sim_grads_layer_done(run, s, l, mb);
 }

@@ -47,6 +47,8 @@ struct sim_layout {
 	struct sim_moe	 moe;		/* the MLP: dense if experts 0 */
 	int		 e;		/* expert-parallel ranks: replicas
 					   r / e share their experts */
+	int		 dual;		/* 1: DualPipe, stage s also holds
+					   stage p-1-s's layers */
 };
 
 struct sim_ep_buf;
@@ -64,6 +66,8 @@ struct sim_dev {
 	double	*act[SIM_LAYERS + 1][SIM_BATCH];	/* boundaries, Tl x H */
 	double	*dact[SIM_LAYERS + 1][SIM_BATCH];	/* their gradients */
 	double	*saved[SIM_LAYERS][SIM_BATCH];	/* struct sim_saved arrays */
+	double	*wstash[SIM_LAYERS][SIM_BATCH];	/* split backward: what the
+					   W pass reads (sim_wstash) */
 	int	 bwd_done[SIM_LAYERS];	/* backward passes run, per layer */
 	double	*part;			/* T x H: partial sums to reduce */
 	double	*dwhole;		/* T x H: gradients to gather */
@@ -91,6 +95,10 @@ struct sim_run {
 
 /* The grid cfg asks for (sim.c); does not check it. */
 void	sim_layout_of(const struct sim_config *, struct sim_layout *);
+
+/* The bubble share lay's schedule gives by its formula, 0 without
+ * stages (sim.c). */
+double	sim_layout_bubble_formula(const struct sim_layout *);
 
 /* The MoE variant's and ep's rules (sim_ep_check.c): 0, or -1 with a
  * one-line reason in err. */
@@ -170,7 +178,12 @@ void	sim_dev_layer(struct sim_run *, int di, int l, struct sim_lparams *w,
  * scatters. chunk is the pipeline model chunk, for the events.
  */
 void	sim_layer_forward(struct sim_run *, int s, int l, int mb, int chunk);
-void	sim_layer_backward(struct sim_run *, int s, int l, int mb, int chunk);
+/* split 1: the input gradients only (B), the weights' products left to
+ * sim_layer_weights (W), which also launches the layer's gradient
+ * collectives (sim_grads_layer_done). */
+void	sim_layer_backward(struct sim_run *, int s, int l, int mb, int chunk,
+	    int split);
+void	sim_layer_weights(struct sim_run *, int s, int l, int mb, int chunk);
 
 /*
  * ZeRO-3 (sim_grads.c): make sure layer l's gather has been issued on

@@ -31,7 +31,8 @@ static const char *const payload_names[SIM_NPAYLOADS] = {
 	"keys-values", "key-value-grads", "dispatch", "combine"
 };
 
-static const char *const part_names[] = { "none", "attention", "mlp" };
+static const char *const part_names[] = { "none", "attention", "mlp",
+	"weights" };
 
 const char *
 sim_kind_name(enum sim_kind k)
@@ -54,7 +55,7 @@ sim_payload_name(enum sim_payload p)
 const char *
 sim_part_name(enum sim_part p)
 {
-	return (p >= SIM_PART_NONE && p <= SIM_PART_MLP) ? part_names[p] : "?";
+	return (p >= SIM_PART_NONE && p <= SIM_PART_WEIGHTS) ? part_names[p] : "?";
 }
 
 int

@@ -58,7 +58,8 @@ enum sim_payload {
 enum sim_part {
 	SIM_PART_NONE,		/* not a layer's compute */
 	SIM_PART_ATTN,		/* norm, attention and its projection */
-	SIM_PART_MLP		/* norm and the two-matrix MLP */
+	SIM_PART_MLP,		/* norm and the two-matrix MLP */
+	SIM_PART_WEIGHTS	/* a split backward's W: weight gradients */
 };
 
 /* What a device's resident bytes are made of. */
