@@ -126,6 +126,8 @@ gantt_char(const struct sim_timeline *tl, int m, int dev, double t)
 		    e->kind == SIM_SEND || e->kind == SIM_RECV ||
 		    e->kind == SIM_IDLE || e->kind == SIM_RING_STEP)
 			continue;
+		if (e->kind == SIM_BACKWARD && e->part == SIM_PART_WEIGHTS)
+			return '/';
 		if (sim_kind_is_compute(e->kind))
 			return (char)((e->kind == SIM_FORWARD ? 'A' : 'a') +
 			    (e->microbatch < 0 ? 0 : ((e->shard > 0 ? e->shard :
@@ -155,6 +157,20 @@ print_stages(const struct sim_result *r)
 		}
 		printf(" (%s)\n", layers);
 	}
+}
+
+/* Each GPU's idle share of the compute window and its peak memory. */
+static void
+print_devices(const struct sim_result *r)
+{
+	char name[16];
+	int d;
+
+	for (d = 0; d < r->tl.n_devices; d++)
+		printf(_("%s: idle %.1f%%, peak memory %zu bytes\n"),
+		    sim_device_name(d, name, sizeof name),
+		    100.0 * sim_timeline_device_bubble(&r->tl, d),
+		    sim_timeline_peak(&r->tl, d));
 }
 
 static void
@@ -206,17 +222,23 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 	}
 	printf(_("\ntime 0 to %.1f ms, one column = %.2f ms\n"),
 	    tl->t_end * 1e3, col * 1e3);
-	if (r->pp > 1)
+	if (r->pp > 1) {
 		print_stages(r);
+		print_devices(r);
+	}
 	printf("%s", _("legend: A-Z forward of slice 0-25 of the batch "
 	    "(replica x m + micro-batch),\n        a-z backward, = all-reduce, "
 	    "< all-gather, > reduce-scatter,\n        * optimizer step, "
-	    ". idle\n\n"));
+	    ". idle\n"));
+	if (r->schedule == PIPE_ZB_H1 || r->schedule == PIPE_DUALPIPE)
+		printf("%s", _("        / weight gradients (W) of a backward "
+		    "split in two\n"));
+	putchar('\n');
 	if (origin == NULL || !origin->profiler)
 		printf(_("loss %.15g, largest gradient difference from single "
 		    "%.3g\n"), r->loss, r->max_grad_error);
-	printf(_("bubble measured %.4f, formula (p-1)/(v*m+p-1) %.4f\n"),
-	    r->bubble, r->bubble_formula);
+	printf(_("bubble measured %.4f, formula %s %.4f\n"), r->bubble,
+	    sim_bubble_formula_text(r), r->bubble_formula);
 	printf(_("bytes moved %zu, step time %.1f ms\n"), r->bytes_moved,
 	    r->step_time * 1e3);
 }

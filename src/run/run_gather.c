@@ -382,6 +382,7 @@ assemble(struct run_exec *x, const double *all, const int *counts,
 	res->tp = x->lay.t;
 	res->pp = x->lay.p;
 	res->v = x->lay.v;
+	res->schedule = x->lay.kind;
 	res->ep = x->lay.e;
 	res->moe = x->lay.moe;
 	res->bubble = sim_timeline_bubble(&res->tl);

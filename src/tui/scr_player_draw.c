@@ -236,6 +236,11 @@ draw_box(struct pscr *ps, WINDOW *w, const struct pscr_plan *pl, int dev,
 
 	ui_box(w, y, x, pl->holds_n + 4 + pl->detail_n, bw);
 	sim_device_name(dev, buf, sizeof buf);
+	/* A pipeline's stages idle differently: each box says its share. */
+	if (ps->pl.res.pp > 1 && inner >= 13)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    _(" idle %.0f%%"), 100.0 * sim_timeline_device_bubble(
+		    &ps->pl.res.tl, dev));
 	ui_put(w, y, x + 1, buf, inner, ui_attr(e != NULL ?
 	    UI_C_ACCENT : UI_C_HEADING));
 	for (i = 0; i < pl->holds_n; i++)
@@ -453,8 +458,9 @@ pscr_draw_stats(const struct player *p, WINDOW *w, int y, int n, int cols)
 		    r->step_time * 1e3);
 	} else if (r->pp > 1)
 		snprintf(line, sizeof line, _("bubble: %.1f%% measured, %.1f%% "
-		    "by (p-1)/(v*m+p-1); step %.0f ms"), 100.0 * r->bubble,
-		    100.0 * r->bubble_formula, r->step_time * 1e3);
+		    "by %s; step %.0f ms"), 100.0 * r->bubble,
+		    100.0 * r->bubble_formula, sim_bubble_formula_text(r),
+		    r->step_time * 1e3);
 	else
 		snprintf(line, sizeof line, _("bubble: %.1f%% measured, no "
 		    "pipeline; step %.0f ms"), 100.0 * r->bubble,

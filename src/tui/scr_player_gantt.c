@@ -1,7 +1,8 @@
 /*
  * scr_player_gantt.c - the player's time axis: one Gantt row per device
  * (a letter per slice of the batch, upper case forward, lower case
- * backward, underlined for an interleaved device's later chunks), the
+ * backward, underlined for an interleaved device's later chunks, / for
+ * a split backward's weight gradients), the
  * transfer lane of what runs beside compute, the cursor and the legend.
  * Idle inside the compute window is the bubble the figure counts; idle
  * outside it (the wait for the last all-reduce) has its own glyph.
@@ -38,6 +39,10 @@ cell_glyph(const struct player_cell *c, char *g, int *attr)
 	case PLAYER_CELL_WAIT:
 		snprintf(g, 8, "%s", ui_glyph_wait());
 		*attr = ui_attr(UI_C_DIM);
+		return;
+	case PLAYER_CELL_WEIGHTS:
+		g[0] = '/';
+		*attr = ui_attr(UI_C_STARTED) | A_BOLD;
 		return;
 	default:
 		g[0] = sym[c->kind - PLAYER_CELL_FORWARD];
@@ -151,7 +156,8 @@ legend_compose(const int *seen, int hint, int chunks, char *buf, size_t n)
 	static const char *const what[PLAYER_NCELLS] = {
 		NULL, N_("A-Z forward, a-z backward"), NULL,
 		N_("= all-reduce"), N_("< all-gather"), N_("> reduce-scatter"),
-		N_("* optimizer"), N_("~ send"), NULL
+		N_("* optimizer"), N_("~ send"), NULL,
+		N_("/ weight gradients (W)")
 	};
 	int i, len = 0;
 

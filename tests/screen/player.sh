@@ -2,7 +2,8 @@
 # The animation player: from the home entry it waits, paused, on pipeline
 # parallelism (Gantt chart, bubble, moving cursor), pauses without using
 # the CPU, lets the learner turn the run's settings (mode, GPUs, schedule)
-# and compare GPipe with 1F1B, stacked at 80x24 and side by side at
+# (on to ZB-H1 with its W passes and DualPipe with two stages a GPU)
+# and compare with 1F1B, stacked at 80x24 and side by side at
 # 200x60 (back to stacked when the terminal narrows); DP shows a different
 # slice of the batch on every GPU and its gradient buckets in the transfer
 # lane; 3d in ASCII; from the reader, Enter on drop 4's first animation
@@ -105,17 +106,30 @@ wait_until 10 screen_changed || fail "Right did not step to the next event"
 screen_has "paused 1x"
 awk -v a="$t1" -v b="$(shown_time)" 'BEGIN { exit !(b + 0 >= a + 0) }' ||
 	fail "Right went back in time: $t1 -> $(shown_time)"
-# Turn the schedule; compare with 1F1B.
+# Turn the schedule to zero bubble: the W passes drawn as /, each GPU's
+# idle share in its box, ZB-H1's formula; compare with 1F1B.
 screen_keys s
-screen_wait "Animation: pp, 4 GPUs, gpipe, m=8"
+screen_wait "Animation: pp, 4 GPUs, zb-h1, m=8"
+screen_has "by (p-1)(F+B-2W)"
+screen_has "/ weight gradients (W)"
+screen_has "G3 idle"
+screen_capture | grep '^G1 ' | grep -q '/' || fail "no W pass in G1's row"
 screen_keys x
 screen_wait "1f1b: step"
-screen_has "gpipe: step"
+screen_has "zb-h1: step"
 # At 80 columns the two runs stand one above the other.
-stacked "gpipe: step" "1f1b: step" || fail "compare at 80x24 is not stacked"
+stacked "zb-h1: step" "1f1b: step" || fail "compare at 80x24 is not stacked"
 screen_has "holds at most"
 screen_keys x
 screen_wait_gone "1f1b: step"
+# DualPipe next: every GPU holds two stages' layers; its own formula.
+screen_keys s
+screen_wait "Animation: pp, 4 GPUs, dualpipe, m=8"
+screen_has "by (p/2-1)(F&B+B-3W)"
+screen_has "L1 L4"
+# The toy does not run DualPipeV: on to GPipe.
+screen_keys s
+screen_wait "Animation: pp, 4 GPUs, gpipe, m=8"
 # Fewer micro-batches, then back.
 screen_keys M
 screen_wait "Animation: pp, 4 GPUs, gpipe, m=4"

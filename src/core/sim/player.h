@@ -40,10 +40,11 @@ enum player_cell_kind {
 	PLAYER_CELL_REDUCE_SCATTER,
 	PLAYER_CELL_OPTIMIZER,
 	PLAYER_CELL_SEND,	/* transfer lane only: a pipeline send */
-	PLAYER_CELL_WAIT	/* idle outside the compute window: waiting
+	PLAYER_CELL_WAIT,	/* idle outside the compute window: waiting
 				   for a transfer, not bubble */
+	PLAYER_CELL_WEIGHTS	/* a split backward's W pass */
 };
-#define PLAYER_NCELLS	(PLAYER_CELL_WAIT + 1)
+#define PLAYER_NCELLS	(PLAYER_CELL_WEIGHTS + 1)
 
 struct player_cell {
 	unsigned char	 kind;		/* enum player_cell_kind */

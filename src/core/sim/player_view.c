@@ -67,7 +67,8 @@ clear(struct player_cell *cells, int width)
 static void
 put(const struct player *p, const struct sim_event *e, struct player_cell *c)
 {
-	c->kind = cell_kind(e->kind);
+	c->kind = e->kind == SIM_BACKWARD && e->part == SIM_PART_WEIGHTS ?
+	    PLAYER_CELL_WEIGHTS : cell_kind(e->kind);
 	c->chunk = (signed char)(sim_kind_is_compute(e->kind) ? e->chunk : -1);
 	c->label = (short)(sim_kind_is_compute(e->kind) ?
 	    player_label(p, e) : -1);

@@ -150,6 +150,16 @@ sim_layout_of(const struct sim_config *cfg, struct sim_layout *lay)
 	lay->b = lay->m > 0 ? SIM_BATCH / (lay->d / lay->c * lay->m) : 0;
 }
 
+const char *
+sim_bubble_formula_text(const struct sim_result *r)
+{
+	if (r->schedule == PIPE_ZB_H1)
+		return "(p-1)(F+B-2W)";
+	if (r->schedule == PIPE_DUALPIPE)
+		return "(p/2-1)(F&B+B-3W)";
+	return "(p-1)/(v*m+p-1)";
+}
+
 /*
  * The bubble share the schedule's formula gives for lay, with F, B and W
  * of one layer from its FLOPs (sched_bubble_share). A MoE layer's W is
@@ -229,6 +239,7 @@ sim_run(const struct sim_config *cfg, struct sim_result *res,
 	res->tp = lay.t;
 	res->pp = lay.p;
 	res->v = lay.v;
+	res->schedule = lay.kind;
 	res->ep = lay.e;
 	res->moe = lay.moe;
 	res->max_loss_error = fabs(res->loss - ref_loss);

@@ -149,6 +149,7 @@ struct sim_result {
 		};
 	};
 	int			 v;
+	enum pipe_schedule	 schedule;	/* the pipeline's, when pp > 1 */
 	int			 ep;		/* expert-parallel ranks, 1 none */
 	struct sim_moe		 moe;		/* the model variant run */
 	double			 grads[SIM_NPARAMS];	/* full-layout gradients */
@@ -238,6 +239,10 @@ const char	*sim_device_name(int dev, char *buf, size_t n);
 /* The layers of mask (bit l = layer l+1): "L1-L4" for three or more in a
  * row, else "L1 L3"; "" for none. */
 const char	*sim_layers_text(unsigned mask, char *buf, size_t n);
+
+/* The formula bubble_formula is by, for the schedule run:
+ * "(p-1)/(v*m+p-1)", "(p-1)(F+B-2W)" or "(p/2-1)(F&B+B-3W)". */
+const char	*sim_bubble_formula_text(const struct sim_result *);
 
 /* "single", "dp", "tp", "pp", "fsdp", "3d", "cp", "ep"; sim_mode_parse returns -1. */
 const char	*sim_mode_name(enum sim_mode);

@@ -572,6 +572,7 @@ sim_result_from_json(const cJSON *root, const char *file,
 	res->tp = lay.t;
 	res->pp = lay.p;
 	res->v = lay.v;
+	res->schedule = lay.kind;
 	res->ep = lay.e;
 	res->moe = lay.moe;
 	res->bubble = sim_timeline_bubble(&res->tl);

@@ -33,8 +33,10 @@ sim_device_place(const struct sim_result *res, int dev,
 	pl->stage = coord[MESH_PP];
 	pl->replica = coord[MESH_DP];
 	pl->layers = 0;
+	/* DualPipe: stage s also holds stage p-1-s's layers */
 	for (l = 0; lps > 0 && l < SIM_LAYERS; l++)
-		if ((l / lps) % p == pl->stage)
+		if ((l / lps) % p == pl->stage || (res->schedule ==
+		    PIPE_DUALPIPE && (l / lps) % p == p - 1 - pl->stage))
 			pl->layers |= 1u << l;
 }
 

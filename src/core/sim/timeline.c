@@ -247,23 +247,43 @@ sim_timeline_compute_window(const struct sim_timeline *tl, double *lo,
 	return any;
 }
 
-double
-sim_timeline_bubble(const struct sim_timeline *tl)
+/* Idle seconds inside the compute window, of device dev (-1: all). */
+static double
+idle_in_window(const struct sim_timeline *tl, int dev, double *span)
 {
 	double lo = 0, hi = 0, idle = 0, a, b;
 	size_t i;
 
+	*span = 0.0;
 	if (!sim_timeline_compute_window(tl, &lo, &hi) || hi <= lo)
 		return 0.0;
+	*span = hi - lo;
 	for (i = 0; i < tl->n_ev; i++) {
-		if (tl->ev[i].kind != SIM_IDLE)
+		if (tl->ev[i].kind != SIM_IDLE ||
+		    (dev >= 0 && tl->ev[i].device != dev))
 			continue;
 		a = tl->ev[i].start > lo ? tl->ev[i].start : lo;
 		b = tl->ev[i].end < hi ? tl->ev[i].end : hi;
 		if (b > a)
 			idle += b - a;
 	}
-	return idle / ((hi - lo) * tl->n_devices);
+	return idle;
+}
+
+double
+sim_timeline_bubble(const struct sim_timeline *tl)
+{
+	double span, idle = idle_in_window(tl, -1, &span);
+
+	return span > 0.0 ? idle / (span * tl->n_devices) : 0.0;
+}
+
+double
+sim_timeline_device_bubble(const struct sim_timeline *tl, int device)
+{
+	double span, idle = idle_in_window(tl, device, &span);
+
+	return span > 0.0 ? idle / span : 0.0;
 }
 
 size_t

@@ -170,6 +170,9 @@ int	sim_timeline_compute_window(const struct sim_timeline *, double *lo,
  */
 double	sim_timeline_bubble(const struct sim_timeline *);
 
+/* The same for one device: its idle share of the compute window. */
+double	sim_timeline_device_bubble(const struct sim_timeline *, int device);
+
 /*
  * Sum of the bytes of every event but receives and ring steps (each byte
  * counted once).
