@@ -313,20 +313,21 @@ sched_build(enum pipe_schedule kind, int p, int m, int v, struct sched *s,
 		return -1;
 	}
 	if (kind == PIPE_DUALPIPEV) {
-		pl_err_set(err, NULL, 0, 0, "%s", _("the toy does not run "
-		    "DualPipeV (the engine prices it: parlearn plan)"));
+		pl_err_set(err, NULL, 0, 0, "%s", _("the simulator does not "
+		    "run DualPipeV; it runs DualPipe (the engine prices both: "
+		    "parlearn plan --schedule dualpipev)"));
 		return -1;
 	}
 	if (m > SCHED_MAX_MB) {
-		pl_err_set(err, NULL, 0, 0, _("at most %d microbatches"),
+		pl_err_set(err, NULL, 0, 0, _("at most %d micro-batches"),
 		    SCHED_MAX_MB);
 		return -1;
 	}
 	if (kind == PIPE_DUALPIPE && (p % 2 != 0 || m % 2 != 0 ||
 	    m < 2 * p)) {
 		pl_err_set(err, NULL, 0, 0, _("DualPipe needs an even number "
-		    "of stages and an even number of microbatches, at least "
-		    "twice the stages (%d stages, %d microbatches)"), p, m);
+		    "of stages and an even number of micro-batches, at least "
+		    "twice the stages (%d stages, %d micro-batches)"), p, m);
 		return -1;
 	}
 	if (kind != PIPE_INTERLEAVED && v != 1) {
