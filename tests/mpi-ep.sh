@@ -2,7 +2,7 @@
 # `parlearn run --mode ep` on real MPI processes (MPI_Alltoallv dispatch
 # and combine in each EP group): on 4 and 8 ranks, EP alone, with expert
 # data parallelism (DP), with PP under 1F1B, with a shared expert and an
-# imbalanced router, the step ends with one device's loss, gradients and
+# imbalanced router, with PP under DualPipe and ZB-H1, the step ends with one device's loss, gradients and
 # updated parameters to 1e-9, bit for bit with the simulator's run of the
 # same layout, moving the simulator's bytes; the dispatch and combine
 # events carry their expert and tokens, and the run replays in trace.
@@ -66,6 +66,13 @@ run pp2-ep4 8 --pp 2
 [ "$(jval pp "$tmp/pp2-ep4.json")" = 2 ] || fail "pp2-ep4: want pp 2"
 # PP 2 x EP 2 x EDP 2, a shared expert and a skewed router.
 run pp2-ep2 8 --pp 2 --ep 2 --moe 4 --shared-expert --router-bias 3
+
+# PP under DualPipe: EP 2 on 4; EP 2 x EDP 2 on 8 (with DP); PP 4 x EP 2
+# on 8; and PP 2 x EP 4 on 8 under ZB-H1.
+run pp2-dualpipe 4 --pp 2 --schedule dualpipe
+run pp2-ep2-dualpipe 8 --pp 2 --ep 2 --schedule dualpipe
+run pp4-dualpipe 8 --pp 4 --schedule dualpipe --microbatches 8
+run pp2-zb 8 --pp 2 --schedule zb-h1
 
 # PP 2 x EP 2 on 4, interleaved: 2 chunks a rank.
 run pp2-int 4 --pp 2 --schedule interleaved

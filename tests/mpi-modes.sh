@@ -1,7 +1,7 @@
 #!/bin/sh
 # `parlearn run` on real MPI processes, one machine, --oversubscribe:
 # every mode on 4 ranks (3d on 8, cp also on 2, as DP 2 x CP 4 on 8 and
-# with TP 2 inside CP on 4 and 8) ends the step with the loss, gradients
+# with TP 2 inside CP on 4 and 8; pp and 3d also under ZB-H1 and DualPipe) ends the step with the loss, gradients
 # and updated parameters of one device to 1e-9, and with the ordered
 # reductions bit for bit those of the simulator's run of the same layout;
 # its events move the bytes the simulator's do; with --reduce mpi the
@@ -93,6 +93,23 @@ check tp-sp 4 1
 
 run pp-interleaved 2 --mode pp --schedule interleaved
 check pp-interleaved 2 1
+
+# Zero bubble: the W passes run on the ranks the simulator runs them on.
+run pp-zb 4 --mode pp --schedule zb-h1
+check pp-zb 4 1
+[ "$(grep -c '"part":[[:space:]]*"weights"' "$tmp/pp-zb.json")" = \
+    "$(grep -c '"part":[[:space:]]*"weights"' "$tmp/pp-zb.sim.json")" ] ||
+	fail "pp-zb: W passes differ from the simulator's"
+[ "$(grep -c '"part":[[:space:]]*"weights"' "$tmp/pp-zb.json")" -gt 0 ] ||
+	fail "pp-zb: no W pass"
+# DualPipe: two directions, each rank two stages, mirrors summed; alone on
+# 4 and 2 ranks and inside the 3D layout's DP x TP on 8.
+run pp-dualpipe 4 --mode pp --schedule dualpipe
+check pp-dualpipe 4 1
+run pp-dualpipe-2 2 --mode pp --schedule dualpipe --microbatches 4
+check pp-dualpipe-2 2 1
+run 3d-dualpipe 8 --mode 3d --schedule dualpipe --microbatches 4
+check 3d-dualpipe 8 1
 
 run fsdp-no-overlap 4 --mode fsdp --no-overlap --microbatches 2
 check fsdp-no-overlap 4 1

@@ -40,10 +40,13 @@ run_free(struct run_exec *x, enum sim_mem_kind kind, double **p, size_t n)
 		run_fail(x->proc, "%s", _("out of memory"));
 }
 
+/* Whether stage s holds layer l (DualPipe: also stage p-1-s's). */
 static int
-stage_of_layer(const struct sim_layout *lay, int l)
+stage_holds(const struct sim_layout *lay, int s, int l)
 {
-	return (l / lay->lps) % lay->p;
+	int own = (l / lay->lps) % lay->p;
+
+	return own == s || (lay->dual && own == lay->p - 1 - s);
 }
 
 /* sim_exec.c's map_shard: ZeRO-3 shard i of a layer into loc. */
@@ -74,7 +77,7 @@ init_shard(struct run_exec *x)
 		if (lay->zero3) {
 			x->off[l] = x->n_w;
 			x->n_w += sim_zero3_shard(lay);
-		} else if (stage_of_layer(lay, l) == x->s) {
+		} else if (stage_holds(lay, x->s, l)) {
 			x->off[l] = x->n_w;
 			x->n_w += sim_layer_size(lay->t);
 		}
@@ -128,6 +131,13 @@ run_exec_init(struct run_exec *x, struct run_proc *p,
 		dp_id = x->s * x->lay.t + x->k;
 	run_group_split(&x->comm, &x->tp, tp_id, x->k, 256 + tp_id);
 	run_group_split(&x->comm, &x->dp, dp_id, x->r, 512 + dp_id);
+	/* DualPipe: stage s with its mirror, the lower stage first */
+	if (x->lay.dual) {
+		i = (x->r * (x->lay.p / 2) + (x->s < x->lay.p - 1 - x->s ?
+		    x->s : x->lay.p - 1 - x->s)) * x->lay.t + x->k;
+		run_group_split(&x->comm, &x->mirror, i, x->s >= x->lay.p / 2,
+		    1280 + i);
+	}
 	/* EP: e consecutive replicas of a stage; EDP: the same EP rank of
 	 * each EP group (sim_ep.c, sim_ep_grads.c) */
 	if (x->lay.e > 1) {
@@ -241,12 +251,28 @@ recv_boundary(struct run_exec *x, int s2, int j, int mb, int grads,
 	    boundary_tag(j, mb, grads), &tag);
 }
 
+/* The chunk events carry: interleaved, vs / p; DualPipe, the direction. */
+static int
+chunk_of(const struct run_exec *x, int vs, int mb)
+{
+	return x->lay.dual ? sched_direction(&x->sc, mb) : vs / x->lay.p;
+}
+
+/* The stage of virtual stage vs of micro-batch mb; -1 outside. */
+static int
+stage_at(const struct run_exec *x, int vs, int mb)
+{
+	if (vs < 0 || vs >= sched_nvstages(&x->sc))
+		return -1;
+	return sched_stage_of(&x->sc, vs, mb);
+}
+
 static void
 run_forward(struct run_exec *x, int vs, int mb)
 {
-	int P = x->lay.p * x->lay.v, lps = x->lay.lps, l0 = vs * lps;
-	int chunk = vs / x->lay.p, l, prev = (vs - 1) % x->lay.p;
-	int next = (vs + 1) % x->lay.p;
+	int P = sched_nvstages(&x->sc), lps = x->lay.lps, l0 = vs * lps;
+	int chunk = chunk_of(x, vs, mb), l, prev = stage_at(x, vs - 1, mb);
+	int next = stage_at(x, vs + 1, mb);
 
 	if (vs == 0)
 		load_data(x, mb);
@@ -261,23 +287,33 @@ run_forward(struct run_exec *x, int vs, int mb)
 }
 
 static void
-run_backward(struct run_exec *x, int vs, int mb)
+run_backward(struct run_exec *x, int vs, int mb, int split)
 {
-	int P = x->lay.p * x->lay.v, lps = x->lay.lps, l0 = vs * lps;
-	int chunk = vs / x->lay.p, l, prev = (vs - 1 + x->lay.p) % x->lay.p;
-	int next = (vs + 1) % x->lay.p;
+	int P = sched_nvstages(&x->sc), lps = x->lay.lps, l0 = vs * lps;
+	int chunk = chunk_of(x, vs, mb), l, prev = stage_at(x, vs - 1, mb);
+	int next = stage_at(x, vs + 1, mb);
 
 	if (vs != P - 1 && next != x->s)
 		recv_boundary(x, next, l0 + lps, mb, 1, chunk);
 	if (!x->backward_seen++)
 		run_fault_point(x->proc);
 	for (l = l0 + lps - 1; l >= l0; l--)
-		run_layer_backward(x, l, mb, chunk);
+		run_layer_backward(x, l, mb, chunk, split);
 	if (vs == 0)
 		run_free(x, SIM_MEM_ACTS, &x->dact[0][mb],
 		    (size_t)sim_shape_local(&x->sh) * H);
 	else if (prev != x->s)
 		send_boundary(x, prev, l0, mb, 1, chunk);
+}
+
+/* A split backward's W pass over vs's layers. */
+static void
+run_weights(struct run_exec *x, int vs, int mb)
+{
+	int l0 = vs * x->lay.lps, chunk = chunk_of(x, vs, mb), l;
+
+	for (l = l0 + x->lay.lps - 1; l >= l0; l--)
+		run_layer_weights(x, l, mb, chunk);
 }
 
 static void
@@ -309,10 +345,15 @@ run_exec_step(struct run_exec *x)
 			run_progress_busy(_("in the forward pass of micro-batch "
 			    "%d"), op->mb);
 			run_forward(x, sched_vstage(&x->sc, x->s, op), op->mb);
+		} else if (op->pass == SCHED_W) {
+			run_progress_busy(_("in the weight gradients of "
+			    "micro-batch %d"), op->mb);
+			run_weights(x, sched_vstage(&x->sc, x->s, op), op->mb);
 		} else {
 			run_progress_busy(_("in the backward pass of "
 			    "micro-batch %d"), op->mb);
-			run_backward(x, sched_vstage(&x->sc, x->s, op), op->mb);
+			run_backward(x, sched_vstage(&x->sc, x->s, op), op->mb,
+			    op->pass == SCHED_BI);
 		}
 	}
 	run_progress_busy("%s", _("while reducing the gradients"));
@@ -336,6 +377,8 @@ run_exec_free(struct run_exec *x)
 		run_group_free(&x->ep);
 		run_group_free(&x->edp);
 	}
+	if (x->lay.dual)
+		run_group_free(&x->mirror);
 	sched_free(&x->sc);
 	sim_timeline_free(&x->tl);
 	free(x->w);
@@ -349,8 +392,10 @@ run_exec_free(struct run_exec *x)
 	for (l = 0; l < SIM_LAYERS; l++) {
 		free(x->full[l]);
 		free(x->fullg[l]);
-		for (mb = 0; mb < SIM_BATCH; mb++)
+		for (mb = 0; mb < SIM_BATCH; mb++) {
 			free(x->saved[l][mb]);
+			free(x->wstash[l][mb]);
+		}
 	}
 	for (l = 0; l <= SIM_LAYERS; l++)
 		for (mb = 0; mb < SIM_BATCH; mb++) {

@@ -26,6 +26,8 @@ struct run_exec {
 	struct run_group	 dp;		/* ranks of (s, k) */
 	struct run_group	 ep;		/* EP: the EP group, me = r % e */
 	struct run_group	 edp;		/* EP: holders of our experts */
+	struct run_group	 mirror;	/* DualPipe: stages s and p-1-s
+						   of (r, k) */
 	struct sim_layout	 lay;
 	struct sim_shape	 sh;
 	struct sched		 sc;
@@ -43,6 +45,8 @@ struct run_exec {
 	double			*act[SIM_LAYERS + 1][SIM_BATCH];
 	double			*dact[SIM_LAYERS + 1][SIM_BATCH];
 	double			*saved[SIM_LAYERS][SIM_BATCH];
+	double			*wstash[SIM_LAYERS][SIM_BATCH];	/* split
+						   backward: for the W pass */
 	int			 bwd_done[SIM_LAYERS];
 	double			*part, *dwhole, *dh, *work;
 	double			 loss[SIM_BATCH];	/* this rank's, NAN none */
@@ -70,9 +74,15 @@ void	run_exec_free(struct run_exec *);
 double	*run_alloc(struct run_exec *, enum sim_mem_kind, size_t n);
 void	 run_free(struct run_exec *, enum sim_mem_kind, double **p, size_t n);
 
-/* Layer l's forward and backward for micro-batch mb (chunk: for events). */
+/*
+ * Layer l's forward and backward for micro-batch mb (chunk: for events);
+ * split 1 leaves the weights' products to run_layer_weights, the W pass
+ * (sim_layer.c's sim_layer_backward and sim_layer_weights).
+ */
 void	run_layer_forward(struct run_exec *, int l, int mb, int chunk);
-void	run_layer_backward(struct run_exec *, int l, int mb, int chunk);
+void	run_layer_backward(struct run_exec *, int l, int mb, int chunk,
+	    int split);
+void	run_layer_weights(struct run_exec *, int l, int mb, int chunk);
 
 /*
  * Context parallelism (run_cp.c): layer l's attention over the CP
@@ -102,7 +112,8 @@ void	run_ep_bwd_mlp(struct run_exec *, int l, int mb, int chunk,
 void	run_ep_free(struct run_exec *, int l, int mb);
 void	run_ep_bucket(struct run_exec *, int l, int overlap);
 
-/* After the pipeline: DP without overlap, sequence-parallel gradients. */
+/* After the pipeline: DP without overlap, sequence-parallel gradients;
+ * then DualPipe's sum of the two copies of each layer. */
 void	run_grads_finish(struct run_exec *);
 
 #endif

@@ -155,7 +155,9 @@ sum_loss(const struct sim_layout *lay, const struct part *pt)
 	for (mb = 0; mb < lay->m; mb++)
 		for (r = 0; r < lay->d; r++)
 			for (k = 0; k < lay->t; k++) {
-				v = pt[sim_rank(lay, r, lay->p - 1, k)].loss[mb];
+				/* DualPipe's second half ends on stage 0 */
+				v = pt[sim_rank(lay, r, lay->dual &&
+				    mb >= lay->m / 2 ? 0 : lay->p - 1, k)].loss[mb];
 				/* Without sp every TP rank has the same loss. */
 				if (!isnan(v) && (lay->sp || k == 0))
 					loss += v;

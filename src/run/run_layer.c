@@ -190,13 +190,16 @@ layer_done(struct run_exec *x, int l, int mb)
 {
 	struct sim_tag tag = { SIM_P_WEIGHT_GRADS, l + 1, -1, -1, -1 };
 
+	/* DualPipe: each copy of a layer sees half the micro-batches */
+	int last = x->lay.dual ? x->lay.m / 2 : x->lay.m;
+
 	x->bwd_done[l]++;
 	if (x->lay.zero3)
 		zero3_release(x, l, mb);
-	else if (x->lay.d > 1 && x->lay.overlap && x->bwd_done[l] == x->lay.m &&
+	else if (x->lay.d > 1 && x->lay.overlap && x->bwd_done[l] == last &&
 	    x->lay.e > 1)
 		run_ep_bucket(x, l, 1);
-	else if (x->lay.d > 1 && x->lay.overlap && x->bwd_done[l] == x->lay.m)
+	else if (x->lay.d > 1 && x->lay.overlap && x->bwd_done[l] == last)
 		run_coll_start(&x->comm, &x->dp, SIM_ALL_REDUCE, &tag,
 		    x->g + x->off[l], sim_layer_size(x->lay.t), 1, NULL, NULL);
 }
@@ -250,8 +253,51 @@ run_layer_forward(struct run_exec *x, int l, int mb, int chunk)
 	zero3_after_forward(x, l);
 }
 
+/* Split backward (sim_layer.c's stash): keep what the W pass of layer l
+ * needs, the output gradients and the products' inputs. */
+static void
+stash(struct run_exec *x, int l, int mb, const struct sim_saved *sv,
+    int mlp)
+{
+	size_t T = (size_t)sim_shape_tokens(&x->sh);
+	size_t hl = (size_t)(H / x->lay.t), fl = (size_t)(SIM_FFN / x->lay.t);
+	struct sim_wstash ws;
+
+	if (x->wstash[l][mb] == NULL)
+		x->wstash[l][mb] = run_alloc(x, SIM_MEM_ACTS,
+		    sim_wstash_len(&x->sh));
+	sim_wstash_view(x->wstash[l][mb], &x->sh, &ws);
+	if (mlp) {
+		memcpy(ws.dy, x->dwhole, T * H * sizeof(double));
+		memcpy(ws.du, x->work, T * fl * sizeof(double));
+		memcpy(ws.n2, sv->n2, T * H * sizeof(double));
+		memcpy(ws.a, sv->a, T * fl * sizeof(double));
+		return;
+	}
+	memcpy(ws.dh, x->dwhole, T * H * sizeof(double));
+	memcpy(ws.dq, x->work + T * hl, 3 * T * hl * sizeof(double));
+	memcpy(ws.n1, sv->n1, T * H * sizeof(double));
+	memcpy(ws.ctx, sv->ctx, T * hl * sizeof(double));
+}
+
 void
-run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
+run_layer_weights(struct run_exec *x, int l, int mb, int chunk)
+{
+	int mlp = x->lay.moe.experts == 0;
+	struct sim_lparams w, g;
+	struct sim_wstash ws;
+	double t0 = run_now(x->proc);
+
+	layer_view(x, l, &w, &g);
+	sim_wstash_view(x->wstash[l][mb], &x->sh, &ws);
+	sim_bwd_weights(&x->sh, &g, &ws, mlp);
+	computed(x, SIM_BACKWARD, SIM_PART_WEIGHTS, l, mb, chunk, t0);
+	run_free(x, SIM_MEM_ACTS, &x->wstash[l][mb], sim_wstash_len(&x->sh));
+	layer_done(x, l, mb);
+}
+
+void
+run_layer_backward(struct run_exec *x, int l, int mb, int chunk, int split)
 {
 	const struct sim_shape *sh = &x->sh;
 	size_t loc = (size_t)sim_shape_local(sh) * H;
@@ -261,6 +307,12 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
 
 	zero3_before(x, l, mb, 1);
 	layer_view(x, l, &w, &g);
+	/* split: the weights' products wait for the W pass (sim_block.h) */
+	if (split) {
+		g.wq = g.wk = g.wv = g.wo = NULL;
+		if (x->lay.moe.experts == 0)
+			g.w1 = g.w2 = NULL;
+	}
 	saved_view(x, l, mb, &sv);
 	t0 = run_now(x->proc);
 	sim_bwd_out(sh, x->k, &g, x->dact[l + 1][mb], x->dwhole);
@@ -278,6 +330,8 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
 		else
 			sim_bwd_mlp(sh, &w, &g, &sv, x->dwhole, x->part,
 			    x->work);
+		if (split && x->lay.moe.experts == 0)
+			stash(x, l, mb, &sv, 1);
 		computed(x, SIM_BACKWARD, SIM_PART_MLP, l, mb, chunk, t0);
 	}
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACT_GRADS, x->part);
@@ -293,6 +347,8 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
 		run_cp_bwd_attn(x, l, mb, chunk, &w, &g, &sv);
 	} else {
 		sim_bwd_attn(sh, &w, &g, &sv, x->dwhole, x->part, x->work);
+		if (split)
+			stash(x, l, mb, &sv, 0);
 		computed(x, SIM_BACKWARD, SIM_PART_ATTN, l, mb, chunk, t0);
 	}
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACT_GRADS, x->part);
@@ -303,7 +359,8 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk)
 	run_free(x, SIM_MEM_ACTS, &x->act[l][mb], loc);
 	run_free(x, SIM_MEM_ACTS, &x->dact[l + 1][mb], loc);
 	run_ep_free(x, l, mb);
-	layer_done(x, l, mb);
+	if (!split)
+		layer_done(x, l, mb);
 }
 
 /* After the pipeline ------------------------------------------------------ */
@@ -346,4 +403,8 @@ run_grads_finish(struct run_exec *x)
 		run_coll(&x->comm, &x->tp, SIM_ALL_REDUCE, &tag, buf, len);
 		pack_replicated(x, buf, 0);
 	}
+	/* DualPipe: sim_exec.c's mirror_reduce */
+	if (x->lay.dual)
+		run_coll(&x->comm, &x->mirror, SIM_ALL_REDUCE, &tag, x->g,
+		    x->n_w);
 }

@@ -208,18 +208,8 @@ run_opts_config(const struct run_opts *o, int np, struct sim_config *cfg,
     struct pl_err *err)
 {
 	struct sim_request req = o->req;
-	enum pipe_schedule k;
 	struct pl_err why;
 
-	/* The split backward and DualPipe's two directions are the
-	 * simulator's only (issue 27); refuse them before any process. */
-	if (req.schedule != NULL && pipe_schedule_parse(req.schedule, &k) == 0 &&
-	    (k == PIPE_ZB_H1 || k == PIPE_DUALPIPE)) {
-		pl_err_set(err, NULL, 0, 0, _("the MPI run does not run the %s "
-		    "schedule; 'parlearn trace --schedule %s' simulates it"),
-		    pipe_schedule_name(k), pipe_schedule_name(k));
-		return 1;
-	}
 	req.gpus = np;
 	if (sim_config_build(&req, cfg, &why) != 0) {
 		/* Options that make no run at any size: a usage error, and

@@ -302,11 +302,34 @@ loss_of(struct sim_run *run, int di, int mb)
 		    run->lay.b, p0, p1, dv->part);
 	loss = sim_loss(dv->act[SIM_LAYERS][mb], dv->part, rows,
 	    dv->dact[SIM_LAYERS][mb]);
-	/* Without sp every TP rank computed the same loss: count it once. */
-	if (run->lay.sp || dv->k == 0)
-		run->loss += loss;
+	run->mb_loss[mb][di] = loss;
 	sim_dev_free(run, di, SIM_MEM_ACTS, &dv->act[SIM_LAYERS][mb],
 	    (size_t)rows * H, dv->clock);
+}
+
+/*
+ * The step's loss: micro-batches, then replicas, then TP ranks, as the
+ * MPI run's gather sums it (run_gather.c). Without sp every TP rank
+ * computed the same loss: it counts once. Micro-batch mb's loss is on
+ * the last stage, or under DualPipe's second direction on stage 0.
+ */
+static double
+sum_loss(const struct sim_run *run)
+{
+	const struct sim_layout *lay = &run->lay;
+	double loss = 0.0;
+	int mb, r, k, s;
+
+	for (mb = 0; mb < lay->m; mb++)
+		for (r = 0; r < lay->d; r++)
+			for (k = 0; k < lay->t; k++) {
+				s = lay->dual && mb >= lay->m / 2 ? 0 :
+				    lay->p - 1;
+				if (lay->sp || k == 0)
+					loss += run->mb_loss[mb][sim_rank(lay,
+					    r, s, k)];
+			}
+	return loss;
 }
 
 /*
@@ -643,7 +666,7 @@ sim_exec(const struct sim_layout *lay, const struct sim_cost *cost,
 		collect(run, grads, 1);
 		optimizer_step(run);
 		collect(run, params, 0);
-		*loss = run->loss;
+		*loss = sum_loss(run);
 		rc = run->oom ? -1 : 0;
 	}
 	sched_free(&sc);

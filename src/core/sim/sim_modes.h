@@ -88,7 +88,9 @@ struct sim_run {
 	struct sim_timeline	*tl;		/* where events go */
 	double			 x[SIM_TOKENS * SIM_HIDDEN];	/* the batch */
 	double			 target[SIM_TOKENS * SIM_HIDDEN];
-	double			 loss;		/* summed by the driver */
+	double			 mb_loss[SIM_BATCH][SIM_MAX_GPUS];	/* each
+					   micro-batch's on each last-stage
+					   device */
 	int			 n_coll;	/* collectives so far (ids) */
 	int			 oom;		/* an allocation failed */
 };
