@@ -812,6 +812,25 @@ START_TEST(ep_flows_knobs_compare)
 	    "EP 2");
 	ck_assert_int_eq(sim_knob_applies(&cfg, SIM_KNOB_SCHEDULE), 1);
 	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 1);
+	/* one micro-batch: no interleaving; ZB-H1, compared with 1F1B */
+	ck_assert_int_eq(cfg.schedule, PIPE_ZB_H1);
+	ck_assert_int_eq(sim_config_compare(&cfg, &other), 0);
+	ck_assert_int_eq(other.schedule, PIPE_1F1B);
+	/* 4 micro-batches let DualPipe run: EP x PP under DualPipe,
+	 * compared with 1F1B, is the faster of the two */
+	while (cfg.microbatches < 4)
+		ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_MICROBATCHES,
+		    1, 16), 1);
+	ck_assert_int_eq(sim_config_turn(&cfg, SIM_KNOB_SCHEDULE, 1, 16), 1);
+	ck_assert_int_eq(cfg.schedule, PIPE_DUALPIPE);
+	ck_assert_int_eq(sim_config_compare(&cfg, &other), 0);
+	ck_assert_int_eq(other.schedule, PIPE_1F1B);
+	player_free(&p);
+	player_free(&q);
+	ck_assert_int_eq(player_init(&p, &cfg, &err), 0);
+	ck_assert_int_eq(player_init(&q, &other, &err), 0);
+	ck_assert_double_lt(p.res.step_time, q.res.step_time);
+	ck_assert_double_lt(p.res.max_grad_error, 1e-9);
 	/* another mode has neither knob */
 	sim_config_default(&other, SIM_DP, 4);
 	ck_assert_int_eq(sim_config_turn(&other, SIM_KNOB_EP, 1, 16), 0);

@@ -166,6 +166,13 @@ sim_config_compare(const struct sim_config *cfg, struct sim_config *other)
 		other->seq_parallel = !cfg->seq_parallel;
 		break;
 	case SIM_EP:
+		/* stages under ZB-H1 or DualPipe: against 1F1B */
+		if (cfg->pp > 1 && (cfg->schedule == PIPE_ZB_H1 ||
+		    cfg->schedule == PIPE_DUALPIPE)) {
+			other->schedule = PIPE_1F1B;
+			other->vstages = 1;
+			break;
+		}
 		/* the router balanced against imbalanced: the straggler */
 		other->moe.router_bias = cfg->moe.router_bias > 0 ? 0 :
 		    SIM_KNOB_SKEW;
