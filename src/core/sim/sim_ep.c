@@ -17,11 +17,13 @@
  * holds the group up (the straggler).
  *
  * Schedules: EP lives inside a layer's pass, so ep runs under whatever
- * schedule sched_build gives its stages (GPipe, 1F1B, interleaved).
- * DualPipe hook: once schedule.c builds it, ep runs under it as is; its
- * overlap of one chunk's all-to-all with the other direction's compute
- * belongs in all_to_all's timing (group_start and the arrivals), which
- * today blocks the group's compute streams.
+ * schedule sched_build gives its stages (GPipe, 1F1B, interleaved, ZB-H1,
+ * DualPipe). DualPipe's pairs start a forward and a backward together
+ * but run them one after the other here: real DualPipe hides one chunk's
+ * all-to-alls under the other's compute, which would belong in
+ * all_to_all's timing (group_start and the arrivals); in the toy they
+ * still block the group's compute streams (the engine prices the hiding,
+ * costmodel_sched.c).
  *
  * Rows a device receives are ordered by source device, then expert,
  * then token, then top-k slot; the arithmetic per token is sim_moe.c's
