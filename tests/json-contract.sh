@@ -84,6 +84,8 @@ json trace "$PARLEARN" trace --mode fsdp --json
 json trace "$PARLEARN" trace --gpus 2 --schedule interleaved --json
 json trace "$PARLEARN" trace --mode ep --gpus 8 --pp 2 --shared-expert --router-bias 2 --json
 json trace "$PARLEARN" trace --mode dp --moe 4 --json
+json trace "$PARLEARN" trace --schedule zb-h1 --json
+json trace "$PARLEARN" trace --mode ep --gpus 4 --pp 2 --microbatches 4 --schedule dualpipe --json
 json srs-replay "$PARLEARN" srs replay --ratings good,again,good,easy --start 2024-01-01 --json
 json review-list "$PARLEARN" review --list --json
 json review-list "$PARLEARN" review --list --all --json
@@ -110,6 +112,8 @@ if [ -x "$top_builddir/parlearn-run" ] && command -v mpirun >/dev/null 2>&1; the
 		SLURM_STEP_ID SLURM_PROCID SLURM_STEP_NUM_TASKS
 	json run timeout 60 "$PARLEARN" run --mode pp --np 2 --timeout 20 --json
 	json run timeout 60 "$PARLEARN" run --mode ep --np 4 --timeout 20 --json
+	json run timeout 60 "$PARLEARN" run --mode pp --np 2 --schedule zb-h1 \
+		--microbatches 4 --timeout 20 --json
 	json run timeout 60 "$PARLEARN" run --mode dp --np 2 --timeout 20 \
 		--reduce mpi --json
 	timeout 60 "$PARLEARN" run --mode tp --np 2 --timeout 20 \
