@@ -127,6 +127,7 @@ screen_keys s
 screen_wait "Animation: pp, 4 GPUs, dualpipe, m=8"
 screen_has "by (p/2-1)(F&B+B-3W)"
 screen_has "L1 L4"
+screen_has "stages 0 and 3"
 # The toy does not run DualPipeV: on to GPipe.
 screen_keys s
 screen_wait "Animation: pp, 4 GPUs, gpipe, m=8"

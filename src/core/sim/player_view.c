@@ -197,6 +197,10 @@ holds_where(const struct player *p, int dev, int compact, char *buf,
 	else if (p->p > 1 && p->v > 1)
 		snprintf(buf, n, compact ? "s%d" : _("stage %d, %d chunks"), s,
 		    p->v);
+	else if (p->p > 1 && p->res.schedule == PIPE_DUALPIPE)
+		/* stage s of one direction, p-1-s of the other */
+		snprintf(buf, n, compact ? "s%d+%d" : _("stages %d and %d"), s,
+		    p->p - 1 - s);
 	else if (p->p > 1)
 		snprintf(buf, n, compact ? "s%d" : _("stage %d"), s);
 	else if (p->t > 1)
