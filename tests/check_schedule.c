@@ -102,8 +102,8 @@ order_text(const struct sched *s, int st, char *buf, size_t n)
  * ZB-H1 as the zero-bubble authors patch Megatron's 1F1B (zb-h1-quick-
  * start): stage 0 is 1F1B; stage s splits the backward of its first s
  * steady micro-batches, of the last and of the drain's, and runs the W
- * passes in the drain. The orders below were worked by hand from that
- * loop for p = 4, m = 8.
+ * passes in the drain. The orders below come from that loop, transcribed
+ * apart from schedule.c and run for p = 4, m = 8.
  */
 START_TEST(order_zbh1)
 {
@@ -123,9 +123,9 @@ END_TEST
 
 /*
  * DualPipe.step (deepseek-ai/DualPipe, dualpipe/dualpipe.py) for p = 4,
- * m = 8, worked by hand: micro-batches 0-3 enter at device 0, 4-7 at
- * device 3; device 0 holds stage 0 of the first and stage 3 of the
- * second direction.
+ * m = 8, transcribed apart from schedule.c and run: micro-batches 0-3
+ * enter at device 0, 4-7 at device 3; device 0 holds stage 0 of the
+ * first and stage 3 of the second direction.
  */
 START_TEST(order_dualpipe)
 {
