@@ -24,7 +24,7 @@ mark(int ok)
 static void
 incident_goal(const struct pgs *p, struct pgs_flow *f)
 {
-	char line[SC_TRADEOFF_LEN + 100], g[200], pre[16];
+	char line[SC_TRADEOFF_LEN + 100], g[200], pre[24];
 	int i;
 
 	pgs_flow_text(f, _("Goal (all must hold):"), 0, ui_attr(UI_C_HEADING));
