@@ -15,6 +15,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/emit.h"
+#include "emitfix.h"
 #include "core/engine/hardware.h"
 #include "catfix.h"
 
@@ -30,20 +31,6 @@ layout(struct cm_config *c, const char *model, int d, int t, int p, int z)
 	c->zero = z;
 	c->seq_parallel = t > 1;
 	c->global_batch = 512;
-}
-
-/* What kind writes for c, in a string the caller frees. */
-static char *
-emitted(const struct cm_config *c, enum emit_kind kind)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-
-	ck_assert_ptr_nonnull(fp);
-	ck_assert_int_eq(emit_write(fp, c, kind), 0);
-	ck_assert_int_eq(fclose(fp), 0);
-	return buf;
 }
 
 static void
@@ -115,14 +102,14 @@ START_TEST(derived_figures)
 	ck_assert_int_eq(emit_nodes(&c), 8);
 	ck_assert_int_eq(emit_procs_per_node(&c), 8);
 	ck_assert_int_eq(emit_accumulation(&c), 64);	/* 512 / (2 x 4) */
-	t = emitted(&c, EMIT_TORCHTITAN);
+	t = test_emitted(&c, EMIT_TORCHTITAN);
 	has_line(t, "local_batch_size = 128");	/* B / d through the pipe */
 	has_line(t, "pipeline_parallel_microbatch_size = 2");
 	has_line(t, "data_parallel_shard_degree = 4");
 	free(t);
 	c.pp = 1;
 	c.dp = 16;
-	t = emitted(&c, EMIT_TORCHTITAN);
+	t = test_emitted(&c, EMIT_TORCHTITAN);
 	has_line(t, "local_batch_size = 2");	/* b, accumulated */
 	has_line(t, "global_batch_size = 512");
 	free(t);
@@ -134,7 +121,7 @@ START_TEST(derived_figures)
 	layout(&c, "llama3-8b", 32, 1, 1, 3);
 	c.hsdp = 1;
 	ck_assert_int_eq(emit_hsdp_shard(&c), 8);
-	t = emitted(&c, EMIT_TORCHTITAN);
+	t = test_emitted(&c, EMIT_TORCHTITAN);
 	has_line(t, "data_parallel_replicate_degree = 4");
 	has_line(t, "data_parallel_shard_degree = 8");
 	free(t);
@@ -142,7 +129,7 @@ START_TEST(derived_figures)
 	layout(&c, "llama3-70b", 2, 8, 4, 1);
 	c.schedule = PIPE_INTERLEAVED;
 	c.virtual_stages = 5;
-	t = emitted(&c, EMIT_MEGATRON);
+	t = test_emitted(&c, EMIT_MEGATRON);
 	has_line(t, "--num-layers-per-virtual-pipeline-stage 4");
 	has_line(t, "--use-distributed-optimizer");
 	has_line(t, "--sequence-parallel");
@@ -162,7 +149,7 @@ START_TEST(sbatch_framework)
 	c.framework = CM_FW_PYTORCH;
 	ck_assert_int_eq(emit_sbatch_framework(&c, why, sizeof why),
 	    FW_PYTORCH);
-	t = emitted(&c, EMIT_SBATCH);
+	t = test_emitted(&c, EMIT_SBATCH);
 	has_line(t, "#SBATCH --nodes=2");
 	has_line(t, "#SBATCH --gpus-per-node=8");
 	has_line(t, "cat > job.toml <<'PARLEARN_CONFIG'");

@@ -11,6 +11,7 @@
 
 #include "core/engine/costmodel.h"
 #include "core/engine/emit.h"
+#include "emitfix.h"
 #include "core/engine/emit_read.h"
 #include "core/engine/hardware.h"
 #include "core/lab/lab.h"
@@ -34,19 +35,6 @@ layout(struct cm_config *c, const char *model, int gpus, int d, int t, int p,
 	c->micro_batch = b;
 	c->seq_parallel = t > 1;
 	c->global_batch = 512;
-}
-
-static char *
-emitted(const struct cm_config *c, enum emit_kind kind)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-
-	ck_assert_ptr_nonnull(fp);
-	ck_assert_int_eq(emit_write(fp, c, kind), 0);
-	ck_assert_int_eq(fclose(fp), 0);
-	return buf;
 }
 
 /* Read text back and check it against c: the check's return. */
@@ -101,7 +89,7 @@ START_TEST(round_trip)
 			    lays[i].t, lays[i].p, lays[i].z, lays[i].b);
 			if (emit_refuse(&c, k, why, sizeof(why)) != 0)
 				continue;
-			t = emitted(&c, k);
+			t = test_emitted(&c, k);
 			ck_assert_msg(check_text(t, strlen(t), &c, &err) == 0,
 			    "%s layout %zu: %s\n%s", emit_kind_names[k], i,
 			    err.msg, t);
@@ -120,14 +108,14 @@ START_TEST(wrong_tp_named_with_line)
 	char *t;
 
 	layout(&c, "llama3-8b", 16, 4, 2, 2, 1, 1);
-	t = emitted(&c, EMIT_TORCHTITAN);
+	t = test_emitted(&c, EMIT_TORCHTITAN);
 	replace(&t, "tensor_parallel_degree = 2", "tensor_parallel_degree = 4");
 	ck_assert_int_eq(check_text(t, strlen(t), &c, &err), 1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "tensor_parallel_degree is 4"));
 	ck_assert_int_gt(err.line, 0);
 	free(t);
 
-	t = emitted(&c, EMIT_MEGATRON);
+	t = test_emitted(&c, EMIT_MEGATRON);
 	replace(&t, "--tensor-model-parallel-size 2",
 	    "--tensor-model-parallel-size 8");
 	ck_assert_int_eq(check_text(t, strlen(t), &c, &err), 1);
@@ -136,13 +124,13 @@ START_TEST(wrong_tp_named_with_line)
 	ck_assert_int_gt(err.line, 3);
 	free(t);
 
-	t = emitted(&c, EMIT_DEEPSPEED);
+	t = test_emitted(&c, EMIT_DEEPSPEED);
 	replace(&t, "\"autotp_size\": 2", "\"autotp_size\": 1");
 	ck_assert_int_eq(check_text(t, strlen(t), &c, &err), 1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "autotp_size is 1"));
 	free(t);
 
-	t = emitted(&c, EMIT_SBATCH);
+	t = test_emitted(&c, EMIT_SBATCH);
 	replace(&t, "--nodes=2", "--nodes=3");
 	ck_assert_int_eq(check_text(t, strlen(t), &c, &err), 1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "--nodes is 3"));
@@ -157,13 +145,13 @@ START_TEST(missing_key)
 	char *t;
 
 	layout(&c, "llama3-8b", 16, 16, 1, 1, 2, 1);
-	t = emitted(&c, EMIT_MEGATRON);
+	t = test_emitted(&c, EMIT_MEGATRON);
 	replace(&t, "--micro-batch-size 1\n", "");
 	ck_assert_int_eq(check_text(t, strlen(t), &c, &err), 1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "micro-batch"));
 	free(t);
 
-	t = emitted(&c, EMIT_DEEPSPEED);
+	t = test_emitted(&c, EMIT_DEEPSPEED);
 	replace(&t, "\"stage\": 2", "\"stag\": 2");
 	ck_assert_int_eq(check_text(t, strlen(t), &c, &err), 1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "zero_optimization.stage"));
@@ -184,7 +172,7 @@ START_TEST(bad_input_refused)
 	ck_assert_int_eq(check_text("{ \"train", 8, &c, &err), -1);
 	ck_assert_int_eq(check_text("", 0, &c, &err), -1);
 
-	t = emitted(&c, EMIT_TORCHTITAN);
+	t = test_emitted(&c, EMIT_TORCHTITAN);
 	replace(&t, "tensor_parallel_degree = 1", "tensor_parallel_degree = x");
 	ck_assert_int_eq(check_text(t, strlen(t), &c, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "tensor_parallel_degree"));
@@ -203,7 +191,7 @@ START_TEST(bad_input_refused)
 	ck_assert_ptr_nonnull(strstr(err.msg, "too large"));
 	free(big);
 
-	t = emitted(&c, EMIT_SBATCH);
+	t = test_emitted(&c, EMIT_SBATCH);
 	replace(&t, "\nPARLEARN_CONFIG\n", "\n");
 	ck_assert_int_eq(check_text(t, strlen(t), &c, &err), -1);
 	free(t);

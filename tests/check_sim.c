@@ -14,6 +14,7 @@
 #include "core/sim/sim.h"
 #include "core/sim/sim_block.h"
 #include "core/sim/sim_model.h"
+#include "memfix.h"
 
 static void
 run_cfg(const struct sim_request *req, struct sim_result *r)
@@ -753,31 +754,6 @@ START_TEST(zero3_three_collectives_per_layer)
 }
 END_TEST
 
-static const struct sim_mem_sample *
-last_mem(const struct sim_timeline *tl, int dev)
-{
-	const struct sim_mem_sample *m = NULL;
-	size_t i;
-
-	for (i = 0; i < tl->n_mem; i++)
-		if (tl->mem[i].device == dev)
-			m = &tl->mem[i];
-	ck_assert_ptr_nonnull(m);
-	return m;
-}
-
-static size_t
-peak_acts(const struct sim_timeline *tl, int dev)
-{
-	size_t i, peak = 0;
-
-	for (i = 0; i < tl->n_mem; i++)
-		if (tl->mem[i].device == dev &&
-		    tl->mem[i].bytes[SIM_MEM_ACTS] > peak)
-			peak = tl->mem[i].bytes[SIM_MEM_ACTS];
-	return peak;
-}
-
 START_TEST(memory_samples)
 {
 	struct sim_shape sh = { 2, 1, 0, 1 };
@@ -787,7 +763,7 @@ START_TEST(memory_samples)
 	int d;
 
 	run_ok("dp", 4, 1, NULL, 0, 0, &r);
-	m = last_mem(&r.tl, 2);
+	m = test_last_mem(&r.tl, 2);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_PARAMS], SIM_NPARAMS * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_GRADS], SIM_NPARAMS * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_OPTIM], 2 * SIM_NPARAMS * 8);
@@ -795,7 +771,7 @@ START_TEST(memory_samples)
 	sim_result_free(&r);
 	/* ZeRO-3 keeps a quarter of everything. */
 	run_ok("fsdp", 4, 1, NULL, 0, 0, &r);
-	m = last_mem(&r.tl, 1);
+	m = test_last_mem(&r.tl, 1);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_PARAMS], SIM_NPARAMS / 4 * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_OPTIM], 2 * SIM_NPARAMS / 4 * 8);
 	ck_assert_uint_eq(m->bytes[SIM_MEM_GATHER], 0);
@@ -805,11 +781,11 @@ START_TEST(memory_samples)
 	per_mb = (2 * SIM_SEQ * SIM_HIDDEN + sim_saved_len(&sh)) * 8;
 	run_ok("pp", 4, 8, "1f1b", 0, 0, &r);
 	run_ok("pp", 4, 8, "gpipe", 0, 0, &g);
-	ck_assert_uint_ge(peak_acts(&g.tl, 0), 8 * per_mb);
-	ck_assert_uint_le(peak_acts(&r.tl, 0), 4 * per_mb + per_mb / 2);
-	ck_assert_uint_ge(peak_acts(&r.tl, 0), 4 * per_mb);
+	ck_assert_uint_ge(test_peak_mem(&g.tl, 0, SIM_MEM_ACTS), 8 * per_mb);
+	ck_assert_uint_le(test_peak_mem(&r.tl, 0, SIM_MEM_ACTS), 4 * per_mb + per_mb / 2);
+	ck_assert_uint_ge(test_peak_mem(&r.tl, 0, SIM_MEM_ACTS), 4 * per_mb);
 	for (d = 0; d < 4; d++)
-		ck_assert_uint_eq(last_mem(&r.tl, d)->bytes[SIM_MEM_ACTS], 0);
+		ck_assert_uint_eq(test_last_mem(&r.tl, d)->bytes[SIM_MEM_ACTS], 0);
 	sim_result_free(&r);
 	sim_result_free(&g);
 }

@@ -14,6 +14,7 @@
 #include "core/sim/sim.h"
 #include "core/sim/sim_block.h"
 #include "core/sim/sim_model.h"
+#include "memfix.h"
 
 static void
 run(const char *mode, int gpus, int m, const char *sched, int pp, int ep,
@@ -154,30 +155,6 @@ START_TEST(bubbles_compute_only)
 }
 END_TEST
 
-static const struct sim_mem_sample *
-last_mem(const struct sim_timeline *tl, int dev)
-{
-	const struct sim_mem_sample *m = NULL;
-	size_t i;
-
-	for (i = 0; i < tl->n_mem; i++)
-		if (tl->mem[i].device == dev)
-			m = &tl->mem[i];
-	ck_assert_ptr_nonnull(m);
-	return m;
-}
-
-static size_t
-peak(const struct sim_timeline *tl, int dev, enum sim_mem_kind k)
-{
-	size_t i, p = 0;
-
-	for (i = 0; i < tl->n_mem; i++)
-		if (tl->mem[i].device == dev && tl->mem[i].bytes[k] > p)
-			p = tl->mem[i].bytes[k];
-	return p;
-}
-
 /*
  * DualPipe keeps two stages' parameters, gradients and Adam state a
  * device (device s holds stage s and p-1-s): twice 1F1B's. ZB-H1's W
@@ -196,16 +173,16 @@ START_TEST(memory)
 	run("pp", 4, 8, "zb-h1", 0, 0, 0, &z);
 	run("pp", 4, 8, "1f1b", 0, 0, 0, &f);
 	for (s = 0; s < 4; s++) {
-		ck_assert_uint_eq(last_mem(&d.tl, s)->bytes[SIM_MEM_PARAMS],
+		ck_assert_uint_eq(test_last_mem(&d.tl, s)->bytes[SIM_MEM_PARAMS],
 		    2 * SIM_LAYER_PARAMS * 8);
-		ck_assert_uint_eq(last_mem(&d.tl, s)->bytes[SIM_MEM_OPTIM],
+		ck_assert_uint_eq(test_last_mem(&d.tl, s)->bytes[SIM_MEM_OPTIM],
 		    2 * 2 * SIM_LAYER_PARAMS * 8);
-		ck_assert_uint_eq(last_mem(&f.tl, s)->bytes[SIM_MEM_PARAMS],
+		ck_assert_uint_eq(test_last_mem(&f.tl, s)->bytes[SIM_MEM_PARAMS],
 		    SIM_LAYER_PARAMS * 8);
-		ck_assert_uint_le(peak(&z.tl, s, SIM_MEM_ACTS),
-		    peak(&f.tl, s, SIM_MEM_ACTS) + (size_t)s * (stash + saved));
-		ck_assert_uint_eq(last_mem(&d.tl, s)->bytes[SIM_MEM_ACTS], 0);
-		ck_assert_uint_eq(last_mem(&z.tl, s)->bytes[SIM_MEM_ACTS], 0);
+		ck_assert_uint_le(test_peak_mem(&z.tl, s, SIM_MEM_ACTS),
+		    test_peak_mem(&f.tl, s, SIM_MEM_ACTS) + (size_t)s * (stash + saved));
+		ck_assert_uint_eq(test_last_mem(&d.tl, s)->bytes[SIM_MEM_ACTS], 0);
+		ck_assert_uint_eq(test_last_mem(&z.tl, s)->bytes[SIM_MEM_ACTS], 0);
 	}
 	sim_result_free(&d);
 	sim_result_free(&z);
