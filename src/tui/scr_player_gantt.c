@@ -157,7 +157,7 @@ legend_compose(const int *seen, int hint, int chunks, char *buf, size_t n)
 		NULL, N_("A-Z forward, a-z backward"), NULL,
 		N_("= all-reduce"), N_("< all-gather"), N_("> reduce-scatter"),
 		N_("* optimizer"), N_("~ send"), NULL,
-		N_("/ weight gradients (W)")
+		N_("/ W grads")
 	};
 	int i, len = 0;
 

@@ -111,7 +111,7 @@ awk -v a="$t1" -v b="$(shown_time)" 'BEGIN { exit !(b + 0 >= a + 0) }' ||
 screen_keys s
 screen_wait "Animation: pp, 4 GPUs, zb-h1, m=8"
 screen_has "by (p-1)(F+B-2W)"
-screen_has "/ weight gradients (W)"
+screen_has "/ W grads"
 screen_has "G3 idle"
 screen_capture | grep '^G1 ' | grep -q '/' || fail "no W pass in G1's row"
 screen_keys x
