@@ -565,7 +565,7 @@ key_course(void)
 START_TEST(every_key_plays_what_trace_prints)
 {
 	char *dir = key_course(), bufs[4][16], *argv[20];
-	struct content_problems p;
+	struct content_problems p = { NULL, 0, 0 };
 	struct content_course *course = content_load(dir, &p);
 	const struct content_drop *d;
 	struct sim_config cfg, plain;
