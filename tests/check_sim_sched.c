@@ -4,7 +4,8 @@
  * W passes are real weight-gradient products run later; the bubble is
  * the zero-bubble paper's under compute-only timing and DualPipe's stays
  * inside its README's; a DualPipe device holds two stages' parameters and
- * sums its gradients with its mirror.
+ * sums its gradients with its mirror; its F&B pairs hide one pass's EP
+ * all-to-alls under the other's compute.
  */
 #include <check.h>
 #include <math.h>
@@ -62,6 +63,7 @@ START_TEST(equal_to_one_device)
 	    r.max_param_error < 1e-9, "%s %s on %d: loss %.3g grads %.3g "
 	    "params %.3g", lay[_i].mode, lay[_i].sched, lay[_i].gpus,
 	    r.max_loss_error, r.max_grad_error, r.max_param_error);
+	test_compute_disjoint(&r.tl);
 	sim_result_free(&r);
 }
 END_TEST
@@ -227,6 +229,137 @@ START_TEST(mirror_all_reduce)
 }
 END_TEST
 
+/* Union of the intervals [a[i], b[i]) (sorted here), in place; count. */
+static size_t
+merge(double *a, double *b, size_t n)
+{
+	size_t i, j, k = 0;
+	double t;
+
+	for (i = 1; i < n; i++)	/* insertion sort by start: n is small */
+		for (j = i; j > 0 && a[j - 1] > a[j]; j--) {
+			t = a[j], a[j] = a[j - 1], a[j - 1] = t;
+			t = b[j], b[j] = b[j - 1], b[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		if (k > 0 && a[i] <= b[k - 1]) {
+			if (b[i] > b[k - 1])
+				b[k - 1] = b[i];
+			continue;
+		}
+		a[k] = a[i];
+		b[k++] = b[i];
+	}
+	return k;
+}
+
+/*
+ * Seconds of device dev's all-to-all receives (dispatch and combine)
+ * during which it computes, into *hidden; all of them, returned.
+ */
+static double
+a2a_hidden(const struct sim_result *r, int dev, double *hidden)
+{
+	size_t n = r->tl.n_ev, i, j, nc = 0, nx = 0;
+	double *ca = calloc(n, sizeof *ca), *cb = calloc(n, sizeof *cb);
+	double *xa = calloc(n, sizeof *xa), *xb = calloc(n, sizeof *xb);
+	double all = 0.0, lo, hi;
+	const struct sim_event *e;
+
+	ck_assert(ca != NULL && cb != NULL && xa != NULL && xb != NULL);
+	for (i = 0; i < n; i++) {
+		e = &r->tl.ev[i];
+		if (e->device != dev)
+			continue;
+		if (sim_kind_is_compute(e->kind)) {
+			ca[nc] = e->start;
+			cb[nc++] = e->end;
+		} else if (e->kind == SIM_RECV && (e->what == SIM_P_DISPATCH ||
+		    e->what == SIM_P_COMBINE)) {
+			xa[nx] = e->start;
+			xb[nx++] = e->end;
+		}
+	}
+	nx = merge(xa, xb, nx);
+	*hidden = 0.0;
+	for (i = 0; i < nx; i++) {
+		all += xb[i] - xa[i];
+		for (j = 0; j < nc; j++) {
+			lo = xa[i] > ca[j] ? xa[i] : ca[j];
+			hi = xb[i] < cb[j] ? xb[i] : cb[j];
+			if (hi > lo)
+				*hidden += hi - lo;
+		}
+	}
+	free(ca);
+	free(cb);
+	free(xa);
+	free(xb);
+	return all;
+}
+
+/*
+ * EP 2 x PP 2 on 4 GPUs, 8 micro-batches: under 1F1B a device waits out
+ * every all-to-all; under DualPipe the pair's other pass computes while
+ * one pass's tokens travel (DeepSeek-V3 report, section 3.2.1), and the
+ * device still runs one compute at a time. Only the pairs overlap (the
+ * warm-up and the drain's lone passes cannot), so at least a third of
+ * the all-to-all time is hidden, not all; the step is shorter and the
+ * gradients are the single device's.
+ */
+START_TEST(pairs_hide_all_to_alls)
+{
+	struct sim_result d, f;
+	double all_d = 0, hid_d = 0, all_f = 0, hid_f = 0, h;
+	int dev;
+
+	run("ep", 4, 8, "dualpipe", 2, 0, 0, &d);
+	run("ep", 4, 8, "1f1b", 2, 0, 0, &f);
+	test_compute_disjoint(&d.tl);
+	test_compute_disjoint(&f.tl);
+	for (dev = 0; dev < 4; dev++) {
+		all_d += a2a_hidden(&d, dev, &h);
+		hid_d += h;
+		all_f += a2a_hidden(&f, dev, &h);
+		hid_f += h;
+		ck_assert_uint_eq(test_last_mem(&d.tl, dev)->bytes[SIM_MEM_ACTS],
+		    0);
+		/* never below zero: a wrapped size_t would be huge */
+		ck_assert_uint_lt(test_peak_mem(&d.tl, dev, SIM_MEM_ACTS),
+		    (size_t)1 << 24);
+	}
+	ck_assert(all_d > 0 && all_f > 0);
+	ck_assert_msg(hid_d > all_d / 3, "DualPipe hides %.3g of %.3g s",
+	    hid_d, all_d);
+	ck_assert_msg(hid_f < all_f / 100, "1F1B hides %.3g of %.3g s",
+	    hid_f, all_f);
+	ck_assert(d.max_grad_error < 1e-9 && d.max_param_error < 1e-9);
+	sim_result_free(&d);
+	sim_result_free(&f);
+}
+END_TEST
+
+/* Memory changes recorded out of time order (two interleaved passes)
+ * are summed again in time order when the timeline is finished. */
+START_TEST(memory_out_of_order)
+{
+	struct sim_timeline tl;
+
+	ck_assert_int_eq(sim_timeline_init(&tl, 1), 0);
+	ck_assert_int_eq(sim_timeline_mem(&tl, 0, 1.0, SIM_MEM_ACTS, 100), 0);
+	ck_assert_int_eq(sim_timeline_mem(&tl, 0, 4.0, SIM_MEM_ACTS, -100), 0);
+	ck_assert_int_eq(sim_timeline_mem(&tl, 0, 2.0, SIM_MEM_ACTS, 50), 0);
+	ck_assert_int_eq(sim_timeline_mem(&tl, 0, 3.0, SIM_MEM_ACTS, -50), 0);
+	ck_assert_int_eq(sim_timeline_finish(&tl), 0);
+	ck_assert_uint_eq(tl.mem[0].bytes[SIM_MEM_ACTS], 100);
+	ck_assert_uint_eq(tl.mem[1].bytes[SIM_MEM_ACTS], 150);
+	ck_assert_uint_eq(tl.mem[2].bytes[SIM_MEM_ACTS], 100);
+	ck_assert_uint_eq(tl.mem[3].bytes[SIM_MEM_ACTS], 0);
+	ck_assert_uint_eq(sim_timeline_peak(&tl, 0), 150);
+	sim_timeline_free(&tl);
+}
+END_TEST
+
 START_TEST(refused)
 {
 	struct sim_request req;
@@ -265,6 +398,8 @@ sim_sched_suite(void)
 	tcase_add_test(tc, bubbles_compute_only);
 	tcase_add_test(tc, memory);
 	tcase_add_test(tc, mirror_all_reduce);
+	tcase_add_test(tc, pairs_hide_all_to_alls);
+	tcase_add_test(tc, memory_out_of_order);
 	tcase_add_test(tc, refused);
 	suite_add_tcase(s, tc);
 	return s;

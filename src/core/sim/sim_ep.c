@@ -16,14 +16,12 @@
  * sent to it, so the device of an expert that got most of the tokens
  * holds the group up (the straggler).
  *
- * Schedules: EP lives inside a layer's pass, so ep runs under whatever
- * schedule sched_build gives its stages (GPipe, 1F1B, interleaved, ZB-H1,
- * DualPipe). DualPipe's pairs start a forward and a backward together
- * but run them one after the other here: real DualPipe hides one chunk's
- * all-to-alls under the other's compute, which would belong in
- * all_to_all's timing (group_start and the arrivals); in the toy they
- * still block the group's compute streams (the engine prices the hiding,
- * costmodel_sched.c).
+ * Steps: the MLP runs in four (sim_ep_step): local work, dispatch,
+ * the experts, combine. A pass runs them in order; DualPipe's F&B pair
+ * (sim_exec.c's run_pair) runs the other pass's compute while one
+ * pass's all-to-all is in flight, so what a step keeps for the next
+ * (the experts' outputs, the backward's gradients) lives in the
+ * device's buffer of the layer and micro-batch, not on the stack.
  *
  * Rows a device receives are ordered by source device, then expert,
  * then token, then top-k slot; the arithmetic per token is sim_moe.c's
@@ -48,7 +46,25 @@ struct sim_ep_buf {
 	double	*xin;		/* n_in x H: the rows */
 	double	*u, *a;		/* n_in x Fe: the experts' activations */
 	size_t	 n_acct;	/* doubles accounted */
+	/* Between the steps of one pass (workspace, not accounted): */
+	double	*y;		/* forward: n_in x H, the experts' outputs */
+	double	*dout, *dxs;	/* backward: T*k x H, gated output grads
+				   out, the experts' input grads back */
+	double	*dg;		/* T*k: the gates' gradients */
+	double	*din, *dx;	/* n_in x H: grads received, input grads */
 };
+
+static void
+free_scratch(struct sim_ep_buf *b)
+{
+	free(b->y);
+	free(b->dout);
+	free(b->dxs);
+	free(b->dg);
+	free(b->din);
+	free(b->dx);
+	b->y = b->dout = b->dxs = b->dg = b->din = b->dx = NULL;
+}
 
 /* The EP-group member (0 .. e-1) holding expert j. */
 static int
@@ -67,6 +83,7 @@ sim_ep_free(struct sim_run *run, int di, int l, int mb)
 	if (sim_timeline_mem(run->tl, di, run->dev[di].clock, SIM_MEM_ACTS,
 	    -(long long)(b->n_acct * sizeof(double))) != 0)
 		run->oom = 1;
+	free_scratch(b);
 	free(b->sel);
 	free(b->gate);
 	free(b->o);
@@ -345,44 +362,80 @@ each_group(struct sim_run *run, const int *devs, int n, int l, int mb,
 	}
 }
 
+/* Forward step 0: route every member's tokens, run its shared expert,
+ * make room for the rows it will receive. */
 static void
-fwd_group(struct group *gp)
+fwd_route(struct group *gp)
+{
+	int q;
+
+	for (q = 0; q < gp->e; q++)
+		route_local(gp, q);
+	for (q = 0; q < gp->e && !gp->run->oom; q++)
+		receive_room(gp, q);
+}
+
+/* Forward step 1: the tokens to their experts. */
+static void
+fwd_dispatch(struct group *gp)
+{
+	double *src[SIM_MAX_GPUS], *dst[SIM_MAX_GPUS];
+	struct sim_saved sv;
+	int q;
+
+	for (q = 0; q < gp->e; q++) {
+		if (buf_of(gp, q) == NULL || buf_of(gp, q)->xin == NULL) {
+			gp->run->oom = 1;
+			return;
+		}
+		sim_saved_view(gp->run->dev[gp->g[q]].saved[gp->l][gp->mb],
+		    &gp->run->sh, &sv);
+		src[q] = sv.n2;
+		dst[q] = buf_of(gp, q)->xin;
+	}
+	all_to_all(gp, 0, 0, SIM_P_DISPATCH, src, dst);
+}
+
+/* Forward step 2: the experts, their outputs kept in y until combine. */
+static void
+fwd_experts(struct group *gp)
+{
+	struct sim_ep_buf *b;
+	int q;
+
+	for (q = 0; q < gp->e && !gp->run->oom; q++) {
+		b = buf_of(gp, q);
+		b->y = malloc(((size_t)b->n_in + 1) * H * sizeof *b->y);
+		if (b->y == NULL)
+			gp->run->oom = 1;
+		else
+			experts_fwd(gp, q, b->y);
+	}
+}
+
+/* Forward step 3: the outputs back, weighed by the gates into part. */
+static void
+fwd_combine(struct group *gp)
 {
 	struct sim_run *run = gp->run;
-	double *src[SIM_MAX_GPUS], *dst[SIM_MAX_GPUS], *out[SIM_MAX_GPUS];
-	double *o[SIM_MAX_GPUS];
-	struct sim_saved sv;
+	double *out[SIM_MAX_GPUS], *o[SIM_MAX_GPUS];
 	struct sim_ep_buf *b;
 	int q, t, i, h;
 	double *y;
 
-	for (q = 0; q < gp->e; q++)
-		route_local(gp, q);
-	for (q = 0; q < gp->e && !run->oom; q++)
-		receive_room(gp, q);
-	if (run->oom)
-		return;
 	for (q = 0; q < gp->e; q++) {
-		sim_saved_view(run->dev[gp->g[q]].saved[gp->l][gp->mb],
-		    &run->sh, &sv);
-		src[q] = sv.n2;
-		dst[q] = buf_of(gp, q)->xin;
+		if (buf_of(gp, q) == NULL || buf_of(gp, q)->y == NULL) {
+			run->oom = 1;
+			return;
+		}
+		out[q] = buf_of(gp, q)->y;
 		o[q] = buf_of(gp, q)->o;
 	}
-	all_to_all(gp, 0, 0, SIM_P_DISPATCH, src, dst);
-	for (q = 0; q < gp->e && !run->oom; q++) {
-		out[q] = malloc(((size_t)buf_of(gp, q)->n_in + 1) * H *
-		    sizeof(double));
-		if (out[q] == NULL)
-			run->oom = 1;
-		else
-			experts_fwd(gp, q, out[q]);
-	}
-	if (!run->oom)
-		all_to_all(gp, 1, 0, SIM_P_COMBINE, out, o);
+	all_to_all(gp, 1, 0, SIM_P_COMBINE, out, o);
 	for (q = 0; q < gp->e; q++) {
-		free(out[q]);
 		b = buf_of(gp, q);
+		free(b->y);
+		b->y = NULL;
 		for (t = 0; !run->oom && t < b->T; t++) {
 			y = run->dev[gp->g[q]].part + (size_t)t * H;
 			for (i = 0; i < b->k; i++)
@@ -394,10 +447,14 @@ fwd_group(struct group *gp)
 }
 
 void
-sim_ep_fwd_mlp(struct sim_run *run, const int *devs, int n, int l, int mb,
-    int chunk)
+sim_ep_fwd_step(struct sim_run *run, const int *devs, int n, int l, int mb,
+    int chunk, enum sim_ep_step step)
 {
-	each_group(run, devs, n, l, mb, chunk, fwd_group);
+	static void (*const fn[SIM_EP_NSTEPS])(struct group *) = {
+		fwd_route, fwd_dispatch, fwd_experts, fwd_combine
+	};
+
+	each_group(run, devs, n, l, mb, chunk, fn[step]);
 }
 
 /* Backward on origin a before dispatch: the shared expert's and the
@@ -492,56 +549,109 @@ origin_finish(const struct group *gp, int a, const double *dxs,
 	}
 }
 
+/* Backward step 0: the scratch of the four steps; the shared expert's
+ * and the gates' gradients on every member. */
 static void
-bwd_group(struct group *gp)
+bwd_origin(struct group *gp)
 {
 	struct sim_run *run = gp->run;
-	double *dout[SIM_MAX_GPUS] = { 0 }, *dg[SIM_MAX_GPUS] = { 0 };
-	double *din[SIM_MAX_GPUS] = { 0 }, *dx[SIM_MAX_GPUS] = { 0 };
-	double *dxs[SIM_MAX_GPUS] = { 0 };
-	size_t tk;
+	struct sim_ep_buf *b;
+	size_t tk, nin;
 	int q;
 
 	for (q = 0; q < gp->e && !run->oom; q++) {
-		if (buf_of(gp, q) == NULL) {
+		if ((b = buf_of(gp, q)) == NULL) {
 			run->oom = 1;
 			break;
 		}
-		tk = (size_t)buf_of(gp, q)->T * buf_of(gp, q)->k;
-		dout[q] = malloc(tk * H * sizeof(double));
-		dxs[q] = calloc(tk * H, sizeof(double));
-		dg[q] = malloc(tk * sizeof(double));
-		din[q] = malloc(((size_t)buf_of(gp, q)->n_in + 1) * H *
-		    sizeof(double));
-		dx[q] = malloc(((size_t)buf_of(gp, q)->n_in + 1) * H *
-		    sizeof(double));
-		if (dout[q] == NULL || dxs[q] == NULL || dg[q] == NULL ||
-		    din[q] == NULL || dx[q] == NULL)
+		tk = (size_t)b->T * b->k;
+		nin = (size_t)b->n_in + 1;
+		b->dout = malloc(tk * H * sizeof(double));
+		b->dxs = calloc(tk * H, sizeof(double));
+		b->dg = malloc(tk * sizeof(double));
+		b->din = malloc(nin * H * sizeof(double));
+		b->dx = malloc(nin * H * sizeof(double));
+		if (b->dout == NULL || b->dxs == NULL || b->dg == NULL ||
+		    b->din == NULL || b->dx == NULL)
 			run->oom = 1;
 	}
 	for (q = 0; q < gp->e && !run->oom; q++)
-		origin_bwd(gp, q, dout[q], dg[q]);
-	if (!run->oom) {
-		/* the slots' gradients travel as the tokens did */
-		all_to_all(gp, 0, 1, SIM_P_DISPATCH, dout, din);
-		for (q = 0; q < gp->e; q++)
-			experts_bwd(gp, q, din[q], dx[q]);
-		all_to_all(gp, 1, 0, SIM_P_COMBINE, dx, dxs);
-		for (q = 0; q < gp->e; q++)
-			origin_finish(gp, q, dxs[q], dg[q]);
-	}
+		origin_bwd(gp, q, buf_of(gp, q)->dout, buf_of(gp, q)->dg);
+}
+
+/* Whether every member has the backward's scratch. */
+static int
+have_scratch(struct group *gp)
+{
+	struct sim_ep_buf *b;
+	int q;
+
+	for (q = 0; q < gp->e; q++)
+		if ((b = buf_of(gp, q)) == NULL || b->dout == NULL ||
+		    b->dxs == NULL || b->dg == NULL || b->din == NULL ||
+		    b->dx == NULL) {
+			gp->run->oom = 1;
+			return 0;
+		}
+	return 1;
+}
+
+/* Backward step 1: the slots' gradients travel as the tokens did. */
+static void
+bwd_dispatch(struct group *gp)
+{
+	double *dout[SIM_MAX_GPUS], *din[SIM_MAX_GPUS];
+	int q;
+
+	if (!have_scratch(gp))
+		return;
 	for (q = 0; q < gp->e; q++) {
-		free(dout[q]);
-		free(dxs[q]);
-		free(dg[q]);
-		free(din[q]);
-		free(dx[q]);
+		dout[q] = buf_of(gp, q)->dout;
+		din[q] = buf_of(gp, q)->din;
+	}
+	all_to_all(gp, 0, 1, SIM_P_DISPATCH, dout, din);
+}
+
+/* Backward step 2: the experts' backward. */
+static void
+bwd_experts(struct group *gp)
+{
+	int q;
+
+	if (!have_scratch(gp))
+		return;
+	for (q = 0; q < gp->e; q++)
+		experts_bwd(gp, q, buf_of(gp, q)->din, buf_of(gp, q)->dx);
+}
+
+/* Backward step 3: the input gradients back, added with the router's;
+ * the scratch goes. */
+static void
+bwd_combine(struct group *gp)
+{
+	double *dx[SIM_MAX_GPUS], *dxs[SIM_MAX_GPUS];
+	int q;
+
+	if (!have_scratch(gp))
+		return;
+	for (q = 0; q < gp->e; q++) {
+		dx[q] = buf_of(gp, q)->dx;
+		dxs[q] = buf_of(gp, q)->dxs;
+	}
+	all_to_all(gp, 1, 0, SIM_P_COMBINE, dx, dxs);
+	for (q = 0; q < gp->e; q++) {
+		origin_finish(gp, q, buf_of(gp, q)->dxs, buf_of(gp, q)->dg);
+		free_scratch(buf_of(gp, q));
 	}
 }
 
 void
-sim_ep_bwd_mlp(struct sim_run *run, const int *devs, int n, int l, int mb,
-    int chunk)
+sim_ep_bwd_step(struct sim_run *run, const int *devs, int n, int l, int mb,
+    int chunk, enum sim_ep_step step)
 {
-	each_group(run, devs, n, l, mb, chunk, bwd_group);
+	static void (*const fn[SIM_EP_NSTEPS])(struct group *) = {
+		bwd_origin, bwd_dispatch, bwd_experts, bwd_combine
+	};
+
+	each_group(run, devs, n, l, mb, chunk, fn[step]);
 }

@@ -3,17 +3,13 @@
  * the d x p x t grid of struct sim_layout, every device with its own
  * buffers.
  *
- * The step: the pipeline schedule (schedule.c) gives each stage its order
- * of forward and backward passes; the executor runs them as a list
- * scheduler does, always the pass that can start earliest, where a pass
- * starts when its stage is free and its input has arrived (the previous
- * virtual stage's activations, or the next one's gradients, plus the
- * send). Every replica runs the same passes at the same times. Each pass
- * runs its layers (sim_layer.c); the gradient collectives go out as their
- * layers finish (sim_grads.c). Then the remaining reductions, then Adam on
- * every device together (the global gradient-norm all-reduce of real
- * frameworks is that barrier). Loss, gradients and parameters are read
- * out at the end: inspection, not data movement, so no events.
+ * The step: every stage's passes in its pipeline schedule's order
+ * (sim_pipeline.c), each pass's layers (sim_layer.c) with the gradient
+ * collectives going out as their layers finish (sim_grads.c); then the
+ * remaining reductions, DualPipe's mirror sums, and Adam on every device
+ * together (the global gradient-norm all-reduce of real frameworks is
+ * that barrier). Loss, gradients and parameters are read out at the
+ * end: inspection, not data movement, so no events.
  *
  * Memory: parameters, gradients and Adam state are accounted as they are
  * allocated; activations per layer and micro-batch (the boundaries and
@@ -21,7 +17,6 @@
  * the backward that frees them; the per-device scratch a layer uses for
  * its partial sums is workspace and not accounted.
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +184,15 @@ init_device(struct sim_run *run, int i, double *params)
 		run->oom = 1;
 		return;
 	}
+	if (lay->dual) {	/* the second lane of run_pair */
+		dv->spare[0] = calloc(T * H, sizeof(double));
+		dv->spare[1] = calloc(T * H, sizeof(double));
+		dv->spare[2] = calloc(T * H, sizeof(double));
+		dv->spare[3] = calloc(sim_work_len(&run->sh), sizeof(double));
+		for (l = 0; l < 4; l++)
+			if (dv->spare[l] == NULL)
+				run->oom = 1;
+	}
 	for (l = 0; l < SIM_LAYERS; l++) {
 		if (dv->off[l] == SIZE_MAX)
 			continue;
@@ -231,83 +235,6 @@ collect(struct sim_run *run, double *out, int grads)
 }
 
 /*
- * Copy replica r's rows of micro-batch mb from batch into out: with CP
- * its two load-balanced chunks (sim_ring.h), one after the other.
- */
-static void
-cp_slice(const struct sim_run *run, const double *batch, int g0, int r,
-    double *out)
-{
-	int c = run->lay.c, ci = r % c, hc = SIM_SEQ / (2 * c);
-
-	sim_model_slice(batch, g0, run->lay.b, ci * hc, (ci + 1) * hc, out);
-	sim_model_slice(batch, g0, run->lay.b, (2 * c - 1 - ci) * hc,
-	    (2 * c - ci) * hc, out + (size_t)hc * run->lay.b * H);
-}
-
-/* Positions of a sequence device k of stage holds: [*p0, *p1). */
-static void
-positions(const struct sim_run *run, int k, int *p0, int *p1)
-{
-	int n = run->lay.sp ? SIM_SEQ / run->lay.t : SIM_SEQ;
-
-	*p0 = run->lay.sp ? k * n : 0;
-	*p1 = *p0 + n;
-}
-
-/* The first sequence of micro-batch mb on replica r. */
-static int
-first_seq(const struct sim_run *run, int r, int mb)
-{
-	return (r / run->lay.c * run->lay.m + mb) * run->lay.b;
-}
-
-static void
-load_data(struct sim_run *run, int di, int mb)
-{
-	struct sim_dev *dv = &run->dev[di];
-	size_t n = (size_t)sim_shape_local(&run->sh) * H;
-	int p0, p1;
-
-	dv->act[0][mb] = sim_dev_alloc(run, di, SIM_MEM_ACTS, n, dv->clock);
-	if (dv->act[0][mb] == NULL)
-		return;
-	positions(run, dv->k, &p0, &p1);
-	if (run->lay.c > 1)
-		cp_slice(run, run->x, first_seq(run, dv->r, mb), dv->r,
-		    dv->act[0][mb]);
-	else
-		sim_model_slice(run->x, first_seq(run, dv->r, mb), run->lay.b,
-		    p0, p1, dv->act[0][mb]);
-}
-
-/* The loss of the model's output on device di; keeps its gradient. */
-static void
-loss_of(struct sim_run *run, int di, int mb)
-{
-	struct sim_dev *dv = &run->dev[di];
-	int rows = sim_shape_local(&run->sh), p0, p1;
-	double loss;
-
-	dv->dact[SIM_LAYERS][mb] = sim_dev_alloc(run, di, SIM_MEM_ACTS,
-	    (size_t)rows * H, dv->clock);
-	if (dv->dact[SIM_LAYERS][mb] == NULL || dv->act[SIM_LAYERS][mb] == NULL)
-		return;
-	positions(run, dv->k, &p0, &p1);
-	if (run->lay.c > 1)
-		cp_slice(run, run->target, first_seq(run, dv->r, mb), dv->r,
-		    dv->part);
-	else
-		sim_model_slice(run->target, first_seq(run, dv->r, mb),
-		    run->lay.b, p0, p1, dv->part);
-	loss = sim_loss(dv->act[SIM_LAYERS][mb], dv->part, rows,
-	    dv->dact[SIM_LAYERS][mb]);
-	run->mb_loss[mb][di] = loss;
-	sim_dev_free(run, di, SIM_MEM_ACTS, &dv->act[SIM_LAYERS][mb],
-	    (size_t)rows * H, dv->clock);
-}
-
-/*
  * The step's loss: micro-batches, then replicas, then TP ranks, as the
  * MPI run's gather sums it (run_gather.c). Without sp every TP rank
  * computed the same loss: it counts once. Micro-batch mb's loss is on
@@ -330,215 +257,6 @@ sum_loss(const struct sim_run *run)
 					    r, s, k)];
 			}
 	return loss;
-}
-
-/*
- * Send boundary j of micro-batch mb (activations, or with grads their
- * gradients) from every device of stage s to its peer on stage s2.
- * Returns the arrival time.
- */
-static double
-send_boundary(struct sim_run *run, int s, int s2, int j, int mb, int grads,
-    int chunk)
-{
-	const struct sim_layout *lay = &run->lay;
-	size_t len = (size_t)sim_shape_local(&run->sh) * H;
-	struct sim_tag tag = { grads ? SIM_P_ACT_GRADS : SIM_P_ACTS,
-	    grads ? j + 1 : j, mb, -1, chunk };
-	struct sim_dev *a, *b;
-	double t1 = 0.0, **dst, **src;
-	int r, k, from, to;
-
-	for (r = 0; r < lay->d; r++)
-		for (k = 0; k < lay->t; k++) {
-			from = sim_rank(lay, r, s, k);
-			to = sim_rank(lay, r, s2, k);
-			a = &run->dev[from];
-			b = &run->dev[to];
-			src = grads ? &a->dact[j][mb] : &a->act[j][mb];
-			dst = grads ? &b->dact[j][mb] : &b->act[j][mb];
-			t1 = a->clock + sim_send_time(&run->cost, from, to,
-			    len * sizeof(double));
-			*dst = sim_dev_alloc(run, to, SIM_MEM_ACTS, len, t1);
-			if (*dst == NULL || *src == NULL)
-				return t1;
-			tag.shard = lay->d > 1 ? r : -1;
-			sim_send(run, from, to, *src, *dst, len, &tag, a->clock);
-			sim_dev_free(run, from, SIM_MEM_ACTS, src, len, t1);
-		}
-	return t1;
-}
-
-struct pipe {
-	const struct sched	*sc;
-	int			 P;		/* virtual stages, p*v */
-	double			*fwd_ready;	/* [mb*P + vs]: input there, NAN */
-	double			*bwd_ready;	/* [mb*P + vs]: grad there, NAN */
-};
-
-static double
-stage_clock(const struct sim_run *run, int s)
-{
-	return run->dev[sim_rank(&run->lay, 0, s, 0)].clock;
-}
-
-static void
-set_stage_clock(struct sim_run *run, int s, double t)
-{
-	int r, k;
-
-	for (r = 0; r < run->lay.d; r++)
-		for (k = 0; k < run->lay.t; k++)
-			run->dev[sim_rank(&run->lay, r, s, k)].clock = t;
-}
-
-/* The chunk events carry: interleaved, vs / p; DualPipe, the direction. */
-static int
-chunk_of(const struct sim_run *run, const struct pipe *pp, int vs, int mb)
-{
-	return run->lay.dual ? sched_direction(pp->sc, mb) : vs / run->lay.p;
-}
-
-static void
-run_forward(struct sim_run *run, struct pipe *pp, int s, int vs, int mb)
-{
-	const struct sim_layout *lay = &run->lay;
-	int l0 = vs * lay->lps, chunk = chunk_of(run, pp, vs, mb), l, r, k, s2;
-	double ready;
-
-	for (r = 0; vs == 0 && r < lay->d; r++)
-		for (k = 0; k < lay->t; k++)
-			load_data(run, sim_rank(lay, r, s, k), mb);
-	for (l = l0; l < l0 + lay->lps && !run->oom; l++)
-		sim_layer_forward(run, s, l, mb, chunk);
-	if (vs == pp->P - 1) {
-		for (r = 0; r < lay->d; r++)
-			for (k = 0; k < lay->t; k++)
-				loss_of(run, sim_rank(lay, r, s, k), mb);
-		pp->bwd_ready[mb * pp->P + vs] = stage_clock(run, s);
-		return;
-	}
-	s2 = sched_stage_of(pp->sc, vs + 1, mb);
-	ready = s2 == s ? stage_clock(run, s) :
-	    send_boundary(run, s, s2, l0 + lay->lps, mb, 0, chunk);
-	pp->fwd_ready[mb * pp->P + vs + 1] = ready;
-}
-
-/* A split backward's W pass: the weight gradients of vs's layers. */
-static void
-run_weights(struct sim_run *run, struct pipe *pp, int s, int vs, int mb)
-{
-	int l0 = vs * run->lay.lps, chunk = chunk_of(run, pp, vs, mb), l;
-
-	for (l = l0 + run->lay.lps - 1; l >= l0 && !run->oom; l--)
-		sim_layer_weights(run, s, l, mb, chunk);
-}
-
-static void
-run_backward(struct sim_run *run, struct pipe *pp, int s, int vs, int mb,
-    int split)
-{
-	const struct sim_layout *lay = &run->lay;
-	size_t loc = (size_t)sim_shape_local(&run->sh) * H;
-	int l0 = vs * lay->lps, chunk = chunk_of(run, pp, vs, mb), l, r, k;
-	int s2, di;
-	double ready;
-
-	for (l = l0 + lay->lps - 1; l >= l0 && !run->oom; l--)
-		sim_layer_backward(run, s, l, mb, chunk, split);
-	if (vs == 0) {
-		for (r = 0; r < lay->d; r++)
-			for (k = 0; k < lay->t; k++) {
-				di = sim_rank(lay, r, s, k);
-				sim_dev_free(run, di, SIM_MEM_ACTS,
-				    &run->dev[di].dact[0][mb], loc,
-				    run->dev[di].clock);
-			}
-		return;
-	}
-	s2 = sched_stage_of(pp->sc, vs - 1, mb);
-	ready = s2 == s ? stage_clock(run, s) :
-	    send_boundary(run, s, s2, l0, mb, 1, chunk);
-	pp->bwd_ready[mb * pp->P + vs - 1] = ready;
-}
-
-/*
- * When the input of stage s's next op is there, NAN if not yet. A W pass
- * needs only its own B, run earlier on s; DualPipe's F&B pair waits for
- * the inputs of both.
- */
-static double
-ready_at(const struct pipe *pp, int s, const struct sched_op *op, int last)
-{
-	int vs = sched_vstage(pp->sc, s, op);
-	double t, t2;
-
-	if (op->pass == SCHED_W)
-		return 0.0;
-	t = (op->forward ? pp->fwd_ready : pp->bwd_ready)[op->mb * pp->P +
-	    vs];
-	if (!op->pair || last)
-		return t;
-	t2 = ready_at(pp, s, op + 1, 1);
-	return isnan(t2) ? t2 : t2 > t ? t2 : t;
-}
-
-/* Run every op of the schedule, the earliest startable first. */
-static int
-run_pipeline(struct sim_run *run, const struct sched *sc)
-{
-	size_t n = (size_t)sc->m * sched_nvstages(sc), i, *next, left;
-	struct pipe pp = { sc, sched_nvstages(sc), NULL, NULL };
-	const struct sched_op *op;
-	double t, best_t, r;
-	int s, best;
-
-	pp.fwd_ready = malloc(n * sizeof *pp.fwd_ready);
-	pp.bwd_ready = malloc(n * sizeof *pp.bwd_ready);
-	next = calloc((size_t)sc->p, sizeof *next);
-	if (pp.fwd_ready == NULL || pp.bwd_ready == NULL || next == NULL)
-		run->oom = 1;
-	for (i = 0; !run->oom && i < n; i++) {
-		pp.fwd_ready[i] = i % (size_t)pp.P == 0 ? 0.0 : NAN;
-		pp.bwd_ready[i] = NAN;
-	}
-	for (left = 0, s = 0; s < sc->p; s++)
-		left += sc->n_ops[s];
-	while (!run->oom && left > 0) {
-		best = -1;
-		best_t = INFINITY;
-		for (s = 0; s < sc->p; s++) {
-			if (next[s] == sc->n_ops[s])
-				continue;
-			op = &sc->ops[(size_t)s * sc->n_per_stage + next[s]];
-			r = ready_at(&pp, s, op, next[s] + 1 == sc->n_ops[s]);
-			if (isnan(r))
-				continue;
-			t = r > stage_clock(run, s) ? r : stage_clock(run, s);
-			if (t < best_t) {
-				best_t = t;
-				best = s;
-			}
-		}
-		if (best < 0)
-			break;		/* a deadlock: a schedule bug */
-		op = &sc->ops[(size_t)best * sc->n_per_stage + next[best]++];
-		set_stage_clock(run, best, best_t);
-		if (op->forward)
-			run_forward(run, &pp, best, sched_vstage(sc, best, op),
-			    op->mb);
-		else if (op->pass == SCHED_W)
-			run_weights(run, &pp, best, sched_vstage(sc, best, op),
-			    op->mb);
-		else
-			run_backward(run, &pp, best, sched_vstage(sc, best, op),
-			    op->mb, op->pass == SCHED_BI);
-		left--;
-	}
-	free(pp.fwd_ready);
-	free(pp.bwd_ready);
-	free(next);
-	return run->oom || left > 0 ? -1 : 0;
 }
 
 /*
@@ -616,6 +334,8 @@ free_devices(struct sim_run *run)
 		free(dv->dwhole);
 		free(dv->dh);
 		free(dv->work);
+		for (l = 0; l < 4; l++)
+			free(dv->spare[l]);
 		for (l = 0; l < SIM_LAYERS; l++) {
 			free(dv->full[l]);
 			free(dv->fullg[l]);
@@ -660,7 +380,7 @@ sim_exec(const struct sim_layout *lay, const struct sim_cost *cost,
 	sim_model_init(params);
 	for (i = 0; i < run->n_dev && !run->oom; i++)
 		init_device(run, i, params);
-	if (!run->oom && run_pipeline(run, &sc) == 0) {
+	if (!run->oom && sim_run_pipeline(run, &sc) == 0) {
 		sim_grads_finish(run);
 		mirror_reduce(run);
 		collect(run, grads, 1);

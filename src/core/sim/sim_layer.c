@@ -8,7 +8,9 @@
  *
  * Every replica and every TP rank of the stage runs the same steps in
  * lock step; a blocking TP collective ends at the same time for the whole
- * group.
+ * group. A pass over a layer is cut into steps (attention; the MLP, with
+ * EP its four steps; the output), so that DualPipe's pairs can run one
+ * pass's compute while the other's all-to-all is in flight.
  */
 #include <string.h>
 
@@ -128,9 +130,8 @@ sim_compute(struct sim_run *run, int di, enum sim_kind kind,
 	dv->clock += dt;
 }
 
-/* The devices of stage s, replica-major. Returns how many. */
-static int
-stage_devs(const struct sim_run *run, int s, int *out)
+int
+sim_stage_devices(const struct sim_run *run, int s, int *out)
 {
 	int r, k, n = 0;
 
@@ -185,23 +186,52 @@ zero3_after_forward(struct sim_run *run, const int *devs, int n, int l)
 	}
 }
 
-void
-sim_layer_forward(struct sim_run *run, int s, int l, int mb, int chunk)
+enum sim_step_kind
+sim_layer_step_kind(const struct sim_run *run, int forward, int step)
+{
+	int ep = run->lay.e > 1;
+
+	if (forward)
+		switch (step) {
+		case 2: case 4:
+			return ep ? SIM_STEP_COMM : SIM_STEP_NONE;
+		case 3:
+			return ep ? SIM_STEP_COMPUTE : SIM_STEP_NONE;
+		default:
+			return SIM_STEP_COMPUTE;
+		}
+	switch (step) {
+	case 0: case 4:
+		return SIM_STEP_COMPUTE;
+	case 1: case 3:
+		return ep ? SIM_STEP_COMM : SIM_STEP_NONE;
+	case 2:
+		return ep ? SIM_STEP_COMPUTE : SIM_STEP_NONE;
+	default:
+		return SIM_STEP_NONE;
+	}
+}
+
+/* Forward step 0: norm, attention, its reduction and the residual. */
+static void
+forward_attn(struct sim_run *run, const int *devs, int n, int s, int l,
+    int mb, int chunk)
 {
 	const struct sim_shape *sh = &run->sh;
-	size_t loc = (size_t)sim_shape_local(sh) * H;
-	int devs[SIM_MAX_GPUS] = { 0 }, n = stage_devs(run, s, devs), i;
 	struct sim_lparams w;
 	struct sim_saved sv;
 	struct sim_dev *dv;
+	int i;
 
 	zero3_before(run, devs, n, l, mb, 0);
 	for (i = 0; i < n; i++) {
 		dv = &run->dev[devs[i]];
 		dv->saved[l][mb] = sim_dev_alloc(run, devs[i], SIM_MEM_ACTS,
 		    sim_saved_len(sh), dv->clock);
-		if (dv->saved[l][mb] == NULL || dv->act[l][mb] == NULL)
+		if (dv->saved[l][mb] == NULL || dv->act[l][mb] == NULL) {
+			run->oom = 1;
 			return;
+		}
 		sim_dev_layer(run, devs[i], l, &w, NULL);
 		saved_of(run, devs[i], l, mb, &sv);
 		sim_fwd_norm1(sh, dv->k, &w, dv->act[l][mb], &sv);
@@ -230,20 +260,41 @@ sim_layer_forward(struct sim_run *run, int s, int l, int mb, int chunk)
 	if (run->lay.sp)
 		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS,
 		    BUF_N2);
-	/* EP: the experts' tokens travel (sim_ep.c). */
-	if (run->lay.e > 1)
-		sim_ep_fwd_mlp(run, devs, n, l, mb, chunk);
-	for (i = 0; run->lay.e < 2 && i < n; i++) {
+}
+
+/* Forward step 1 without EP: the whole MLP (dense or MoE) here. */
+static void
+forward_mlp(struct sim_run *run, const int *devs, int n, int l, int mb,
+    int chunk)
+{
+	struct sim_lparams w;
+	struct sim_saved sv;
+	int i;
+
+	for (i = 0; i < n; i++) {
 		sim_dev_layer(run, devs[i], l, &w, NULL);
 		saved_of(run, devs[i], l, mb, &sv);
 		if (run->lay.moe.experts > 0)
-			sim_moe_fwd_mlp(sh, &run->lay.moe, &w, &sv,
+			sim_moe_fwd_mlp(&run->sh, &run->lay.moe, &w, &sv,
 			    run->dev[devs[i]].part);
 		else
-			sim_fwd_mlp(sh, &w, &sv, run->dev[devs[i]].part);
+			sim_fwd_mlp(&run->sh, &w, &sv, run->dev[devs[i]].part);
 		sim_compute(run, devs[i], SIM_FORWARD, SIM_PART_MLP, l, mb,
 		    chunk, mlp_flops(run));
 	}
+}
+
+/* Forward step 5: the MLP's reduction, the residual, the layer's output. */
+static void
+forward_out(struct sim_run *run, const int *devs, int n, int s, int l,
+    int mb, int chunk)
+{
+	size_t loc = (size_t)sim_shape_local(&run->sh) * H;
+	struct sim_lparams w;
+	struct sim_saved sv;
+	struct sim_dev *dv;
+	int i;
+
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACTS,
 	    BUF_PART);
 	for (i = 0; i < n; i++) {
@@ -254,10 +305,35 @@ sim_layer_forward(struct sim_run *run, int s, int l, int mb, int chunk)
 			return;
 		sim_dev_layer(run, devs[i], l, &w, NULL);
 		saved_of(run, devs[i], l, mb, &sv);
-		sim_fwd_resid2(sh, dv->k, &w, &sv, dv->part,
+		sim_fwd_resid2(&run->sh, dv->k, &w, &sv, dv->part,
 		    dv->act[l + 1][mb]);
 	}
 	zero3_after_forward(run, devs, n, l);
+}
+
+void
+sim_layer_forward_step(struct sim_run *run, int s, int l, int mb, int chunk,
+    int step)
+{
+	int devs[SIM_MAX_GPUS] = { 0 }, n = sim_stage_devices(run, s, devs);
+
+	if (sim_layer_step_kind(run, 1, step) == SIM_STEP_NONE)
+		return;
+	switch (step) {
+	case 0:
+		forward_attn(run, devs, n, s, l, mb, chunk);
+		break;
+	case 5:
+		forward_out(run, devs, n, s, l, mb, chunk);
+		break;
+	default:	/* 1 to 4: the MLP, in EP's steps */
+		if (run->lay.e > 1)
+			sim_ep_fwd_step(run, devs, n, l, mb, chunk,
+			    (enum sim_ep_step)(step - 1));
+		else
+			forward_mlp(run, devs, n, l, mb, chunk);
+		break;
+	}
 }
 
 /* After a layer's backward: free what it used, keep dx (and with split
@@ -328,7 +404,7 @@ stash(struct sim_run *run, int di, int l, int mb, int mlp)
 void
 sim_layer_weights(struct sim_run *run, int s, int l, int mb, int chunk)
 {
-	int devs[SIM_MAX_GPUS] = { 0 }, n = stage_devs(run, s, devs), i;
+	int devs[SIM_MAX_GPUS] = { 0 }, n = sim_stage_devices(run, s, devs), i;
 	int mlp = run->lay.moe.experts == 0;
 	struct sim_lparams w, g;
 	struct sim_wstash ws;
@@ -349,33 +425,38 @@ sim_layer_weights(struct sim_run *run, int s, int l, int mb, int chunk)
 	sim_grads_layer_done(run, s, l, mb);
 }
 
-void
-sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk,
-    int split)
+/* Backward step 0: the output's gradient, and without EP the MLP's
+ * backward; with EP its first step. */
+static void
+backward_mlp(struct sim_run *run, const int *devs, int n, int s, int l,
+    int mb, int chunk, int split)
 {
 	const struct sim_shape *sh = &run->sh;
-	size_t loc = (size_t)sim_shape_local(sh) * H;
-	int devs[SIM_MAX_GPUS] = { 0 }, n = stage_devs(run, s, devs), i;
 	double mlp_w = split && run->lay.moe.experts == 0 ?
 	    sim_flops_weights(sh, 1) - sim_flops_weights(sh, 0) : 0.0;
 	struct sim_lparams w, g;
 	struct sim_saved sv;
 	struct sim_dev *dv;
+	int i;
 
 	zero3_before(run, devs, n, l, mb, 1);
 	for (i = 0; i < n; i++) {
 		dv = &run->dev[devs[i]];
-		if (dv->dact[l + 1][mb] == NULL || dv->saved[l][mb] == NULL)
+		if (dv->dact[l + 1][mb] == NULL || dv->saved[l][mb] == NULL) {
+			run->oom = 1;
 			return;
+		}
 		bwd_layer(run, devs[i], l, split, &w, &g);
 		sim_bwd_out(sh, dv->k, &g, dv->dact[l + 1][mb], dv->dwhole);
 	}
 	if (run->lay.sp)
 		tp_exchange(run, s, l, mb, chunk, SIM_ALL_GATHER,
 		    SIM_P_ACT_GRADS, BUF_DWHOLE);
-	if (run->lay.e > 1)
-		sim_ep_bwd_mlp(run, devs, n, l, mb, chunk);
-	for (i = 0; run->lay.e < 2 && i < n; i++) {
+	if (run->lay.e > 1) {
+		sim_ep_bwd_step(run, devs, n, l, mb, chunk, SIM_EP_LOCAL);
+		return;
+	}
+	for (i = 0; i < n; i++) {
 		dv = &run->dev[devs[i]];
 		bwd_layer(run, devs[i], l, split, &w, &g);
 		saved_of(run, devs[i], l, mb, &sv);
@@ -390,6 +471,21 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk,
 		sim_compute(run, devs[i], SIM_BACKWARD, SIM_PART_MLP, l, mb,
 		    chunk, 2.0 * mlp_flops(run) - mlp_w);
 	}
+}
+
+/* Backward step 4: the MLP's reduction, the norm, attention, its
+ * reduction and the input's gradient. */
+static void
+backward_attn(struct sim_run *run, const int *devs, int n, int s, int l,
+    int mb, int chunk, int split)
+{
+	const struct sim_shape *sh = &run->sh;
+	size_t loc = (size_t)sim_shape_local(sh) * H;
+	struct sim_lparams w, g;
+	struct sim_saved sv;
+	struct sim_dev *dv;
+	int i;
+
 	tp_exchange(run, s, l, mb, chunk, reduce_kind(run), SIM_P_ACT_GRADS,
 	    BUF_PART);
 	for (i = 0; i < n; i++) {
@@ -432,4 +528,21 @@ sim_layer_backward(struct sim_run *run, int s, int l, int mb, int chunk,
 	}
 	if (!split)
 		sim_grads_layer_done(run, s, l, mb);
+}
+
+void
+sim_layer_backward_step(struct sim_run *run, int s, int l, int mb, int chunk,
+    int split, int step)
+{
+	int devs[SIM_MAX_GPUS] = { 0 }, n = sim_stage_devices(run, s, devs);
+
+	if (sim_layer_step_kind(run, 0, step) == SIM_STEP_NONE)
+		return;
+	if (step == 0)
+		backward_mlp(run, devs, n, s, l, mb, chunk, split);
+	else if (step == 4)
+		backward_attn(run, devs, n, s, l, mb, chunk, split);
+	else
+		sim_ep_bwd_step(run, devs, n, l, mb, chunk,
+		    (enum sim_ep_step)step);
 }

@@ -75,6 +75,9 @@ struct sim_dev {
 	double	*work;			/* backward scratch */
 	struct sim_ep_buf *ep[SIM_LAYERS][SIM_BATCH];	/* EP: routing,
 					   received tokens (sim_ep.c) */
+	double	*spare[4];		/* DualPipe: the other pass's part,
+					   dwhole, dh and work (sim_exec.c) */
+	int	 lane;			/* whose scratch is in use: 0, 1 */
 	double	 clock;			/* seconds: compute stream free */
 	double	 comm;			/* seconds: communication stream free */
 };
@@ -120,6 +123,9 @@ int	sim_dp_group(const struct sim_layout *, int s, int k, int *g);
 /* The CP group of replica r's data shard on (s, k) into g; its size. */
 int	sim_cp_group(const struct sim_layout *, int r, int s, int k, int *g);
 
+/* The devices of stage s, replica-major, into out. Returns how many. */
+int	sim_stage_devices(const struct sim_run *, int s, int *out);
+
 /* A compute event of flops on device di (sim_layer.c), advancing its
  * clock. */
 void	sim_compute(struct sim_run *, int di, enum sim_kind, enum sim_part,
@@ -141,12 +147,22 @@ void	sim_cp_bwd_attn(struct sim_run *, const int *devs, int n, int l,
  * on the devices of a stage (replica-major, TP 1), tokens dispatched to
  * their experts' devices and combined back by all-to-alls in each EP
  * group; the result (forward: the MLP's output; backward: its input
- * gradient) in each device's part. sim_ep_free drops a device's state.
+ * gradient) in each device's part. It runs in four steps, in order, so
+ * that another pass's compute can run while an all-to-all is in flight
+ * (DualPipe's pairs, sim_exec.c). sim_ep_free drops a device's state.
  */
-void	sim_ep_fwd_mlp(struct sim_run *, const int *devs, int n, int l,
-	    int mb, int chunk);
-void	sim_ep_bwd_mlp(struct sim_run *, const int *devs, int n, int l,
-	    int mb, int chunk);
+enum sim_ep_step {
+	SIM_EP_LOCAL,		/* forward: route, shared expert; backward:
+				   the shared expert's and gates' grads */
+	SIM_EP_DISPATCH,	/* all-to-all out */
+	SIM_EP_EXPERTS,		/* the experts' compute */
+	SIM_EP_COMBINE,		/* all-to-all back, summed at the origin */
+	SIM_EP_NSTEPS
+};
+void	sim_ep_fwd_step(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk, enum sim_ep_step);
+void	sim_ep_bwd_step(struct sim_run *, const int *devs, int n, int l,
+	    int mb, int chunk, enum sim_ep_step);
 void	sim_ep_free(struct sim_run *, int di, int l, int mb);
 
 /*
@@ -178,13 +194,24 @@ void	sim_dev_layer(struct sim_run *, int di, int l, struct sim_lparams *w,
  * The forward and backward of layer l for micro-batch mb on every device
  * of stage s (sim_layer.c): compute, TP collectives, ZeRO-3 gathers and
  * scatters. chunk is the pipeline model chunk, for the events.
+ *
+ * A pass over a layer runs in steps, 0 to SIM_LAYER_NSTEPS - 1, in
+ * order; sim_layer_step_kind says what each is for the run's layout:
+ * nothing (skip it), compute (holds the device), or an all-to-all in
+ * flight (EP's dispatch and combine, which another pass's compute may
+ * hide).
  */
-void	sim_layer_forward(struct sim_run *, int s, int l, int mb, int chunk);
+#define SIM_LAYER_NSTEPS	6
+enum sim_step_kind { SIM_STEP_NONE, SIM_STEP_COMPUTE, SIM_STEP_COMM };
+enum sim_step_kind sim_layer_step_kind(const struct sim_run *, int forward,
+	    int step);
+void	sim_layer_forward_step(struct sim_run *, int s, int l, int mb,
+	    int chunk, int step);
 /* split 1: the input gradients only (B), the weights' products left to
  * sim_layer_weights (W), which also launches the layer's gradient
  * collectives (sim_grads_layer_done). */
-void	sim_layer_backward(struct sim_run *, int s, int l, int mb, int chunk,
-	    int split);
+void	sim_layer_backward_step(struct sim_run *, int s, int l, int mb,
+	    int chunk, int split, int step);
 void	sim_layer_weights(struct sim_run *, int s, int l, int mb, int chunk);
 
 /*
@@ -201,6 +228,13 @@ void	sim_zero3_fetch(struct sim_run *, int l, int mb, int backward);
  */
 void	sim_grads_layer_done(struct sim_run *, int s, int l, int mb);
 void	sim_grads_finish(struct sim_run *);
+
+/*
+ * Every stage's passes in sc's order (sim_pipeline.c): the micro-batches
+ * loaded, the loss computed, the boundaries sent. Returns 0, or -1 on
+ * ENOMEM or a schedule that deadlocks.
+ */
+int	sim_run_pipeline(struct sim_run *, const struct sched *);
 
 /*
  * Run one step of lay under cost, recording into tl (initialised by the

@@ -153,6 +153,8 @@ sim_timeline_mem(struct sim_timeline *tl, int device, double t,
 	m = &tl->mem[tl->n_mem++];
 	m->device = device;
 	m->t = t;
+	m->kind = kind;
+	m->delta = delta;
 	m->seq = tl->n_mem - 1;
 	memcpy(m->bytes, cur, sizeof m->bytes);
 	return 0;
@@ -205,6 +207,21 @@ fill_idle(struct sim_timeline *tl, int dev, size_t n_before)
 	return 0;
 }
 
+/* The samples' totals in time order, from their changes. */
+static void
+resum_memory(struct sim_timeline *tl)
+{
+	size_t i, *cur;
+
+	memset(tl->cur, 0, (size_t)tl->n_devices * SIM_NMEM * sizeof *tl->cur);
+	for (i = 0; i < tl->n_mem; i++) {
+		cur = &tl->cur[(size_t)tl->mem[i].device * SIM_NMEM];
+		cur[tl->mem[i].kind] = (size_t)((long long)cur[tl->mem[i].kind] +
+		    tl->mem[i].delta);
+		memcpy(tl->mem[i].bytes, cur, sizeof tl->mem[i].bytes);
+	}
+}
+
 int
 sim_timeline_finish(struct sim_timeline *tl)
 {
@@ -220,6 +237,7 @@ sim_timeline_finish(struct sim_timeline *tl)
 	 * profiler trace has none: qsort must not see NULL). */
 	if (tl->n_mem > 0)
 		qsort(tl->mem, tl->n_mem, sizeof *tl->mem, cmp_mem);
+	resum_memory(tl);
 	return 0;
 }
 

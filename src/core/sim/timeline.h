@@ -109,6 +109,8 @@ struct sim_mem_sample {
 	int	 device;		/* 0-based device rank */
 	double	 t;			/* seconds */
 	size_t	 bytes[SIM_NMEM];	/* bytes resident from t on, by kind */
+	enum sim_mem_kind kind;		/* the kind that changed */
+	long long delta;		/* by how many bytes */
 	size_t	 seq;			/* order of recording; breaks ties */
 };
 
@@ -142,7 +144,10 @@ struct sim_event	*sim_timeline_add(struct sim_timeline *, int device,
 
 /*
  * Record that the device's resident bytes of one kind changed by delta
- * at time t, appending a sample with the new totals. Returns 0 or -1.
+ * at time t, appending a sample with the new totals. Changes need not
+ * come in time order (DualPipe's two chunks on one device run
+ * interleaved): sim_timeline_finish sums them again in time order.
+ * Returns 0 or -1.
  */
 int	sim_timeline_mem(struct sim_timeline *, int device, double t,
 	    enum sim_mem_kind, long long delta);
@@ -151,7 +156,9 @@ int	sim_timeline_mem(struct sim_timeline *, int device, double t,
  * Close the timeline: add idle events for every gap in each device's busy
  * time (compute, blocking collectives, optimizer; sends, receives, ring
  * steps and overlapped collectives run beside compute and do not count)
- * up to the end of the last event, then sort. Returns 0 or -1 on ENOMEM.
+ * up to the end of the last event, then sort; the memory samples are
+ * sorted by time and their totals summed again in that order. Returns 0
+ * or -1 on ENOMEM.
  */
 int	sim_timeline_finish(struct sim_timeline *);
 
