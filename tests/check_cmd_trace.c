@@ -401,7 +401,7 @@ END_TEST
 
 /* trace's argv for the settings of an animation block. */
 static int
-block_argv(const struct content_animation *an, char bufs[4][16], char **argv)
+block_argv(const struct content_animation *an, char bufs[10][16], char **argv)
 {
 	int n = 0;
 
@@ -432,6 +432,33 @@ block_argv(const struct content_animation *an, char bufs[4][16], char **argv)
 		argv[n++] = "--tp";
 		argv[n++] = bufs[3];
 	}
+	if (an->req.pp > 0) {
+		snprintf(bufs[4], 16, "%d", an->req.pp);
+		argv[n++] = "--pp";
+		argv[n++] = bufs[4];
+	}
+	if (an->req.ep > 0) {
+		snprintf(bufs[5], 16, "%d", an->req.ep);
+		argv[n++] = "--ep";
+		argv[n++] = bufs[5];
+	}
+	if (an->req.moe > 0) {
+		snprintf(bufs[6], 16, "%d", an->req.moe);
+		argv[n++] = "--moe";
+		argv[n++] = bufs[6];
+	}
+	if (an->req.top_k > 0) {
+		snprintf(bufs[8], 16, "%d", an->req.top_k);
+		argv[n++] = "--top-k";
+		argv[n++] = bufs[8];
+	}
+	if (an->req.router_bias > 0) {
+		snprintf(bufs[7], 16, "%d", an->req.router_bias);
+		argv[n++] = "--router-bias";
+		argv[n++] = bufs[7];
+	}
+	if (an->req.shared_expert)
+		argv[n++] = "--shared-expert";
 	if (an->req.seq_parallel)
 		argv[n++] = "--sequence-parallel";
 	if (an->req.no_overlap)
@@ -493,7 +520,7 @@ same_run(const struct content_animation *an, const cJSON *root)
 START_TEST(every_block_plays_what_trace_prints)
 {
 	struct content_course *course = content_load(TOP_SRCDIR, NULL);
-	char bufs[4][16], *argv[20];
+	char bufs[10][16], *argv[28];
 	struct capture c;
 	size_t d, b;
 	int argc, blocks = 0;
@@ -564,7 +591,7 @@ key_course(void)
 
 START_TEST(every_key_plays_what_trace_prints)
 {
-	char *dir = key_course(), bufs[4][16], *argv[20];
+	char *dir = key_course(), bufs[10][16], *argv[28];
 	struct content_problems p = { NULL, 0, 0 };
 	struct content_course *course = content_load(dir, &p);
 	const struct content_drop *d;

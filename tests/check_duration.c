@@ -171,8 +171,8 @@ END_TEST
 /*
  * The shipped course. The issue's walk through its core, phases 1-4, took
  * about four hours; their estimate must land between 3 h 20 min and 5 h.
- * Phase 5, "Going further", is extra and has its own bound, at most 75
- * minutes. No drop may claim the 6 to 8 minutes the files once typed, and
+ * Phase 5, "Going further", is extra and has its own bound, at most 90
+ * minutes (three drops of about half an hour). No drop may claim the 6 to 8 minutes the files once typed, and
  * a drop with an incident takes longer than every drop without one.
  */
 START_TEST(the_shipped_course_takes_about_four_hours)
@@ -205,7 +205,7 @@ START_TEST(the_shipped_course_takes_about_four_hours)
 	ck_assert_msg(core >= 200 && core <= 300, "phases 1-4: %d minutes",
 	    core);
 	ck_assert_int_ge(n_further, 1);
-	ck_assert_msg(further <= 75, "phase 5: %d minutes", further);
+	ck_assert_msg(further <= 90, "phase 5: %d minutes", further);
 	/* An incident is the longest part of a drop. */
 	ck_assert_int_gt(incident_min, plain_max);
 }

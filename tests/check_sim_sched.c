@@ -329,6 +329,11 @@ START_TEST(pairs_hide_all_to_alls)
 		    (size_t)1 << 24);
 	}
 	ck_assert(all_d > 0 && all_f > 0);
+	/* what trace and the player print: the same sums */
+	ck_assert_double_eq_tol(sim_timeline_a2a(&d.tl, -1, &h), all_d, 1e-12);
+	ck_assert_double_eq_tol(h, hid_d, 1e-12);
+	ck_assert_double_eq_tol(sim_timeline_a2a(&f.tl, -1, &h), all_f, 1e-12);
+	ck_assert_double_eq_tol(h, hid_f, 1e-12);
 	ck_assert_msg(hid_d > all_d / 3, "DualPipe hides %.3g of %.3g s",
 	    hid_d, all_d);
 	ck_assert_msg(hid_f < all_f / 100, "1F1B hides %.3g of %.3g s",

@@ -173,6 +173,18 @@ print_devices(const struct sim_result *r)
 		    sim_timeline_peak(&r->tl, d));
 }
 
+/* EP: the all-to-alls' time a GPU, and the share of it under compute. */
+static void
+print_a2a(const struct sim_result *r)
+{
+	double hid, all = sim_timeline_a2a(&r->tl, -1, &hid);
+
+	if (all > 0.0)
+		printf(_("all-to-alls %.2f ms a GPU, %.0f%% of it under "
+		    "compute\n"), all / r->tl.n_devices * 1e3, 100.0 * hid /
+		    all);
+}
+
 static void
 print_gantt(const struct sim_config *cfg, const struct sim_result *r,
     const struct sim_origin *origin)
@@ -241,6 +253,7 @@ print_gantt(const struct sim_config *cfg, const struct sim_result *r,
 	    sim_bubble_formula_text(r), r->bubble_formula);
 	printf(_("bytes moved %zu, step time %.1f ms\n"), r->bytes_moved,
 	    r->step_time * 1e3);
+	print_a2a(r);
 }
 
 /* The measured step and the engine's, row by row (trace_vs_plan.h). */

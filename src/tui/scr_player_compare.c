@@ -42,6 +42,12 @@ compare_label(const struct player *p, int measuring, char *buf, size_t n)
 		sim_knob_value(c, SIM_KNOB_TP, tp, sizeof tp);
 		sim_knob_value(c, SIM_KNOB_OVERLAP, ov, sizeof ov);
 		snprintf(buf, n, "%s, %s", tp, ov);
+	} else if (c->mode == SIM_EP && c->pp > 1) {
+		/* ep with stages is compared on the schedule, else the
+		 * router: say both */
+		sim_knob_value(c, SIM_KNOB_SCHEDULE, tp, sizeof tp);
+		sim_knob_value(c, SIM_KNOB_ROUTER, ov, sizeof ov);
+		snprintf(buf, n, "%s, %s", tp, ov);
 	} else
 		sim_knob_value(c, c->mode == SIM_PP || c->mode == SIM_3D ?
 		    SIM_KNOB_SCHEDULE : c->mode == SIM_TP ? SIM_KNOB_SP :

@@ -448,6 +448,8 @@ pscr_draw_stats(const struct player *p, WINDOW *w, int y, int n, int cols)
 {
 	const struct sim_result *r = &p->res;
 	char line[256], b[32], one[32];
+	double all, hidden;
+	size_t len;
 
 	if (r->cp > 1 && p->acts_single > 0) {
 		pscr_fmt_bytes((double)p->acts_peak, b, sizeof b);
@@ -478,6 +480,14 @@ pscr_draw_stats(const struct player *p, WINDOW *w, int y, int n, int cols)
 	else
 		snprintf(line, sizeof line, _("loss %.10g, max gradient error "
 		    "vs single %.2g, %s moved"), r->loss, r->max_grad_error, b);
+	/* EP, where the terminal is wide enough: the all-to-alls hidden */
+	if ((all = sim_timeline_a2a(&r->tl, -1, &hidden)) > 0.0) {
+		len = strlen(line);
+		snprintf(line + len, sizeof line - len, _(", all-to-alls "
+		    "%.0f%% under compute"), 100.0 * hidden / all);
+		if (wrap_width(line, strlen(line)) > cols - 2)
+			line[len] = '\0';
+	}
 	ui_put(w, y + 1, 1, line, cols - 2, A_NORMAL);
 }
 

@@ -6,8 +6,9 @@
 # and compare with 1F1B, stacked at 80x24 and side by side at
 # 200x60 (back to stacked when the terminal narrows); DP shows a different
 # slice of the batch on every GPU and its gradient buckets in the transfer
-# lane; 3d in ASCII; from the reader, Enter on drop 4's first animation
-# block plays it at once.
+# lane; 3d in ASCII; EP x PP under DualPipe hides part of its
+# all-to-alls, against 1F1B which hides none; from the reader, Enter on
+# drop 4's first animation block plays it at once.
 . "${top_srcdir:-.}/tests/screen/lib.sh"
 
 # The column of the cursor mark under the Gantt chart.
@@ -241,6 +242,29 @@ screen_capture | grep '^G2 ' | grep -q '\.' || fail "no ASCII bubble in G2's row
 screen_capture | grep '^G4 ' | grep -q 'I' || fail "G4 does not start at slice I"
 screen_lacks "▒"
 screen_has ". bubble"
+screen_keys q q
+[ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
+
+# EP 2 x PP 2 under DualPipe at 120x40: a pair's passes interleave, so
+# part of the all-to-all time runs under compute; 1F1B's runs under
+# none. The compare says which schedule each run is.
+screen_start 120 40
+screen_wait "Phase 1"
+screen_keys G Enter
+screen_wait "Animation: pp, 4 GPUs, 1f1b, m=8"
+screen_keys Tab Tab Tab Tab
+screen_wait "Animation: ep, 4 GPUs"
+screen_keys d
+screen_wait "d PP 2"
+screen_keys m m m
+screen_wait "Animation: ep, 4 GPUs, 1f1b, m=8"
+screen_has "all-to-alls 0% under compute"
+screen_keys s s s
+screen_wait "Animation: ep, 4 GPUs, dualpipe, m=8"
+screen_has "all-to-alls 44% under compute"
+screen_keys x
+screen_wait "dualpipe, router even: step"
+screen_has "1f1b, router even: step"
 screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 

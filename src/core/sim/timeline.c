@@ -316,6 +316,69 @@ sim_timeline_bytes(const struct sim_timeline *tl)
 	return sum;
 }
 
+static int
+is_a2a(const struct sim_event *e, int dev)
+{
+	return e->device == dev && e->kind == SIM_RECV &&
+	    (e->what == SIM_P_DISPATCH || e->what == SIM_P_COMBINE);
+}
+
+/* Seconds of [a, b) during which dev computes (its compute events do
+ * not overlap one another). */
+static double
+computing(const struct sim_timeline *tl, int dev, double a, double b)
+{
+	double t = 0.0, lo, hi;
+	size_t i;
+
+	for (i = 0; i < tl->n_ev; i++) {
+		if (tl->ev[i].device != dev || !sim_kind_is_compute(tl->ev[i].kind))
+			continue;
+		lo = tl->ev[i].start > a ? tl->ev[i].start : a;
+		hi = tl->ev[i].end < b ? tl->ev[i].end : b;
+		if (hi > lo)
+			t += hi - lo;
+	}
+	return t;
+}
+
+double
+sim_timeline_a2a(const struct sim_timeline *tl, int dev, double *hidden)
+{
+	double total = 0.0, a = 0.0, b = 0.0, h;
+	size_t i;
+	int open = 0;
+
+	*hidden = 0.0;
+	if (dev < 0) {
+		for (dev = 0; dev < tl->n_devices; dev++) {
+			total += sim_timeline_a2a(tl, dev, &h);
+			*hidden += h;
+		}
+		return total;
+	}
+	/* events are sorted by start: merge the receives as they come */
+	for (i = 0; i <= tl->n_ev; i++) {
+		if (i < tl->n_ev && !is_a2a(&tl->ev[i], dev))
+			continue;
+		if (i < tl->n_ev && open && tl->ev[i].start <= b) {
+			if (tl->ev[i].end > b)
+				b = tl->ev[i].end;
+			continue;
+		}
+		if (open) {
+			total += b - a;
+			*hidden += computing(tl, dev, a, b);
+		}
+		if (i == tl->n_ev)
+			break;
+		a = tl->ev[i].start;
+		b = tl->ev[i].end;
+		open = 1;
+	}
+	return total;
+}
+
 size_t
 sim_timeline_peak(const struct sim_timeline *tl, int device)
 {

@@ -186,6 +186,15 @@ double	sim_timeline_device_bubble(const struct sim_timeline *, int device);
  */
 size_t	sim_timeline_bytes(const struct sim_timeline *);
 
+/*
+ * EP's all-to-alls on device dev: the seconds it waits for tokens or
+ * their gradients to arrive (dispatch and combine receives, overlaps
+ * counted once), returned; how many of those seconds it computes
+ * something else meanwhile (DualPipe's pairs), in *hidden. 0 and 0
+ * without all-to-alls. dev -1: the sums over every device.
+ */
+double	sim_timeline_a2a(const struct sim_timeline *, int dev, double *hidden);
+
 /* The most bytes the device held at once, all kinds together. */
 size_t	sim_timeline_peak(const struct sim_timeline *, int device);
 
