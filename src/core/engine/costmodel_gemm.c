@@ -1,7 +1,7 @@
 /*
  * costmodel_gemm.c - the fraction of peak one matrix product M x K by
  * K x N reaches, from how a tiled GPU kernel runs it (cm_gemm_eta_tiled;
- * not yet what the engine prices with, see costmodel_gemm.h) (NVIDIA, "Matrix
+ * what --gemm-model tiled prices with, see costmodel_gemm.h) (NVIDIA, "Matrix
  * Multiplication Background User's Guide", docs.nvidia.com/deeplearning/
  * performance/dl-performance-matrix-multiplication: "Tile Quantization",
  * "Wave Quantization", "Math And Memory Bounds").
