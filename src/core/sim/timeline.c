@@ -228,13 +228,16 @@ sim_timeline_finish(struct sim_timeline *tl)
 	size_t n = tl->n_ev;
 	int d;
 
-	qsort(tl->ev, tl->n_ev, sizeof *tl->ev, cmp_event);
+	/* qsort must not see NULL: a timeline may have no events (nothing
+	 * but memory changes) or no samples (a profiler trace) */
+	if (tl->n_ev > 0)
+		qsort(tl->ev, tl->n_ev, sizeof *tl->ev, cmp_event);
 	for (d = 0; d < tl->n_devices; d++)
 		if (fill_idle(tl, d, n) != 0)
 			return -1;
-	qsort(tl->ev, tl->n_ev, sizeof *tl->ev, cmp_event);
-	/* Samples at one time stay in the order they were taken (a
-	 * profiler trace has none: qsort must not see NULL). */
+	if (tl->n_ev > 0)
+		qsort(tl->ev, tl->n_ev, sizeof *tl->ev, cmp_event);
+	/* Samples at one time stay in the order they were taken. */
 	if (tl->n_mem > 0)
 		qsort(tl->mem, tl->n_mem, sizeof *tl->mem, cmp_mem);
 	resum_memory(tl);
