@@ -481,6 +481,7 @@ same_run(const struct content_animation *an, const cJSON *root)
 	struct pl_err err;
 	const cJSON *e;
 	size_t i = 0, f;
+	double a2a, hidden;
 
 	ck_assert_int_eq(animation_config(an, &cfg, &err), 0);
 	ck_assert_int_eq(sim_run(&cfg, &r, &err), 0);
@@ -499,6 +500,11 @@ same_run(const struct content_animation *an, const cJSON *root)
 	    "compute_only")), cfg.compute_only);
 	ck_assert_double_eq(num(root, "bytes_moved"), (double)r.bytes_moved);
 	ck_assert_double_eq_tol(num(root, "step_time_s"), r.step_time, 1e-13);
+	a2a = sim_timeline_a2a(&r.tl, -1, &hidden) / r.tl.n_devices;
+	ck_assert_double_eq_tol(num(root, "all_to_all_s"), a2a, 1e-13);
+	ck_assert_double_eq_tol(num(root, "all_to_all_hidden_s"),
+	    hidden / r.tl.n_devices, 1e-13);
+	ck_assert((a2a > 0.0) == (cfg.mode == SIM_EP && r.ep > 1));
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root,
 	    "events")), (int)r.tl.n_ev);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "events")) {

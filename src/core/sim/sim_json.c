@@ -159,6 +159,7 @@ sim_result_json(const struct sim_config *cfg, const struct sim_result *r,
     const struct sim_origin *origin)
 {
 	cJSON *root = cJSON_CreateObject();
+	double a2a, hidden;
 	int a;
 
 	if (root == NULL)
@@ -196,6 +197,11 @@ sim_result_json(const struct sim_config *cfg, const struct sim_result *r,
 	    r->bubble_formula);
 	cJSON_AddNumberToObject(root, "bytes_moved", (double)r->bytes_moved);
 	cJSON_AddNumberToObject(root, "step_time_s", r->step_time);
+	a2a = sim_timeline_a2a(&r->tl, -1, &hidden);
+	cJSON_AddNumberToObject(root, "all_to_all_s", r->tl.n_devices > 0 ?
+	    a2a / r->tl.n_devices : 0.0);
+	cJSON_AddNumberToObject(root, "all_to_all_hidden_s",
+	    r->tl.n_devices > 0 ? hidden / r->tl.n_devices : 0.0);
 	cJSON_AddItemToObject(root, "devices", json_devices(r));
 	cJSON_AddItemToObject(root, "events", json_events(&r->tl));
 	cJSON_AddItemToObject(root, "memory", json_memory(&r->tl));
