@@ -6,6 +6,8 @@
 # updated parameters to 1e-9, bit for bit with the simulator's run of the
 # same layout, moving the simulator's bytes; the dispatch and combine
 # events carry their expert and tokens, and the run replays in trace.
+# Under DualPipe a rank computes one pass of a pair while the other's
+# all-to-all is in flight (MPI_Ialltoallv); under 1F1B it never does.
 set -u
 PARLEARN=${PARLEARN:-./parlearn}
 top_srcdir=${top_srcdir:-.}
@@ -73,6 +75,16 @@ run pp2-dualpipe 4 --pp 2 --schedule dualpipe
 run pp2-ep2-dualpipe 8 --pp 2 --ep 2 --schedule dualpipe
 run pp4-dualpipe 8 --pp 4 --schedule dualpipe --microbatches 8
 run pp2-zb 8 --pp 2 --schedule zb-h1
+
+# DualPipe's pairs hide some of the all-to-all time under the other
+# pass's compute; 1F1B (pp2-ep4) waits out every one before computing.
+for n in pp2-dualpipe pp2-ep2-dualpipe pp4-dualpipe; do
+	h=$(jval all_to_all_hidden_s "$tmp/$n.json")
+	[ -n "$h" ] && ! at_most "$h" 0 ||
+		fail "$n: no all-to-all time under compute ($h s)"
+done
+h=$(jval all_to_all_hidden_s "$tmp/pp2-ep4.json")
+at_most "$h" 0 || fail "pp2-ep4: 1F1B computes during an all-to-all ($h s)"
 
 # PP 2 x EP 2 on 4, interleaved: 2 chunks a rank.
 run pp2-int 4 --pp 2 --schedule interleaved

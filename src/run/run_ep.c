@@ -1,8 +1,10 @@
 /*
- * run_ep.c - expert parallelism on this rank: sim_ep.c's MoE MLP with
- * MPI_Alltoallv between the ranks of the EP group for dispatch and
- * combine, and sim_ep_grads.c's buckets (non-expert values over DP, this
- * rank's experts over the ranks holding them). Rows travel in the
+ * run_ep.c - expert parallelism on this rank: sim_ep.c's MoE MLP in its
+ * four steps, with MPI_Ialltoallv between the ranks of the EP group for
+ * dispatch and combine (started by one step, waited for by the next, so
+ * that a DualPipe pair's other pass computes meanwhile), and
+ * sim_ep_grads.c's buckets (non-expert values over DP, this rank's
+ * experts over the ranks holding them). Rows travel in the
  * simulator's order (source rank, expert, token, top-k slot) and every
  * sum is sim_moe.c's in the same order, so the run equals the simulator
  * bit for bit. Events: a send and a receive per (source, expert) with
@@ -14,6 +16,7 @@
 
 #include "i18n.h"
 #include "run/run_exec.h"
+#include "run/run_wait.h"
 
 #define H	SIM_HIDDEN
 #define F	SIM_FFN
@@ -31,7 +34,34 @@ struct run_ep_buf {
 	int	*in_exp;
 	double	*xin, *u, *a;
 	size_t	 n_acct;
+	/* Between the steps of one pass (workspace, not accounted): */
+	double	*rows;		/* T*k x H: the slots' rows, out or back */
+	double	*y;		/* forward: n_in x H, the experts' outputs */
+	double	*dout, *dxs;	/* backward: T*k x H, gated output grads,
+				   the experts' input grads back */
+	double	*din, *dx;	/* backward: n_in x H, received, computed */
+	double	 dgate[SIM_TOKENS * KMAX];
+	/* The all-to-all in flight (run_ep_settle): */
+	enum a2a { A2A_NONE, A2A_FWD_DISPATCH, A2A_FWD_COMBINE,
+		A2A_BWD_DISPATCH, A2A_BWD_COMBINE } pending;
+	MPI_Request req;
+	int	 sc[SIM_MAX_GPUS], sd[SIM_MAX_GPUS];	/* doubles out */
+	int	 rc[SIM_MAX_GPUS], rd[SIM_MAX_GPUS];	/* doubles in */
+	int	 chunk;
+	double	 t0;
 };
+
+static void
+free_scratch(struct run_ep_buf *b)
+{
+	free(b->rows);
+	free(b->y);
+	free(b->dout);
+	free(b->dxs);
+	free(b->din);
+	free(b->dx);
+	b->rows = b->y = b->dout = b->dxs = b->din = b->dx = NULL;
+}
 
 static void *
 must(struct run_exec *x, void *p)
@@ -57,6 +87,11 @@ run_ep_free(struct run_exec *x, int l, int mb)
 	if (b == NULL)
 		return;
 	account(x, -(long long)b->n_acct);
+	if (b->pending != A2A_NONE) {	/* a failed run: let it go */
+		MPI_Cancel(&b->req);
+		MPI_Request_free(&b->req);
+	}
+	free_scratch(b);
 	free(b->o);
 	free(b->in_exp);
 	free(b->xin);
@@ -161,15 +196,18 @@ slots_rows(const struct run_ep_buf *b, int experts, const double *src,
 			}
 }
 
-/* MPI_Alltoallv of rows: out to each member by scnt (dispatch) or
- * rcnt (combine), in from each by the other. */
+/*
+ * Start the MPI_Ialltoallv of rows: out to each member by scnt (dispatch)
+ * or rcnt (combine), in from each by the other. It runs while the pair's
+ * other pass computes (run_exec.c); run_ep_settle waits for it.
+ */
 static void
-exchange(struct run_exec *x, const struct run_ep_buf *b, int combine,
-    const double *out, double *in)
+exchange_start(struct run_exec *x, struct run_ep_buf *b, enum a2a which,
+    int chunk, const double *out, double *in)
 {
 	int e = x->lay.e, per = x->lay.moe.experts / e, q, jj;
-	int sc[SIM_MAX_GPUS], sd[SIM_MAX_GPUS], rc[SIM_MAX_GPUS];
-	int rd[SIM_MAX_GPUS], tot_s = 0, tot_r = 0, to_q, from_q;
+	int tot_s = 0, tot_r = 0, to_q, from_q;
+	int combine = which == A2A_FWD_COMBINE || which == A2A_BWD_COMBINE;
 
 	for (q = 0; q < e; q++) {
 		to_q = from_q = 0;
@@ -177,18 +215,32 @@ exchange(struct run_exec *x, const struct run_ep_buf *b, int combine,
 			to_q += b->scnt[q * per + jj];
 			from_q += b->rcnt[q * per + jj];
 		}
-		sc[q] = (combine ? from_q : to_q) * H;
-		rc[q] = (combine ? to_q : from_q) * H;
-		sd[q] = tot_s;
-		rd[q] = tot_r;
-		tot_s += sc[q];
-		tot_r += rc[q];
+		b->sc[q] = (combine ? from_q : to_q) * H;
+		b->rc[q] = (combine ? to_q : from_q) * H;
+		b->sd[q] = tot_s;
+		b->rd[q] = tot_r;
+		tot_s += b->sc[q];
+		tot_r += b->rc[q];
 	}
-	if (MPI_Alltoallv(out, sc, sd, MPI_DOUBLE, in, rc, rd, MPI_DOUBLE,
-	    x->ep.comm) != MPI_SUCCESS)
-		run_fail(x->proc, "%s", _("MPI_Alltoallv failed"));
+	b->t0 = run_now(x->proc);
+	b->chunk = chunk;
+	if (MPI_Ialltoallv(out, b->sc, b->sd, MPI_DOUBLE, in, b->rc, b->rd,
+	    MPI_DOUBLE, x->ep.comm, &b->req) != MPI_SUCCESS)
+		run_fail(x->proc, "%s", _("MPI_Ialltoallv failed"));
+	b->pending = which;
 	/* what left for other ranks (our own rows stay) */
-	x->comm.bytes_sent += (size_t)(tot_s - sc[x->ep.me]) * sizeof(double);
+	x->comm.bytes_sent += (size_t)(tot_s - b->sc[x->ep.me]) *
+	    sizeof(double);
+}
+
+static int
+exchanged(void *arg)
+{
+	struct run_ep_buf *b = arg;
+	int flag = 0;
+
+	MPI_Test(&b->req, &flag, MPI_STATUS_IGNORE);
+	return flag;
 }
 
 /* Route, the shared expert, the counts; room for the rows received. */
@@ -276,53 +328,53 @@ experts(struct run_exec *x, struct run_ep_buf *b, int l, int mb, int chunk,
 	}
 }
 
+/* Forward, the slots' rows out (DISPATCH) and the outputs back
+ * (COMBINE): the all-to-alls start here and finish in run_ep_settle. */
 void
-run_ep_fwd_mlp(struct run_exec *x, int l, int mb, int chunk,
-    const struct sim_lparams *w, struct sim_saved *sv)
+run_ep_fwd_step(struct run_exec *x, int l, int mb, int chunk,
+    const struct sim_lparams *w, struct sim_saved *sv, enum sim_ep_step step)
 {
-	struct run_ep_buf *b = route(x, l, mb, chunk, w, sv);
-	size_t slots = (size_t)b->T * b->k;
-	double *rows = must(x, malloc((slots + 1) * H * sizeof *rows));
-	double *out = must(x, malloc(((size_t)b->n_in + 1) * H *
-	    sizeof *out)), t0;
-	int t, i, h;
+	struct run_ep_buf *b = x->ep_buf[l][mb];
 
-	slots_rows(b, x->lay.moe.experts, sv->n2, 0, rows, NULL);
-	t0 = run_now(x->proc);
-	exchange(x, b, 0, rows, b->xin);
-	a2a_events(x, b, 0, SIM_P_DISPATCH, l, mb, chunk, t0);
-	experts(x, b, l, mb, chunk, w, NULL, NULL, out);
-	t0 = run_now(x->proc);
-	exchange(x, b, 1, out, rows);
-	a2a_events(x, b, 1, SIM_P_COMBINE, l, mb, chunk, t0);
-	slots_rows(b, x->lay.moe.experts, NULL, 0, rows, b->o);
-	for (t = 0; t < b->T; t++)
-		for (i = 0; i < b->k; i++)
-			for (h = 0; h < H; h++)
-				x->part[(size_t)t * H + h] += b->gate[t * b->k +
-				    i] * b->o[((size_t)t * b->k + i) * H + h];
-	free(rows);
-	free(out);
+	switch (step) {
+	case SIM_EP_LOCAL:
+		b = route(x, l, mb, chunk, w, sv);
+		b->rows = must(x, malloc(((size_t)b->T * b->k + 1) * H *
+		    sizeof *b->rows));
+		slots_rows(b, x->lay.moe.experts, sv->n2, 0, b->rows, NULL);
+		break;
+	case SIM_EP_DISPATCH:
+		exchange_start(x, b, A2A_FWD_DISPATCH, chunk, b->rows, b->xin);
+		break;
+	case SIM_EP_EXPERTS:
+		b->y = must(x, malloc(((size_t)b->n_in + 1) * H *
+		    sizeof *b->y));
+		experts(x, b, l, mb, chunk, w, NULL, NULL, b->y);
+		break;
+	default:
+		exchange_start(x, b, A2A_FWD_COMBINE, chunk, b->y, b->rows);
+		break;
+	}
 }
 
-void
-run_ep_bwd_mlp(struct run_exec *x, int l, int mb, int chunk,
-    const struct sim_lparams *w, const struct sim_lparams *g,
+/* Backward LOCAL: the shared expert's gradient into part, the gates'
+ * gradients, the gated output gradients packed as the tokens went. */
+static void
+origin_bwd(struct run_exec *x, struct run_ep_buf *b, int l, int mb,
+    int chunk, const struct sim_lparams *w, const struct sim_lparams *g,
     const struct sim_saved *sv)
 {
 	const struct sim_moe *m = &x->lay.moe;
-	struct run_ep_buf *b = x->ep_buf[l][mb];
 	size_t slots = (size_t)b->T * b->k, s;
-	double *dout = must(x, malloc((slots + 1) * H * sizeof *dout));
-	double *rows = must(x, malloc((slots + 1) * H * sizeof *rows));
-	double *dxs = must(x, calloc((slots + 1) * H, sizeof *dxs));
-	double *din = must(x, malloc(((size_t)b->n_in + 1) * H *
-	    sizeof *din));
-	double *dx = must(x, malloc(((size_t)b->n_in + 1) * H * sizeof *dx));
-	double dgate[SIM_TOKENS * KMAX], t0 = run_now(x->proc), *p;
+	double t0 = run_now(x->proc), *p;
 	const double *dy;
 	int t, i, h;
 
+	b->dout = must(x, malloc((slots + 1) * H * sizeof *b->dout));
+	b->rows = must(x, malloc((slots + 1) * H * sizeof *b->rows));
+	b->dxs = must(x, calloc((slots + 1) * H, sizeof *b->dxs));
+	b->din = must(x, malloc(((size_t)b->n_in + 1) * H * sizeof *b->din));
+	b->dx = must(x, malloc(((size_t)b->n_in + 1) * H * sizeof *b->dx));
 	for (t = 0; t < b->T; t++) {
 		dy = x->dwhole + (size_t)t * H;
 		p = x->part + (size_t)t * H;
@@ -333,35 +385,83 @@ run_ep_bwd_mlp(struct run_exec *x, int l, int mb, int chunk,
 			    p);
 		for (i = 0; i < b->k; i++) {
 			s = (size_t)t * b->k + i;
-			for (dgate[s] = 0.0, h = 0; h < H; h++) {
-				dgate[s] += dy[h] * b->o[s * H + h];
-				dout[s * H + h] = b->gate[s] * dy[h];
+			for (b->dgate[s] = 0.0, h = 0; h < H; h++) {
+				b->dgate[s] += dy[h] * b->o[s * H + h];
+				b->dout[s * H + h] = b->gate[s] * dy[h];
 			}
 		}
 	}
 	computed(x, SIM_BACKWARD, l, mb, chunk, t0, -1, b->T);
-	slots_rows(b, m->experts, dout, 1, rows, NULL);
-	t0 = run_now(x->proc);
-	exchange(x, b, 0, rows, din);
-	a2a_events(x, b, 0, SIM_P_DISPATCH, l, mb, chunk, t0);
-	experts(x, b, l, mb, chunk, w, g, din, dx);
-	t0 = run_now(x->proc);
-	exchange(x, b, 1, dx, rows);
-	a2a_events(x, b, 1, SIM_P_COMBINE, l, mb, chunk, t0);
-	slots_rows(b, m->experts, NULL, 0, rows, dxs);
-	for (t = 0; t < b->T; t++) {
-		p = x->part + (size_t)t * H;
-		for (i = 0; i < b->k; i++)
-			for (h = 0; h < H; h++)
-				p[h] += dxs[((size_t)t * b->k + i) * H + h];
-		sim_moe_route_bwd(m, w, g, sv->n2 + (size_t)t * H,
-		    b->sel + t * b->k, b->gate + t * b->k, dgate + t * b->k, p);
+	slots_rows(b, m->experts, b->dout, 1, b->rows, NULL);
+}
+
+void
+run_ep_bwd_step(struct run_exec *x, int l, int mb, int chunk,
+    const struct sim_lparams *w, const struct sim_lparams *g,
+    const struct sim_saved *sv, enum sim_ep_step step)
+{
+	struct run_ep_buf *b = x->ep_buf[l][mb];
+
+	switch (step) {
+	case SIM_EP_LOCAL:
+		origin_bwd(x, b, l, mb, chunk, w, g, sv);
+		break;
+	case SIM_EP_DISPATCH:
+		exchange_start(x, b, A2A_BWD_DISPATCH, chunk, b->rows, b->din);
+		break;
+	case SIM_EP_EXPERTS:
+		experts(x, b, l, mb, chunk, w, g, b->din, b->dx);
+		break;
+	default:
+		exchange_start(x, b, A2A_BWD_COMBINE, chunk, b->dx, b->rows);
+		break;
 	}
-	free(dout);
-	free(rows);
-	free(dxs);
-	free(din);
-	free(dx);
+}
+
+void
+run_ep_settle(struct run_exec *x, int l, int mb, const struct sim_lparams *w,
+    const struct sim_lparams *g, const struct sim_saved *sv)
+{
+	const struct sim_moe *m = &x->lay.moe;
+	struct run_ep_buf *b = x->ep_buf[l][mb];
+	char what[160];
+	enum a2a was;
+	double *p;
+	int t, i, h;
+
+	if (b == NULL || b->pending == A2A_NONE)
+		return;
+	was = b->pending;
+	snprintf(what, sizeof what, _("the all-to-all of layer %d "
+	    "(micro-batch %d)"), l + 1, mb);
+	run_wait_until(x->proc, exchanged, b, what);
+	b->pending = A2A_NONE;
+	a2a_events(x, b, was == A2A_FWD_COMBINE || was == A2A_BWD_COMBINE,
+	    was == A2A_FWD_DISPATCH || was == A2A_BWD_DISPATCH ?
+	    SIM_P_DISPATCH : SIM_P_COMBINE, l, mb, b->chunk, b->t0);
+	if (was == A2A_FWD_COMBINE) {	/* weigh the outputs into part */
+		slots_rows(b, m->experts, NULL, 0, b->rows, b->o);
+		for (t = 0; t < b->T; t++)
+			for (i = 0; i < b->k; i++)
+				for (h = 0; h < H; h++)
+					x->part[(size_t)t * H + h] +=
+					    b->gate[t * b->k + i] *
+					    b->o[((size_t)t * b->k + i) * H + h];
+		free_scratch(b);
+	} else if (was == A2A_BWD_COMBINE) {	/* and the router's */
+		slots_rows(b, m->experts, NULL, 0, b->rows, b->dxs);
+		for (t = 0; t < b->T; t++) {
+			p = x->part + (size_t)t * H;
+			for (i = 0; i < b->k; i++)
+				for (h = 0; h < H; h++)
+					p[h] += b->dxs[((size_t)t * b->k + i) *
+					    H + h];
+			sim_moe_route_bwd(m, w, g, sv->n2 + (size_t)t * H,
+			    b->sel + t * b->k, b->gate + t * b->k,
+			    b->dgate + t * b->k, p);
+		}
+		free_scratch(b);
+	}
 }
 
 /* A bucket of packed values in flight, unpacked when final. */

@@ -157,6 +157,15 @@ run_exec_init(struct run_exec *x, struct run_proc *p,
 	if (x->part == NULL || x->dwhole == NULL || x->dh == NULL ||
 	    x->work == NULL)
 		run_fail(p, "%s", _("out of memory"));
+	if (x->lay.dual) {	/* the second lane of run_pair */
+		x->spare[0] = calloc(T * H, sizeof(double));
+		x->spare[1] = calloc(T * H, sizeof(double));
+		x->spare[2] = calloc(T * H, sizeof(double));
+		x->spare[3] = calloc(sim_work_len(&x->sh), sizeof(double));
+		if (x->spare[0] == NULL || x->spare[1] == NULL ||
+		    x->spare[2] == NULL || x->spare[3] == NULL)
+			run_fail(p, "%s", _("out of memory"));
+	}
 }
 
 /* Positions of a sequence this rank holds: [*p0, *p1). */
@@ -267,53 +276,182 @@ stage_at(const struct run_exec *x, int vs, int mb)
 	return sched_stage_of(&x->sc, vs, mb);
 }
 
-static void
-run_forward(struct run_exec *x, int vs, int mb)
-{
-	int P = sched_nvstages(&x->sc), lps = x->lay.lps, l0 = vs * lps;
-	int chunk = chunk_of(x, vs, mb), l, prev = stage_at(x, vs - 1, mb);
-	int next = stage_at(x, vs + 1, mb);
+/*
+ * One pass (a forward, a backward or a W) as sim_pipeline.c runs it: its
+ * input taken, its layers' steps, its output handed on.
+ */
+struct cursor {
+	int		 vs, mb, chunk;
+	enum sched_pass	 pass;
+	int		 forward;
+	int		 l;		/* next layer, 0 .. lps-1 in the pass's
+					   order; lps: the hand-over */
+	int		 step;		/* next step in that layer */
+	int		 handed;	/* the hand-over is done */
+};
 
-	if (vs == 0)
-		load_data(x, mb);
-	else if (prev != x->s)
-		recv_boundary(x, prev, l0, mb, 0, chunk);
-	for (l = l0; l < l0 + lps; l++)
-		run_layer_forward(x, l, mb, chunk);
-	if (vs == P - 1)
-		loss_of(x, mb);
-	else if (next != x->s)
-		send_boundary(x, next, l0 + lps, mb, 0, chunk);
+static void
+cursor_init(struct cursor *c, const struct run_exec *x,
+    const struct sched_op *op)
+{
+	memset(c, 0, sizeof *c);
+	c->vs = sched_vstage(&x->sc, x->s, op);
+	c->mb = op->mb;
+	c->chunk = chunk_of(x, c->vs, op->mb);
+	c->pass = op->pass;
+	c->forward = op->forward;
 }
 
+/* Take the pass's input: the batch, or the boundary from its stage. */
 static void
-run_backward(struct run_exec *x, int vs, int mb, int split)
+cursor_take(struct run_exec *x, const struct cursor *c)
 {
-	int P = sched_nvstages(&x->sc), lps = x->lay.lps, l0 = vs * lps;
-	int chunk = chunk_of(x, vs, mb), l, prev = stage_at(x, vs - 1, mb);
-	int next = stage_at(x, vs + 1, mb);
+	int P = sched_nvstages(&x->sc), l0 = c->vs * x->lay.lps;
+	int prev = stage_at(x, c->vs - 1, c->mb);
+	int next = stage_at(x, c->vs + 1, c->mb);
 
-	if (vs != P - 1 && next != x->s)
-		recv_boundary(x, next, l0 + lps, mb, 1, chunk);
-	if (!x->backward_seen++)
+	if (c->pass == SCHED_W)
+		return;
+	if (c->forward && c->vs == 0)
+		load_data(x, c->mb);
+	else if (c->forward && prev != x->s)
+		recv_boundary(x, prev, l0, c->mb, 0, c->chunk);
+	else if (!c->forward && c->vs != P - 1 && next != x->s)
+		recv_boundary(x, next, l0 + x->lay.lps, c->mb, 1, c->chunk);
+	if (!c->forward && !x->backward_seen++)
 		run_fault_point(x->proc);
-	for (l = l0 + lps - 1; l >= l0; l--)
-		run_layer_backward(x, l, mb, chunk, split);
-	if (vs == 0)
-		run_free(x, SIM_MEM_ACTS, &x->dact[0][mb],
-		    (size_t)sim_shape_local(&x->sh) * H);
-	else if (prev != x->s)
-		send_boundary(x, prev, l0, mb, 1, chunk);
 }
 
-/* A split backward's W pass over vs's layers. */
-static void
-run_weights(struct run_exec *x, int vs, int mb)
+static enum sim_step_kind
+step_kind(const struct run_exec *x, const struct cursor *c)
 {
-	int l0 = vs * x->lay.lps, chunk = chunk_of(x, vs, mb), l;
+	if (c->pass == SCHED_W)
+		return c->step == 0 ? SIM_STEP_COMPUTE : SIM_STEP_NONE;
+	return sim_layer_step_kind(&x->lay, c->forward, c->step);
+}
 
-	for (l = l0 + x->lay.lps - 1; l >= l0; l--)
-		run_layer_weights(x, l, mb, chunk);
+/* Skip the steps that do nothing; the kind of the next, NONE when the
+ * pass is over (the hand-over only sends). */
+static enum sim_step_kind
+cursor_peek(const struct run_exec *x, struct cursor *c)
+{
+	enum sim_step_kind k;
+
+	for (; c->l < x->lay.lps; c->l++, c->step = 0)
+		for (; c->step < SIM_LAYER_NSTEPS; c->step++)
+			if ((k = step_kind(x, c)) != SIM_STEP_NONE)
+				return k;
+	return c->handed || c->pass == SCHED_W ? SIM_STEP_NONE :
+	    SIM_STEP_COMM;
+}
+
+static void
+hand_over(struct run_exec *x, const struct cursor *c)
+{
+	int P = sched_nvstages(&x->sc), l0 = c->vs * x->lay.lps;
+	int prev = stage_at(x, c->vs - 1, c->mb);
+	int next = stage_at(x, c->vs + 1, c->mb);
+
+	if (c->forward && c->vs == P - 1)
+		loss_of(x, c->mb);
+	else if (c->forward && next != x->s)
+		send_boundary(x, next, l0 + x->lay.lps, c->mb, 0, c->chunk);
+	else if (!c->forward && c->vs == 0)
+		run_free(x, SIM_MEM_ACTS, &x->dact[0][c->mb],
+		    (size_t)sim_shape_local(&x->sh) * H);
+	else if (!c->forward && prev != x->s)
+		send_boundary(x, prev, l0, c->mb, 1, c->chunk);
+}
+
+/* Run the cursor's next step (after cursor_peek found one). */
+static void
+cursor_run(struct run_exec *x, struct cursor *c)
+{
+	int l0 = c->vs * x->lay.lps, l;
+
+	if (c->l == x->lay.lps) {
+		hand_over(x, c);
+		c->handed = 1;
+		return;
+	}
+	l = c->forward ? l0 + c->l : l0 + x->lay.lps - 1 - c->l;
+	if (c->forward)
+		run_layer_forward_step(x, l, c->mb, c->chunk, c->step);
+	else if (c->pass == SCHED_W)
+		run_layer_weights(x, l, c->mb, c->chunk);
+	else
+		run_layer_backward_step(x, l, c->mb, c->chunk,
+		    c->pass == SCHED_BI, c->step);
+	c->step++;
+}
+
+static void
+run_pass(struct run_exec *x, const struct sched_op *op)
+{
+	struct cursor c;
+
+	cursor_init(&c, x, op);
+	cursor_take(x, &c);
+	while (cursor_peek(x, &c) != SIM_STEP_NONE)
+		cursor_run(x, &c);
+}
+
+static void
+swap(double **a, double **b)
+{
+	double *t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Make lane n's scratch (part, dwhole, dh, work) the rank's. */
+static void
+use_lane(struct run_exec *x, int n)
+{
+	if (x->lane == n)
+		return;
+	swap(&x->part, &x->spare[0]);
+	swap(&x->dwhole, &x->spare[1]);
+	swap(&x->dh, &x->spare[2]);
+	swap(&x->work, &x->spare[3]);
+	x->lane = n;
+}
+
+/*
+ * DualPipe's F&B pair, overlapped as sim_pipeline.c's run_pair runs it:
+ * both inputs first, then the two passes' steps interleaved, each with
+ * its own scratch. A pass runs until it starts an all-to-all (or hands
+ * its output on), then the other pass computes while it travels; the
+ * all-to-all is waited for by the pass's next step. Every member of an
+ * EP group runs the same pair the same way, so their collectives on the
+ * EP communicator come in one order. The passes share no data: the
+ * arithmetic is the sequential order's, to the bit.
+ */
+static void
+run_pair(struct run_exec *x, const struct sched_op *op)
+{
+	enum sim_step_kind k;
+	struct cursor c[2];
+	int cur = 0, done[2] = { 0, 0 };
+
+	cursor_init(&c[0], x, op);
+	cursor_init(&c[1], x, op + 1);
+	cursor_take(x, &c[0]);
+	cursor_take(x, &c[1]);
+	while (!done[0] || !done[1]) {
+		if (done[cur])
+			cur = !cur;
+		if ((k = cursor_peek(x, &c[cur])) == SIM_STEP_NONE) {
+			done[cur] = 1;
+			continue;
+		}
+		use_lane(x, cur);
+		cursor_run(x, &c[cur]);
+		if (k == SIM_STEP_COMM && !done[!cur])
+			cur = !cur;
+	}
+	use_lane(x, 0);
 }
 
 static void
@@ -341,20 +479,24 @@ run_exec_step(struct run_exec *x)
 
 	for (i = 0; i < x->sc.n_ops[x->s]; i++) {
 		op = &x->sc.ops[(size_t)x->s * x->sc.n_per_stage + i];
-		if (op->forward) {
+		if (op->pair && i + 1 < x->sc.n_ops[x->s]) {
+			run_progress_busy(_("in the forward pass of micro-batch "
+			    "%d and the backward pass of %d"), op->mb,
+			    op[1].mb);
+			run_pair(x, op);
+			i++;
+			continue;
+		}
+		if (op->forward)
 			run_progress_busy(_("in the forward pass of micro-batch "
 			    "%d"), op->mb);
-			run_forward(x, sched_vstage(&x->sc, x->s, op), op->mb);
-		} else if (op->pass == SCHED_W) {
+		else if (op->pass == SCHED_W)
 			run_progress_busy(_("in the weight gradients of "
 			    "micro-batch %d"), op->mb);
-			run_weights(x, sched_vstage(&x->sc, x->s, op), op->mb);
-		} else {
+		else
 			run_progress_busy(_("in the backward pass of "
 			    "micro-batch %d"), op->mb);
-			run_backward(x, sched_vstage(&x->sc, x->s, op), op->mb,
-			    op->pass == SCHED_BI);
-		}
+		run_pass(x, op);
 	}
 	run_progress_busy("%s", _("while reducing the gradients"));
 	run_grads_finish(x);
@@ -389,6 +531,8 @@ run_exec_free(struct run_exec *x)
 	free(x->dwhole);
 	free(x->dh);
 	free(x->work);
+	for (l = 0; l < 4; l++)
+		free(x->spare[l]);
 	for (l = 0; l < SIM_LAYERS; l++) {
 		free(x->full[l]);
 		free(x->fullg[l]);

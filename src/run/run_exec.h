@@ -49,6 +49,10 @@ struct run_exec {
 						   backward: for the W pass */
 	int			 bwd_done[SIM_LAYERS];
 	double			*part, *dwhole, *dh, *work;
+	double			*spare[4];	/* DualPipe: the pair's other
+						   pass's part, dwhole, dh,
+						   work (run_exec.c) */
+	int			 lane;		/* whose scratch is in use */
 	double			 loss[SIM_BATCH];	/* this rank's, NAN none */
 	double			 x[SIM_TOKENS * SIM_HIDDEN];
 	double			 target[SIM_TOKENS * SIM_HIDDEN];
@@ -75,13 +79,14 @@ double	*run_alloc(struct run_exec *, enum sim_mem_kind, size_t n);
 void	 run_free(struct run_exec *, enum sim_mem_kind, double **p, size_t n);
 
 /*
- * Layer l's forward and backward for micro-batch mb (chunk: for events);
- * split 1 leaves the weights' products to run_layer_weights, the W pass
- * (sim_layer.c's sim_layer_backward and sim_layer_weights).
+ * Layer l's forward and backward for micro-batch mb (chunk: for events)
+ * in sim_layer.c's steps (sim_layer_step_kind); split 1 leaves the
+ * weights' products to run_layer_weights, the W pass.
  */
-void	run_layer_forward(struct run_exec *, int l, int mb, int chunk);
-void	run_layer_backward(struct run_exec *, int l, int mb, int chunk,
-	    int split);
+void	run_layer_forward_step(struct run_exec *, int l, int mb, int chunk,
+	    int step);
+void	run_layer_backward_step(struct run_exec *, int l, int mb, int chunk,
+	    int split, int step);
 void	run_layer_weights(struct run_exec *, int l, int mb, int chunk);
 
 /*
@@ -99,14 +104,22 @@ void	run_cp_computed(struct run_exec *, enum sim_kind, int l, int mb,
 	    int chunk, double t0);
 
 /*
- * Expert parallelism (run_ep.c): layer l's MoE MLP with the EP group's
- * MPI_Alltoallv dispatch and combine (result in part), its state freed
- * after the backward, and the gradient bucket of layer l (non-expert
- * values over DP, this rank's experts over the EDP group).
+ * Expert parallelism (run_ep.c): layer l's MoE MLP in sim_ep.c's four
+ * steps, the EP group's dispatch and combine started as
+ * MPI_Ialltoallv (DISPATCH, COMBINE) and finished by run_ep_settle, which
+ * waits for the one in flight and puts what it brought where the pass
+ * reads it (forward: the MLP's output in part; backward: its input
+ * gradient in part). Its state is freed after the backward; the
+ * gradient bucket of layer l (non-expert values over DP, this rank's
+ * experts over the EDP group).
  */
-void	run_ep_fwd_mlp(struct run_exec *, int l, int mb, int chunk,
-	    const struct sim_lparams *w, struct sim_saved *sv);
-void	run_ep_bwd_mlp(struct run_exec *, int l, int mb, int chunk,
+void	run_ep_fwd_step(struct run_exec *, int l, int mb, int chunk,
+	    const struct sim_lparams *w, struct sim_saved *sv,
+	    enum sim_ep_step);
+void	run_ep_bwd_step(struct run_exec *, int l, int mb, int chunk,
+	    const struct sim_lparams *w, const struct sim_lparams *g,
+	    const struct sim_saved *sv, enum sim_ep_step);
+void	run_ep_settle(struct run_exec *, int l, int mb,
 	    const struct sim_lparams *w, const struct sim_lparams *g,
 	    const struct sim_saved *sv);
 void	run_ep_free(struct run_exec *, int l, int mb);

@@ -206,11 +206,11 @@ layer_done(struct run_exec *x, int l, int mb)
 
 /* Forward and backward --------------------------------------------------- */
 
-void
-run_layer_forward(struct run_exec *x, int l, int mb, int chunk)
+/* Forward step 0: norm, attention, its reduction and the residual. */
+static void
+forward_attn(struct run_exec *x, int l, int mb, int chunk)
 {
 	const struct sim_shape *sh = &x->sh;
-	size_t loc = (size_t)sim_shape_local(sh) * H;
 	struct sim_lparams w;
 	struct sim_saved sv;
 	double t0;
@@ -232,25 +232,63 @@ run_layer_forward(struct run_exec *x, int l, int mb, int chunk)
 		computed(x, SIM_FORWARD, SIM_PART_ATTN, l, mb, chunk, t0);
 	}
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACTS, x->part);
-	t0 = run_now(x->proc);
 	sim_fwd_resid1(sh, x->k, &w, x->act[l][mb], x->part, &sv);
-	if (x->lay.sp) {
+	if (x->lay.sp)
 		tp_exchange(x, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACTS, sv.n2);
-		t0 = run_now(x->proc);
-	}
-	if (x->lay.e > 1) {
-		run_ep_fwd_mlp(x, l, mb, chunk, &w, &sv);
-	} else {
-		if (x->lay.moe.experts > 0)
-			sim_moe_fwd_mlp(sh, &x->lay.moe, &w, &sv, x->part);
-		else
-			sim_fwd_mlp(sh, &w, &sv, x->part);
-		computed(x, SIM_FORWARD, SIM_PART_MLP, l, mb, chunk, t0);
-	}
+}
+
+/* Forward step 1 without EP: the whole MLP here. */
+static void
+forward_mlp(struct run_exec *x, int l, int mb, int chunk,
+    const struct sim_lparams *w, struct sim_saved *sv)
+{
+	double t0 = run_now(x->proc);
+
+	if (x->lay.moe.experts > 0)
+		sim_moe_fwd_mlp(&x->sh, &x->lay.moe, w, sv, x->part);
+	else
+		sim_fwd_mlp(&x->sh, w, sv, x->part);
+	computed(x, SIM_FORWARD, SIM_PART_MLP, l, mb, chunk, t0);
+}
+
+/* Forward step 5: the MLP's reduction, the residual, the output. */
+static void
+forward_out(struct run_exec *x, int l, int mb, int chunk,
+    const struct sim_lparams *w, struct sim_saved *sv)
+{
+	size_t loc = (size_t)sim_shape_local(&x->sh) * H;
+
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACTS, x->part);
 	x->act[l + 1][mb] = run_alloc(x, SIM_MEM_ACTS, loc);
-	sim_fwd_resid2(sh, x->k, &w, &sv, x->part, x->act[l + 1][mb]);
+	sim_fwd_resid2(&x->sh, x->k, w, sv, x->part, x->act[l + 1][mb]);
 	zero3_after_forward(x, l);
+}
+
+/* sim_layer.c's steps; an all-to-all a step started is settled by the
+ * pass's next step. */
+void
+run_layer_forward_step(struct run_exec *x, int l, int mb, int chunk,
+    int step)
+{
+	struct sim_lparams w;
+	struct sim_saved sv;
+
+	if (sim_layer_step_kind(&x->lay, 1, step) == SIM_STEP_NONE)
+		return;
+	if (step == 0) {
+		forward_attn(x, l, mb, chunk);
+		return;
+	}
+	layer_view(x, l, &w, NULL);
+	saved_view(x, l, mb, &sv);
+	run_ep_settle(x, l, mb, &w, NULL, &sv);
+	if (step == 5)
+		forward_out(x, l, mb, chunk, &w, &sv);
+	else if (x->lay.e > 1)
+		run_ep_fwd_step(x, l, mb, chunk, &w, &sv,
+		    (enum sim_ep_step)(step - 1));
+	else
+		forward_mlp(x, l, mb, chunk, &w, &sv);
 }
 
 /* Split backward (sim_layer.c's stash): keep what the W pass of layer l
@@ -296,23 +334,32 @@ run_layer_weights(struct run_exec *x, int l, int mb, int chunk)
 	layer_done(x, l, mb);
 }
 
-void
-run_layer_backward(struct run_exec *x, int l, int mb, int chunk, int split)
+/* Layer l's weights and gradients for a backward; with split the
+ * weights' products wait for the W pass (sim_block.h). */
+static void
+bwd_view(struct run_exec *x, int l, int split, struct sim_lparams *w,
+    struct sim_lparams *g)
+{
+	layer_view(x, l, w, g);
+	if (split) {
+		g->wq = g->wk = g->wv = g->wo = NULL;
+		if (x->lay.moe.experts == 0)
+			g->w1 = g->w2 = NULL;
+	}
+}
+
+/* Backward step 0: the output's gradient; the MLP's backward, or with
+ * EP its first step. */
+static void
+backward_mlp(struct run_exec *x, int l, int mb, int chunk, int split)
 {
 	const struct sim_shape *sh = &x->sh;
-	size_t loc = (size_t)sim_shape_local(sh) * H;
 	struct sim_lparams w, g;
 	struct sim_saved sv;
 	double t0;
 
 	zero3_before(x, l, mb, 1);
-	layer_view(x, l, &w, &g);
-	/* split: the weights' products wait for the W pass (sim_block.h) */
-	if (split) {
-		g.wq = g.wk = g.wv = g.wo = NULL;
-		if (x->lay.moe.experts == 0)
-			g.w1 = g.w2 = NULL;
-	}
+	bwd_view(x, l, split, &w, &g);
 	saved_view(x, l, mb, &sv);
 	t0 = run_now(x->proc);
 	sim_bwd_out(sh, x->k, &g, x->dact[l + 1][mb], x->dwhole);
@@ -322,21 +369,33 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk, int split)
 		t0 = run_now(x->proc);
 	}
 	if (x->lay.e > 1) {
-		run_ep_bwd_mlp(x, l, mb, chunk, &w, &g, &sv);
-	} else {
-		if (x->lay.moe.experts > 0)
-			sim_moe_bwd_mlp(sh, &x->lay.moe, &w, &g, &sv, x->dwhole,
-			    x->part);
-		else
-			sim_bwd_mlp(sh, &w, &g, &sv, x->dwhole, x->part,
-			    x->work);
-		if (split && x->lay.moe.experts == 0)
-			stash(x, l, mb, &sv, 1);
-		computed(x, SIM_BACKWARD, SIM_PART_MLP, l, mb, chunk, t0);
+		run_ep_bwd_step(x, l, mb, chunk, &w, &g, &sv, SIM_EP_LOCAL);
+		return;
 	}
+	if (x->lay.moe.experts > 0)
+		sim_moe_bwd_mlp(sh, &x->lay.moe, &w, &g, &sv, x->dwhole,
+		    x->part);
+	else
+		sim_bwd_mlp(sh, &w, &g, &sv, x->dwhole, x->part, x->work);
+	if (split && x->lay.moe.experts == 0)
+		stash(x, l, mb, &sv, 1);
+	computed(x, SIM_BACKWARD, SIM_PART_MLP, l, mb, chunk, t0);
+}
+
+/* Backward step 4: the MLP's reduction, the norm, attention, its
+ * reduction, the input's gradient. */
+static void
+backward_attn(struct run_exec *x, int l, int mb, int chunk, int split,
+    const struct sim_lparams *w, const struct sim_lparams *g,
+    const struct sim_saved *sv)
+{
+	const struct sim_shape *sh = &x->sh;
+	size_t loc = (size_t)sim_shape_local(sh) * H;
+	double t0;
+
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACT_GRADS, x->part);
 	t0 = run_now(x->proc);
-	sim_bwd_norm2(sh, x->k, &w, &g, &sv, x->dact[l + 1][mb], x->part,
+	sim_bwd_norm2(sh, x->k, w, g, sv, x->dact[l + 1][mb], x->part,
 	    x->dh, x->dwhole);
 	if (x->lay.sp) {
 		tp_exchange(x, l, mb, chunk, SIM_ALL_GATHER, SIM_P_ACT_GRADS,
@@ -344,16 +403,16 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk, int split)
 		t0 = run_now(x->proc);
 	}
 	if (x->lay.c > 1) {
-		run_cp_bwd_attn(x, l, mb, chunk, &w, &g, &sv);
+		run_cp_bwd_attn(x, l, mb, chunk, w, g, sv);
 	} else {
-		sim_bwd_attn(sh, &w, &g, &sv, x->dwhole, x->part, x->work);
+		sim_bwd_attn(sh, w, g, sv, x->dwhole, x->part, x->work);
 		if (split)
-			stash(x, l, mb, &sv, 0);
+			stash(x, l, mb, sv, 0);
 		computed(x, SIM_BACKWARD, SIM_PART_ATTN, l, mb, chunk, t0);
 	}
 	tp_exchange(x, l, mb, chunk, reduce_kind(x), SIM_P_ACT_GRADS, x->part);
 	x->dact[l][mb] = run_alloc(x, SIM_MEM_ACTS, loc);
-	sim_bwd_norm1(sh, x->k, &w, &g, &sv, x->act[l][mb], x->dh, x->part,
+	sim_bwd_norm1(sh, x->k, w, g, sv, x->act[l][mb], x->dh, x->part,
 	    x->dact[l][mb]);
 	run_free(x, SIM_MEM_ACTS, &x->saved[l][mb], sim_saved_len(sh));
 	run_free(x, SIM_MEM_ACTS, &x->act[l][mb], loc);
@@ -361,6 +420,29 @@ run_layer_backward(struct run_exec *x, int l, int mb, int chunk, int split)
 	run_ep_free(x, l, mb);
 	if (!split)
 		layer_done(x, l, mb);
+}
+
+void
+run_layer_backward_step(struct run_exec *x, int l, int mb, int chunk,
+    int split, int step)
+{
+	struct sim_lparams w, g;
+	struct sim_saved sv;
+
+	if (sim_layer_step_kind(&x->lay, 0, step) == SIM_STEP_NONE)
+		return;
+	if (step == 0) {
+		backward_mlp(x, l, mb, chunk, split);
+		return;
+	}
+	bwd_view(x, l, split, &w, &g);
+	saved_view(x, l, mb, &sv);
+	run_ep_settle(x, l, mb, &w, &g, &sv);
+	if (step == 4)
+		backward_attn(x, l, mb, chunk, split, &w, &g, &sv);
+	else
+		run_ep_bwd_step(x, l, mb, chunk, &w, &g, &sv,
+		    (enum sim_ep_step)step);
 }
 
 /* After the pipeline ------------------------------------------------------ */

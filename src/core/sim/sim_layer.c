@@ -187,9 +187,9 @@ zero3_after_forward(struct sim_run *run, const int *devs, int n, int l)
 }
 
 enum sim_step_kind
-sim_layer_step_kind(const struct sim_run *run, int forward, int step)
+sim_layer_step_kind(const struct sim_layout *lay, int forward, int step)
 {
-	int ep = run->lay.e > 1;
+	int ep = lay->e > 1;
 
 	if (forward)
 		switch (step) {
@@ -317,7 +317,7 @@ sim_layer_forward_step(struct sim_run *run, int s, int l, int mb, int chunk,
 {
 	int devs[SIM_MAX_GPUS] = { 0 }, n = sim_stage_devices(run, s, devs);
 
-	if (sim_layer_step_kind(run, 1, step) == SIM_STEP_NONE)
+	if (sim_layer_step_kind(&run->lay, 1, step) == SIM_STEP_NONE)
 		return;
 	switch (step) {
 	case 0:
@@ -536,7 +536,7 @@ sim_layer_backward_step(struct sim_run *run, int s, int l, int mb, int chunk,
 {
 	int devs[SIM_MAX_GPUS] = { 0 }, n = sim_stage_devices(run, s, devs);
 
-	if (sim_layer_step_kind(run, 0, step) == SIM_STEP_NONE)
+	if (sim_layer_step_kind(&run->lay, 0, step) == SIM_STEP_NONE)
 		return;
 	if (step == 0)
 		backward_mlp(run, devs, n, s, l, mb, chunk, split);

@@ -203,8 +203,8 @@ void	sim_dev_layer(struct sim_run *, int di, int l, struct sim_lparams *w,
  */
 #define SIM_LAYER_NSTEPS	6
 enum sim_step_kind { SIM_STEP_NONE, SIM_STEP_COMPUTE, SIM_STEP_COMM };
-enum sim_step_kind sim_layer_step_kind(const struct sim_run *, int forward,
-	    int step);
+enum sim_step_kind sim_layer_step_kind(const struct sim_layout *,
+	    int forward, int step);
 void	sim_layer_forward_step(struct sim_run *, int s, int l, int mb,
 	    int chunk, int step);
 /* split 1: the input gradients only (B), the weights' products left to

@@ -212,7 +212,7 @@ step_kind(const struct sim_run *run, const struct cursor *c)
 {
 	if (c->pass == SCHED_W)
 		return c->step == 0 ? SIM_STEP_COMPUTE : SIM_STEP_NONE;
-	return sim_layer_step_kind(run, c->forward, c->step);
+	return sim_layer_step_kind(&run->lay, c->forward, c->step);
 }
 
 /* Skip the steps that do nothing; the kind of the next, NONE when the
