@@ -86,11 +86,9 @@ run_ep_free(struct run_exec *x, int l, int mb)
 
 	if (b == NULL)
 		return;
+	/* every all-to-all was settled by its pass's next step: a run that
+	 * fails aborts the job (run_fail) before it frees anything */
 	account(x, -(long long)b->n_acct);
-	if (b->pending != A2A_NONE) {	/* a failed run: let it go */
-		MPI_Cancel(&b->req);
-		MPI_Request_free(&b->req);
-	}
 	free_scratch(b);
 	free(b->o);
 	free(b->in_exp);
