@@ -260,13 +260,6 @@ recv_boundary(struct run_exec *x, int s2, int j, int mb, int grads,
 	    boundary_tag(j, mb, grads), &tag);
 }
 
-/* The chunk events carry: interleaved, vs / p; DualPipe, the direction. */
-static int
-chunk_of(const struct run_exec *x, int vs, int mb)
-{
-	return x->lay.dual ? sched_direction(&x->sc, mb) : vs / x->lay.p;
-}
-
 /* The stage of virtual stage vs of micro-batch mb; -1 outside. */
 static int
 stage_at(const struct run_exec *x, int vs, int mb)
@@ -276,35 +269,11 @@ stage_at(const struct run_exec *x, int vs, int mb)
 	return sched_stage_of(&x->sc, vs, mb);
 }
 
-/*
- * One pass (a forward, a backward or a W) as sim_pipeline.c runs it: its
- * input taken, its layers' steps, its output handed on.
- */
-struct cursor {
-	int		 vs, mb, chunk;
-	enum sched_pass	 pass;
-	int		 forward;
-	int		 l;		/* next layer, 0 .. lps-1 in the pass's
-					   order; lps: the hand-over */
-	int		 step;		/* next step in that layer */
-	int		 handed;	/* the hand-over is done */
-};
-
-static void
-cursor_init(struct cursor *c, const struct run_exec *x,
-    const struct sched_op *op)
-{
-	memset(c, 0, sizeof *c);
-	c->vs = sched_vstage(&x->sc, x->s, op);
-	c->mb = op->mb;
-	c->chunk = chunk_of(x, c->vs, op->mb);
-	c->pass = op->pass;
-	c->forward = op->forward;
-}
+/* A pass is walked in sim_cursor's steps, as sim_pipeline.c walks it. */
 
 /* Take the pass's input: the batch, or the boundary from its stage. */
 static void
-cursor_take(struct run_exec *x, const struct cursor *c)
+cursor_take(struct run_exec *x, const struct sim_cursor *c)
 {
 	int P = sched_nvstages(&x->sc), l0 = c->vs * x->lay.lps;
 	int prev = stage_at(x, c->vs - 1, c->mb);
@@ -322,31 +291,8 @@ cursor_take(struct run_exec *x, const struct cursor *c)
 		run_fault_point(x->proc);
 }
 
-static enum sim_step_kind
-step_kind(const struct run_exec *x, const struct cursor *c)
-{
-	if (c->pass == SCHED_W)
-		return c->step == 0 ? SIM_STEP_COMPUTE : SIM_STEP_NONE;
-	return sim_layer_step_kind(&x->lay, c->forward, c->step);
-}
-
-/* Skip the steps that do nothing; the kind of the next, NONE when the
- * pass is over (the hand-over only sends). */
-static enum sim_step_kind
-cursor_peek(const struct run_exec *x, struct cursor *c)
-{
-	enum sim_step_kind k;
-
-	for (; c->l < x->lay.lps; c->l++, c->step = 0)
-		for (; c->step < SIM_LAYER_NSTEPS; c->step++)
-			if ((k = step_kind(x, c)) != SIM_STEP_NONE)
-				return k;
-	return c->handed || c->pass == SCHED_W ? SIM_STEP_NONE :
-	    SIM_STEP_COMM;
-}
-
 static void
-hand_over(struct run_exec *x, const struct cursor *c)
+hand_over(struct run_exec *x, const struct sim_cursor *c)
 {
 	int P = sched_nvstages(&x->sc), l0 = c->vs * x->lay.lps;
 	int prev = stage_at(x, c->vs - 1, c->mb);
@@ -363,18 +309,18 @@ hand_over(struct run_exec *x, const struct cursor *c)
 		send_boundary(x, prev, l0, c->mb, 1, c->chunk);
 }
 
-/* Run the cursor's next step (after cursor_peek found one). */
+/* Run the cursor's next step (after sim_cursor_peek found one). */
 static void
-cursor_run(struct run_exec *x, struct cursor *c)
+cursor_run(struct run_exec *x, struct sim_cursor *c)
 {
-	int l0 = c->vs * x->lay.lps, l;
+	int l;
 
 	if (c->l == x->lay.lps) {
 		hand_over(x, c);
 		c->handed = 1;
 		return;
 	}
-	l = c->forward ? l0 + c->l : l0 + x->lay.lps - 1 - c->l;
+	l = sim_cursor_layer(&x->lay, c);
 	if (c->forward)
 		run_layer_forward_step(x, l, c->mb, c->chunk, c->step);
 	else if (c->pass == SCHED_W)
@@ -388,11 +334,11 @@ cursor_run(struct run_exec *x, struct cursor *c)
 static void
 run_pass(struct run_exec *x, const struct sched_op *op)
 {
-	struct cursor c;
+	struct sim_cursor c;
 
-	cursor_init(&c, x, op);
+	sim_cursor_init(&c, &x->lay, &x->sc, x->s, op);
 	cursor_take(x, &c);
-	while (cursor_peek(x, &c) != SIM_STEP_NONE)
+	while (sim_cursor_peek(&x->lay, &c) != SIM_STEP_NONE)
 		cursor_run(x, &c);
 }
 
@@ -432,17 +378,17 @@ static void
 run_pair(struct run_exec *x, const struct sched_op *op)
 {
 	enum sim_step_kind k;
-	struct cursor c[2];
+	struct sim_cursor c[2];
 	int cur = 0, done[2] = { 0, 0 };
 
-	cursor_init(&c[0], x, op);
-	cursor_init(&c[1], x, op + 1);
+	sim_cursor_init(&c[0], &x->lay, &x->sc, x->s, op);
+	sim_cursor_init(&c[1], &x->lay, &x->sc, x->s, op + 1);
 	cursor_take(x, &c[0]);
 	cursor_take(x, &c[1]);
 	while (!done[0] || !done[1]) {
 		if (done[cur])
 			cur = !cur;
-		if ((k = cursor_peek(x, &c[cur])) == SIM_STEP_NONE) {
+		if ((k = sim_cursor_peek(&x->lay, &c[cur])) == SIM_STEP_NONE) {
 			done[cur] = 1;
 			continue;
 		}

@@ -26,7 +26,8 @@
 
 /* What tells the two compared runs apart. */
 static void
-compare_label(const struct player *p, int measuring, char *buf, size_t n)
+compare_label(const struct player *p, const struct player *other,
+    int measuring, char *buf, size_t n)
 {
 	const struct sim_config *c = &p->cfg;
 	char tp[16], ov[24];
@@ -42,16 +43,15 @@ compare_label(const struct player *p, int measuring, char *buf, size_t n)
 		sim_knob_value(c, SIM_KNOB_TP, tp, sizeof tp);
 		sim_knob_value(c, SIM_KNOB_OVERLAP, ov, sizeof ov);
 		snprintf(buf, n, "%s, %s", tp, ov);
-	} else if (c->mode == SIM_EP && c->pp > 1) {
-		/* ep with stages is compared on the schedule, else the
-		 * router: say both */
-		sim_knob_value(c, SIM_KNOB_SCHEDULE, tp, sizeof tp);
-		sim_knob_value(c, SIM_KNOB_ROUTER, ov, sizeof ov);
-		snprintf(buf, n, "%s, %s", tp, ov);
-	} else
+	} else if (c->mode == SIM_EP)
+		/* ep is compared on the router, or with stages under ZB-H1
+		 * or DualPipe on the schedule: name what differs */
+		sim_knob_value(c, other->cfg.schedule != c->schedule ?
+		    SIM_KNOB_SCHEDULE : SIM_KNOB_ROUTER, buf, n);
+	else
 		sim_knob_value(c, c->mode == SIM_PP || c->mode == SIM_3D ?
 		    SIM_KNOB_SCHEDULE : c->mode == SIM_TP ? SIM_KNOB_SP :
-		    c->mode == SIM_EP ? SIM_KNOB_ROUTER : SIM_KNOB_OVERLAP,
+		    SIM_KNOB_OVERLAP,
 		    buf, n);
 }
 
@@ -97,8 +97,8 @@ draw_rows(const struct player *p, WINDOW *w, int y, int shown, int gw,
 
 /* Stacked: one run from row y, a one-line header, rows, lane. */
 static int
-stacked_run(const struct player *p, WINDOW *w, int y, int rows_max,
-    int cols, double span, int cur)
+stacked_run(const struct player *p, const struct player *other, WINDOW *w,
+    int y, int rows_max, int cols, double span, int cur)
 {
 	const struct sim_result *r = &p->res;
 	int gw = cols - PSCR_LABEL_W - 1, n = player_devices(p), shown, at;
@@ -106,7 +106,7 @@ stacked_run(const struct player *p, WINDOW *w, int y, int rows_max,
 
 	if (gw < 1)
 		return y;
-	compare_label(p, span <= 0, lab, sizeof lab);
+	compare_label(p, other, span <= 0, lab, sizeof lab);
 	at = peak_device(p, mem, sizeof mem);
 	/* without a pipeline the bubble says little: the bytes moved do */
 	if (r->pp > 1)
@@ -134,8 +134,8 @@ draw_stacked(struct pscr *ps, WINDOW *w, int rows, int cols, double span,
 
 	cur = player_cursor_col(lead, gw, span);
 	per = (rows - 4) / 2;
-	y = stacked_run(&ps->pl, w, y, per, cols, span, cur);
-	y = stacked_run(&ps->cmp, w, y, per, cols, span, cur);
+	y = stacked_run(&ps->pl, &ps->cmp, w, y, per, cols, span, cur);
+	y = stacked_run(&ps->cmp, &ps->pl, w, y, per, cols, span, cur);
 	pscr_draw_cursor_row(lead, w, y, cur, gw, span > 0 ? span :
 	    lead->res.step_time);
 }
@@ -178,15 +178,15 @@ side_memory(const struct player *p, WINDOW *w, int y, int rows, int cols,
  * runs) and the transfers in flight.
  */
 static void
-side_run(const struct player *p, WINDOW *w, int h, int cols, double span,
-    size_t scale)
+side_run(const struct player *p, const struct player *other, WINDOW *w,
+    int h, int cols, double span, size_t scale)
 {
 	const struct sim_result *r = &p->res;
 	int gw = cols - PSCR_LABEL_W - 1, n = player_devices(p), shown, y, at;
 	int cur = player_cursor_col(p, gw, span);
 	char head[200], lab[48], mem[32], name[16], line[200];
 
-	compare_label(p, span <= 0, lab, sizeof lab);
+	compare_label(p, other, span <= 0, lab, sizeof lab);
 	snprintf(head, sizeof head, _("%s: step %.1f ms"), lab,
 	    r->step_time * 1e3);
 	ui_put(w, 0, 1, head, cols - 2, ui_attr(UI_C_HEADING));
@@ -231,14 +231,14 @@ draw_side(struct pscr *ps, WINDOW *w, int rows, int cols, double span)
 	if (legend)
 		h--;
 	if ((sub = derwin(w, h, half, 1, 0)) != NULL) {
-		side_run(&ps->pl, sub, h, half, span, scale);
+		side_run(&ps->pl, &ps->cmp, sub, h, half, span, scale);
 		wsyncup(sub);
 		delwin(sub);
 	}
 	for (y = 1; y < 1 + h; y++)
 		ui_put(w, y, half, bar, 1, ui_attr(UI_C_DIM));
 	if ((sub = derwin(w, h, half, 1, half + 1)) != NULL) {
-		side_run(&ps->cmp, sub, h, half, span, scale);
+		side_run(&ps->cmp, &ps->pl, sub, h, half, span, scale);
 		wsyncup(sub);
 		delwin(sub);
 	}

@@ -263,8 +263,8 @@ screen_keys s s s
 screen_wait "Animation: ep, 4 GPUs, dualpipe, m=8"
 screen_has "all-to-alls 44% under compute"
 screen_keys x
-screen_wait "dualpipe, router even: step"
-screen_has "1f1b, router even: step"
+screen_wait "dualpipe: step"
+screen_has "1f1b: step"
 screen_keys q q
 [ "$(screen_exit_status)" = 0 ] || fail "q should exit 0"
 

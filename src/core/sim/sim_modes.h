@@ -205,6 +205,25 @@ void	sim_dev_layer(struct sim_run *, int di, int l, struct sim_lparams *w,
 enum sim_step_kind { SIM_STEP_NONE, SIM_STEP_COMPUTE, SIM_STEP_COMM };
 enum sim_step_kind sim_layer_step_kind(const struct sim_layout *,
 	    int forward, int step);
+/*
+ * One pass of stage s as steps (sim_cursor.c): l is the next layer, 0 to
+ * lps-1 in the pass's order (sim_cursor_layer: the model layer), lps the
+ * hand-over; step the next step in it. sim_cursor_peek skips the steps
+ * that do nothing and gives the kind of the next: NONE once the pass is
+ * over, COMM for the hand-over (it only sends) until the caller sets
+ * handed.
+ */
+struct sim_cursor {
+	int		 s, vs, mb, chunk;
+	enum sched_pass	 pass;
+	int		 forward;
+	int		 l, step, handed;
+};
+void	sim_cursor_init(struct sim_cursor *, const struct sim_layout *,
+	    const struct sched *, int s, const struct sched_op *);
+int	sim_cursor_layer(const struct sim_layout *, const struct sim_cursor *);
+enum sim_step_kind sim_cursor_peek(const struct sim_layout *,
+	    struct sim_cursor *);
 void	sim_layer_forward_step(struct sim_run *, int s, int l, int mb,
 	    int chunk, int step);
 /* split 1: the input gradients only (B), the weights' products left to

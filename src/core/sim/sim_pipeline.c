@@ -7,7 +7,7 @@
  * send). The first stage loads its micro-batches, the last computes the
  * loss; boundaries travel between stages as sends.
  *
- * A pass is a sequence of steps (struct cursor): its layers' steps
+ * A pass is a sequence of steps (struct sim_cursor): its layers' steps
  * (sim_layer.h), then the hand-over to the next stage. DualPipe's F&B
  * pairs run two passes' steps interleaved (run_pair).
  */
@@ -163,75 +163,9 @@ start_stage_at(struct sim_run *run, int s, double t)
 		}
 }
 
-/* The chunk events carry: interleaved, vs / p; DualPipe, the direction. */
-static int
-chunk_of(const struct sim_run *run, const struct pipe *pp, int vs, int mb)
-{
-	return run->lay.dual ? sched_direction(pp->sc, mb) : vs / run->lay.p;
-}
-
-/*
- * One pass of a stage (a forward, a backward or a W) as a sequence of
- * steps: each layer's steps (sim_layer.h), then the hand-over (the send
- * to the next stage, or the loss, or dropping the input's gradient).
- */
-struct cursor {
-	int	 s, vs, mb, chunk;
-	enum sched_pass pass;
-	int	 forward;
-	int	 l;		/* next layer, 0 .. lps-1 in the pass's order;
-				   lps: the hand-over */
-	int	 step;		/* next step in that layer */
-	int	 handed;	/* the hand-over is done */
-};
-
 static void
-cursor_init(struct cursor *c, const struct sim_run *run,
-    const struct pipe *pp, int s, const struct sched_op *op)
-{
-	memset(c, 0, sizeof *c);
-	c->s = s;
-	c->vs = sched_vstage(pp->sc, s, op);
-	c->mb = op->mb;
-	c->chunk = chunk_of(run, pp, c->vs, op->mb);
-	c->pass = op->pass;
-	c->forward = op->forward;
-}
-
-/* The model layer of the cursor's layer index. */
-static int
-cursor_layer(const struct sim_run *run, const struct cursor *c)
-{
-	int l0 = c->vs * run->lay.lps;
-
-	return c->forward ? l0 + c->l : l0 + run->lay.lps - 1 - c->l;
-}
-
-static enum sim_step_kind
-step_kind(const struct sim_run *run, const struct cursor *c)
-{
-	if (c->pass == SCHED_W)
-		return c->step == 0 ? SIM_STEP_COMPUTE : SIM_STEP_NONE;
-	return sim_layer_step_kind(&run->lay, c->forward, c->step);
-}
-
-/* Skip the steps that do nothing; the kind of the next, NONE when the
- * pass is over. The hand-over only launches a transfer. */
-static enum sim_step_kind
-cursor_peek(const struct sim_run *run, struct cursor *c)
-{
-	enum sim_step_kind k;
-
-	for (; c->l < run->lay.lps; c->l++, c->step = 0)
-		for (; c->step < SIM_LAYER_NSTEPS; c->step++)
-			if ((k = step_kind(run, c)) != SIM_STEP_NONE)
-				return k;
-	return c->handed || c->pass == SCHED_W ? SIM_STEP_NONE :
-	    SIM_STEP_COMM;
-}
-
-static void
-forward_hand_over(struct sim_run *run, struct pipe *pp, const struct cursor *c)
+forward_hand_over(struct sim_run *run, struct pipe *pp,
+    const struct sim_cursor *c)
 {
 	const struct sim_layout *lay = &run->lay;
 	int s = c->s, r, k, s2;
@@ -252,7 +186,7 @@ forward_hand_over(struct sim_run *run, struct pipe *pp, const struct cursor *c)
 
 static void
 backward_hand_over(struct sim_run *run, struct pipe *pp,
-    const struct cursor *c)
+    const struct sim_cursor *c)
 {
 	const struct sim_layout *lay = &run->lay;
 	size_t loc = (size_t)sim_shape_local(&run->sh) * H;
@@ -275,12 +209,12 @@ backward_hand_over(struct sim_run *run, struct pipe *pp,
 	pp->bwd_ready[c->mb * pp->P + c->vs - 1] = ready;
 }
 
-/* Run the cursor's next step (after cursor_peek found one). */
+/* Run the cursor's next step (after sim_cursor_peek found one). */
 static void
-cursor_run(struct sim_run *run, struct pipe *pp, struct cursor *c)
+cursor_run(struct sim_run *run, struct pipe *pp, struct sim_cursor *c)
 {
 	const struct sim_layout *lay = &run->lay;
-	int l = cursor_layer(run, c), r, k;
+	int l = sim_cursor_layer(&run->lay, c), r, k;
 
 	if (c->l == lay->lps) {
 		if (c->forward)
@@ -311,10 +245,10 @@ static void
 run_pass(struct sim_run *run, struct pipe *pp, int s,
     const struct sched_op *op)
 {
-	struct cursor c;
+	struct sim_cursor c;
 
-	cursor_init(&c, run, pp, s, op);
-	while (!run->oom && cursor_peek(run, &c) != SIM_STEP_NONE)
+	sim_cursor_init(&c, &run->lay, pp->sc, s, op);
+	while (!run->oom && sim_cursor_peek(&run->lay, &c) != SIM_STEP_NONE)
 		cursor_run(run, pp, &c);
 }
 
@@ -359,16 +293,16 @@ run_pair(struct sim_run *run, struct pipe *pp, int s,
 	double lane[2][SIM_MAX_GPUS], engine[SIM_MAX_GPUS], at[2];
 	int devs[SIM_MAX_GPUS], n = sim_stage_devices(run, s, devs), i, x, pick;
 	enum sim_step_kind kind[2];
-	struct cursor c[2];
+	struct sim_cursor c[2];
 	struct sim_dev *dv;
 
-	cursor_init(&c[0], run, pp, s, op);
-	cursor_init(&c[1], run, pp, s, op + 1);
+	sim_cursor_init(&c[0], &run->lay, pp->sc, s, op);
+	sim_cursor_init(&c[1], &run->lay, pp->sc, s, op + 1);
 	for (i = 0; i < n; i++)
 		lane[0][i] = lane[1][i] = engine[i] = run->dev[devs[i]].clock;
 	while (!run->oom) {
 		for (pick = -1, x = 0; x < 2; x++) {
-			kind[x] = cursor_peek(run, &c[x]);
+			kind[x] = sim_cursor_peek(&run->lay, &c[x]);
 			if (kind[x] == SIM_STEP_NONE)
 				continue;
 			at[x] = kind[x] == SIM_STEP_COMM || lane[x][0] >

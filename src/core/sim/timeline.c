@@ -268,11 +268,20 @@ sim_timeline_compute_window(const struct sim_timeline *tl, double *lo,
 	return any;
 }
 
+/* Seconds of event e inside [lo, hi). */
+static double
+inside(const struct sim_event *e, double lo, double hi)
+{
+	double a = e->start > lo ? e->start : lo, b = e->end < hi ? e->end : hi;
+
+	return b > a ? b - a : 0.0;
+}
+
 /* Idle seconds inside the compute window, of device dev (-1: all). */
 static double
 idle_in_window(const struct sim_timeline *tl, int dev, double *span)
 {
-	double lo = 0, hi = 0, idle = 0, a, b;
+	double lo = 0, hi = 0, idle = 0;
 	size_t i;
 
 	*span = 0.0;
@@ -283,10 +292,7 @@ idle_in_window(const struct sim_timeline *tl, int dev, double *span)
 		if (tl->ev[i].kind != SIM_IDLE ||
 		    (dev >= 0 && tl->ev[i].device != dev))
 			continue;
-		a = tl->ev[i].start > lo ? tl->ev[i].start : lo;
-		b = tl->ev[i].end < hi ? tl->ev[i].end : hi;
-		if (b > a)
-			idle += b - a;
+		idle += inside(&tl->ev[i], lo, hi);
 	}
 	return idle;
 }
@@ -331,16 +337,13 @@ is_a2a(const struct sim_event *e, int dev)
 static double
 computing(const struct sim_timeline *tl, int dev, double a, double b)
 {
-	double t = 0.0, lo, hi;
+	double t = 0.0;
 	size_t i;
 
 	for (i = 0; i < tl->n_ev; i++) {
 		if (tl->ev[i].device != dev || !sim_kind_is_compute(tl->ev[i].kind))
 			continue;
-		lo = tl->ev[i].start > a ? tl->ev[i].start : a;
-		hi = tl->ev[i].end < b ? tl->ev[i].end : b;
-		if (hi > lo)
-			t += hi - lo;
+		t += inside(&tl->ev[i], a, b);
 	}
 	return t;
 }
