@@ -103,7 +103,7 @@ START_TEST(fp8_product_time)
 
 	setup(&c, "llama3-8b", "h100-80gb");
 	c.precision = CM_PREC_FP8;
-	t8 = cm_fp8_gemm_s(&c, m, k, n);
+	t8 = cm_fp8_gemm_s(&c, m, k, n, 1);
 	/* by hand: the shape rule at the FP8 peak, 1-byte operands */
 	g = c.gpu;
 	g.peak_flops = 1979e12;
@@ -134,7 +134,7 @@ linear_gain(struct cm_config *c, double m, double k, double n)
 	    cm_gemm_eta(&c->gpu, k, m, n));
 	t8 = 0;
 	memset(&x, 0, sizeof x);
-	cm_fp8_linear_s(c, m, k, n, &t8, &t8);
+	cm_fp8_linear_s(c, m, k, n, 1, &t8, &t8);
 	cm_fp8_cast_elem(c, m, k, n, &x);
 	return t16 / (t8 + x.fwd_s + x.bwd_s);
 }

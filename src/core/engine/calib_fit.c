@@ -5,7 +5,8 @@
  * plus coll_base_s and one latency per step, NCCL_BASE and the step count
  * as costmodel_net.c has them ([NCCL] PERFORMANCE.md, tuning.cc); NVLS
  * on 5 or more GPUs of a node for all-reduce (cm_nvls_bw); and the
- * product time of cm_gemm_eta.
+ * product time of the engine's default, cm_gemm_eta_combined (the shape
+ * rule, or the tile model where the product leaves SMs idle).
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "i18n.h"
 #include "core/engine/calibrate.h"
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_gemm.h"
 
 #define GB		1e9
 #define BIG_BYTES	(64.0 * 1024 * 1024)	/* bandwidth rows */
@@ -232,7 +234,7 @@ calib_fit_nccl(struct calib_fit *f, const struct calib_nccl *t,
 double
 calib_gemm_predict_s(const struct calib_fit *f, double m, double k, double n)
 {
-	double eta = cm_gemm_eta(&f->gpu, m, k, n);
+	double eta = cm_gemm_eta_combined(&f->gpu, m, k, n, 1);
 
 	return eta > 0 ? 2 * m * k * n / (f->gpu.peak_flops * eta) : 0;
 }

@@ -80,11 +80,12 @@ enum cm_gather { CM_GATHER_LAYER, CM_GATHER_PARAM };
  * ring on NCCL's Simple protocol with the measured bus bandwidth, tuned is
  * NCCL's own choice of algorithm and protocol by message size
  * (costmodel_nccl.c); rule is the shape rule of costmodel_time.c, tiled
- * prices wave and tile quantization on the GPU's SMs (costmodel_gemm.c).
- * The defaults are ring and rule: see costmodel_gemm.h for why.
+ * prices wave and tile quantization on the GPU's SMs (costmodel_gemm.c),
+ * combined (the default) the slower of the two. The collectives' default
+ * is ring: see costmodel_nccl.h for why; costmodel_gemm.h for the products.
  */
 enum cm_nccl_model { CM_COLL_RING, CM_COLL_TUNED };
-enum cm_gemm_model { CM_GEMM_RULE, CM_GEMM_TILED };
+enum cm_gemm_model { CM_GEMM_COMBINED, CM_GEMM_RULE, CM_GEMM_TILED };
 
 /*
  * Which framework a layout is priced as (framework_setup.c): auto prices
@@ -219,7 +220,8 @@ struct cm_config {
 						 * the search leaves as set */
 	enum cm_framework	framework;	/* priced as; auto: as set */
 	enum cm_nccl_model	nccl_model;	/* ring (default) or tuned */
-	enum cm_gemm_model	gemm_model;	/* rule (default) or tiled */
+	enum cm_gemm_model	gemm_model;	/* combined (default), rule or
+						 * tiled */
 	unsigned		setup_set;	/* CM_SET_* bits: given keys */
 };
 
@@ -591,9 +593,12 @@ double	cm_coll_s(const struct cm_config *, enum cm_coll kind,
  */
 double	cm_gemm_eta(const struct hw_gpu *, double m, double k, double n);
 
-/* The same by cfg's gemm_model, on the GPU g (cfg's, or its FP8 view). */
+/*
+ * The same by cfg's gemm_model, on the GPU g (cfg's, or its FP8 view), for
+ * one of `groups` products that run in one launch (1: alone).
+ */
 double	cm_gemm_eta_of(const struct cm_config *, const struct hw_gpu *g,
-	    double m, double k, double n);
+	    double m, double k, double n, double groups);
 
 /*
  * Named quantity of a result for lessons, one of cm_quantity_names(); each
@@ -697,6 +702,8 @@ const char	*cm_cp_impl_name(enum cm_cp_impl);
 const char	*cm_kernels_name(enum cm_kernels);
 const char	*cm_gather_name(enum cm_gather);
 const char	*cm_framework_name(enum cm_framework);
+const char	*cm_gemm_model_name(enum cm_gemm_model);
+const char	*cm_nccl_model_name(enum cm_nccl_model);
 
 /* The optimizer implementation cfg runs (auto resolved by its kernels). */
 enum cm_opt_impl cm_opt_impl_of(const struct cm_config *);

@@ -145,7 +145,8 @@ cm_fp8_check(const struct cm_config *c, struct pl_err *err)
 }
 
 double
-cm_fp8_gemm_s(const struct cm_config *c, double m, double k, double n)
+cm_fp8_gemm_s(const struct cm_config *c, double m, double k, double n,
+    double groups)
 {
 	struct hw_gpu g = c->gpu;
 	double in = m * k + k * n, out = m * n, rd = 1, eta;
@@ -155,7 +156,7 @@ cm_fp8_gemm_s(const struct cm_config *c, double m, double k, double n)
 	g.peak_flops = c->gpu.fp8_flops;
 	/* cm_gemm_eta counts 2 bytes for every element read and written */
 	g.hbm_bw *= 2 * (in + out) / (rd * in + 2 * out);
-	eta = cm_gemm_eta_of(c, &g, m, k, n) * CM_FP8_GEMM_REL;
+	eta = cm_gemm_eta_of(c, &g, m, k, n, groups) * CM_FP8_GEMM_REL;
 	return eta > 0 ? 2 * m * k * n / (g.peak_flops * eta) : 0;
 }
 
@@ -169,10 +170,11 @@ cm_fp8_attn_speedup(const struct cm_config *c)
 
 void
 cm_fp8_linear_s(const struct cm_config *c, double m, double k, double n,
-    double *fwd, double *bwd)
+    double groups, double *fwd, double *bwd)
 {
-	*fwd += cm_fp8_gemm_s(c, m, k, n);
-	*bwd += cm_fp8_gemm_s(c, m, n, k) + cm_fp8_gemm_s(c, k, m, n);
+	*fwd += cm_fp8_gemm_s(c, m, k, n, groups);
+	*bwd += cm_fp8_gemm_s(c, m, n, k, groups) +
+	    cm_fp8_gemm_s(c, k, m, n, groups);
 }
 
 /* Micro-batches per step (the weight cache lasts that long). */

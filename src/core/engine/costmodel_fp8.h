@@ -33,12 +33,14 @@ int	cm_fp8(const struct cm_config *);
  */
 int	cm_fp8_check(const struct cm_config *, struct pl_err *err);
 
-/* One FP8 product M x K by K x N on cfg's GPU, s. */
-double	cm_fp8_gemm_s(const struct cm_config *, double m, double k, double n);
+/* One FP8 product M x K by K x N on cfg's GPU, one of `groups` launched
+ * together (cm_gemm_eta_of), s. */
+double	cm_fp8_gemm_s(const struct cm_config *, double m, double k, double n,
+	    double groups);
 
 /* A linear layer's forward product and its two backward products, s. */
 void	cm_fp8_linear_s(const struct cm_config *, double m, double k, double n,
-	    double *fwd, double *bwd);
+	    double groups, double *fwd, double *bwd);
 
 /*
  * Amax and cast traffic of one linear layer M x K by K x N for one

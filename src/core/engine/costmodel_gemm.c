@@ -35,9 +35,11 @@
  * and Hopper's warp-specialized kernels come in 128x256, 256x128, 128x128
  * and 64x128 tiles with tk = 64; the engine takes the one with the least
  * predicted time, as cuBLAS's heuristic aims to (all tiles assumed at the
- * same per-SM rate). Split-K and stream-K
- * kernels, which fill the waves of products with few output tiles, are not
- * modelled: small-N, large-K products come out somewhat slow.
+ * same per-SM rate). A product with fewer tiles than SMs may cut each
+ * tile's K loop over 2, 4 ... SMs (split-K, CUTLASS's GemmSplitKParallel:
+ * each slice writes an fp32 partial tile, and a reduction kernel reads
+ * them all and writes C); the engine takes it where it is faster.
+ * Stream-K's finer balance is not modelled.
  *
  * The time of an eager PyTorch loop issuing the product (22-29 us per
  * product in reference/h100-gemm.md) is the host's, charged per kernel in
@@ -50,47 +52,65 @@
 #include "core/engine/costmodel_gemm.h"
 
 #define GEMM_ELEM	2.0	/* bf16/fp16 bytes; fp32 callers halve BW */
+#define SPLIT_ELEM	4.0	/* split-K partial tiles are fp32 */
 
 static const double tiles[][2] = {
 	{ 128, 256 }, { 256, 128 }, { 128, 128 }, { 64, 128 }
 };
 
-/* Time of the product on tiles tm x tn, s. */
+/* Time of `groups` products in one launch on tiles tm x tn, s. */
 static double
 tiled_s(const struct hw_gpu *g, double bw, double m, double k, double n,
-    double tm, double tn, double tk)
+    double groups, double tm, double tn, double tk)
 {
 	double sms = g->sm_count, nt, waves, active, t_main, t_epi;
+	double steps = ceil(k / tk), best = HUGE_VAL, t, split, fix, red;
 
-	nt = ceil(m / tm) * ceil(n / tn);
-	waves = ceil(nt / sms);
-	active = nt < sms ? nt : sms;
-	t_main = 2 * tm * tn * tk * ceil(k / tk) /
-	    (g->peak_flops * g->gemm_eff / sms);
-	/* a partial tile stores only its valid elements */
-	t_epi = GEMM_ELEM * (m * n / nt) / (bw / active);
-	return waves * (t_main + t_epi);
+	nt = groups * ceil(m / tm) * ceil(n / tn);
+	/* split-K: too few tiles to fill the SMs, so each tile's K loop is
+	 * cut over `split` SMs, whose fp32 partial tiles a second pass
+	 * reads and sums into C */
+	for (split = 1; split <= steps && (split == 1 || nt * split <= sms);
+	    split *= 2) {
+		waves = ceil(nt * split / sms);
+		active = nt * split < sms ? nt * split : sms;
+		t_main = 2 * tm * tn * tk * ceil(steps / split) /
+		    (g->peak_flops * g->gemm_eff / sms);
+		/* a partial tile stores only its valid elements */
+		fix = split > 1 ? SPLIT_ELEM : GEMM_ELEM;
+		t_epi = fix * (groups * m * n / nt) / (bw / active);
+		red = split > 1 ? (2 * split * SPLIT_ELEM + GEMM_ELEM) *
+		    groups * m * n / bw : 0;
+		t = waves * (t_main + t_epi) + red;
+		if (t < best)
+			best = t;
+	}
+	return best;
 }
 
 double
-cm_gemm_eta_tiled(const struct hw_gpu *g, double m, double k, double n)
+cm_gemm_eta_tiled_grouped(const struct hw_gpu *g, double m, double k,
+    double n, double groups)
 {
-	double f = 2 * m * k * n, tc, tm, t, bytes, bw;
+	double f, tc, tm, t, bytes, bw;
 	size_t i;
 
+	if (groups < 1)
+		groups = 1;
+	f = 2 * m * k * n * groups;
 	if (f <= 0 || g->peak_flops <= 0 || g->gemm_eff <= 0 ||
 	    g->hbm_bw <= 0)
 		return 0;
-	bytes = GEMM_ELEM * (m * k + k * n + m * n);
+	bytes = GEMM_ELEM * (m * k + k * n + m * n) * groups;
 	bw = g->hbm_bw * cm_hbm_eff(bytes);
 	if (g->sm_count <= 0) {	/* no SM count: no quantization */
-		tc = f / (g->peak_flops * g->gemm_eff) + GEMM_ELEM * m * n /
-		    bw;
+		tc = f / (g->peak_flops * g->gemm_eff) + GEMM_ELEM * m * n *
+		    groups / bw;
 	} else {
 		tc = HUGE_VAL;
 		for (i = 0; i < sizeof tiles / sizeof tiles[0]; i++) {
-			t = tiled_s(g, bw, m, k, n, tiles[i][0], tiles[i][1],
-			    64);
+			t = tiled_s(g, bw, m, k, n, groups, tiles[i][0],
+			    tiles[i][1], 64);
 			if (t < tc)
 				tc = t;
 		}
@@ -98,4 +118,21 @@ cm_gemm_eta_tiled(const struct hw_gpu *g, double m, double k, double n)
 	tm = bytes / bw;
 	t = tc > tm ? tc : tm;
 	return f / (t * g->peak_flops);
+}
+
+double
+cm_gemm_eta_tiled(const struct hw_gpu *g, double m, double k, double n)
+{
+	return cm_gemm_eta_tiled_grouped(g, m, k, n, 1);
+}
+
+double
+cm_gemm_eta_combined(const struct hw_gpu *g, double m, double k, double n,
+    double groups)
+{
+	double rule = cm_gemm_eta(g, m, k, n);
+	double tiled = cm_gemm_eta_tiled_grouped(g, m, k, n, groups);
+
+	/* no SM count: the rule alone */
+	return g->sm_count > 0 && tiled > 0 && tiled < rule ? tiled : rule;
 }

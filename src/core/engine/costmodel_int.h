@@ -301,7 +301,7 @@ void	cm_dense_memory(const struct cm_config *, int r, int layers, long mb,
 
 /* cm_gemm_eta_of, remembered per shape for the last GPU (costmodel_memo.c). */
 double	cm_gemm_eta_memo(const struct cm_config *, const struct hw_gpu *,
-	    double m, double k, double n);
+	    double m, double k, double n, double groups);
 
 /* count(m, active), remembered for the last model (costmodel_memo.c). */
 double	cm_params_memo(const struct hw_model *, int active,

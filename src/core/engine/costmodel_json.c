@@ -55,6 +55,10 @@ add_layout(cJSON *o, const struct cm_result *r)
 	if (c->ep_overlap)	/* issue 27: absent, the JSON of before */
 		cJSON_AddBoolToObject(l, "ep_overlap", 1);
 	cJSON_AddBoolToObject(l, "dropout", c->model.dropout);
+	cJSON_AddStringToObject(l, "gemm_model", cm_gemm_model_name(
+	    c->gemm_model));
+	cJSON_AddStringToObject(l, "nccl_model", cm_nccl_model_name(
+	    c->nccl_model));
 	if (cm_fp8(c)) {	/* bf16 and fp32 JSON as before */
 		cJSON_AddStringToObject(l, "precision",
 		    cm_precision_name(c->precision));

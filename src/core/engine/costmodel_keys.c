@@ -35,7 +35,7 @@ static const char *const kern_w[] = { "eager", "compiled", "fused", NULL };
 static const char *const gather_w[] = { "layer", "param", NULL };
 static const char *const mlp_w[] = { "gelu", "swiglu", NULL };
 static const char *const nccl_w[] = { "ring", "tuned", NULL };
-static const char *const gemmm_w[] = { "rule", "tiled", NULL };
+static const char *const gemmm_w[] = { "combined", "rule", "tiled", NULL };
 /* in enum cm_framework order */
 static const char *const fw_w[] = { "auto", "megatron", "deepspeed",
 	"pytorch", NULL };
@@ -109,6 +109,18 @@ const char *
 cm_framework_name(enum cm_framework v)
 {
 	return fw_w[v];
+}
+
+const char *
+cm_gemm_model_name(enum cm_gemm_model v)
+{
+	return gemmm_w[v];
+}
+
+const char *
+cm_nccl_model_name(enum cm_nccl_model v)
+{
+	return nccl_w[v];
 }
 
 #define PARSER(fn, type, words)					\
@@ -290,8 +302,9 @@ static const struct cm_key rows[] = {
 	    N_("collectives: ring (NCCL's Simple ring, calibrated) or tuned "
 	    "(NCCL's algorithm and protocol by message size)")),
 	WORD("gemm_model", SETUP, gemm_model, gemmm_w,
-	    N_("matrix products: rule (calibrated shape rule) or tiled (wave "
-	    "and tile quantization on the SMs)")),
+	    N_("matrix products: combined (the slower of the two below), "
+	    "rule (calibrated shape rule) or tiled (wave and tile "
+	    "quantization on the SMs)")),
 	WORD("grad_dtype", SETUP, grad_accum_fp32, dtype_w,
 	    N_("gradients held in bf16 (the training precision) or fp32 "
 	    "(Megatron's main grads)")),

@@ -14,7 +14,7 @@
 #define MEMO_N	2048	/* a power of two */
 
 struct memo {
-	double	m, k, n, eta;
+	double	m, k, n, groups, eta;
 	int	model;		/* enum cm_gemm_model; -1 empty */
 };
 
@@ -39,7 +39,7 @@ bits(double x)
 
 double
 cm_gemm_eta_memo(const struct cm_config *c, const struct hw_gpu *g,
-    double m, double k, double n)
+    double m, double k, double n, double groups)
 {
 	struct memo *e;
 	uint64_t h;
@@ -61,16 +61,18 @@ cm_gemm_eta_memo(const struct cm_config *c, const struct hw_gpu *g,
 	h = bits(m);
 	h = (h ^ (h >> 29)) * 0x9e3779b97f4a7c15ULL ^ bits(k);
 	h = (h ^ (h >> 29)) * 0xc2b2ae3d27d4eb4fULL ^ bits(n);
+	h = (h ^ (h >> 29)) * 0x27d4eb2f165667c5ULL ^ bits(groups);
 	h = (h ^ (h >> 29)) * 0x165667b19e3779f9ULL + (uint64_t)c->gemm_model;
 	e = &memo[(h ^ (h >> 32)) >> 21 & (MEMO_N - 1)];
 	if (e->model == (int)c->gemm_model && e->m == m && e->k == k &&
-	    e->n == n)
+	    e->n == n && e->groups == groups)
 		return e->eta;
 	e->m = m;
 	e->k = k;
 	e->n = n;
+	e->groups = groups;
 	e->model = (int)c->gemm_model;
-	e->eta = cm_gemm_eta_of(c, g, m, k, n);
+	e->eta = cm_gemm_eta_of(c, g, m, k, n, groups);
 	return e->eta;
 }
 

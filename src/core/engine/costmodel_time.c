@@ -69,45 +69,54 @@ cm_gemm_eta(const struct hw_gpu *g, double m, double k, double n)
 
 double
 cm_gemm_eta_of(const struct cm_config *c, const struct hw_gpu *g, double m,
-    double k, double n)
+    double k, double n, double groups)
 {
-	return c->gemm_model == CM_GEMM_TILED ? cm_gemm_eta_tiled(g, m, k, n) :
-	    cm_gemm_eta(g, m, k, n);
+	switch (c->gemm_model) {
+	case CM_GEMM_RULE:
+		return cm_gemm_eta(g, m, k, n);
+	case CM_GEMM_TILED:
+		return cm_gemm_eta_tiled_grouped(g, m, k, n, groups);
+	default:
+		return cm_gemm_eta_combined(g, m, k, n, groups);
+	}
 }
 
-/* Time of one product on c's GPU in c's precision, s. */
+/* Time of one of `groups` products launched together, on c's GPU in c's
+ * precision, s. */
 static double
-gemm_s(const struct cm_config *c, double m, double k, double n)
+gemm_s(const struct cm_config *c, double m, double k, double n,
+    double groups)
 {
 	struct hw_gpu g;
 
 	if (c->precision != CM_PREC_FP32)	/* memoised (costmodel_memo.c) */
 		return 2 * m * k * n / (c->gpu.peak_flops *
-		    cm_gemm_eta_memo(c, &c->gpu, m, k, n));
+		    cm_gemm_eta_memo(c, &c->gpu, m, k, n, groups));
 	g = c->gpu;
 	g.peak_flops = g.fp32_flops;
 	g.hbm_bw /= 2;	/* 4-byte elements: half as many per second */
-	return 2 * m * k * n / (g.peak_flops * cm_gemm_eta_of(c, &g, m, k, n));
+	return 2 * m * k * n / (g.peak_flops * cm_gemm_eta_of(c, &g, m, k, n,
+	    groups));
 }
 
 /* Forward product M x K by K x N, and its two backward products, s. */
 static void
 linear_hp_s(const struct cm_config *c, double m, double k, double n,
-    double *fwd, double *bwd)
+    double groups, double *fwd, double *bwd)
 {
-	*fwd += gemm_s(c, m, k, n);
-	*bwd += gemm_s(c, m, n, k) + gemm_s(c, k, m, n);
+	*fwd += gemm_s(c, m, k, n, groups);
+	*bwd += gemm_s(c, m, n, k, groups) + gemm_s(c, k, m, n, groups);
 }
 
 /* A layer's linear: in FP8 under precision fp8 (costmodel_fp8.c). */
 static void
 linear_s(const struct cm_config *c, double m, double k, double n,
-    double *fwd, double *bwd)
+    double groups, double *fwd, double *bwd)
 {
 	if (cm_fp8(c))
-		cm_fp8_linear_s(c, m, k, n, fwd, bwd);
+		cm_fp8_linear_s(c, m, k, n, groups, fwd, bwd);
 	else
-		linear_hp_s(c, m, k, n, fwd, bwd);
+		linear_hp_s(c, m, k, n, groups, fwd, bwd);
 }
 
 /*
@@ -245,7 +254,9 @@ attn_s(const struct cm_config *c, double *fwd, double *bwd)
 		kf = 1 + m->dropout;
 		kb = 2 * kf;
 	}
-	prod = heads * (gemm_s(c, s, dh, s) + gemm_s(c, s, s, dh));
+	/* one batched product over the micro-batch's heads */
+	prod = heads * (gemm_s(c, s, dh, s, heads) + gemm_s(c, s, s, dh,
+	    heads));
 	*fwd = prod + cm_hbm_s(c, ef * n, kf);
 	*bwd = 2 * prod + cm_hbm_s(c, eb * n, kb);
 }
@@ -259,6 +270,15 @@ cm_kv_width(const struct cm_config *c)
 	if (HW_MLA(m))	/* K at d_h, V at d_v a head: the pair's mean */
 		dh = (dh + hw_v_head_dim(m)) / 2;
 	return dh * (c->tp <= m->kv_heads ? (double)m->kv_heads / c->tp : 1.0);
+}
+
+/* Products launched together with l's: a grouped GEMM's experts; eager
+ * PyTorch loops over them, one launch each (hw_moe.c). */
+static double
+grouped(const struct cm_config *c, const struct cm_linear *l)
+{
+	return l->routed == CM_LINEAR_EXPERT &&
+	    c->kernels != CM_KERNELS_EAGER ? l->count : 1;
 }
 
 /* Kernels of the products, the attention core and TP collectives. */
@@ -297,15 +317,16 @@ layer_time(const struct cm_config *c, struct cm_layer_t *fw,
 	fw->gemm = bw->gemm = 0;
 	for (i = 0; i < n; i++) {
 		if (l[i].count == 1 && !l[i].routed) {
-			linear_s(c, l[i].m, l[i].k, l[i].n, &fw->gemm,
+			linear_s(c, l[i].m, l[i].k, l[i].n, 1, &fw->gemm,
 			    &bw->gemm);
 			continue;
 		}
 		f = b = 0;
 		if (l[i].routed == CM_LINEAR_ROUTER)	/* never in FP8 */
-			linear_hp_s(c, l[i].m, l[i].k, l[i].n, &f, &b);
+			linear_hp_s(c, l[i].m, l[i].k, l[i].n, 1, &f, &b);
 		else
-			linear_s(c, l[i].m, l[i].k, l[i].n, &f, &b);
+			linear_s(c, l[i].m, l[i].k, l[i].n, grouped(c, &l[i]),
+			    &f, &b);
 		fw->gemm += l[i].count * f;
 		bw->gemm += l[i].count * b;
 	}
@@ -453,8 +474,9 @@ stage_mb(const struct cm_config *c, int layers, int first, int last,
 		double f = 0, b = 0;
 		struct cm_elem el;
 
-		linear_hp_s(c, M, m->hidden, (double)m->vocab / c->tp, &f,
-		    &b);	/* the output layer stays bf16 under fp8 */
+		/* the output layer stays bf16 under fp8 */
+		linear_hp_s(c, M, m->hidden, (double)m->vocab / c->tp, 1, &f,
+		    &b);
 		cm_loss_elem(c, &el);
 		st->gemm += f + b;
 		st->elem += el.fwd_s + el.bwd_s;
@@ -481,7 +503,7 @@ mtp_extra(const struct cm_config *c, double head, double headf,
 	double d = c->model.mtp, f = 0, b = 0;
 
 	linear_s(c, cm_rank_tokens(c), 2.0 * c->model.hidden,
-	    c->model.hidden, &f, &b);
+	    c->model.hidden, 1, &f, &b);
 	st->gemm += d * (head + f + b);
 	st->elem += d * (loss->fwd_s + loss->bwd_s);
 	st->gf += d * (headf + f + loss->fwd_s);
