@@ -362,7 +362,13 @@ END_TEST
  * (6.25 GB/s per GPU), s = 4096, 2 samples per GPU, MFU counted as [PALM]
  * does. Llama 2 7B with HSDP and no activation checkpointing: 0.57 eager,
  * 0.68 compiled; Llama 2 70B with FSDP and activation checkpointing of
- * every block: 0.50 eager, 0.55 compiled.
+ * every block: 0.50 eager, 0.55 compiled. fms-fsdp wraps the model in
+ * FSDP1 (foundation-model-stack/fms-fsdp main_training.py: "from
+ * torch.distributed.fsdp import FullyShardedDataParallel as FSDP",
+ * limit_all_gathers), whose flat parameters are views of
+ * the gathered buffer, so the rows are priced as set, without FSDP2's
+ * copies around the collectives (costmodel_dp.c); torchtitan's rows are
+ * FSDP2 and priced as PyTorch.
  */
 static void
 fms(struct cm_config *c, const char *model, const char *gpu, int gpus,

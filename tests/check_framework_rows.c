@@ -12,7 +12,8 @@
  *     carries the framework in each row and in JSON, and keeps --kernels
  *     as given;
  *   - --framework X prices only as X, and refuses a layout X does not run;
- *   - the memory names ZeRO-3's whole weights and gradients under PP.
+ *   - the memory names ZeRO-3's whole weights and gradients under PP;
+ *   - FSDP2's copies around its collectives, and no one else's.
  */
 #include <check.h>
 #include <math.h>
@@ -23,6 +24,7 @@
 
 #include "core/course/playground.h"
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
 #include "catfix.h"
@@ -267,6 +269,61 @@ START_TEST(zero3_pp_memory_named)
 }
 END_TEST
 
+/*
+ * FSDP2's copies on the compute stream (costmodel_dp.c, from
+ * torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py): after each
+ * all-gather the flat buffer is copied into the parameters (read and
+ * write the gathered bf16 bytes), before each reduce-scatter the
+ * gradients into its input (read bf16, write the fp32 reduce dtype); one
+ * kernel a layer each, at the HBM efficiency of its size. Re-derived here
+ * from those words for Llama 2 7B on 64 H100, one micro-batch of 2048.
+ */
+START_TEST(fsdp2_copies)
+{
+	struct cm_config c;
+	struct cm_result r, one;
+	double P, L, bw, out, cat_b, want, m;
+
+	cm_config_default(&c, hw_model_find(&cat, "llama2-7b"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.gpus = c.dp = 64;
+	c.zero = 3;
+	c.global_batch = 128;
+	c.model.seq = 2048;
+	c.framework = CM_FW_PYTORCH;
+	eval(&c, &r);
+	P = r.params_gpu;
+	L = r.stage_layers;
+	m = (double)r.microbatches;
+	bw = c.gpu.hbm_bw;
+	out = 4 * P / (bw * cm_hbm_eff(4 * P / L));
+	cat_b = 6 * P / (bw * cm_hbm_eff(6 * P / L));
+	want = m * (2 * out + cat_b);	/* gathers before fwd and bwd */
+	ck_assert_double_eq_tol(r.t_fsdp_copies, want, 1e-9 * want);
+	ck_assert(r.t_elementwise > r.t_fsdp_copies);
+	/* kept gathered to the backward: one copy-out a micro-batch */
+	c.reshard_after_forward = 0;
+	eval(&c, &one);
+	ck_assert_double_eq_tol(one.t_fsdp_copies, m * (out + cat_b),
+	    1e-9 * want);
+	/* Megatron's and DeepSpeed's buffers need no copies */
+	c.reshard_after_forward = 1;
+	c.framework = CM_FW_DEEPSPEED;
+	eval(&c, &one);
+	ck_assert_double_eq(one.t_fsdp_copies, 0);
+	c.framework = CM_FW_PYTORCH;
+	c.zero = 1;
+	eval(&c, &one);
+	ck_assert_double_eq(one.t_fsdp_copies, 0);
+	/* one GPU: nothing sharded, nothing copied */
+	c.zero = 3;
+	c.gpus = c.dp = 1;
+	c.global_batch = 2;
+	eval(&c, &one);
+	ck_assert_double_eq(one.t_fsdp_copies, 0);
+}
+END_TEST
+
 /* Gradient buckets as each framework sizes them (framework_setup.c). */
 START_TEST(buckets_per_framework)
 {
@@ -363,6 +420,7 @@ rows_suite(void)
 	tcase_add_test(tc, search_one_framework);
 	tcase_add_test(tc, json_carries_framework);
 	tcase_add_test(tc, zero3_pp_memory_named);
+	tcase_add_test(tc, fsdp2_copies);
 	tcase_add_test(tc, buckets_per_framework);
 	tcase_add_test(tc, playground_applies_a_row);
 	tcase_add_test(tc, framework_key);

@@ -39,6 +39,8 @@ int	cli_plan_main(const struct cli_ctx *, int argc, char **argv);
 struct plan_args;
 struct cJSON	*cli_plan_options(int argc, char **argv, struct plan_args *,
 		    int *rc);
+/* A key's option spelling, without "--": '-' for '_', "no-" if neg. */
+void	cli_plan_opt_name(const char *key, int neg, char *buf, size_t size);
 int	cli_trace_main(const struct cli_ctx *, int argc, char **argv);
 int	cli_calibrate_main(const struct cli_ctx *, int argc, char **argv);
 

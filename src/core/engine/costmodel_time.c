@@ -651,6 +651,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_ep_layer epl;
 	const struct stage_t *w;
 	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok, epx, slots;
+	double fcf, fcb;
 	double m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
@@ -689,6 +690,8 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->slow_layers = w->layers;
 	tpx = tp_exposed(c, w);
 	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
+	cm_fsdp_copies(c, r, &fcf, &fcb);	/* FSDP2's, costmodel_dp.c */
+	comp += fcf + fcb;
 	ppmb = pp_mb_s(c, r);
 	tps = c->tp_overlap ? cm_comm_slowed(w->tp, w->gemm) : 0;
 	cm_ep_layer(c, &epl);	/* the all-to-alls wait (costmodel_ep.c) */
@@ -706,12 +709,13 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 		ppmb = all > epx ? all - epx : 0;
 	}
 	tmb = comp + tpx + ppmb + tps + w->cp + epx;	/* reference j */
-	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem);
-	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem);
+	r->t_fwd_mb = sl.middle * (fw.gemm + fw.attn + fw.elem) + fcf;
+	r->t_bwd_mb = sl.middle * (bw.gemm + bw.attn + bw.elem) + fcb;
 	r->t_compute = m * comp;
 	r->t_gemm = m * w->gemm;
 	r->t_attn = m * w->attn;
-	r->t_elementwise = m * w->elem;
+	r->t_elementwise = m * (w->elem + fcf + fcb);
+	r->t_fsdp_copies = m * (fcf + fcb);
 	r->t_overhead = m * ovh;
 	r->t_tp = m * w->tp;
 	r->t_tp_exposed = m * tpx;
