@@ -13,7 +13,8 @@
  *     as given;
  *   - --framework X prices only as X, and refuses a layout X does not run;
  *   - the memory names ZeRO-3's whole weights and gradients under PP;
- *   - FSDP2's copies around its collectives, and no one else's.
+ *   - PyTorch's copies around its DP collectives (FSDP2, DDP), and no one
+ *     else's.
  */
 #include <check.h>
 #include <math.h>
@@ -270,15 +271,15 @@ START_TEST(zero3_pp_memory_named)
 END_TEST
 
 /*
- * FSDP2's copies on the compute stream (costmodel_dp.c, from
- * torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py): after each
+ * PyTorch's copies on the compute stream (costmodel_dp.c). FSDP2's, from
+ * torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py: after each
  * all-gather the flat buffer is copied into the parameters (read and
  * write the gathered bf16 bytes), before each reduce-scatter the
  * gradients into its input (read bf16, write the fp32 reduce dtype); one
  * kernel a layer each, at the HBM efficiency of its size. Re-derived here
  * from those words for Llama 2 7B on 64 H100, one micro-batch of 2048.
  */
-START_TEST(fsdp2_copies)
+START_TEST(pytorch_dp_copies)
 {
 	struct cm_config c;
 	struct cm_result r, one;
@@ -299,28 +300,38 @@ START_TEST(fsdp2_copies)
 	out = 4 * P / (bw * cm_hbm_eff(4 * P / L));
 	cat_b = 6 * P / (bw * cm_hbm_eff(6 * P / L));
 	want = m * (2 * out + cat_b);	/* gathers before fwd and bwd */
-	ck_assert_double_eq_tol(r.t_fsdp_copies, want, 1e-9 * want);
-	ck_assert(r.t_elementwise > r.t_fsdp_copies);
+	ck_assert_double_eq_tol(r.t_dp_copies, want, 1e-9 * want);
+	ck_assert(r.t_elementwise > r.t_dp_copies);
 	/* kept gathered to the backward: one copy-out a micro-batch */
 	c.reshard_after_forward = 0;
 	eval(&c, &one);
-	ck_assert_double_eq_tol(one.t_fsdp_copies, m * (out + cat_b),
+	ck_assert_double_eq_tol(one.t_dp_copies, m * (out + cat_b),
 	    1e-9 * want);
 	/* Megatron's and DeepSpeed's buffers need no copies */
 	c.reshard_after_forward = 1;
 	c.framework = CM_FW_DEEPSPEED;
 	eval(&c, &one);
-	ck_assert_double_eq(one.t_fsdp_copies, 0);
+	ck_assert_double_eq(one.t_dp_copies, 0);
 	c.framework = CM_FW_PYTORCH;
 	c.zero = 1;
 	eval(&c, &one);
-	ck_assert_double_eq(one.t_fsdp_copies, 0);
+	ck_assert_double_eq(one.t_dp_copies, 0);
+	/* DDP: each fp32 gradient into its bucket and back, once a step, a
+	 * kernel per tensor each way (gradient_as_bucket_view off) */
+	c.zero = 0;
+	eval(&c, &one);
+	{
+		double el[16], T = L * cm_layer_tensors(&one.cfg, el, 16);
+
+		want = 2 * 8 * P / (bw * cm_hbm_eff(8 * P / T));
+		ck_assert_double_eq_tol(one.t_dp_copies, want, 1e-9 * want);
+	}
 	/* one GPU: nothing sharded, nothing copied */
 	c.zero = 3;
 	c.gpus = c.dp = 1;
 	c.global_batch = 2;
 	eval(&c, &one);
-	ck_assert_double_eq(one.t_fsdp_copies, 0);
+	ck_assert_double_eq(one.t_dp_copies, 0);
 }
 END_TEST
 
@@ -420,7 +431,7 @@ rows_suite(void)
 	tcase_add_test(tc, search_one_framework);
 	tcase_add_test(tc, json_carries_framework);
 	tcase_add_test(tc, zero3_pp_memory_named);
-	tcase_add_test(tc, fsdp2_copies);
+	tcase_add_test(tc, pytorch_dp_copies);
 	tcase_add_test(tc, buckets_per_framework);
 	tcase_add_test(tc, playground_applies_a_row);
 	tcase_add_test(tc, framework_key);

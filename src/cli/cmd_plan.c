@@ -259,12 +259,13 @@ print_one(const struct cm_result *r, const cJSON *o)
 	printf(_("  compute          %10.4f s\n"), r->t_compute);
 	printf(_("    matmuls %.4f s, attention %.4f s, element-wise %.4f s\n"),
 	    r->t_gemm, r->t_attn, r->t_elementwise);
-	if (r->t_fsdp_copies > 0)
+	if (r->t_dp_copies > 0)
 		/* TRANSLATORS: FSDP2 copies the gathered weights into each
-		 * parameter and the gradients into the reduce-scatter's
-		 * input */
-		printf(_("    of the element-wise, FSDP2's copies around its "
-		    "collectives: %.4f s\n"), r->t_fsdp_copies);
+		 * parameter and the gradients into the reduce-scatter's input;
+		 * DDP the gradients into its buckets and back */
+		printf(_("    of the element-wise, %s's copies around its "
+		    "collectives: %.4f s\n"), c->zero >= 3 ? "FSDP2" : "DDP",
+		    r->t_dp_copies);
 	if (r->t_overhead > 0)
 		printf(_("    host issuing kernels, not hidden: %.4f s\n"),
 		    r->t_overhead);

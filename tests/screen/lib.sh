@@ -148,12 +148,24 @@ pane_sized() {
 		pane_capture "$1" | tail -n 1 | grep -q '[^ ]'
 }
 
+# pane_resized SOCK COLS ROWS: pane_sized, asking tmux again for the size
+# while the pane has another (under load a resize can be lost).
+pane_resized() {
+	pane_sized "$@" && return 0
+	[ "$(tmux -L "$1" display-message -p '#{pane_width}x#{pane_height}' \
+		2>/dev/null)" = "$2x$3" ] || screen_resize "$2" "$3"
+	return 1
+}
+
 # screen_resize_wait COLS ROWS [SECONDS]: resize, then wait until parlearn
 # has drawn the new size.
 screen_resize_wait() {
 	screen_resize "$1" "$2"
-	wait_until "${3:-10}" pane_sized "$SCREEN_SOCK" "$1" "$2" ||
-		fail "not redrawn at $1x$2 in time"
+	wait_until "${3:-10}" pane_resized "$SCREEN_SOCK" "$1" "$2" ||
+		fail "not redrawn at $1x$2 in time ($(tmux -L "$SCREEN_SOCK" \
+		    display-message -p '#{pane_width}x#{pane_height}' \
+		    2>/dev/null), last line '$(pane_capture "$SCREEN_SOCK" |
+		    tail -n 1)')"
 }
 
 # screen_line TEXT TEXT2: a line of the screen holds TEXT and TEXT2.

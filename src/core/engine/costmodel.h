@@ -319,8 +319,9 @@ struct cm_result {
 	double			t_elementwise;	/* norms, activations, residual
 						    * adds, dropout, softmax, loss
 						    * through HBM in t_compute, s */
-	double			t_fsdp_copies;	/* of it, FSDP2's copies around
-						 * its collectives, s */
+	double			t_dp_copies;	/* of it, PyTorch's copies
+						 * around the DP collectives
+						 * (FSDP2, DDP), s */
 	double			t_overhead;	/* host-bound kernel issue not
 						    * hidden by GPU work, s */
 	double			t_host_fwd;	/* host issuing forwards, s/step */

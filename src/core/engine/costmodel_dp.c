@@ -253,39 +253,60 @@ zero3(const struct dp_plan *p, struct cm_result *r, double tf, double tb)
 }
 
 /*
- * FSDP2's copies (pytorch/pytorch torch/distributed/fsdp/_fully_shard/
- * _fsdp_collectives.py, as stored at 010ae4a): the all-gather lands in
- * one flat buffer, and foreach_all_gather_copy_out copies it into each
- * parameter's unsharded tensor (split_with_sizes_copy) on the current
- * stream after waiting for the gather, so the layer's compute waits for
- * the copy: it reads and writes the gathered bytes. Before each
- * reduce-scatter foreach_reduce runs foreach_reduce_scatter_copy_in
- * (chunk_cat) on the current stream too, "only after the copy-in finishes
- * can we free the gradients": it reads the unsharded gradients in the
- * training precision and writes them in the reduce dtype. One kernel
- * each per layer. The copy into the all-gather's input
- * (all_gather_copy_in) runs on its own stream and moves only the shard,
- * the accumulation after the reduce-scatter only the shard: both left out.
- * Megatron's distributed optimizer and DeepSpeed gather into buffers the
- * parameters are views of, so only FSDP2 pays this. Under PP the gathered
- * weights and unsharded gradients are kept from the first micro-batch to
- * the last (see above): one copy of each a step.
+ * PyTorch's copies around its DP collectives, on the compute stream.
+ *
+ * FSDP2 (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, as
+ * stored at 010ae4a): the all-gather lands in one flat buffer, and
+ * foreach_all_gather_copy_out copies it into each parameter's unsharded
+ * tensor (split_with_sizes_copy) on the current stream after waiting for
+ * the gather, so the layer's compute waits for the copy: it reads and
+ * writes the gathered bytes. Before each reduce-scatter foreach_reduce
+ * runs foreach_reduce_scatter_copy_in (chunk_cat) on the current stream
+ * too, "only after the copy-in finishes can we free the gradients": it
+ * reads the unsharded gradients in the training precision and writes them
+ * in the reduce dtype. One kernel each per layer. The copy into the
+ * all-gather's input (all_gather_copy_in) runs on its own stream and moves
+ * only the shard, the accumulation after the reduce-scatter only the
+ * shard: both left out. Under PP the gathered weights and unsharded
+ * gradients are kept from the first micro-batch to the last (see above):
+ * one copy of each a step.
+ *
+ * DDP (torch/nn/parallel/distributed.py): gradient_as_bucket_view
+ * defaults to False, and setting it "avoids the overhead of copying
+ * between gradients and allreduce communication buckets": by default the
+ * reducer copies each gradient into its bucket as the backward produces it
+ * (dividing by the world size on the way) and, once the buckets are
+ * reduced, copies them back into the gradients: the gradient bytes read
+ * and written twice a step (once: no_sync skips the reducer on the other
+ * micro-batches), a kernel per tensor each way.
+ *
+ * Megatron's distributed optimizer and DeepSpeed gather into, and reduce
+ * from, buffers the parameters and gradients are views of, so only
+ * PyTorch's rows pay this.
  */
 void
-cm_fsdp_copies(const struct cm_config *c, const struct cm_result *r,
+cm_dp_copies(const struct cm_config *c, const struct cm_result *r,
     double *fwd, double *bwd)
 {
 	struct mesh_span g;
 	double e = cm_elem_bytes(c), gr = c->reduce_fp32 ? 4 : e, w, layers;
-	double per = 1;
+	double per = 1, el[16], tensors;
 
 	*fwd = *bwd = 0;
-	if (c->zero < 3 || c->framework != CM_FW_PYTORCH)
+	if (c->framework != CM_FW_PYTORCH || (c->zero != 0 && c->zero < 3))
 		return;
 	cm_shard_group(c, &g);
 	if (g.n <= 1 || r->params_gpu <= 0)
 		return;
 	layers = r->stage_layers > 0 ? r->stage_layers : 1;
+	if (c->zero == 0) {	/* DDP: into the buckets and back, a step */
+		w = (c->grad_accum_fp32 ? 4 : e) * r->params_gpu;
+		tensors = layers * cm_layer_tensors(c, el, 16);
+		if (r->microbatches > 0)
+			per = 1.0 / (double)r->microbatches;
+		*bwd = per * 2 * cm_hbm_s(c, 2 * w, tensors);
+		return;
+	}
 	w = e * cm_fp8_gather_scale(c) * r->params_gpu;
 	if (c->pp > 1 && r->microbatches > 0)
 		per = 1.0 / (double)r->microbatches;

@@ -171,13 +171,14 @@ void	cm_time(const struct cm_config *, struct cm_result *r);
 void	cm_dp_time(const struct cm_config *, struct cm_result *r);
 
 /*
- * The copies PyTorch FSDP2 runs on the compute stream around its
- * collectives, for one micro-batch on the busiest stage: into the layers'
- * parameters after each all-gather (*fwd, and *bwd when the backward
- * gathers again) and into the reduce-scatter's input (*bwd), s; 0 where
- * no FSDP2 shards (costmodel_dp.c).
+ * The copies PyTorch runs on the compute stream around its DP
+ * collectives, for one micro-batch on the busiest stage, s: FSDP2's into
+ * the layers' parameters after each all-gather (*fwd, and *bwd when the
+ * backward gathers again) and into the reduce-scatter's input (*bwd);
+ * DDP's into its buckets and back (*bwd, once a step). 0 for other
+ * frameworks (costmodel_dp.c).
  */
-void	cm_fsdp_copies(const struct cm_config *, const struct cm_result *r,
+void	cm_dp_copies(const struct cm_config *, const struct cm_result *r,
 	    double *fwd, double *bwd);
 
 /*

@@ -162,7 +162,7 @@ add_time(cJSON *o, const struct cm_result *r)
 	cJSON_AddNumberToObject(t, "matmuls", r->t_gemm);
 	cJSON_AddNumberToObject(t, "attention", r->t_attn);
 	cJSON_AddNumberToObject(t, "elementwise", r->t_elementwise);
-	cJSON_AddNumberToObject(t, "fsdp_copies", r->t_fsdp_copies);
+	cJSON_AddNumberToObject(t, "dp_copies", r->t_dp_copies);
 	cJSON_AddNumberToObject(t, "kernel_issue", r->t_overhead);
 	cJSON_AddNumberToObject(t, "host_forward", r->t_host_fwd);
 	cJSON_AddNumberToObject(t, "host_backward", r->t_host_bwd);

@@ -690,7 +690,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->slow_layers = w->layers;
 	tpx = tp_exposed(c, w);
 	comp = stage_gpu_s(c, w, tpx, &ovh) - tpx;
-	cm_fsdp_copies(c, r, &fcf, &fcb);	/* FSDP2's, costmodel_dp.c */
+	cm_dp_copies(c, r, &fcf, &fcb);	/* PyTorch's, costmodel_dp.c */
 	comp += fcf + fcb;
 	ppmb = pp_mb_s(c, r);
 	tps = c->tp_overlap ? cm_comm_slowed(w->tp, w->gemm) : 0;
@@ -715,7 +715,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	r->t_gemm = m * w->gemm;
 	r->t_attn = m * w->attn;
 	r->t_elementwise = m * (w->elem + fcf + fcb);
-	r->t_fsdp_copies = m * (fcf + fcb);
+	r->t_dp_copies = m * (fcf + fcb);
 	r->t_overhead = m * ovh;
 	r->t_tp = m * w->tp;
 	r->t_tp_exposed = m * tpx;
