@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_gemm.h"
@@ -284,6 +285,73 @@ START_TEST(engine_option)
 }
 END_TEST
 
+/* The reason a plan gives when the tile model costs the products. */
+static const char *
+idle_reason(const struct cm_result *r)
+{
+	int i;
+
+	for (i = 0; i < r->n_reasons; i++)
+		if (strcmp(r->reasons[i].code, "idle_sms") == 0)
+			return r->reasons[i].text;
+	return NULL;
+}
+
+/*
+ * GPT-2 small (h 768) on TP 4 with 1024 tokens a micro-batch: a 1024 x
+ * 768 by 768 x 576 QKV slice is 8 x 3 tiles of 128 x 256 (24 of 132
+ * SMs; 64 x 128 tiles: 16 x 5, 80). The plan names the idle SMs and says
+ * how much of the products they cost; Llama 3 8B with 8192 tokens on one
+ * GPU fills its waves and hears nothing of it. An eager MoE loop is told
+ * of the grouped GEMM, which the compiled run has.
+ */
+START_TEST(idle_sms_named)
+{
+	struct hw_model gpt2 = *hw_model_find(&cat, "llama3-8b");
+	struct cm_config c;
+	struct cm_result r, rule;
+	const char *why;
+
+	gpt2.layers = 12;
+	gpt2.hidden = 768;
+	gpt2.heads = gpt2.kv_heads = 12;
+	gpt2.ffn = 3072;
+	gpt2.vocab = 50304;
+	gpt2.seq = 1024;
+	gpt2.mlp = HW_MLP_GELU;
+	cm_config_default(&c, &gpt2, hw_gpu_find(&cat, "h100-80gb"));
+	c.gpus = c.tp = 4;
+	c.global_batch = 8;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	why = idle_reason(&r);
+	ck_assert_ptr_nonnull(why);
+	printf("gemm: GPT-2 small, TP 4: %s\n", why);
+	c.gemm_model = CM_GEMM_RULE;
+	ck_assert_int_eq(cm_evaluate(&c, &rule, NULL), 0);
+	ck_assert(r.t_gemm > 1.05 * rule.t_gemm);
+	ck_assert_ptr_null(idle_reason(&rule));
+
+	cm_config_default(&c, hw_model_find(&cat, "llama3-8b"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.global_batch = 1;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert_ptr_null(idle_reason(&r));
+
+	cm_config_default(&c, hw_model_find(&cat, "qwen3-30b-a3b"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.gpus = c.dp = 8;
+	c.zero = 3;
+	c.kernels = CM_KERNELS_EAGER;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	why = idle_reason(&r);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_ptr_nonnull(strstr(why, "grouped GEMM"));
+	c.kernels = CM_KERNELS_COMPILED;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert_ptr_null(idle_reason(&r));
+}
+END_TEST
+
 static Suite *
 gemm_suite(void)
 {
@@ -297,6 +365,7 @@ gemm_suite(void)
 	tcase_add_test(tc, split_k);
 	tcase_add_test(tc, grouped_experts_share_waves);
 	tcase_add_test(tc, engine_option);
+	tcase_add_test(tc, idle_sms_named);
 	suite_add_tcase(s, tc);
 	return s;
 }

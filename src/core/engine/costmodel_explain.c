@@ -34,6 +34,8 @@
 
 /* Differences smaller than this share of the step are not reasons. */
 #define MIN_SHARE	0.005
+/* idle SMs named from this share of the products' time */
+#define IDLE_SMS_SHARE	0.05
 /* Free memory must differ by this much (share of the GPU) to count. */
 #define MIN_HEADROOM	0.03
 
@@ -178,6 +180,41 @@ add_tp_overlap(struct cm_result *r, const struct cm_result *o, int behind,
 	    "TP all-reduce; %s"), hid, why);
 }
 
+/*
+ * Products that leave SMs idle (costmodel_gemm.h): what the default's tile
+ * model adds to the matrix products over the shape rule alone, when it is
+ * a share worth naming.
+ */
+static void
+explain_idle_sms(struct cm_result *r)
+{
+	struct cm_config c = r->cfg;
+	struct cm_result o;
+	double loss;
+
+	if (c.gemm_model != CM_GEMM_COMBINED || r->t_gemm < MIN_SHARE *
+	    r->t_step)
+		return;
+	c.gemm_model = CM_GEMM_RULE;
+	cm_evaluate_quick(&c, &o);
+	loss = r->t_gemm - o.t_gemm;
+	if (loss <= IDLE_SMS_SHARE * r->t_gemm)
+		return;
+	if (c.model.experts > 0 && c.kernels == CM_KERNELS_EAGER)
+		add(r, "idle_sms", CM_NOTE, 0, _("%.0f%% of the matrix "
+		    "products' %.0f ms is SMs left idle: each expert's product "
+		    "alone has too few output tiles to fill the GPU's waves (a "
+		    "grouped GEMM, as fused or compiled kernels run them, "
+		    "shares the waves)"), 100 * loss / r->t_gemm,
+		    1e3 * r->t_gemm);
+	else
+		add(r, "idle_sms", CM_NOTE, 0, _("%.0f%% of the matrix "
+		    "products' %.0f ms is SMs left idle: the products have too "
+		    "few output tiles to fill the GPU's waves (more tokens per "
+		    "micro-batch, or less TP, gives them more)"), 100 * loss /
+		    r->t_gemm, 1e3 * r->t_gemm);
+}
+
 void
 cm_explain(struct cm_result *r)
 {
@@ -248,6 +285,7 @@ cm_explain(struct cm_result *r)
 		    "%.0f%% of the step"), 100 * r->t_tp_exposed / r->t_step);
 	if (without_tp_overlap(r, &o))
 		add_tp_overlap(r, &o, 0, 0);
+	explain_idle_sms(r);
 	if (r->fits && cm_search_excluded(r) != CM_EX_NONE)
 		add(r, "search_excluded", CM_NOTE, 0, _("the search does not "
 		    "rank it: %s"), cm_search_why_excluded(r, why,
