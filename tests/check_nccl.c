@@ -265,6 +265,58 @@ START_TEST(engine_option)
 }
 END_TEST
 
+/*
+ * What plan prints under a group: the collective it runs most often, NCCL's
+ * pick for it and both times. FSDP2 on 64 H100s gathers one layer's bf16
+ * weights; TP 8 all-reduces a micro-batch's activations; DDP's buckets are
+ * 25 MiB of gradients at most; a group of one rank has none.
+ */
+START_TEST(group_collective)
+{
+	struct cm_config c;
+	struct cm_result r;
+	struct cm_coll_note n;
+	struct mesh_span g;
+	double t;
+
+	dp_group(&c, "h100-80gb", 64, &g);
+	c.global_batch = 64;
+	c.zero = 3;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert_int_eq(cm_group_collective(&r, MESH_DP, &n), 1);
+	ck_assert_int_eq(n.kind, CM_ALLGATHER);
+	ck_assert_double_eq_tol(n.bytes, 2 * r.params_gpu / r.stage_layers,
+	    1);
+	t = cm_nccl_coll_s(&c, CM_ALLGATHER, &g, n.bytes, NULL);
+	ck_assert_double_eq(n.pick.t, t);
+	ck_assert_double_eq(n.ring_s, cm_coll_s(&c, CM_ALLGATHER, &g,
+	    n.bytes));
+	ck_assert_int_eq(cm_group_collective(&r, MESH_TP, &n), 0);
+	ck_assert_int_eq(cm_group_collective(&r, MESH_PP, &n), 0);
+
+	c.zero = 0;	/* DDP: 25 MiB buckets of bf16 gradients, as set */
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert_int_eq(cm_group_collective(&r, MESH_DP, &n), 1);
+	ck_assert_int_eq(n.kind, CM_ALLREDUCE);
+	ck_assert(n.bytes <= 25 * 1048576.0 && n.bytes > 24 * 1048576.0);
+	printf("nccl: DDP bucket of %.0f bytes on 64 H100s: %s/%s %.1f us, "
+	    "Simple ring %.1f us\n", n.bytes, cm_nccl_algo_name(n.pick.algo),
+	    cm_nccl_proto_name(n.pick.proto), n.pick.t * 1e6, n.ring_s * 1e6);
+
+	cm_config_default(&c, hw_model_find(&cat, "llama2-7b"),
+	    hw_gpu_find(&cat, "h100-80gb"));
+	c.gpus = c.tp = 8;
+	c.global_batch = 1;
+	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
+	ck_assert_int_eq(cm_group_collective(&r, MESH_TP, &n), 1);
+	ck_assert_int_eq(n.kind, CM_ALLREDUCE);
+	ck_assert_double_eq(n.bytes, 2.0 * 4096 * 4096);
+	/* one node of NVSwitch H100s: NVLink SHARP, as NCCL's tuning has it */
+	ck_assert_int_eq(n.pick.algo, CM_NCCL_NVLS);
+	ck_assert_int_eq(cm_group_collective(&r, MESH_DP, &n), 0);
+}
+END_TEST
+
 static Suite *
 nccl_suite(void)
 {
@@ -279,6 +331,7 @@ nccl_suite(void)
 	tcase_add_test(tc, gathers_and_pat);
 	tcase_add_test(tc, a100_no_nvls);
 	tcase_add_test(tc, engine_option);
+	tcase_add_test(tc, group_collective);
 	suite_add_tcase(s, tc);
 	return s;
 }

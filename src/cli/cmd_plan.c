@@ -17,6 +17,7 @@
 #include "cli/plan_emit.h"
 #include "cli/usage.h"
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_nccl.h"
 #include "core/engine/framework.h"
 #include "core/engine/hardware.h"
 #include "core/engine/search_empty.h"
@@ -165,6 +166,50 @@ every_degree(const cJSON *o)
 
 static void print_assumed(const struct cm_config *, const cJSON *);
 
+/* "33.6 MB", "512 kB": a message's size. */
+static void
+size_text(double bytes, char *buf, size_t size)
+{
+	if (bytes >= 1e6)
+		snprintf(buf, size, _("%.1f MB"), bytes / 1e6);
+	else
+		snprintf(buf, size, _("%.0f kB"), bytes / 1e3);
+}
+
+/* "131 us", "1.19 ms": a collective's time. */
+static void
+time_text(double s, char *buf, size_t size)
+{
+	if (s >= 1e-3)
+		snprintf(buf, size, _("%.2f ms"), 1e3 * s);
+	else
+		snprintf(buf, size, _("%.0f us"), 1e6 * s);
+}
+
+/* The group's usual collective, NCCL's choice for it and its time. */
+static void
+print_collective(const struct cm_result *r, enum mesh_axis a)
+{
+	static const char *const kind[] = { N_("all-reduce"),
+	    N_("all-gather"), N_("reduce-scatter") };
+	struct cm_coll_note n;
+	char sz[32], tn[32], tr[32];
+
+	if (!cm_group_collective(r, a, &n) || n.kind > CM_REDUCESCATTER)
+		return;
+	size_text(n.bytes, sz, sizeof sz);
+	time_text(n.pick.t, tn, sizeof tn);
+	time_text(n.ring_s, tr, sizeof tr);
+	/* TRANSLATORS: "an all-gather of 405.9 MB: NCCL picks ring/Simple,
+	 * 1.19 ms; the Simple ring 1.19 ms"; the last figure is what the
+	 * engine prices unless --nccl-model tuned */
+	printf(_("    one %s of %s: NCCL picks %s/%s, %s; the Simple ring "
+	    "%s%s\n"), _(kind[n.kind]), sz, cm_nccl_algo_name(n.pick.algo),
+	    cm_nccl_proto_name(n.pick.proto), tn, tr,
+	    r->cfg.nccl_model == CM_COLL_TUNED ? _(" (priced: NCCL's pick)") :
+	    _(" (priced)"));
+}
+
 /* Bus bandwidth each group gets and where its ranks sit. */
 static void
 print_links(const struct cm_result *r)
@@ -191,6 +236,8 @@ print_links(const struct cm_result *r)
 		if (cm_axis_nvls_bw(r, a) > bw)
 			printf(_("    its all-reduces: %.0f GB/s with NVLink "
 			    "SHARP\n"), cm_axis_nvls_bw(r, a) / 1e9);
+		if (a == MESH_TP || a == MESH_DP)
+			print_collective(r, a);
 	}
 	if (r->dp_bytes > 0)
 		printf(_("  DP traffic: %.2f GB sent per GPU per step in %ld "

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_nccl.h"
 #include "core/engine/costmodel_int.h"
 #include "core/engine/costmodel_fp8.h"
 #include "core/engine/framework.h"
@@ -100,14 +101,28 @@ add_fp8(cJSON *o, const struct cm_result *r)
 
 /* One group: ranks, ranks per node, nodes, bus bandwidth (bytes/s). */
 static void
-add_group(cJSON *o, const char *name, const struct mesh_span *g, double bw)
+add_group(cJSON *o, const struct cm_result *r, enum mesh_axis a)
 {
-	cJSON *j = cJSON_AddObjectToObject(o, name);
+	static const char *const kind[] = { "all-reduce", "all-gather",
+	    "reduce-scatter" };
+	const struct mesh_span *g = &r->group[a];
+	cJSON *j = cJSON_AddObjectToObject(o, mesh_axis(a)->key), *k;
+	struct cm_coll_note n;
 
 	cJSON_AddNumberToObject(j, "ranks", g->n);
 	cJSON_AddNumberToObject(j, "per_node", g->per_node);
 	cJSON_AddNumberToObject(j, "nodes", g->nodes);
-	cJSON_AddNumberToObject(j, "bus_bw_bytes_per_s", bw);
+	cJSON_AddNumberToObject(j, "bus_bw_bytes_per_s", r->group_bw[a]);
+	if (!cm_group_collective(r, a, &n) || n.kind > CM_REDUCESCATTER)
+		return;
+	k = cJSON_AddObjectToObject(j, "collective");
+	cJSON_AddStringToObject(k, "kind", kind[n.kind]);
+	cJSON_AddNumberToObject(k, "bytes", n.bytes);
+	cJSON_AddStringToObject(k, "nccl_algo", cm_nccl_algo_name(n.pick.algo));
+	cJSON_AddStringToObject(k, "nccl_proto",
+	    cm_nccl_proto_name(n.pick.proto));
+	cJSON_AddNumberToObject(k, "nccl_s", n.pick.t);
+	cJSON_AddNumberToObject(k, "ring_s", n.ring_s);
 }
 
 static void
@@ -120,8 +135,7 @@ add_network(cJSON *o, const struct cm_result *r)
 	/* Innermost axis first, as the default rank order numbers them. */
 	mesh_init(&m, 1);
 	for (i = 0; i < MESH_N_AXES; i++)
-		add_group(n, mesh_axis(m.order[i])->key, &r->group[m.order[i]],
-		    r->group_bw[m.order[i]]);
+		add_group(n, r, m.order[i]);
 	cJSON_AddNumberToObject(n, "dp_bytes_per_gpu", r->dp_bytes);
 	cJSON_AddNumberToObject(n, "dp_collectives", (double)r->dp_collectives);
 	cJSON_AddNumberToObject(n, "cp_bytes_per_gpu", r->cp_bytes);

@@ -38,6 +38,7 @@
 #include "core/engine/costmodel.h"
 #include "core/engine/costmodel_int.h"
 #include "core/engine/costmodel_nccl.h"
+#include "core/engine/costmodel_fp8.h"
 
 #define US	1e-6
 #define GBPS	1e9
@@ -304,4 +305,43 @@ cm_nccl_coll_s(const struct cm_config *c, enum cm_coll kind,
 	if (pick != NULL)
 		*pick = best;
 	return best.t;
+}
+
+int
+cm_group_collective(const struct cm_result *r, enum mesh_axis a,
+    struct cm_coll_note *n)
+{
+	struct cm_config c = r->cfg;
+	struct mesh_span g;
+	double total, k;
+
+	if (a == MESH_TP) {
+		g = r->group[MESH_TP];
+		n->kind = c.seq_parallel ? CM_ALLGATHER : CM_ALLREDUCE;
+		n->bytes = cm_elem_bytes(&c) * cm_rank_tokens(&c) *
+		    c.model.hidden;
+	} else if (a == MESH_DP) {
+		cm_shard_group(&c, &g);
+		if (c.zero >= 3) {	/* one layer's weights (costmodel_dp.c) */
+			n->kind = CM_ALLGATHER;
+			n->bytes = cm_elem_bytes(&c) * cm_fp8_gather_scale(&c) *
+			    r->params_gpu / (r->stage_layers > 0 ?
+			    r->stage_layers : 1);
+		} else {		/* the gradient buckets */
+			n->kind = c.zero == 0 ? CM_ALLREDUCE :
+			    CM_REDUCESCATTER;
+			total = (c.reduce_fp32 ? 4 : cm_elem_bytes(&c)) *
+			    r->params_gpu;
+			k = c.bucket_bytes > 0 ? ceil(total / c.bucket_bytes) : 1;
+			n->bytes = total / (k < 1 ? 1 : k);
+		}
+	} else {
+		return 0;
+	}
+	if (g.n <= 1 || n->bytes <= 0)
+		return 0;
+	cm_nccl_coll_s(&c, n->kind, &g, n->bytes, &n->pick);
+	c.nccl_model = CM_COLL_RING;
+	n->ring_s = cm_coll_s(&c, n->kind, &g, n->bytes);
+	return 1;
 }

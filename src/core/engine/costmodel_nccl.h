@@ -3,10 +3,12 @@
  * collective, and its predicted time (costmodel_nccl.c).
  *
  * cm_coll_s prices with it under --nccl-model tuned; the default keeps
- * the Simple ring (this model's CM_NCCL_RING / CM_NCCL_SIMPLE entry). The
- * pick is the least predicted time over entries that include that one, so
- * NCCL's choice only ever shortens a collective, most of all the small
- * ones across many nodes (LL's 0.6 us a hop against Simple's 3.4). The
+ * the Simple ring (this model's CM_NCCL_RING / CM_NCCL_SIMPLE entry, less
+ * NCCL's ring plateau). The pick is the least predicted time over entries
+ * that include that one, so NCCL's choice shortens nearly every
+ * collective, most of all the small ones across many nodes (LL's 0.6 us a
+ * hop against Simple's 3.4); only a multi-node all-reduce that stays on
+ * the Simple ring comes out longer, by the plateau's 1.4 x latency. The
  * calibration set's multi-node rows are already priced fast
  * (tests/check_calibration.c): as the default, tuned takes DeepSpeed's
  * 2021 ZeRO-3 on 768 GPUs from +12.2 % to +23.3 % and fms-fsdp's 7B on
@@ -50,6 +52,23 @@ double	cm_nccl_algo_s(const struct cm_config *, enum cm_coll kind,
 double	cm_nccl_coll_s(const struct cm_config *, enum cm_coll kind,
 	    const struct mesh_span *g, double bytes,
 	    struct cm_nccl_pick *pick);
+
+/*
+ * The collective a group runs most often in r's step (TP: a layer's
+ * activations, all-reduced, or reduce-scattered and all-gathered under
+ * SP; DP: ZeRO-3's per-layer gather, ZeRO 0-2's gradient buckets), with
+ * NCCL's pick for it and its time both ways, s.
+ */
+struct cm_coll_note {
+	enum cm_coll	kind;
+	double		bytes;
+	struct cm_nccl_pick pick;	/* NCCL's own choice and time */
+	double		ring_s;		/* the Simple ring's time */
+};
+
+/* 1 with *n filled for TP or DP, 0 where the group has one rank. */
+int	cm_group_collective(const struct cm_result *, enum mesh_axis,
+	    struct cm_coll_note *n);
 
 /* "ring", "LL128" ... for messages and tests. */
 const char	*cm_nccl_algo_name(int algo);
