@@ -602,16 +602,13 @@ slowest(const struct cm_config *c, const struct stage_t *a,
  */
 static void
 host_time(const struct cm_config *c, struct cm_result *r,
-    const struct stage_t *w, double tpx, double opt_kernels, double slots)
+    const struct stage_t *w, double gf, double gb, double opt_kernels,
+    double slots)
 {
 	struct cm_host_mb h;
-	double m = (double)r->microbatches, gmb, gf, gb, hc, ho, x, xo;
+	double m = (double)r->microbatches, hc, ho, x, xo;
 
 	cm_host_mb(c, &w->host, &h);
-	gmb = w->gemm + w->attn + w->elem + tpx;
-	gf = w->gf + (w->gemm + w->attn + w->elem > 0 ? tpx * w->gf /
-	    (w->gemm + w->attn + w->elem) : 0);
-	gb = gmb - gf;
 	hc = cm_host_collectives(c, (double)r->dp_collectives);
 	ho = cm_host_optimizer(c, opt_kernels);
 	x = cm_host_exposed(m, &h, gf, gb, hc, 0, r->t_optimizer);
@@ -623,6 +620,47 @@ host_time(const struct cm_config *c, struct cm_result *r,
 	r->t_compute += x;
 	r->t_optimizer += xo;
 	r->t_bubble += slots * x / m;
+}
+
+/*
+ * The GPU's work of one micro-batch on stage w, forward (*gf) and backward
+ * (*gb): its own, TP's exposed time by the same split, and the copies
+ * around the DP collectives (cm_dp_copies).
+ */
+static void
+stage_passes(const struct stage_t *w, double tpx, double fcf, double fcb,
+    double *gf, double *gb)
+{
+	double g = w->gemm + w->attn + w->elem;
+	double tf = g > 0 ? tpx * w->gf / g : 0;
+
+	*gf = w->gf + tf + fcf;
+	*gb = g - w->gf + tpx - tf + fcb;
+}
+
+/*
+ * Where the host is slower than the GPU, the GPU idles between kernels
+ * while the collectives already issued run on their own stream: DP's
+ * traffic hides behind those gaps as behind compute. The passes' windows
+ * (t_fwd_mb, t_bwd_mb) grow by the host's excess over each, as
+ * cm_host_exposed spreads it over the step (without the collectives' own
+ * issue, which comes after them).
+ */
+static void
+host_windows(const struct cm_config *c, struct cm_result *r,
+    const struct stage_t *w, double gf, double gb)
+{
+	struct cm_host_mb h;
+	double m = (double)r->microbatches, x, ef, eb;
+
+	cm_host_mb(c, &w->host, &h);
+	x = cm_host_exposed(m, &h, gf, gb, 0, 0, 0) / (m > 1 ? m : 1);
+	ef = h.fwd > gf ? h.fwd - gf : 0;
+	eb = h.bwd > gb ? h.bwd - gb : 0;
+	if (x <= 0 || ef + eb <= 0)
+		return;
+	r->t_fwd_mb += x * ef / (ef + eb);
+	r->t_bwd_mb += x * eb / (ef + eb);
 }
 
 /*
@@ -651,7 +689,7 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	struct cm_ep_layer epl;
 	const struct stage_t *w;
 	double tp_l, comp, ppmb, tmb, tpx, tps, ovh, amp, ok, epx, slots;
-	double fcf, fcb;
+	double fcf, fcb, gf, gb;
 	double m = (double)r->microbatches;
 	double peak = c->precision == CM_PREC_FP32 ? c->gpu.fp32_flops :
 	    c->gpu.peak_flops, n = c->gpus;
@@ -732,12 +770,14 @@ cm_time(const struct cm_config *c, struct cm_result *r)
 	 * DualPipe as costmodel_sched.c gives them */
 	slots = cm_sched_bubble_slots(c, tmb, w->gf, wgrad_s(c, w, &fw, &bw));
 	r->t_bubble = slots * tmb;
+	stage_passes(w, tpx, fcf, fcb, &gf, &gb);
+	host_windows(c, r, w, gf, gb);
 	cm_dp_time(c, r);
 	r->t_comm_slowed += m * tps;
 	r->t_exposed_comm = r->t_tp_exposed + r->t_pp + r->t_dp_exposed +
 	    r->t_cp_exposed + r->t_ep_exposed;
 	r->t_optimizer = optimizer_s(c, r, &ok);
-	host_time(c, r, w, tpx, ok, slots);
+	host_time(c, r, w, gf, gb, ok, slots);
 	r->t_step = r->t_compute + r->t_exposed_comm + r->t_comm_slowed +
 	    r->t_bubble + r->t_optimizer;
 	r->bubble_fraction = cm_sched_split_backward(c) ? slots / (m + slots) :
