@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/engine/costmodel.h"
+#include "core/engine/costmodel_int.h"
 #include "core/engine/hardware.h"
 #include "catfix.h"
 
@@ -813,6 +814,58 @@ START_TEST(config_json)
 }
 END_TEST
 
+/*
+ * The search's quick check (cm_valid_quick) skips the reason's text but
+ * must give the same verdict as cm_validate, which writes it: over a grid
+ * of schedules, stages, batches, EP, CP and TP on a dense model and a
+ * mixture of experts, a layout is refused by both or by neither, and a
+ * refusal always names its reason.
+ */
+START_TEST(quick_check_agrees)
+{
+	static const char *const models[] = { "llama3-8b", "deepseek-v3" };
+	static const int pps[] = { 1, 2, 3, 4 }, eps[] = { 1, 2, 3, 8 };
+	static const long batches[] = { 6, 8, 64 };
+	struct cm_config c;
+	struct pl_err err;
+	int mi, pi, s, v, bi, ei, cp, tp, n = 0, refused = 0, q, full;
+
+	for (mi = 0; mi < 2; mi++)
+	for (pi = 0; pi < 4; pi++)
+	for (s = 0; s < PIPE_N_SCHEDULES; s++)
+	for (v = 1; v <= 2; v++)
+	for (bi = 0; bi < 3; bi++)
+	for (ei = 0; ei < 4; ei++)
+	for (cp = 1; cp <= 2; cp++)
+	for (tp = 1; tp <= 2; tp++) {
+		cm_config_default(&c, hw_model_find(&cat, models[mi]),
+		    hw_gpu_find(&cat, "h100-80gb"));
+		c.pp = pps[pi];
+		c.tp = tp;
+		c.cp = cp;
+		c.dp = 2;
+		c.ep = eps[ei];
+		c.gpus = c.pp * c.tp * c.cp * c.dp;
+		c.schedule = (enum pipe_schedule)s;
+		c.virtual_stages = v;
+		c.global_batch = batches[bi];
+		q = cm_valid_quick(&c);
+		memset(&err, 0, sizeof err);
+		full = cm_validate(&c, &err);
+		ck_assert_msg((q != 0) == (full != 0), "%s pp %d %s v %d B %ld "
+		    "ep %d cp %d tp %d: quick %d, full %d (%s)", models[mi],
+		    c.pp, pipe_schedule_name(c.schedule), v, c.global_batch,
+		    c.ep, cp, tp, q, full, err.msg);
+		if (full != 0)
+			ck_assert(err.msg[0] != '\0');
+		n++;
+		refused += full != 0;
+	}
+	printf("quick check: %d layouts, %d refused by both\n", n, refused);
+	ck_assert(refused > n / 4 && refused < n);
+}
+END_TEST
+
 static Suite *
 costmodel_suite(void)
 {
@@ -860,6 +913,7 @@ costmodel_suite(void)
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, config_json);
 	tcase_add_test(tc, new_settings_json);
+	tcase_add_test(tc, quick_check_agrees);
 	suite_add_tcase(s, tc);
 	return s;
 }

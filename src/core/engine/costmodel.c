@@ -18,6 +18,8 @@
 #include "core/engine/costmodel_fp8.h"
 #include "core/engine/framework.h"
 
+_Thread_local int cm_reason_quiet;
+
 /*
  * Link efficiency by default: what NCCL measures as bus bandwidth against
  * the nominal rate. Across nodes 192 of 200 GB/s on DGX A100 with 8 HDR
@@ -164,14 +166,15 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	const struct hw_model *m = &c->model;
 	struct mesh mesh;
 	char labels[64], degrees[64];
+	const char *why;
 	long m_b;
 	int pv, chunk, a;
 
 	if (c->gpus < 1 || c->gpus_per_node < 1 || !degrees_positive(c) ||
 	    c->micro_batch < 1 || c->global_batch < 1 ||
 	    c->virtual_stages < 1 || c->zero < 0 || c->zero > 3)
-		return _("GPUs, degrees, batches and stages must be positive "
-		    "and ZeRO 0 to 3");
+		return CM_WHY("GPUs, degrees, batches and stages must be "
+		    "positive and ZeRO 0 to 3");
 	if (buf == NULL)
 		size = 0;
 	if (cm_layout_gpus(c) != c->gpus) {
@@ -208,16 +211,15 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 			return size > 0 ? buf : "";
 		}
 	}
-	if (cm_cp_invalid(c) != NULL)
-		return cm_cp_invalid(c);
-	if (cm_ep_invalid(c) != NULL)
-		return cm_ep_invalid(c);
+	if ((why = cm_cp_invalid(c)) != NULL ||
+	    (why = cm_ep_invalid(c)) != NULL)
+		return why;
 	if (c->schedule == PIPE_INTERLEAVED &&
 	    (c->pp < 2 || c->virtual_stages < 2))
-		return _("the interleaved schedule needs PP >= 2 and at least "
-		    "2 virtual stages");
+		return CM_WHY("the interleaved schedule needs PP >= 2 and at "
+		    "least 2 virtual stages");
 	if (c->schedule != PIPE_INTERLEAVED && c->virtual_stages != 1)
-		return _("virtual stages need the interleaved schedule");
+		return CM_WHY("virtual stages need the interleaved schedule");
 	pv = c->pp * c->virtual_stages;
 	/* interleaved, up to two chunks may hold only the embedding or the
 	 * output layer ([LLAMA3] 3.3.2: 126 layers on 16 x 8 chunks) */
@@ -231,23 +233,28 @@ invalid_reason(const struct cm_config *c, char *buf, size_t size)
 	}
 	chunk = (CM_PIPE_LAYERS(m) + pv - 1) / pv;
 	if (c->pp > 1 && pv * chunk - CM_PIPE_LAYERS(m) > 2)
-		return _("PP (times virtual stages) must divide the layers, "
-		    "or leave at most 2 layers short");
+		return CM_WHY("PP (times virtual stages) must divide the "
+		    "layers, or leave at most 2 layers short");
 	if (c->global_batch % ((long)c->micro_batch * c->dp) != 0)
-		return _("the global batch is not a multiple of micro-batch "
-		    "x DP");
+		return CM_WHY("the global batch is not a multiple of "
+		    "micro-batch x DP");
 	m_b = c->global_batch / ((long)c->micro_batch * c->dp);
 	/* [NAR21] 2.2.2: interleaving needs m a multiple of p. */
 	if (c->schedule == PIPE_INTERLEAVED && m_b % c->pp != 0)
-		return _("the interleaved schedule needs the micro-batch "
-		    "count to be a multiple of PP");
+		return CM_WHY("the interleaved schedule needs the "
+		    "micro-batch count to be a multiple of PP");
 	return cm_sched_invalid(c, m_b);	/* ZB-H1, DualPipe */
 }
 
 int
 cm_valid_quick(const struct cm_config *c)
 {
-	return invalid_reason(c, NULL, 0) == NULL ? 0 : -1;
+	int bad;
+
+	cm_reason_quiet = 1;
+	bad = invalid_reason(c, NULL, 0) != NULL;
+	cm_reason_quiet = 0;
+	return bad ? -1 : 0;
 }
 
 int

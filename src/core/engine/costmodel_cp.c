@@ -104,15 +104,15 @@ cm_cp_invalid(const struct cm_config *c)
 		return NULL;
 	if (m->seq % chunks != 0)
 		return c->cp_impl == CM_CP_ULYSSES ?
-		    _("CP must divide the sequence") :
-		    _("CP must divide the sequence into 2 x CP chunks "
+		    CM_WHY("CP must divide the sequence") :
+		    CM_WHY("CP must divide the sequence into 2 x CP chunks "
 		    "(load-balanced causal attention)");
 	if (c->attention != CM_ATTN_FLASH && c->attention != CM_ATTN_FLASH2)
-		return _("CP runs on flash attention kernels only");
+		return CM_WHY("CP runs on flash attention kernels only");
 	if (c->cp_impl == CM_CP_ULYSSES &&
 	    ((m->heads / c->tp) % c->cp != 0 ||
 	    (m->kv_heads >= c->tp && (m->kv_heads / c->tp) % c->cp != 0)))
-		return _("Ulysses splits the heads: CP must divide the "
+		return CM_WHY("Ulysses splits the heads: CP must divide the "
 		    "attention heads and the K/V heads on each TP rank");
 	return NULL;
 }

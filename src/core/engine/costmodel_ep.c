@@ -96,10 +96,12 @@ cm_ep_invalid(const struct cm_config *c)
 	int e = cm_ep(c), et = cm_etp(c), dc = c->tp / et * c->dp * c->cp;
 
 	if (c->etp > 0 && c->model.experts == 0)
-		return _("expert TP splits a mixture of experts: the model has "
-		    "none (--experts)");
+		return CM_WHY("expert TP splits a mixture of experts: the model "
+		    "has none (--experts)");
 	if (c->etp > 0 && (c->tp % c->etp != 0 ||
 	    c->model.expert_ffn % c->etp != 0)) {
+		if (cm_reason_quiet)
+			return "";
 		snprintf(buf, sizeof buf, _("expert TP %d must divide TP (%d) "
 		    "and the experts' width (%d)"), c->etp, c->tp,
 		    c->model.expert_ffn);
@@ -108,20 +110,24 @@ cm_ep_invalid(const struct cm_config *c)
 	if (e == 1)
 		return NULL;
 	if (c->model.experts == 0)
-		return _("EP shards a mixture of experts: the model has none "
-		    "(--experts)");
+		return CM_WHY("EP shards a mixture of experts: the model has "
+		    "none (--experts)");
 	if (c->model.experts % e != 0) {
+		if (cm_reason_quiet)
+			return "";
 		snprintf(buf, sizeof buf, _("EP %d does not divide the %d "
 		    "experts"), e, c->model.experts);
 		return buf;
 	}
 	if (dc % e != 0) {
+		if (cm_reason_quiet)
+			return "";
 		snprintf(buf, sizeof buf, _("EP %d must divide TP / ETP x DP x "
 		    "CP (%d): its ranks are taken from those"), e, dc);
 		return buf;
 	}
 	if (c->hsdp)
-		return _("EP with HSDP is not modelled");
+		return CM_WHY("EP with HSDP is not modelled");
 	return NULL;
 }
 

@@ -62,6 +62,14 @@ struct cm_elem {
 /* Time of k kernels moving `bytes` between them through HBM, s. */
 double	cm_hbm_s(const struct cm_config *, double bytes, double kernels);
 
+/*
+ * Set while cm_valid_quick asks only whether a layout is valid: the
+ * checks then skip translating and formatting the reason (gettext was a
+ * seventh of a large search). CM_WHY(s) is _(s), or s untranslated.
+ */
+extern _Thread_local int cm_reason_quiet;
+#define CM_WHY(s)	(cm_reason_quiet ? (s) : _(s))
+
 /* Achieved fraction of HBM bandwidth of one kernel moving `bytes`. */
 double	cm_hbm_eff(double bytes);
 

@@ -66,32 +66,34 @@ const char *
 cm_sched_invalid(const struct cm_config *c, long m)
 {
 	static _Thread_local char buf[160];
+	int few_stages, dv_short, dp_short;
 
 	if (c->schedule != PIPE_ZB_H1 && c->schedule != PIPE_DUALPIPE &&
 	    c->schedule != PIPE_DUALPIPEV)
 		return NULL;
-	if (c->pp < 2 || (c->schedule == PIPE_DUALPIPE && c->pp % 2 != 0)) {
-		if (c->schedule == PIPE_DUALPIPE)
-			snprintf(buf, sizeof buf, _("DualPipe needs an even PP "
-			    "of 2 or more (PP is %d)"), c->pp);
-		else
-			snprintf(buf, sizeof buf, _("%s needs PP >= 2 (PP is "
-			    "%d)"), c->schedule == PIPE_ZB_H1 ? "ZB-H1" :
-			    "DualPipeV", c->pp);
-		return buf;
-	}
-	if (c->schedule == PIPE_DUALPIPEV && m < 2L * c->pp) {
+	few_stages = c->pp < 2 || (c->schedule == PIPE_DUALPIPE &&
+	    c->pp % 2 != 0);
+	dv_short = c->schedule == PIPE_DUALPIPEV && m < 2L * c->pp;
+	dp_short = c->schedule == PIPE_DUALPIPE && (m < 2L * c->pp ||
+	    m % 2 != 0);
+	if (!few_stages && !dv_short && !dp_short)
+		return NULL;
+	if (cm_reason_quiet)	/* cm_valid_quick: no text wanted */
+		return "";
+	if (few_stages && c->schedule == PIPE_DUALPIPE)
+		snprintf(buf, sizeof buf, _("DualPipe needs an even PP of 2 or "
+		    "more (PP is %d)"), c->pp);
+	else if (few_stages)
+		snprintf(buf, sizeof buf, _("%s needs PP >= 2 (PP is %d)"),
+		    c->schedule == PIPE_ZB_H1 ? "ZB-H1" : "DualPipeV", c->pp);
+	else if (dv_short)
 		snprintf(buf, sizeof buf, _("DualPipeV needs at least 2 x PP = "
 		    "%d micro-batches (there are %ld)"), 2 * c->pp, m);
-		return buf;
-	}
-	if (c->schedule == PIPE_DUALPIPE && (m < 2L * c->pp || m % 2 != 0)) {
+	else
 		snprintf(buf, sizeof buf, _("DualPipe needs an even number of "
 		    "micro-batches, at least 2 x PP = %d (there are %ld)"),
 		    2 * c->pp, m);
-		return buf;
-	}
-	return NULL;
+	return buf;
 }
 
 double

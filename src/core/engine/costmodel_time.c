@@ -134,15 +134,19 @@ cm_hbm_eff(double bytes)
 {
 	static const double mb[] = { 0.1, 1, 10, 100 };
 	static const double eff[] = { 0.3, 0.6, 0.75, 0.9 };
+	static _Thread_local double span[4];	/* log10 of each step, once */
 	double x = bytes / 1e6;
 	int i;
 
 	if (x <= mb[0])
 		return eff[0];
+	if (span[1] == 0)
+		for (i = 1; i < 4; i++)
+			span[i] = log10(mb[i] / mb[i - 1]);
 	for (i = 1; i < 4; i++)
 		if (x < mb[i])
 			return eff[i - 1] + (eff[i] - eff[i - 1]) *
-			    log10(x / mb[i - 1]) / log10(mb[i] / mb[i - 1]);
+			    log10(x / mb[i - 1]) / span[i];
 	return eff[3];
 }
 
