@@ -326,6 +326,8 @@ START_TEST(idle_sms_named)
 	why = idle_reason(&r);
 	ck_assert_ptr_nonnull(why);
 	printf("gemm: GPT-2 small, TP 4: %s\n", why);
+	/* whole, not cut at CM_REASON_LEN */
+	ck_assert_int_eq(why[strlen(why) - 1], ')');
 	c.gemm_model = CM_GEMM_RULE;
 	ck_assert_int_eq(cm_evaluate(&c, &rule, NULL), 0);
 	ck_assert(r.t_gemm > 1.05 * rule.t_gemm);
@@ -346,6 +348,7 @@ START_TEST(idle_sms_named)
 	why = idle_reason(&r);
 	ck_assert_ptr_nonnull(why);
 	ck_assert_ptr_nonnull(strstr(why, "grouped GEMM"));
+	ck_assert_int_eq(why[strlen(why) - 1], ')');
 	c.kernels = CM_KERNELS_COMPILED;
 	ck_assert_int_eq(cm_evaluate(&c, &r, NULL), 0);
 	ck_assert_ptr_null(idle_reason(&r));

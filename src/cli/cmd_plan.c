@@ -200,14 +200,18 @@ print_collective(const struct cm_result *r, enum mesh_axis a)
 	size_text(n.bytes, sz, sizeof sz);
 	time_text(n.pick.t, tn, sizeof tn);
 	time_text(n.ring_s, tr, sizeof tr);
-	/* TRANSLATORS: "an all-gather of 405.9 MB: NCCL picks ring/Simple,
-	 * 1.19 ms; the Simple ring 1.19 ms"; the last figure is what the
-	 * engine prices unless --nccl-model tuned */
-	printf(_("    one %s of %s: NCCL picks %s/%s, %s; the Simple ring "
-	    "%s%s\n"), _(kind[n.kind]), sz, cm_nccl_algo_name(n.pick.algo),
-	    cm_nccl_proto_name(n.pick.proto), tn, tr,
-	    r->cfg.nccl_model == CM_COLL_TUNED ? _(" (priced: NCCL's pick)") :
-	    _(" (priced)"));
+	/* TRANSLATORS: "one all-gather of 405.9 MB" */
+	printf(_("    one %s of %s:\n"), _(kind[n.kind]), sz);
+	if (r->cfg.nccl_model == CM_COLL_TUNED)
+		/* TRANSLATORS: "ring/LL128, 1.37 ms, as priced; the Simple
+		 * ring 1.42 ms" */
+		printf(_("      NCCL picks %s/%s, %s, as priced; the Simple "
+		    "ring %s\n"), cm_nccl_algo_name(n.pick.algo),
+		    cm_nccl_proto_name(n.pick.proto), tn, tr);
+	else
+		printf(_("      NCCL picks %s/%s, %s; priced as the Simple "
+		    "ring, %s\n"), cm_nccl_algo_name(n.pick.algo),
+		    cm_nccl_proto_name(n.pick.proto), tn, tr);
 }
 
 /* Bus bandwidth each group gets and where its ranks sit. */

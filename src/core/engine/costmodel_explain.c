@@ -201,17 +201,16 @@ explain_idle_sms(struct cm_result *r)
 	if (loss <= IDLE_SMS_SHARE * r->t_gemm)
 		return;
 	if (c.model.experts > 0 && c.kernels == CM_KERNELS_EAGER)
-		add(r, "idle_sms", CM_NOTE, 0, _("%.0f%% of the matrix "
-		    "products' %.0f ms is SMs left idle: each expert's product "
-		    "alone has too few output tiles to fill the GPU's waves (a "
-		    "grouped GEMM, as fused or compiled kernels run them, "
+		add(r, "idle_sms", CM_NOTE, 0, _("%.0f%% of the products' "
+		    "%.0f ms is idle SMs: one expert's product alone has too "
+		    "few output tiles (a grouped GEMM, fused or compiled, "
 		    "shares the waves)"), 100 * loss / r->t_gemm,
 		    1e3 * r->t_gemm);
 	else
-		add(r, "idle_sms", CM_NOTE, 0, _("%.0f%% of the matrix "
-		    "products' %.0f ms is SMs left idle: the products have too "
-		    "few output tiles to fill the GPU's waves (more tokens per "
-		    "micro-batch, or less TP, gives them more)"), 100 * loss /
+		add(r, "idle_sms", CM_NOTE, 0, _("%.0f%% of the products' "
+		    "%.0f ms is idle SMs: too few output tiles to fill the "
+		    "waves (more tokens per micro-batch, or less TP, add "
+		    "tiles)"), 100 * loss /
 		    r->t_gemm, 1e3 * r->t_gemm);
 }
 
