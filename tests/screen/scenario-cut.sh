@@ -70,8 +70,9 @@ screen_keys c
 # The goal has four criteria now (the floor against the start): the
 # verdict is below the fold at 20 rows.
 # Every assertion waits with a deadline: the redraw at 40 rows may come
-# after the check's.
-screen_resize_wait 60 40
+# after the check's, which under a loaded -j2 suite took more than the
+# usual 10 s (seen as a blank last line at 60x40), so 30 s here.
+screen_resize_wait 60 40 30
 screen_wait "Check: not yet"
 screen_wait "no goal was checked"
 screen_wait "not a valid layout, so no goal was checked: PP (times"
